@@ -1,0 +1,1 @@
+//! DOM fingerprints: page-side extractor, model, normalization, compare, baselines (DESIGN §3.5).
