@@ -1,0 +1,93 @@
+//! The crate's one error type. Every binding maps it variant by variant.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in response-diff.
+///
+/// Each message says what was wrong and what to do next. Bindings map each
+/// variant to their own typed error (a C status, a Python exception class,
+/// a Node error `code`), so variants are stable.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An option object had an unknown key, a wrong type or an out-of-range
+    /// value. `field` is the dotted path of the offending field
+    /// (`expectation.consoleOptions.maxMessages`).
+    #[error("invalid option `{field}`: {message}")]
+    InvalidOption {
+        /// Dotted path of the field, e.g. `diffOptions.threshold`.
+        field: String,
+        /// What was wrong and what is allowed.
+        message: String,
+    },
+    /// Input text (an aria snapshot, a fingerprint, a JSON document) could not
+    /// be parsed. `line` is 1-based.
+    #[error("cannot parse {what} at line {line}: {message}")]
+    Parse {
+        /// What was being parsed: `aria snapshot`, `fingerprint`, `JSON`.
+        what: &'static str,
+        /// 1-based line number of the problem.
+        line: usize,
+        /// What was wrong there.
+        message: String,
+    },
+    /// An input is larger than the documented limit.
+    #[error("{what} is {size} bytes, over the limit of {limit} bytes; send less (e.g. scope the snapshot) or raise the limit")]
+    InputTooLarge {
+        /// Which input.
+        what: &'static str,
+        /// Its size in bytes.
+        size: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A named baseline (or fingerprint hash) is not in the store.
+    #[error("no baseline named `{name}`{}; capture one first with --save / save()", known_hint(.known))]
+    BaselineNotFound {
+        /// The name or hash asked for.
+        name: String,
+        /// Names that do exist (possibly truncated).
+        known: Vec<String>,
+    },
+    /// A name (baseline, store key) is not allowed.
+    #[error("invalid name `{name}`: {reason}")]
+    InvalidName {
+        /// The name as given.
+        name: String,
+        /// Why it was refused and what is allowed.
+        reason: String,
+    },
+    /// Image decoding or encoding failed.
+    #[error("image error: {0}")]
+    Image(String),
+    /// A file-system operation of an on-disk store failed.
+    #[error("i/o error on {}: {source}", path.display())]
+    Io {
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn known_hint(known: &[String]) -> String {
+    if known.is_empty() {
+        " (the store is empty)".to_owned()
+    } else {
+        format!(" (known: {})", known.join(", "))
+    }
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Shorthand for [`Error::InvalidOption`].
+    pub fn invalid_option(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::InvalidOption {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
