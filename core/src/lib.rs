@@ -1,8 +1,10 @@
 //! response-diff: return only what changed.
 #![warn(missing_docs)]
 
+pub mod diff;
 pub mod error;
 pub mod fingerprint;
+mod json;
 pub mod tokens;
 pub mod tree;
 

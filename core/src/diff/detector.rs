@@ -1,0 +1,522 @@
+//! `ResponseDiffDetector`: keeps the previous response per key and returns
+//! only what changed (DESIGN §3.3).
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::format::DiffFormatter;
+use super::lines::{LineDiff, count_lines, texts_equal};
+use super::options::DiffSettings;
+use super::store::{Entry, Store};
+use crate::{Error, Result};
+
+/// Default cap on stored bytes: 10 MiB.
+pub const DEFAULT_MAX_STORED_BYTES: usize = 10 * 1024 * 1024;
+/// Default largest text accepted by [`ResponseDiffDetector::detect`]: 32 MiB.
+pub const DEFAULT_MAX_INPUT_BYTES: usize = 32 * 1024 * 1024;
+/// Default time budget of one line diff: 100 ms (the seed's NFR-001). Past
+/// it the diff is still correct but may not be minimal.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(100);
+
+/// What the caller gets back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum DiffMode {
+    /// Nothing was stored for the key: the full text.
+    First,
+    /// Identical (after `ignoreWhitespace`): one line.
+    Unchanged,
+    /// The formatted diff with a one-line header.
+    Diff,
+    /// The full text with a one-line note saying why it is not a diff.
+    Full,
+}
+
+impl DiffMode {
+    /// The name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiffMode::First => "first",
+            DiffMode::Unchanged => "unchanged",
+            DiffMode::Diff => "diff",
+            DiffMode::Full => "full",
+        }
+    }
+}
+
+/// Counts and hashes that describe a [`DiffResult`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffMetadata {
+    /// Lines only in the current text.
+    pub added_lines: usize,
+    /// Lines only in the previous text.
+    pub removed_lines: usize,
+    /// Unchanged lines shown as context in `formattedDiff`.
+    pub context_lines: usize,
+    /// Lines in the current text.
+    pub total_lines: usize,
+    /// blake3 of the previous text, 16 hex digits; `None` for `first`.
+    pub previous_hash: Option<String>,
+    /// blake3 of the current text, 16 hex digits.
+    pub current_hash: String,
+    /// Whether the current text was stored for the next call (false when it
+    /// alone is over the store cap).
+    pub stored: bool,
+    /// Whether the diff's time budget ran out (the diff is still correct).
+    pub deadline_hit: bool,
+}
+
+/// The outcome of comparing a response with the previous one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffResult {
+    /// Whether the texts differ (false for `first` and `unchanged`).
+    pub has_difference: bool,
+    /// Unchanged lines / max(previous lines, current lines).
+    pub similarity: f64,
+    /// 1 − similarity.
+    pub change_ratio: f64,
+    /// Which of the four answers this is.
+    pub mode: DiffMode,
+    /// What to show the agent.
+    pub formatted_diff: String,
+    /// Counts and hashes.
+    pub metadata: DiffMetadata,
+}
+
+/// Limits of a [`ResponseDiffDetector`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DetectorConfig {
+    /// Total stored bytes (keys + texts + [`super::store::ENTRY_OVERHEAD`]
+    /// per entry) never exceed this. Default 10 MiB.
+    pub max_stored_bytes: usize,
+    /// Larger inputs are refused with [`Error::InputTooLarge`]. Default 32 MiB.
+    pub max_input_bytes: usize,
+    /// Time budget of one line diff. Default 100 ms.
+    pub deadline: Duration,
+}
+
+impl Default for DetectorConfig {
+    fn default() -> Self {
+        DetectorConfig {
+            max_stored_bytes: DEFAULT_MAX_STORED_BYTES,
+            max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
+            deadline: DEFAULT_DEADLINE,
+        }
+    }
+}
+
+impl DetectorConfig {
+    /// Sets [`DetectorConfig::max_stored_bytes`].
+    pub fn max_stored_bytes(mut self, bytes: usize) -> Self {
+        self.max_stored_bytes = bytes;
+        self
+    }
+
+    /// Sets [`DetectorConfig::max_input_bytes`].
+    pub fn max_input_bytes(mut self, bytes: usize) -> Self {
+        self.max_input_bytes = bytes;
+        self
+    }
+
+    /// Sets [`DetectorConfig::deadline`].
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+}
+
+/// Keeps the previous response per key and compares each new one with it.
+///
+/// `Send + Sync`: share one across threads. The diff itself runs outside
+/// the lock.
+///
+/// ```
+/// use response_diff::diff::{DiffMode, DiffSettings, ResponseDiffDetector};
+/// let d = ResponseDiffDetector::new();
+/// let s = DiffSettings::default();
+/// let page = "- list:\n  - listitem: a\n  - listitem: b\n";
+/// assert_eq!(d.detect("tab1", page, &s).unwrap().mode, DiffMode::First);
+/// assert_eq!(d.detect("tab1", page, &s).unwrap().mode, DiffMode::Unchanged);
+/// let r = d.detect("tab1", "- list:\n  - listitem: a\n  - listitem: B\n", &s).unwrap();
+/// assert_eq!(r.mode, DiffMode::Diff);
+/// assert!(r.formatted_diff.contains("+  - listitem: B"));
+/// ```
+#[derive(Debug)]
+pub struct ResponseDiffDetector {
+    config: DetectorConfig,
+    store: Mutex<Store>,
+}
+
+impl Default for ResponseDiffDetector {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ResponseDiffDetector {
+    /// A detector with the default limits.
+    pub fn new() -> Self {
+        Self::with_config(DetectorConfig::default())
+    }
+
+    /// A detector with the given limits.
+    pub fn with_config(config: DetectorConfig) -> Self {
+        ResponseDiffDetector {
+            config,
+            store: Mutex::new(Store::new(config.max_stored_bytes)),
+        }
+    }
+
+    /// The limits.
+    pub fn config(&self) -> DetectorConfig {
+        self.config
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Store> {
+        // A panic while holding the lock cannot leave the store
+        // inconsistent in a way that matters more than losing it.
+        self.store.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Compares `current` with the text stored under `key`, then stores
+    /// `current` in its place.
+    pub fn detect(&self, key: &str, current: &str, settings: &DiffSettings) -> Result<DiffResult> {
+        self.check_size(current)?;
+        settings.validate()?;
+        let hash = short_hash(current);
+        let entry = Entry {
+            text: Arc::from(current),
+            hash: hash.clone(),
+        };
+        // Read the previous text and put the current one in one critical
+        // section, so concurrent calls on a key form a clean sequence.
+        let (previous, stored) = {
+            let mut store = self.lock();
+            (store.get(key), store.put(key, entry))
+        };
+        let prev = previous.as_ref().map(|e| (&*e.text, e.hash.as_str()));
+        let mut result = compare(prev, current, hash, settings, self.config.deadline);
+        result.metadata.stored = stored;
+        if !stored {
+            let note = format!(
+                "(Not kept for the next diff: {} bytes is over the detector's {}-byte store cap.)\n",
+                current.len(),
+                self.config.max_stored_bytes
+            );
+            result.formatted_diff.insert_str(0, &note);
+        }
+        Ok(result)
+    }
+
+    /// Stores `content` under `key` without comparing. Returns whether it
+    /// was stored (false when it alone is over the cap; any older text for
+    /// the key is then dropped).
+    pub fn store(&self, key: &str, content: &str) -> Result<bool> {
+        self.check_size(content)?;
+        Ok(self.lock().put(
+            key,
+            Entry {
+                text: Arc::from(content),
+                hash: short_hash(content),
+            },
+        ))
+    }
+
+    /// The text stored under `key`, if any.
+    pub fn previous(&self, key: &str) -> Option<Arc<str>> {
+        self.lock().get(key).map(|e| e.text)
+    }
+
+    /// Forgets `key`. Returns whether it was stored.
+    pub fn clear(&self, key: &str) -> bool {
+        self.lock().remove(key)
+    }
+
+    /// Forgets every key.
+    pub fn clear_all(&self) {
+        self.lock().clear()
+    }
+
+    /// Bytes charged against the cap (keys + texts + per-entry overhead).
+    pub fn memory_usage(&self) -> usize {
+        self.lock().used()
+    }
+
+    /// Number of stored keys.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn check_size(&self, text: &str) -> Result<()> {
+        if text.len() > self.config.max_input_bytes {
+            return Err(Error::InputTooLarge {
+                what: "response text",
+                size: text.len(),
+                limit: self.config.max_input_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// blake3 of `text` as 16 hex digits.
+pub fn short_hash(text: &str) -> String {
+    let h = blake3::hash(text.as_bytes());
+    h.to_hex()[..16].to_owned()
+}
+
+/// Compares two texts without any storage: the decision rule of
+/// DESIGN §3.3. `previous` is the earlier text and its [`short_hash`].
+///
+/// ```
+/// use response_diff::diff::{compare_texts, DiffMode, DiffSettings};
+/// let r = compare_texts(Some("a\nb\n"), "a\nc\n", &DiffSettings::default());
+/// assert_eq!(r.mode, DiffMode::Full); // 1 of 2 lines changed: no saving
+/// ```
+pub fn compare_texts(previous: Option<&str>, current: &str, settings: &DiffSettings) -> DiffResult {
+    let prev_hash = previous.map(short_hash);
+    compare(
+        previous.zip(prev_hash.as_deref()),
+        current,
+        short_hash(current),
+        settings,
+        DEFAULT_DEADLINE,
+    )
+}
+
+fn compare(
+    previous: Option<(&str, &str)>,
+    current: &str,
+    current_hash: String,
+    s: &DiffSettings,
+    deadline: Duration,
+) -> DiffResult {
+    let total_lines = count_lines(current);
+    let mut metadata = DiffMetadata {
+        added_lines: 0,
+        removed_lines: 0,
+        context_lines: 0,
+        total_lines,
+        previous_hash: previous.map(|(_, h)| h.to_owned()),
+        current_hash,
+        stored: true,
+        deadline_hit: false,
+    };
+    let Some((prev, _)) = previous else {
+        return DiffResult {
+            has_difference: false,
+            similarity: 0.0,
+            change_ratio: 1.0,
+            mode: DiffMode::First,
+            formatted_diff: current.to_owned(),
+            metadata,
+        };
+    };
+    if texts_equal(prev, current, s.ignore_whitespace) {
+        return DiffResult {
+            has_difference: false,
+            similarity: 1.0,
+            change_ratio: 0.0,
+            mode: DiffMode::Unchanged,
+            formatted_diff: format!(
+                "No changes since the previous response ({} line{}).",
+                total_lines,
+                plural(total_lines)
+            ),
+            metadata,
+        };
+    }
+
+    let diff = LineDiff::compute_with_context(
+        prev,
+        current,
+        s.ignore_whitespace,
+        Some(deadline),
+        s.context,
+    );
+    let similarity = diff.similarity();
+    let change_ratio = 1.0 - similarity;
+    metadata.added_lines = diff.added();
+    metadata.removed_lines = diff.removed();
+    metadata.deadline_hit = diff.deadline_hit();
+
+    // Whitespace-only changes can leave no changed lines at all.
+    if metadata.added_lines == 0 && metadata.removed_lines == 0 {
+        return DiffResult {
+            has_difference: false,
+            similarity: 1.0,
+            change_ratio: 0.0,
+            mode: DiffMode::Unchanged,
+            formatted_diff: format!(
+                "No changes since the previous response ({} line{}).",
+                total_lines,
+                plural(total_lines)
+            ),
+            metadata,
+        };
+    }
+
+    let formatted = DiffFormatter::new(s.format, s.context).format(&diff);
+    metadata.context_lines = formatted.context_lines;
+    let changed = metadata.added_lines + metadata.removed_lines;
+    let header = format!(
+        "{} line{}, {} changed: +{} \u{2212}{}\n",
+        total_lines,
+        plural(total_lines),
+        changed,
+        metadata.added_lines,
+        metadata.removed_lines
+    );
+    let diff_len = header.len() + formatted.text.len();
+    let fits = formatted.lines <= s.max_diff_lines;
+    let small_ratio = change_ratio <= s.threshold;
+    let half_size = diff_len * 2 <= current.len();
+    let smaller = diff_len < current.len();
+
+    let (mode, formatted_diff) = if fits && smaller && (small_ratio || half_size) {
+        let mut text = header;
+        text.push_str(&formatted.text);
+        (DiffMode::Diff, text)
+    } else {
+        let why = if !fits {
+            format!(
+                "the diff has {} lines, over maxDiffLines ({})",
+                formatted.lines, s.max_diff_lines
+            )
+        } else {
+            format!(
+                "{changed} of {} lines changed ({:.0}%), and a diff would not be smaller",
+                total_lines.max(count_lines(prev)),
+                change_ratio * 100.0
+            )
+        };
+        let mut text = format!("Full response ({why}):\n");
+        text.push_str(current);
+        (DiffMode::Full, text)
+    };
+    DiffResult {
+        has_difference: true,
+        similarity,
+        change_ratio,
+        mode,
+        formatted_diff,
+        metadata,
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::DiffFormat;
+
+    fn page(n: usize) -> String {
+        (0..n)
+            .map(|i| format!("  - listitem \"Item {i}\" [ref=e{i}]\n"))
+            .collect()
+    }
+
+    #[test]
+    fn modes_first_unchanged_diff_full() {
+        let d = ResponseDiffDetector::new();
+        let s = DiffSettings::default();
+        let a = page(40);
+        assert_eq!(d.detect("k", &a, &s).unwrap().mode, DiffMode::First);
+        assert_eq!(d.detect("k", &a, &s).unwrap().mode, DiffMode::Unchanged);
+        let b = a.replace("Item 7\"", "Item seven\"");
+        let r = d.detect("k", &b, &s).unwrap();
+        assert_eq!(r.mode, DiffMode::Diff);
+        assert!(
+            r.formatted_diff
+                .starts_with("40 lines, 2 changed: +1 \u{2212}1\n")
+        );
+        let other: String = (0..40).map(|i| format!("- row \"R{i}\"\n")).collect();
+        let r = d.detect("k", &other, &s).unwrap();
+        assert_eq!(r.mode, DiffMode::Full);
+        assert!(r.formatted_diff.ends_with(&other));
+    }
+
+    #[test]
+    fn max_diff_lines_forces_full() {
+        let d = ResponseDiffDetector::new();
+        let s = DiffSettings {
+            max_diff_lines: 3,
+            ..DiffSettings::default()
+        };
+        let a = page(100);
+        d.detect("k", &a, &s).unwrap();
+        let b = a.replace("Item 7\"", "X\"").replace("Item 70\"", "Y\"");
+        let r = d.detect("k", &b, &s).unwrap();
+        assert_eq!(r.mode, DiffMode::Full);
+        assert!(r.formatted_diff.starts_with("Full response (the diff has"));
+    }
+
+    #[test]
+    fn keys_are_independent_and_clear_works() {
+        let d = ResponseDiffDetector::new();
+        let s = DiffSettings::default();
+        d.detect("a", "x\n", &s).unwrap();
+        assert_eq!(d.detect("b", "x\n", &s).unwrap().mode, DiffMode::First);
+        assert!(d.clear("a"));
+        assert_eq!(d.detect("a", "x\n", &s).unwrap().mode, DiffMode::First);
+        d.clear_all();
+        assert!(d.is_empty());
+        assert_eq!(d.memory_usage(), 0);
+    }
+
+    #[test]
+    fn oversized_input_is_an_error_and_oversized_store_says_so() {
+        let d = ResponseDiffDetector::with_config(
+            DetectorConfig::default()
+                .max_input_bytes(1000)
+                .max_stored_bytes(200),
+        );
+        let s = DiffSettings::default();
+        assert!(matches!(
+            d.detect("k", &"x".repeat(1001), &s),
+            Err(Error::InputTooLarge { .. })
+        ));
+        let r = d.detect("k", &"y".repeat(500), &s).unwrap();
+        assert!(!r.metadata.stored);
+        assert!(r.formatted_diff.starts_with("(Not kept for the next diff"));
+        assert_eq!(d.memory_usage(), 0);
+    }
+
+    #[test]
+    fn whitespace_only_change() {
+        let d = ResponseDiffDetector::new();
+        let on = DiffSettings::default();
+        let off = DiffSettings {
+            ignore_whitespace: false,
+            format: DiffFormat::Minimal,
+            ..on
+        };
+        let a = page(30);
+        d.detect("k", &a, &on).unwrap();
+        let b = a.replace("\"Item 3\" [ref", "\"Item 3\"   [ref");
+        assert_eq!(d.detect("k", &b, &on).unwrap().mode, DiffMode::Unchanged);
+        d.store("k", &a).unwrap();
+        let r = d.detect("k", &b, &off).unwrap();
+        assert_eq!(r.mode, DiffMode::Diff);
+    }
+
+    #[test]
+    fn detector_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<ResponseDiffDetector>();
+    }
+}

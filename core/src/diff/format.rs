@@ -1,0 +1,341 @@
+//! Diff formats: unified, split and minimal. All line-based and
+//! deterministic.
+
+use std::fmt::{self, Write};
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use super::lines::{Line, LineDiff, Op, OpKind};
+
+/// How a diff is printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum DiffFormat {
+    /// `@@ -12,3 +12,4 @@` hunks with context lines, ` `/`-`/`+` prefixes.
+    /// The default. Lossless: `patch` can apply it.
+    #[default]
+    Unified,
+    /// Per hunk, a `before:` block and an `after:` block. Lossless.
+    Split,
+    /// Changed lines only, `- ` / `+ `, no context and no positions. The
+    /// smallest; the agent sees what changed but not where.
+    Minimal,
+}
+
+impl DiffFormat {
+    /// The name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiffFormat::Unified => "unified",
+            DiffFormat::Split => "split",
+            DiffFormat::Minimal => "minimal",
+        }
+    }
+}
+
+impl fmt::Display for DiffFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A group of nearby changes with their context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    /// Old-text lines the hunk covers.
+    pub old: Range<usize>,
+    /// New-text lines the hunk covers.
+    pub new: Range<usize>,
+    /// The ops inside the hunk, clipped to it.
+    pub ops: Vec<Op>,
+}
+
+impl Hunk {
+    /// The `@@ -12,3 +12,4 @@` header (1-based; a count of 1 is omitted,
+    /// an empty range names the line before it, as GNU diff does).
+    pub fn header(&self) -> String {
+        format!(
+            "@@ -{} +{} @@",
+            range_label(&self.old),
+            range_label(&self.new)
+        )
+    }
+}
+
+fn range_label(r: &Range<usize>) -> String {
+    match r.len() {
+        0 => format!("{},0", r.start),
+        1 => format!("{}", r.start + 1),
+        n => format!("{},{}", r.start + 1, n),
+    }
+}
+
+/// Groups `ops` into hunks with `context` unchanged lines around each
+/// change; changes closer than `2 * context` lines share a hunk.
+pub fn hunks(ops: &[Op], context: usize) -> Vec<Hunk> {
+    let mut out: Vec<Hunk> = Vec::new();
+    let changed: Vec<usize> = (0..ops.len())
+        .filter(|&i| ops[i].kind != OpKind::Equal)
+        .collect();
+    let mut i = 0;
+    while i < changed.len() {
+        // Extend the group while the equal run between changes is short.
+        let first = changed[i];
+        let mut last = first;
+        while i + 1 < changed.len() {
+            let next = changed[i + 1];
+            let gap: usize = ops[last + 1..next].iter().map(|o| o.new.len()).sum();
+            if gap > context.saturating_mul(2) {
+                break;
+            }
+            last = next;
+            i += 1;
+        }
+        i += 1;
+
+        let mut hunk_ops = Vec::new();
+        if first > 0 {
+            let eq = &ops[first - 1];
+            let n = eq.new.len().min(context);
+            if n > 0 {
+                hunk_ops.push(Op {
+                    kind: OpKind::Equal,
+                    old: eq.old.end - n..eq.old.end,
+                    new: eq.new.end - n..eq.new.end,
+                });
+            }
+        }
+        hunk_ops.extend(ops[first..=last].iter().cloned());
+        if let Some(eq) = ops.get(last + 1) {
+            let n = eq.new.len().min(context);
+            if n > 0 {
+                hunk_ops.push(Op {
+                    kind: OpKind::Equal,
+                    old: eq.old.start..eq.old.start + n,
+                    new: eq.new.start..eq.new.start + n,
+                });
+            }
+        }
+        let old = hunk_ops[0].old.start..hunk_ops[hunk_ops.len() - 1].old.end;
+        let new = hunk_ops[0].new.start..hunk_ops[hunk_ops.len() - 1].new.end;
+        out.push(Hunk {
+            old,
+            new,
+            ops: hunk_ops,
+        });
+    }
+    out
+}
+
+/// Prints a [`LineDiff`] in one of the [`DiffFormat`]s.
+///
+/// ```
+/// use response_diff::diff::{DiffFormat, DiffFormatter, LineDiff};
+/// let d = LineDiff::compute("a\nb\nc\n", "a\nB\nc\n", false, None);
+/// let out = DiffFormatter::new(DiffFormat::Unified, 1).format(&d);
+/// assert_eq!(out.text, "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+/// let out = DiffFormatter::new(DiffFormat::Minimal, 3).format(&d);
+/// assert_eq!(out.text, "- b\n+ B\n");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiffFormatter {
+    format: DiffFormat,
+    context: usize,
+}
+
+/// A formatted diff with the counts the metadata reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Formatted {
+    /// The diff text; every line ends with `\n`.
+    pub text: String,
+    /// Number of lines in `text`.
+    pub lines: usize,
+    /// Unchanged lines shown as context.
+    pub context_lines: usize,
+}
+
+impl DiffFormatter {
+    /// A formatter for `format` with `context` unchanged lines around each
+    /// change (ignored by [`DiffFormat::Minimal`]).
+    pub fn new(format: DiffFormat, context: usize) -> Self {
+        DiffFormatter { format, context }
+    }
+
+    /// The format.
+    pub fn format_kind(&self) -> DiffFormat {
+        self.format
+    }
+
+    /// Formats `diff`.
+    pub fn format(&self, diff: &LineDiff<'_>) -> Formatted {
+        let mut out = Formatted::default();
+        // Writing to a String cannot fail.
+        let _ = self.write(diff, &mut out);
+        out
+    }
+
+    /// Writes `diff` to `w`, counting lines into `counts`.
+    fn write(&self, diff: &LineDiff<'_>, out: &mut Formatted) -> fmt::Result {
+        let old = diff.old();
+        let new = diff.new_side();
+        let emit = |out: &mut Formatted, prefix: &str, line: Option<Line<'_>>| -> fmt::Result {
+            // Lines near a change are always materialized; an absent one
+            // would be a bug in the engine, so print it visibly.
+            let line = line.unwrap_or(Line {
+                text: "<line unavailable>",
+                newline: true,
+            });
+            out.lines += 1;
+            writeln!(out.text, "{prefix}{}", line.text)?;
+            if !line.newline {
+                out.lines += 1;
+                out.text.push_str("\\ No newline at end of file\n");
+            }
+            Ok(())
+        };
+        match self.format {
+            DiffFormat::Minimal => {
+                for op in diff.ops() {
+                    match op.kind {
+                        OpKind::Equal => {}
+                        OpKind::Delete => {
+                            for i in op.old.clone() {
+                                emit(out, "- ", old.get(i))?;
+                            }
+                        }
+                        OpKind::Insert => {
+                            for i in op.new.clone() {
+                                emit(out, "+ ", new.get(i))?;
+                            }
+                        }
+                    }
+                }
+            }
+            DiffFormat::Unified => {
+                for hunk in hunks(diff.ops(), self.context) {
+                    out.lines += 1;
+                    writeln!(out.text, "{}", hunk.header())?;
+                    for op in &hunk.ops {
+                        match op.kind {
+                            OpKind::Equal => {
+                                for i in op.new.clone() {
+                                    out.context_lines += 1;
+                                    emit(out, " ", new.get(i))?;
+                                }
+                            }
+                            OpKind::Delete => {
+                                for i in op.old.clone() {
+                                    emit(out, "-", old.get(i))?;
+                                }
+                            }
+                            OpKind::Insert => {
+                                for i in op.new.clone() {
+                                    emit(out, "+", new.get(i))?;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            DiffFormat::Split => {
+                for hunk in hunks(diff.ops(), self.context) {
+                    out.lines += 2;
+                    writeln!(out.text, "{}", hunk.header())?;
+                    out.text.push_str("before:\n");
+                    for op in &hunk.ops {
+                        if op.kind == OpKind::Equal {
+                            out.context_lines += 1;
+                        }
+                        if op.kind != OpKind::Insert {
+                            for i in op.old.clone() {
+                                emit(out, "  ", old.get(i))?;
+                            }
+                        }
+                    }
+                    out.lines += 1;
+                    out.text.push_str("after:\n");
+                    for op in &hunk.ops {
+                        if op.kind != OpKind::Delete {
+                            for i in op.new.clone() {
+                                emit(out, "  ", new.get(i))?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt(old: &str, new: &str, f: DiffFormat, ctx: usize) -> String {
+        let d = LineDiff::compute(old, new, false, None);
+        DiffFormatter::new(f, ctx).format(&d).text
+    }
+
+    #[test]
+    fn hunks_merge_when_close_and_split_when_far() {
+        let old: String = (0..20).map(|i| format!("l{i}\n")).collect();
+        let new = old.replace("l3\n", "L3\n").replace("l6\n", "L6\n");
+        assert_eq!(
+            fmt(&old, &new, DiffFormat::Unified, 2)
+                .matches("@@ -")
+                .count(),
+            1
+        );
+        let new = old.replace("l3\n", "L3\n").replace("l16\n", "L16\n");
+        assert_eq!(
+            fmt(&old, &new, DiffFormat::Unified, 2)
+                .matches("@@ -")
+                .count(),
+            2
+        );
+    }
+
+    #[test]
+    fn unified_headers_follow_gnu_conventions() {
+        assert_eq!(
+            fmt("a\n", "a\nb\n", DiffFormat::Unified, 0),
+            "@@ -1,0 +2 @@\n+b\n"
+        );
+        assert_eq!(
+            fmt("a\nb\n", "a\n", DiffFormat::Unified, 0),
+            "@@ -2 +1,0 @@\n-b\n"
+        );
+        assert_eq!(
+            fmt("", "a\n", DiffFormat::Unified, 3),
+            "@@ -0,0 +1 @@\n+a\n"
+        );
+    }
+
+    #[test]
+    fn no_newline_marker() {
+        assert_eq!(
+            fmt("a\n", "a", DiffFormat::Unified, 0),
+            "@@ -1 +1 @@\n-a\n+a\n\\ No newline at end of file\n"
+        );
+    }
+
+    #[test]
+    fn split_has_before_and_after_blocks() {
+        assert_eq!(
+            fmt("a\nb\nc\n", "a\nB\nc\n", DiffFormat::Split, 1),
+            "@@ -1,3 +1,3 @@\nbefore:\n  a\n  b\n  c\nafter:\n  a\n  B\n  c\n"
+        );
+    }
+
+    #[test]
+    fn counts_context_lines() {
+        let d = LineDiff::compute("a\nb\nc\n", "a\nB\nc\n", false, None);
+        let f = DiffFormatter::new(DiffFormat::Unified, 1).format(&d);
+        assert_eq!((f.lines, f.context_lines), (5, 2));
+        let f = DiffFormatter::new(DiffFormat::Minimal, 1).format(&d);
+        assert_eq!((f.lines, f.context_lines), (2, 0));
+    }
+}

@@ -1,0 +1,550 @@
+//! Line diff engine: trim the common prefix and suffix as bytes, then diff
+//! only the middle lines (interned to integers) with `similar`, under a
+//! deadline.
+
+use std::borrow::Cow;
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+
+/// One line of a text, without its terminator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// The line's text without the trailing `\n` (a `\r` before it is kept).
+    pub text: &'a str,
+    /// Whether the line ended with `\n` (only the last line of a text can
+    /// lack it).
+    pub newline: bool,
+}
+
+/// What an [`Op`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// Lines present in both texts.
+    Equal,
+    /// Lines only in the old text.
+    Delete,
+    /// Lines only in the new text.
+    Insert,
+}
+
+/// A run of lines: `old` and `new` are 0-based line ranges; the range on the
+/// side an op does not touch is empty (it marks the position).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Op {
+    /// What the op does.
+    pub kind: OpKind,
+    /// Lines of the old text.
+    pub old: std::ops::Range<usize>,
+    /// Lines of the new text.
+    pub new: std::ops::Range<usize>,
+}
+
+/// The lines of one side of a diff. Only the lines a formatter can need are
+/// materialized: the tail of the common prefix, the middle, and the head of
+/// the common suffix; the rest are counted.
+#[derive(Debug, Clone)]
+pub struct Side<'a> {
+    skip: usize,
+    lines: Vec<Line<'a>>,
+    total: usize,
+}
+
+impl<'a> Side<'a> {
+    /// Number of lines in this text.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Whether the text has no lines.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// Line `i` (0-based), if it was materialized.
+    ///
+    /// Lines within `context` of a change are always available.
+    pub fn get(&self, i: usize) -> Option<Line<'a>> {
+        i.checked_sub(self.skip)
+            .and_then(|j| self.lines.get(j))
+            .copied()
+    }
+}
+
+/// The result of diffing two texts line by line.
+///
+/// ```
+/// use response_diff::diff::{LineDiff, OpKind};
+/// let d = LineDiff::compute("a\nb\nc\n", "a\nB\nc\n", false, None);
+/// assert_eq!(d.added(), 1);
+/// assert_eq!(d.removed(), 1);
+/// assert!(d.ops().iter().any(|op| op.kind == OpKind::Insert));
+/// ```
+#[derive(Debug, Clone)]
+pub struct LineDiff<'a> {
+    old: Side<'a>,
+    new: Side<'a>,
+    ops: Vec<Op>,
+    deadline_hit: bool,
+}
+
+/// Splits `text` into lines. A trailing `\n` does not start a new line.
+pub fn split_lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match rest.find('\n') {
+            Some(i) => {
+                let line = Line {
+                    text: &rest[..i],
+                    newline: true,
+                };
+                rest = &rest[i + 1..];
+                Some(line)
+            }
+            None => {
+                let line = Line {
+                    text: rest,
+                    newline: false,
+                };
+                rest = "";
+                Some(line)
+            }
+        }
+    })
+}
+
+/// Number of lines in `text` (a trailing `\n` does not start a new line).
+pub fn count_lines(text: &str) -> usize {
+    let newlines = count_newlines(text.as_bytes());
+    newlines + usize::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+fn count_newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Whitespace normalization used by `ignoreWhitespace`: leading indentation
+/// is kept (it is nesting in a snapshot), trailing whitespace is dropped and
+/// inner runs of whitespace count as one space.
+pub fn normalize_whitespace(line: &str) -> Cow<'_, str> {
+    let body_start = line.len() - line.trim_start().len();
+    let (indent, body) = line.split_at(body_start);
+    let body = body.trim_end();
+    let needs_collapse = body
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
+        || body.bytes().any(|b| b.is_ascii_whitespace() && b != b' ')
+        || body.chars().any(|c| c.is_whitespace() && !c.is_ascii());
+    if !needs_collapse {
+        return Cow::Borrowed(&line[..body_start + body.len()]);
+    }
+    let mut out = String::with_capacity(line.len());
+    out.push_str(indent);
+    let mut words = body.split_whitespace();
+    if let Some(first) = words.next() {
+        out.push_str(first);
+        for w in words {
+            out.push(' ');
+            out.push_str(w);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether two texts are equal under `ignore_whitespace`.
+pub fn texts_equal(old: &str, new: &str, ignore_whitespace: bool) -> bool {
+    if old == new {
+        return true;
+    }
+    if !ignore_whitespace {
+        return false;
+    }
+    let mut a = split_lines(old);
+    let mut b = split_lines(new);
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) => {
+                if normalize_whitespace(x.text) != normalize_whitespace(y.text) {
+                    return false;
+                }
+            }
+            // One text has more lines than the other.
+            _ => return false,
+        }
+    }
+}
+
+/// Byte length of the common prefix of `a` and `b` that ends at a line
+/// boundary in both.
+fn common_line_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    if n == a.len() && n == b.len() {
+        return n;
+    }
+    // Back off to just after the last newline inside the common part.
+    match a[..n].iter().rposition(|&c| c == b'\n') {
+        Some(i) => i + 1,
+        None => 0,
+    }
+}
+
+/// Byte length of the common suffix of `a` and `b` that starts at a line
+/// start in both, not overlapping `prefix`.
+fn common_line_suffix(a: &[u8], b: &[u8], prefix: usize) -> usize {
+    let max = a.len().min(b.len()) - prefix;
+    let n = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(max)
+        .take_while(|(x, y)| x == y)
+        .count();
+    if n == 0 {
+        return 0;
+    }
+    let at_line_start = |s: &[u8], len: usize| {
+        let start = s.len() - len;
+        start == prefix || s[start - 1] == b'\n'
+    };
+    if at_line_start(a, n) && at_line_start(b, n) {
+        return n;
+    }
+    // Move forward to the first line start inside the common suffix.
+    let suffix = &a[a.len() - n..];
+    match suffix.iter().position(|&c| c == b'\n') {
+        Some(i) => n - (i + 1),
+        None => 0,
+    }
+}
+
+impl<'a> LineDiff<'a> {
+    /// Diffs `old` and `new` line by line.
+    ///
+    /// With `ignore_whitespace`, lines that differ only in trailing
+    /// whitespace or in runs of inner whitespace are equal (indentation
+    /// still counts). `deadline` bounds the time spent; past it the diff is
+    /// still correct but may not be minimal.
+    pub fn compute(
+        old: &'a str,
+        new: &'a str,
+        ignore_whitespace: bool,
+        deadline: Option<Duration>,
+    ) -> LineDiff<'a> {
+        Self::compute_with_context(old, new, ignore_whitespace, deadline, usize::MAX)
+    }
+
+    /// Like [`LineDiff::compute`], but materializes only `context` lines of
+    /// the unchanged prefix and suffix, which keeps large texts with few
+    /// changes close to the cost of reading them.
+    pub fn compute_with_context(
+        old: &'a str,
+        new: &'a str,
+        ignore_whitespace: bool,
+        deadline: Option<Duration>,
+        context: usize,
+    ) -> LineDiff<'a> {
+        let deadline_at = deadline.map(|d| Instant::now() + d);
+        let prefix = common_line_prefix(old.as_bytes(), new.as_bytes());
+        let suffix = common_line_suffix(old.as_bytes(), new.as_bytes(), prefix);
+        let prefix_lines = count_newlines(&old.as_bytes()[..prefix]);
+
+        let old_mid = &old[prefix..old.len() - suffix];
+        let new_mid = &new[prefix..new.len() - suffix];
+        let old_suffix = &old[old.len() - suffix..];
+        let new_suffix = &new[new.len() - suffix..];
+        let suffix_lines = count_lines(old_suffix);
+
+        // The prefix tail both sides share.
+        let tail_start = tail_of(&old[..prefix], context);
+        let tail: Vec<Line<'a>> = split_lines(&old[tail_start..prefix]).collect();
+        let skip = prefix_lines - tail.len();
+
+        let old_mid_lines: Vec<Line<'a>> = split_lines(old_mid).collect();
+        let new_mid_lines: Vec<Line<'a>> = split_lines(new_mid).collect();
+
+        let mut ops = Vec::new();
+        if prefix_lines > 0 {
+            ops.push(Op {
+                kind: OpKind::Equal,
+                old: 0..prefix_lines,
+                new: 0..prefix_lines,
+            });
+        }
+        let (o0, n0) = (prefix_lines, prefix_lines);
+        let mut deadline_hit = false;
+        if !old_mid_lines.is_empty() || !new_mid_lines.is_empty() {
+            let (old_ids, new_ids) = intern(&old_mid_lines, &new_mid_lines, ignore_whitespace);
+            let raw = similar::capture_diff_slices_deadline(
+                similar::Algorithm::Myers,
+                &old_ids,
+                &new_ids,
+                deadline_at,
+            );
+            deadline_hit = deadline_at.is_some_and(|d| Instant::now() > d);
+            for op in raw {
+                push_similar_op(&mut ops, op, o0, n0);
+            }
+        }
+        let (old_total, new_total) = (
+            prefix_lines + old_mid_lines.len() + suffix_lines,
+            prefix_lines + new_mid_lines.len() + suffix_lines,
+        );
+        if suffix_lines > 0 {
+            ops.push(Op {
+                kind: OpKind::Equal,
+                old: old_total - suffix_lines..old_total,
+                new: new_total - suffix_lines..new_total,
+            });
+        }
+        let head_old: Vec<Line<'a>> = split_lines(old_suffix).take(context).collect();
+        let head_new: Vec<Line<'a>> = split_lines(new_suffix).take(context).collect();
+        let side = |mid: Vec<Line<'a>>, head: Vec<Line<'a>>, total: usize| {
+            let mut lines = Vec::with_capacity(tail.len() + mid.len() + head.len());
+            lines.extend_from_slice(&tail);
+            lines.extend(mid);
+            lines.extend(head);
+            Side { skip, lines, total }
+        };
+        LineDiff {
+            old: side(old_mid_lines, head_old, old_total),
+            new: side(new_mid_lines, head_new, new_total),
+            ops: merge_equal_runs(ops),
+            deadline_hit,
+        }
+    }
+
+    /// The ops, in order, covering both texts completely.
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+
+    /// The old text's lines.
+    pub fn old(&self) -> &Side<'a> {
+        &self.old
+    }
+
+    /// The new text's lines.
+    pub fn new_side(&self) -> &Side<'a> {
+        &self.new
+    }
+
+    /// Lines only in the new text.
+    pub fn added(&self) -> usize {
+        self.count(OpKind::Insert, |op| op.new.len())
+    }
+
+    /// Lines only in the old text.
+    pub fn removed(&self) -> usize {
+        self.count(OpKind::Delete, |op| op.old.len())
+    }
+
+    /// Lines present in both texts.
+    pub fn unchanged(&self) -> usize {
+        self.count(OpKind::Equal, |op| op.new.len())
+    }
+
+    /// Whether the deadline cut the search short (the diff is still
+    /// correct, but may be larger than the minimal one).
+    pub fn deadline_hit(&self) -> bool {
+        self.deadline_hit
+    }
+
+    /// `unchanged lines / max(old lines, new lines)`; 1.0 for two empty texts.
+    pub fn similarity(&self) -> f64 {
+        let max = self.old.len().max(self.new.len());
+        if max == 0 {
+            1.0
+        } else {
+            self.unchanged() as f64 / max as f64
+        }
+    }
+
+    fn count(&self, kind: OpKind, len: impl Fn(&Op) -> usize) -> usize {
+        self.ops.iter().filter(|op| op.kind == kind).map(len).sum()
+    }
+}
+
+/// Byte offset where the last `n` lines of `prefix` start (`prefix` is
+/// empty or ends with a newline).
+fn tail_of(prefix: &str, n: usize) -> usize {
+    if n == 0 || prefix.is_empty() {
+        return prefix.len();
+    }
+    let bytes = prefix.as_bytes();
+    let mut seen = 0;
+    // Skip the prefix's own final newline, then count n line starts back.
+    for i in (0..bytes.len() - 1).rev() {
+        if bytes[i] == b'\n' {
+            seen += 1;
+            if seen == n {
+                return i + 1;
+            }
+        }
+    }
+    0
+}
+
+fn intern<'a>(old: &[Line<'a>], new: &[Line<'a>], ignore_whitespace: bool) -> (Vec<u32>, Vec<u32>) {
+    let mut ids: FxHashMap<Cow<'a, str>, u32> = FxHashMap::default();
+    ids.reserve(old.len() + new.len());
+    let mut id_of = |line: &Line<'a>| -> u32 {
+        let key: Cow<'a, str> = if ignore_whitespace {
+            normalize_whitespace(line.text)
+        } else if line.newline {
+            Cow::Borrowed(line.text)
+        } else {
+            // A missing final newline is a difference of its own.
+            Cow::Owned(format!("{}\u{0}no-newline", line.text))
+        };
+        let next = ids.len() as u32;
+        *ids.entry(key).or_insert(next)
+    };
+    let a = old.iter().map(&mut id_of).collect();
+    let b = new.iter().map(&mut id_of).collect();
+    (a, b)
+}
+
+fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp, o0: usize, n0: usize) {
+    use similar::DiffOp as D;
+    let (kind_ranges, extra): ((OpKind, usize, usize, usize, usize), Option<Op>) = match op {
+        D::Equal {
+            old_index,
+            new_index,
+            len,
+        } => ((OpKind::Equal, old_index, len, new_index, len), None),
+        D::Delete {
+            old_index,
+            old_len,
+            new_index,
+        } => ((OpKind::Delete, old_index, old_len, new_index, 0), None),
+        D::Insert {
+            old_index,
+            new_index,
+            new_len,
+        } => ((OpKind::Insert, old_index, 0, new_index, new_len), None),
+        D::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } => (
+            (OpKind::Delete, old_index, old_len, new_index, 0),
+            Some(Op {
+                kind: OpKind::Insert,
+                old: o0 + old_index + old_len..o0 + old_index + old_len,
+                new: n0 + new_index..n0 + new_index + new_len,
+            }),
+        ),
+    };
+    let (kind, oi, ol, ni, nl) = kind_ranges;
+    ops.push(Op {
+        kind,
+        old: o0 + oi..o0 + oi + ol,
+        new: n0 + ni..n0 + ni + nl,
+    });
+    ops.extend(extra);
+}
+
+fn merge_equal_runs(ops: Vec<Op>) -> Vec<Op> {
+    let mut out: Vec<Op> = Vec::with_capacity(ops.len());
+    for op in ops {
+        if op.old.is_empty() && op.new.is_empty() {
+            continue;
+        }
+        if let Some(last) = out.last_mut()
+            && last.kind == op.kind
+            && last.old.end == op.old.start
+            && last.new.end == op.new.start
+        {
+            last.old.end = op.old.end;
+            last.new.end = op.new.end;
+            continue;
+        }
+        out.push(op);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(d: &LineDiff<'_>) -> Vec<(OpKind, usize, usize)> {
+        d.ops()
+            .iter()
+            .map(|o| (o.kind, o.old.len(), o.new.len()))
+            .collect()
+    }
+
+    #[test]
+    fn trims_prefix_and_suffix_at_line_boundaries() {
+        let d = LineDiff::compute("a\nbx\nc\n", "a\nby\nc\n", false, None);
+        assert_eq!(
+            kinds(&d),
+            vec![
+                (OpKind::Equal, 1, 1),
+                (OpKind::Delete, 1, 0),
+                (OpKind::Insert, 0, 1),
+                (OpKind::Equal, 1, 1)
+            ]
+        );
+        assert_eq!(d.new_side().get(1).unwrap().text, "by");
+    }
+
+    #[test]
+    fn suffix_that_starts_mid_line_backs_off() {
+        // "xc\n" is a common byte suffix but "c" starts mid-line.
+        let d = LineDiff::compute("a\nxc\n", "a\nyxc\n", false, None);
+        assert_eq!(d.added(), 1);
+        assert_eq!(d.removed(), 1);
+        assert_eq!(d.unchanged(), 1);
+    }
+
+    #[test]
+    fn missing_final_newline_is_a_change() {
+        let d = LineDiff::compute("a\nb\n", "a\nb", false, None);
+        assert_eq!((d.added(), d.removed()), (1, 1));
+        let d = LineDiff::compute("a\nb\n", "a\nb", true, None);
+        assert_eq!((d.added(), d.removed()), (0, 0));
+    }
+
+    #[test]
+    fn whitespace_normalization_keeps_indentation() {
+        assert_eq!(normalize_whitespace("  - a   b  "), "  - a b");
+        assert_eq!(normalize_whitespace("\t- a\tb"), "\t- a b");
+        assert_ne!(
+            normalize_whitespace("  - a"),
+            normalize_whitespace("    - a")
+        );
+        assert!(matches!(normalize_whitespace("  - a b"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn counts_lines() {
+        assert_eq!(count_lines(""), 0);
+        assert_eq!(count_lines("a"), 1);
+        assert_eq!(count_lines("a\n"), 1);
+        assert_eq!(count_lines("a\n\n"), 2);
+        assert_eq!(count_lines("a\nb"), 2);
+    }
+
+    #[test]
+    fn identical_texts_are_one_equal_op() {
+        let d = LineDiff::compute("a\nb\n", "a\nb\n", false, None);
+        assert_eq!(kinds(&d), vec![(OpKind::Equal, 2, 2)]);
+        assert_eq!(d.similarity(), 1.0);
+    }
+
+    #[test]
+    fn empty_texts() {
+        let d = LineDiff::compute("", "", false, None);
+        assert!(d.ops().is_empty());
+        let d = LineDiff::compute("", "a\n", false, None);
+        assert_eq!(kinds(&d), vec![(OpKind::Insert, 0, 1)]);
+    }
+}

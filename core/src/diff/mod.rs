@@ -1,0 +1,25 @@
+//! Response diff (DESIGN §3.3): compare a response with the previous one for
+//! the same key and return a diff, a one-line "unchanged", or the full text
+//! when a diff would not help.
+//!
+//! The line diff trims the common prefix and suffix as bytes first, so a
+//! few changes in a large text cost little more than reading it, then runs
+//! `similar`'s Myers diff (with its deadline) on the remaining lines,
+//! interned to integers.
+
+mod detector;
+mod format;
+mod lines;
+mod options;
+mod store;
+
+pub use detector::{
+    DEFAULT_DEADLINE, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig,
+    DiffMetadata, DiffMode, DiffResult, ResponseDiffDetector, compare_texts, short_hash,
+};
+pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, hunks};
+pub use lines::{
+    Line, LineDiff, Op, OpKind, Side, count_lines, normalize_whitespace, split_lines, texts_equal,
+};
+pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
+pub use store::ENTRY_OVERHEAD;

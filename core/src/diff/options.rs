@@ -1,0 +1,182 @@
+//! `diffOptions`: the JSON options of a response diff (DESIGN §3.3).
+
+use serde::{Deserialize, Serialize};
+
+use super::DiffFormat;
+use crate::{Error, Result};
+
+/// Largest accepted `context`.
+pub const MAX_CONTEXT: usize = 1_000;
+/// Largest accepted `maxDiffLines`.
+pub const MAX_DIFF_LINES: usize = 1_000_000;
+
+/// `diffOptions` as a caller sends it: every field optional, so layers
+/// (tool default < global < step) can be merged field by field.
+///
+/// ```
+/// use response_diff::diff::{DiffFormat, DiffOptions};
+/// let o: DiffOptions = serde_json::from_str(r#"{"enabled": true, "format": "minimal"}"#).unwrap();
+/// let s = o.resolve();
+/// assert!(s.enabled);
+/// assert_eq!(s.format, DiffFormat::Minimal);
+/// assert_eq!(s.max_diff_lines, 50); // the default
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiffOptions {
+    /// Diff responses against the previous one for the same key (default false).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// 0..=1 (default 0.1): a diff is shown when at most this share of lines changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
+    /// `unified` (default), `split` or `minimal`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<DiffFormat>,
+    /// 1..=1,000,000 (default 50): a longer diff gives the full text instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_diff_lines: Option<usize>,
+    /// Trailing whitespace and runs of inner whitespace do not count
+    /// (default true); indentation always counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignore_whitespace: Option<bool>,
+    /// 0..=1,000 (default 3): unchanged lines shown around each change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<usize>,
+}
+
+/// Fully resolved diff settings: [`DiffOptions`] with defaults filled in.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffSettings {
+    /// Hosts diff only when this is on; [`super::ResponseDiffDetector`] itself
+    /// always diffs.
+    pub enabled: bool,
+    /// Share of changed lines up to which a diff is always preferred.
+    pub threshold: f64,
+    /// Output format.
+    pub format: DiffFormat,
+    /// A diff longer than this many lines gives the full text.
+    pub max_diff_lines: usize,
+    /// See [`DiffOptions::ignore_whitespace`].
+    pub ignore_whitespace: bool,
+    /// Unchanged lines shown around each change.
+    pub context: usize,
+}
+
+impl Default for DiffSettings {
+    fn default() -> Self {
+        DiffSettings {
+            enabled: false,
+            threshold: 0.1,
+            format: DiffFormat::Unified,
+            max_diff_lines: 50,
+            ignore_whitespace: true,
+            context: 3,
+        }
+    }
+}
+
+impl DiffOptions {
+    /// Fills in defaults.
+    pub fn resolve(&self) -> DiffSettings {
+        let d = DiffSettings::default();
+        DiffSettings {
+            enabled: self.enabled.unwrap_or(d.enabled),
+            threshold: self.threshold.unwrap_or(d.threshold),
+            format: self.format.unwrap_or(d.format),
+            max_diff_lines: self.max_diff_lines.unwrap_or(d.max_diff_lines),
+            ignore_whitespace: self.ignore_whitespace.unwrap_or(d.ignore_whitespace),
+            context: self.context.unwrap_or(d.context),
+        }
+    }
+
+    /// Overlays the fields `over` sets.
+    pub fn merge(&mut self, over: &DiffOptions) {
+        macro_rules! take {
+            ($($f:ident),*) => { $( if over.$f.is_some() { self.$f = over.$f; } )* };
+        }
+        take!(
+            enabled,
+            threshold,
+            format,
+            max_diff_lines,
+            ignore_whitespace,
+            context
+        );
+    }
+
+    /// Checks ranges; `path` prefixes the field name in errors.
+    pub fn validate(&self, path: &str) -> Result<()> {
+        if let Some(t) = self.threshold
+            && !(t.is_finite() && (0.0..=1.0).contains(&t))
+        {
+            return Err(Error::invalid_option(
+                join(path, "threshold"),
+                format!("{t} is out of range; use a number from 0 to 1"),
+            ));
+        }
+        check_range(path, "maxDiffLines", self.max_diff_lines, 1, MAX_DIFF_LINES)?;
+        check_range(path, "context", self.context, 0, MAX_CONTEXT)?;
+        Ok(())
+    }
+
+    /// Parses and validates JSON, naming the offending field on error.
+    ///
+    /// ```
+    /// use response_diff::diff::DiffOptions;
+    /// let e = DiffOptions::from_json(r#"{"treshold": 0.2}"#).unwrap_err();
+    /// assert!(e.to_string().contains("treshold"));
+    /// ```
+    pub fn from_json(json: &str) -> Result<DiffOptions> {
+        let o: DiffOptions = crate::json::from_str(json, "diffOptions")?;
+        o.validate("diffOptions")?;
+        Ok(o)
+    }
+}
+
+impl DiffSettings {
+    /// Parses and validates `diffOptions` JSON, filling in defaults.
+    pub fn from_json(json: &str) -> Result<DiffSettings> {
+        DiffOptions::from_json(json).map(|o| o.resolve())
+    }
+
+    /// Checks ranges (for settings built in code).
+    pub fn validate(&self) -> Result<()> {
+        DiffOptions {
+            enabled: Some(self.enabled),
+            threshold: Some(self.threshold),
+            format: Some(self.format),
+            max_diff_lines: Some(self.max_diff_lines),
+            ignore_whitespace: Some(self.ignore_whitespace),
+            context: Some(self.context),
+        }
+        .validate("diffOptions")
+    }
+}
+
+/// `a.b` from a path and a field name (`b` alone for an empty path).
+pub(crate) fn join(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_owned()
+    } else {
+        format!("{path}.{field}")
+    }
+}
+
+/// Checks `min <= value <= max` for an optional integer field.
+pub(crate) fn check_range(
+    path: &str,
+    field: &str,
+    value: Option<usize>,
+    min: usize,
+    max: usize,
+) -> Result<()> {
+    match value {
+        Some(v) if v < min || v > max => Err(Error::invalid_option(
+            join(path, field),
+            format!("{v} is out of range; use an integer from {min} to {max}"),
+        )),
+        _ => Ok(()),
+    }
+}
