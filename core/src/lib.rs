@@ -3,6 +3,7 @@
 
 pub mod diff;
 pub mod error;
+pub mod expectation;
 pub mod fingerprint;
 mod json;
 pub mod tokens;

@@ -22,4 +22,5 @@ pub use lines::{
     Line, LineDiff, Op, OpKind, Side, count_lines, normalize_whitespace, split_lines, texts_equal,
 };
 pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
+pub(crate) use options::{check_range, join};
 pub use store::ENTRY_OVERHEAD;
