@@ -389,16 +389,17 @@ fn compare(
         text.push_str(&formatted.text);
         (DiffMode::Diff, text)
     } else {
-        let why = if !fits {
+        let why = if !(small_ratio || half_size) || fits {
             format!(
-                "the diff has {} lines, over maxDiffLines ({})",
-                formatted.lines, s.max_diff_lines
+                "{:.0}% of lines changed (+{} \u{2212}{}); a diff would not be smaller",
+                change_ratio * 100.0,
+                metadata.added_lines,
+                metadata.removed_lines
             )
         } else {
             format!(
-                "{changed} of {} lines changed ({:.0}%), and a diff would not be smaller",
-                total_lines.max(count_lines(prev)),
-                change_ratio * 100.0
+                "the diff has {} lines, over maxDiffLines ({})",
+                formatted.lines, s.max_diff_lines
             )
         };
         let mut text = format!("Full response ({why}):\n");
