@@ -10,7 +10,10 @@ fn run(case: &str, settings: DiffSettings) -> (DiffMode, String) {
     let before = common::fixture(&format!("diff/{case}.before.yml"));
     let after = common::fixture(&format!("diff/{case}.after.yml"));
     let d = ResponseDiffDetector::new();
-    assert_eq!(d.detect("tab", &before, &settings).unwrap().mode, DiffMode::First);
+    assert_eq!(
+        d.detect("tab", &before, &settings).unwrap().mode,
+        DiffMode::First
+    );
     let r = d.detect("tab", &after, &settings).unwrap();
     (r.mode, r.formatted_diff)
 }
@@ -95,7 +98,12 @@ fn whitespace_only_changes() {
 #[test]
 fn unified_output_applies_with_gnu_patch() {
     use std::io::Write;
-    for case in ["case01_one_line", "case02_list_item_added", "case03_modal_inserted", "case07_error_banner"] {
+    for case in [
+        "case01_one_line",
+        "case02_list_item_added",
+        "case03_modal_inserted",
+        "case07_error_banner",
+    ] {
         let before = common::fixture(&format!("diff/{case}.before.yml"));
         let after = common::fixture(&format!("diff/{case}.after.yml"));
         let s = DiffSettings {
