@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::format::DiffFormatter;
-use super::lines::{LineDiff, count_lines, texts_equal};
+use super::lines::{EngineOptions, LineDiff, count_lines};
 use super::options::DiffSettings;
 use super::store::{Entry, Store};
 use crate::{Error, Result};
@@ -68,6 +68,11 @@ pub struct DiffMetadata {
     pub stored: bool,
     /// Whether the diff's time budget ran out (the diff is still correct).
     pub deadline_hit: bool,
+    /// False when the line search was skipped because even the smallest
+    /// diff could not fit in `maxDiffLines` (mode is then `full`);
+    /// `addedLines` / `removedLines` are then lower bounds and `similarity`
+    /// an upper bound.
+    pub exact: bool,
 }
 
 /// The outcome of comparing a response with the previous one.
@@ -140,12 +145,13 @@ impl DetectorConfig {
 /// use response_diff::diff::{DiffMode, DiffSettings, ResponseDiffDetector};
 /// let d = ResponseDiffDetector::new();
 /// let s = DiffSettings::default();
-/// let page = "- list:\n  - listitem: a\n  - listitem: b\n";
-/// assert_eq!(d.detect("tab1", page, &s).unwrap().mode, DiffMode::First);
-/// assert_eq!(d.detect("tab1", page, &s).unwrap().mode, DiffMode::Unchanged);
-/// let r = d.detect("tab1", "- list:\n  - listitem: a\n  - listitem: B\n", &s).unwrap();
+/// let page: String = (1..=20).map(|i| format!("  - listitem [ref=e{i}]: Item {i}\n")).collect();
+/// assert_eq!(d.detect("tab1", &page, &s).unwrap().mode, DiffMode::First);
+/// assert_eq!(d.detect("tab1", &page, &s).unwrap().mode, DiffMode::Unchanged);
+/// let next = page.replace("Item 7\n", "Item 7 (sold out)\n");
+/// let r = d.detect("tab1", &next, &s).unwrap();
 /// assert_eq!(r.mode, DiffMode::Diff);
-/// assert!(r.formatted_diff.contains("+  - listitem: B"));
+/// assert!(r.formatted_diff.contains("+  - listitem [ref=e7]: Item 7 (sold out)"));
 /// ```
 #[derive(Debug)]
 pub struct ResponseDiffDetector {
@@ -312,6 +318,7 @@ fn compare(
         current_hash,
         stored: true,
         deadline_hit: false,
+        exact: true,
     };
     let Some((prev, _)) = previous else {
         return DiffResult {
@@ -323,27 +330,34 @@ fn compare(
             metadata,
         };
     };
-    if texts_equal(prev, current, s.ignore_whitespace) {
-        return DiffResult {
-            has_difference: false,
-            similarity: 1.0,
-            change_ratio: 0.0,
-            mode: DiffMode::Unchanged,
-            formatted_diff: format!(
-                "No changes since the previous response ({} line{}).",
-                total_lines,
-                plural(total_lines)
-            ),
-            metadata,
-        };
+    let unchanged = |metadata| DiffResult {
+        has_difference: false,
+        similarity: 1.0,
+        change_ratio: 0.0,
+        mode: DiffMode::Unchanged,
+        formatted_diff: format!(
+            "No changes since the previous response ({} line{}).",
+            total_lines,
+            plural(total_lines)
+        ),
+        metadata,
+    };
+    if prev == current {
+        return unchanged(metadata);
     }
 
-    let diff = LineDiff::compute_with_context(
+    // Every format prints at least one line per changed line, so when even
+    // the smallest diff has more changed lines than maxDiffLines the search
+    // is skipped (the answer is `full` either way).
+    let diff = LineDiff::compute_with(
         prev,
         current,
-        s.ignore_whitespace,
-        Some(deadline),
-        s.context,
+        &EngineOptions {
+            ignore_whitespace: s.ignore_whitespace,
+            deadline: Some(deadline),
+            context: s.context,
+            max_changes: Some(s.max_diff_lines),
+        },
     );
     let similarity = diff.similarity();
     let change_ratio = 1.0 - similarity;
@@ -351,20 +365,11 @@ fn compare(
     metadata.removed_lines = diff.removed();
     metadata.deadline_hit = diff.deadline_hit();
 
-    // Whitespace-only changes can leave no changed lines at all.
+    metadata.exact = diff.exact();
+
+    // Whitespace-only changes leave no changed lines at all.
     if metadata.added_lines == 0 && metadata.removed_lines == 0 {
-        return DiffResult {
-            has_difference: false,
-            similarity: 1.0,
-            change_ratio: 0.0,
-            mode: DiffMode::Unchanged,
-            formatted_diff: format!(
-                "No changes since the previous response ({} line{}).",
-                total_lines,
-                plural(total_lines)
-            ),
-            metadata,
-        };
+        return unchanged(metadata);
     }
 
     let formatted = DiffFormatter::new(s.format, s.context).format(&diff);

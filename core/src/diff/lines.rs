@@ -86,6 +86,8 @@ pub struct LineDiff<'a> {
     new: Side<'a>,
     ops: Vec<Op>,
     deadline_hit: bool,
+    /// (removed, added) lower bounds when the search was skipped.
+    lower_bounds: Option<(usize, usize)>,
 }
 
 /// Splits `text` into lines. A trailing `\n` does not start a new line.
@@ -123,7 +125,7 @@ pub fn count_lines(text: &str) -> usize {
 }
 
 fn count_newlines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
+    bytecount::count(bytes, b'\n')
 }
 
 /// Whitespace normalization used by `ignoreWhitespace`: leading indentation
@@ -133,12 +135,22 @@ pub fn normalize_whitespace(line: &str) -> Cow<'_, str> {
     let body_start = line.len() - line.trim_start().len();
     let (indent, body) = line.split_at(body_start);
     let body = body.trim_end();
-    let needs_collapse = body
-        .as_bytes()
-        .windows(2)
-        .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
-        || body.bytes().any(|b| b.is_ascii_whitespace() && b != b' ')
-        || body.chars().any(|c| c.is_whitespace() && !c.is_ascii());
+    // One pass: only a space after a non-space is already normal.
+    let mut prev_ws = false;
+    let mut needs_collapse = false;
+    for &b in body.as_bytes() {
+        if b >= 0x80 {
+            needs_collapse = body.chars().any(|c| c.is_whitespace() && c != ' ');
+            needs_collapse |= body.as_bytes().windows(2).any(|w| w == b"  ");
+            break;
+        }
+        let ws = b.is_ascii_whitespace() || b == 0x0b;
+        if ws && (prev_ws || b != b' ') {
+            needs_collapse = true;
+            break;
+        }
+        prev_ws = ws;
+    }
     if !needs_collapse {
         return Cow::Borrowed(&line[..body_start + body.len()]);
     }
@@ -155,34 +167,43 @@ pub fn normalize_whitespace(line: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Whether two texts are equal under `ignore_whitespace`.
-pub fn texts_equal(old: &str, new: &str, ignore_whitespace: bool) -> bool {
-    if old == new {
-        return true;
+/// Length of the longest common prefix, comparing 4 KiB blocks with
+/// `memcmp` before narrowing down byte by byte.
+fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 4096;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
     }
-    if !ignore_whitespace {
-        return false;
+    i + a[i..n]
+        .iter()
+        .zip(&b[i..n])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// Length of the longest common suffix, at most `max` bytes.
+fn common_suffix_len(a: &[u8], b: &[u8], max: usize) -> usize {
+    const BLOCK: usize = 4096;
+    let (la, lb) = (a.len(), b.len());
+    let mut i = 0;
+    while i + BLOCK <= max && a[la - i - BLOCK..la - i] == b[lb - i - BLOCK..lb - i] {
+        i += BLOCK;
     }
-    let mut a = split_lines(old);
-    let mut b = split_lines(new);
-    loop {
-        match (a.next(), b.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) => {
-                if normalize_whitespace(x.text) != normalize_whitespace(y.text) {
-                    return false;
-                }
-            }
-            // One text has more lines than the other.
-            _ => return false,
-        }
-    }
+    i + a[..la - i]
+        .iter()
+        .rev()
+        .zip(b[..lb - i].iter().rev())
+        .take(max - i)
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// Byte length of the common prefix of `a` and `b` that ends at a line
 /// boundary in both.
 fn common_line_prefix(a: &[u8], b: &[u8]) -> usize {
-    let n = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let n = common_prefix_len(a, b);
     if n == a.len() && n == b.len() {
         return n;
     }
@@ -197,13 +218,7 @@ fn common_line_prefix(a: &[u8], b: &[u8]) -> usize {
 /// start in both, not overlapping `prefix`.
 fn common_line_suffix(a: &[u8], b: &[u8], prefix: usize) -> usize {
     let max = a.len().min(b.len()) - prefix;
-    let n = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(max)
-        .take_while(|(x, y)| x == y)
-        .count();
+    let n = common_suffix_len(a, b, max);
     if n == 0 {
         return 0;
     }
@@ -222,6 +237,35 @@ fn common_line_suffix(a: &[u8], b: &[u8], prefix: usize) -> usize {
     }
 }
 
+/// How [`LineDiff::compute_with`] works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Lines that differ only in trailing whitespace or runs of inner
+    /// whitespace are equal (indentation still counts).
+    pub ignore_whitespace: bool,
+    /// Time budget; past it the diff is still correct but may not be minimal.
+    pub deadline: Option<Duration>,
+    /// Unchanged lines of the common prefix and suffix to keep available
+    /// for context (`usize::MAX`: all).
+    pub context: usize,
+    /// When even the smallest possible diff would change more lines than
+    /// this, skip the search: the result is then a coarse diff (all middle
+    /// lines replaced) with [`LineDiff::exact`] false and lower bounds for
+    /// the counts.
+    pub max_changes: Option<usize>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            ignore_whitespace: false,
+            deadline: None,
+            context: usize::MAX,
+            max_changes: None,
+        }
+    }
+}
+
 impl<'a> LineDiff<'a> {
     /// Diffs `old` and `new` line by line.
     ///
@@ -235,7 +279,15 @@ impl<'a> LineDiff<'a> {
         ignore_whitespace: bool,
         deadline: Option<Duration>,
     ) -> LineDiff<'a> {
-        Self::compute_with_context(old, new, ignore_whitespace, deadline, usize::MAX)
+        Self::compute_with(
+            old,
+            new,
+            &EngineOptions {
+                ignore_whitespace,
+                deadline,
+                ..EngineOptions::default()
+            },
+        )
     }
 
     /// Like [`LineDiff::compute`], but materializes only `context` lines of
@@ -248,7 +300,22 @@ impl<'a> LineDiff<'a> {
         deadline: Option<Duration>,
         context: usize,
     ) -> LineDiff<'a> {
-        let deadline_at = deadline.map(|d| Instant::now() + d);
+        Self::compute_with(
+            old,
+            new,
+            &EngineOptions {
+                ignore_whitespace,
+                deadline,
+                context,
+                max_changes: None,
+            },
+        )
+    }
+
+    /// Diffs with every option of [`EngineOptions`].
+    pub fn compute_with(old: &'a str, new: &'a str, opts: &EngineOptions) -> LineDiff<'a> {
+        let deadline_at = opts.deadline.map(|d| Instant::now() + d);
+        let context = opts.context;
         let prefix = common_line_prefix(old.as_bytes(), new.as_bytes());
         let suffix = common_line_suffix(old.as_bytes(), new.as_bytes(), prefix);
         let prefix_lines = count_newlines(&old.as_bytes()[..prefix]);
@@ -266,41 +333,66 @@ impl<'a> LineDiff<'a> {
 
         let old_mid_lines: Vec<Line<'a>> = split_lines(old_mid).collect();
         let new_mid_lines: Vec<Line<'a>> = split_lines(new_mid).collect();
-
-        let mut ops = Vec::new();
-        if prefix_lines > 0 {
-            ops.push(Op {
-                kind: OpKind::Equal,
-                old: 0..prefix_lines,
-                new: 0..prefix_lines,
-            });
-        }
         let (o0, n0) = (prefix_lines, prefix_lines);
-        let mut deadline_hit = false;
-        if !old_mid_lines.is_empty() || !new_mid_lines.is_empty() {
-            let (old_ids, new_ids) = intern(&old_mid_lines, &new_mid_lines, ignore_whitespace);
-            let raw = similar::capture_diff_slices_deadline(
-                similar::Algorithm::Myers,
-                &old_ids,
-                &new_ids,
-                deadline_at,
-            );
-            deadline_hit = deadline_at.is_some_and(|d| Instant::now() > d);
-            for op in raw {
-                push_similar_op(&mut ops, op, o0, n0);
-            }
-        }
         let (old_total, new_total) = (
             prefix_lines + old_mid_lines.len() + suffix_lines,
             prefix_lines + new_mid_lines.len() + suffix_lines,
         );
-        if suffix_lines > 0 {
-            ops.push(Op {
-                kind: OpKind::Equal,
-                old: old_total - suffix_lines..old_total,
-                new: new_total - suffix_lines..new_total,
-            });
+
+        let mut ops = Vec::new();
+        ops.push(Op {
+            kind: OpKind::Equal,
+            old: 0..prefix_lines,
+            new: 0..prefix_lines,
+        });
+        let mut deadline_hit = false;
+        let mut lower_bounds = None;
+        if !old_mid_lines.is_empty() || !new_mid_lines.is_empty() {
+            let (old_ids, new_ids, distinct) =
+                intern(&old_mid_lines, &new_mid_lines, opts.ignore_whitespace);
+            let bounds = opts
+                .max_changes
+                .map(|max| (max, change_lower_bounds(&old_ids, &new_ids, distinct)))
+                .filter(|&(max, (del, ins))| del + ins > max);
+            if old_ids == new_ids {
+                // Equal after whitespace normalization.
+                ops.push(Op {
+                    kind: OpKind::Equal,
+                    old: o0..o0 + old_ids.len(),
+                    new: n0..n0 + new_ids.len(),
+                });
+            } else if let Some((_, b)) = bounds {
+                // No diff can fit: skip the search, keep a coarse but
+                // correct diff.
+                lower_bounds = Some(b);
+                ops.push(Op {
+                    kind: OpKind::Delete,
+                    old: o0..o0 + old_ids.len(),
+                    new: n0..n0,
+                });
+                ops.push(Op {
+                    kind: OpKind::Insert,
+                    old: o0 + old_ids.len()..o0 + old_ids.len(),
+                    new: n0..n0 + new_ids.len(),
+                });
+            } else {
+                let raw = similar::capture_diff_slices_deadline(
+                    similar::Algorithm::Myers,
+                    &old_ids,
+                    &new_ids,
+                    deadline_at,
+                );
+                deadline_hit = deadline_at.is_some_and(|d| Instant::now() > d);
+                for op in raw {
+                    push_similar_op(&mut ops, op, o0, n0);
+                }
+            }
         }
+        ops.push(Op {
+            kind: OpKind::Equal,
+            old: old_total - suffix_lines..old_total,
+            new: new_total - suffix_lines..new_total,
+        });
         let head_old: Vec<Line<'a>> = split_lines(old_suffix).take(context).collect();
         let head_new: Vec<Line<'a>> = split_lines(new_suffix).take(context).collect();
         let side = |mid: Vec<Line<'a>>, head: Vec<Line<'a>>, total: usize| {
@@ -315,7 +407,16 @@ impl<'a> LineDiff<'a> {
             new: side(new_mid_lines, head_new, new_total),
             ops: merge_equal_runs(ops),
             deadline_hit,
+            lower_bounds,
         }
+    }
+
+    /// False when the search was skipped because no diff could stay within
+    /// [`EngineOptions::max_changes`]; the ops then replace every changed
+    /// region wholesale and [`LineDiff::added`] / [`LineDiff::removed`]
+    /// return lower bounds of the true counts.
+    pub fn exact(&self) -> bool {
+        self.lower_bounds.is_none()
     }
 
     /// The ops, in order, covering both texts completely.
@@ -335,17 +436,27 @@ impl<'a> LineDiff<'a> {
 
     /// Lines only in the new text.
     pub fn added(&self) -> usize {
-        self.count(OpKind::Insert, |op| op.new.len())
+        match self.lower_bounds {
+            Some((_, ins)) => ins,
+            None => self.count(OpKind::Insert, |op| op.new.len()),
+        }
     }
 
     /// Lines only in the old text.
     pub fn removed(&self) -> usize {
-        self.count(OpKind::Delete, |op| op.old.len())
+        match self.lower_bounds {
+            Some((del, _)) => del,
+            None => self.count(OpKind::Delete, |op| op.old.len()),
+        }
     }
 
     /// Lines present in both texts.
     pub fn unchanged(&self) -> usize {
-        self.count(OpKind::Equal, |op| op.new.len())
+        match self.lower_bounds {
+            // An upper bound, consistent with the lower bounds above.
+            Some((_, ins)) => self.new.len() - ins,
+            None => self.count(OpKind::Equal, |op| op.new.len()),
+        }
     }
 
     /// Whether the deadline cut the search short (the diff is still
@@ -389,7 +500,11 @@ fn tail_of(prefix: &str, n: usize) -> usize {
     0
 }
 
-fn intern<'a>(old: &[Line<'a>], new: &[Line<'a>], ignore_whitespace: bool) -> (Vec<u32>, Vec<u32>) {
+fn intern<'a>(
+    old: &[Line<'a>],
+    new: &[Line<'a>],
+    ignore_whitespace: bool,
+) -> (Vec<u32>, Vec<u32>, usize) {
     let mut ids: FxHashMap<Cow<'a, str>, u32> = FxHashMap::default();
     ids.reserve(old.len() + new.len());
     let mut id_of = |line: &Line<'a>| -> u32 {
@@ -406,7 +521,22 @@ fn intern<'a>(old: &[Line<'a>], new: &[Line<'a>], ignore_whitespace: bool) -> (V
     };
     let a = old.iter().map(&mut id_of).collect();
     let b = new.iter().map(&mut id_of).collect();
-    (a, b)
+    let distinct = ids.len();
+    (a, b, distinct)
+}
+
+/// Lower bounds of (removed, added) lines of any diff of `old` and `new`:
+/// no line can be kept more often than it occurs on both sides.
+fn change_lower_bounds(old: &[u32], new: &[u32], distinct: usize) -> (usize, usize) {
+    let mut counts = vec![(0u32, 0u32); distinct];
+    for &id in old {
+        counts[id as usize].0 += 1;
+    }
+    for &id in new {
+        counts[id as usize].1 += 1;
+    }
+    let common: usize = counts.iter().map(|&(a, b)| a.min(b) as usize).sum();
+    (old.len() - common, new.len() - common)
 }
 
 fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp, o0: usize, n0: usize) {

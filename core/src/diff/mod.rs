@@ -19,7 +19,7 @@ pub use detector::{
 };
 pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, hunks};
 pub use lines::{
-    Line, LineDiff, Op, OpKind, Side, count_lines, normalize_whitespace, split_lines, texts_equal,
+    EngineOptions, Line, LineDiff, Op, OpKind, Side, count_lines, normalize_whitespace, split_lines,
 };
 pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
 pub(crate) use options::{check_range, join};

@@ -1,0 +1,77 @@
+//! Response diff speed: the detector end to end, the raw line-diff
+//! engines it could be built on, and the floor (a byte comparison that
+//! reads both inputs), on generated snapshot-like inputs.
+//!
+//! `make bench` runs this and prints a table of medians and ratios.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use response_diff::diff::{DiffSettings, LineDiff, ResponseDiffDetector};
+
+mod inputs;
+
+fn bench(c: &mut Criterion) {
+    let settings = DiffSettings {
+        enabled: true,
+        ..DiffSettings::default()
+    };
+    for (size_name, bytes) in inputs::SIZES {
+        for change in inputs::CHANGES {
+            let (old, new) = inputs::pair(bytes, change);
+            let id = format!("{size_name}/{change}");
+            let mut g = c.benchmark_group(id);
+            if bytes > 1_000_000 {
+                // imara-diff's Histogram takes seconds on the large rewrites.
+                g.sample_size(10);
+            }
+            let det = ResponseDiffDetector::new();
+            g.bench_function("detector", |b| {
+                b.iter_batched(
+                    || det.store("tab", &old).unwrap(),
+                    |_| black_box(det.detect("tab", black_box(&new), &settings).unwrap()),
+                    BatchSize::PerIteration,
+                )
+            });
+            g.bench_function("engine", |b| {
+                b.iter(|| {
+                    black_box(LineDiff::compute_with_context(&old, &new, true, None, 3).added())
+                })
+            });
+            g.bench_function("similar_lines", |b| {
+                b.iter(|| {
+                    black_box(
+                        similar::TextDiff::configure()
+                            .algorithm(similar::Algorithm::Myers)
+                            .diff_lines(old.as_str(), new.as_str())
+                            .ops()
+                            .len(),
+                    )
+                })
+            });
+            g.bench_function("imara_histogram", |b| {
+                b.iter(|| {
+                    let input = imara_diff::InternedInput::new(old.as_str(), new.as_str());
+                    let d = imara_diff::Diff::compute(imara_diff::Algorithm::Histogram, &input);
+                    black_box(d.count_additions())
+                })
+            });
+            let copy = old.clone();
+            g.bench_function("floor", |b| {
+                b.iter(|| black_box(black_box(old.as_bytes()) == black_box(copy.as_bytes())))
+            });
+            g.finish();
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(1200));
+    targets = bench
+}
+criterion_main!(benches);
