@@ -32,9 +32,7 @@ pub enum Error {
         message: String,
     },
     /// An input is larger than the documented limit.
-    #[error(
-        "{what} is {size} bytes, over the limit of {limit} bytes; send less (e.g. scope the snapshot) or raise the limit"
-    )]
+    #[error("{what} is {size} bytes, over the limit of {limit} bytes; send less (e.g. scope the snapshot) or raise the limit")]
     InputTooLarge {
         /// Which input.
         what: &'static str,
