@@ -1,0 +1,396 @@
+//! JSON form of the element model (serde, camelCase, fixed field order).
+//!
+//! ```json
+//! [{"role":"button","name":"Save","ref":"e7","states":{"disabled":true,"level":"2"},
+//!   "props":{"url":"/"},"children":[...]}]
+//! ```
+//! Empty fields are left out. `states` and `props` keep their order; a bare
+//! flag is `true`, a valued attribute is a string.
+
+use super::model::{Bounds, Element, MAX_DEPTH, Prop, State, Tree};
+use crate::{Error, Result};
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+impl Tree {
+    /// The tree as compact JSON: an array of elements.
+    ///
+    /// ```
+    /// let t = response_diff::tree::parse_aria("- heading \"Hi\" [level=1] [ref=e1]", false).unwrap();
+    /// assert_eq!(t.to_json(), r#"[{"role":"heading","name":"Hi","ref":"e1","states":{"level":"1"}}]"#);
+    /// ```
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads the JSON written by [`Tree::to_json`] (or a single element
+    /// object). Unknown keys are an error naming the allowed ones; nesting
+    /// deeper than [`MAX_DEPTH`] is an error.
+    ///
+    /// ```
+    /// use response_diff::tree::Tree;
+    /// let t = Tree::from_json(r#"[{"role":"link","name":"Home","props":{"url":"/"}}]"#).unwrap();
+    /// assert_eq!(t.to_aria(), "- link \"Home\":\n  - /url: /");
+    /// assert!(Tree::from_json(r#"[{"role":"link","nmae":"x"}]"#).is_err());
+    /// ```
+    pub fn from_json(json: &str) -> Result<Tree> {
+        check_depth(json)?;
+        let mut de = serde_json::Deserializer::from_str(json);
+        de.disable_recursion_limit();
+        let de = serde_stacker::Deserializer::new(&mut de);
+        let parsed: std::result::Result<OneOrMany, _> = serde_path_to_error::deserialize(de);
+        match parsed {
+            Ok(OneOrMany(roots)) => Ok(Tree { roots }),
+            Err(e) => {
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                Err(Error::Parse {
+                    what: "JSON tree",
+                    line: inner.line().max(1),
+                    message: if path.is_empty() || path == "." {
+                        inner.to_string()
+                    } else {
+                        format!("at {path}: {inner}")
+                    },
+                })
+            }
+        }
+    }
+}
+
+/// Rejects JSON nested deeper than the element limit allows, before parsing.
+fn check_depth(json: &str) -> Result<()> {
+    // Each element level costs an object and a `children` array.
+    let limit = 2 * MAX_DEPTH + 2;
+    let (mut depth, mut in_str, mut esc, mut line) = (0usize, false, false, 1usize);
+    for b in json.bytes() {
+        if b == b'\n' {
+            line += 1;
+        }
+        if in_str {
+            match (esc, b) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Err(Error::Parse {
+                        what: "JSON tree",
+                        line,
+                        message: format!("nesting deeper than {MAX_DEPTH} elements"),
+                    });
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+struct OneOrMany(Vec<Element>);
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array of elements or one element object")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<OneOrMany, A::Error> {
+                let mut out = Vec::new();
+                while let Some(e) = seq.next_element::<Element>()? {
+                    out.push(e);
+                }
+                Ok(OneOrMany(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<OneOrMany, A::Error> {
+                Ok(OneOrMany(vec![ElementVisitor.visit_map(map)?]))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Serialize for Tree {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.roots.len()))?;
+        for e in &self.roots {
+            seq.serialize_element(e)?;
+        }
+        seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Tree {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Ok(Tree {
+            roots: Vec::deserialize(d)?,
+        })
+    }
+}
+
+struct States<'a>(&'a [State]);
+impl Serialize for States<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for st in self.0 {
+            match &st.value {
+                None => m.serialize_entry(&st.name, &true)?,
+                Some(v) => m.serialize_entry(&st.name, v)?,
+            }
+        }
+        m.end()
+    }
+}
+
+struct Props<'a>(&'a [Prop]);
+impl Serialize for Props<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for p in self.0 {
+            m.serialize_entry(&p.name, &p.value)?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for Bounds {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Bounds", 4)?;
+        st.serialize_field("x", &self.x)?;
+        st.serialize_field("y", &self.y)?;
+        st.serialize_field("width", &self.width)?;
+        st.serialize_field("height", &self.height)?;
+        st.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Bounds {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct B {
+            x: f64,
+            y: f64,
+            width: f64,
+            height: f64,
+        }
+        let b = B::deserialize(d)?;
+        Ok(Bounds {
+            x: b.x,
+            y: b.y,
+            width: b.width,
+            height: b.height,
+        })
+    }
+}
+
+impl Serialize for Element {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        // Depth is bounded by MAX_DEPTH; grow the stack if a small thread runs out.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            let mut st = s.serialize_struct("Element", 10)?;
+            st.serialize_field("role", &self.role)?;
+            if !self.name.is_empty() {
+                st.serialize_field("name", &self.name)?;
+            }
+            if self.name_regex {
+                st.serialize_field("nameRegex", &true)?;
+            }
+            if let Some(v) = &self.value {
+                st.serialize_field("value", v)?;
+            }
+            if let Some(v) = &self.description {
+                st.serialize_field("description", v)?;
+            }
+            if let Some(v) = &self.aria_ref {
+                st.serialize_field("ref", v)?;
+            }
+            if let Some(b) = &self.bounds {
+                st.serialize_field("bounds", b)?;
+            }
+            if !self.states.is_empty() {
+                st.serialize_field("states", &States(&self.states))?;
+            }
+            if !self.props.is_empty() {
+                st.serialize_field("props", &Props(&self.props))?;
+            }
+            if !self.children.is_empty() {
+                st.serialize_field("children", &self.children)?;
+            }
+            st.end()
+        })
+    }
+}
+
+const FIELDS: &[&str] = &[
+    "role",
+    "name",
+    "nameRegex",
+    "value",
+    "description",
+    "ref",
+    "bounds",
+    "states",
+    "props",
+    "children",
+];
+
+impl<'de> Deserialize<'de> for Element {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_struct("Element", FIELDS, ElementVisitor)
+    }
+}
+
+struct ElementVisitor;
+
+impl<'de> Visitor<'de> for ElementVisitor {
+    type Value = Element;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an element object with at least a `role`")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Element, A::Error> {
+        let mut e = Element::default();
+        let mut role = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "role" => role = Some(map.next_value::<String>()?),
+                "name" => e.name = map.next_value()?,
+                "nameRegex" => e.name_regex = map.next_value()?,
+                "value" => e.value = map.next_value()?,
+                "description" => e.description = map.next_value()?,
+                "ref" => e.aria_ref = map.next_value()?,
+                "bounds" => e.bounds = map.next_value()?,
+                "states" => e.states = map.next_value::<StatesIn>()?.0,
+                "props" => e.props = map.next_value::<PropsIn>()?.0,
+                "children" => e.children = map.next_value()?,
+                other => return Err(de::Error::unknown_field(other, FIELDS)),
+            }
+        }
+        e.role = role.ok_or_else(|| de::Error::missing_field("role"))?;
+        if e.role.is_empty() {
+            return Err(de::Error::custom("`role` must not be empty"));
+        }
+        Ok(e)
+    }
+}
+
+struct StatesIn(Vec<State>);
+
+impl<'de> Deserialize<'de> for StatesIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StatesIn;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of states (true for a flag, or a string/number value)")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<StatesIn, A::Error> {
+                let mut out = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    let value = match map.next_value::<serde_json::Value>()? {
+                        serde_json::Value::Bool(true) => None,
+                        serde_json::Value::Bool(false) => Some("false".to_owned()),
+                        serde_json::Value::String(s) => Some(s),
+                        serde_json::Value::Number(n) => Some(n.to_string()),
+                        other => {
+                            return Err(de::Error::custom(format!(
+                                "state `{name}` must be true, a string or a number, not {other}"
+                            )));
+                        }
+                    };
+                    out.push(State { name, value });
+                }
+                Ok(StatesIn(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+struct PropsIn(Vec<Prop>);
+
+impl<'de> Deserialize<'de> for PropsIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PropsIn;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of string properties")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<PropsIn, A::Error> {
+                let mut out = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    let value = map.next_value::<String>()?;
+                    out.push(Prop { name, value });
+                }
+                Ok(PropsIn(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_json_is_a_clear_error() {
+        let mut s = String::new();
+        for _ in 0..100_000 {
+            s.push_str(r#"{"role":"generic","children":["#);
+        }
+        let e = Tree::from_json(&s).unwrap_err().to_string();
+        assert!(e.contains("nesting deeper"), "{e}");
+    }
+
+    #[test]
+    fn json_at_the_depth_limit_works() {
+        let mut s = String::from("[");
+        for _ in 0..MAX_DEPTH - 1 {
+            s.push_str(r#"{"role":"generic","children":["#);
+        }
+        s.push_str(r#"{"role":"button"}"#);
+        for _ in 0..MAX_DEPTH - 1 {
+            s.push_str("]}");
+        }
+        s.push(']');
+        let t = Tree::from_json(&s).unwrap();
+        assert_eq!(t.len(), MAX_DEPTH);
+        assert_eq!(Tree::from_json(&t.to_json()).unwrap(), t);
+        assert_eq!(t.to_aria().lines().count(), MAX_DEPTH);
+    }
+
+    #[test]
+    fn unknown_keys_name_the_allowed_ones() {
+        let e = Tree::from_json(r#"[{"role":"x","children":[{"role":"y","bogus":1}]}]"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bogus") && e.contains("children"), "{e}");
+    }
+}

@@ -1,0 +1,324 @@
+//! The element model (DESIGN §3.4).
+
+/// Deepest nesting accepted from any input (aria text or JSON).
+///
+/// Real pages stay far below this; the limit keeps every code path (parsing,
+/// printing, hashing, dropping) well inside the stack on any thread.
+pub const MAX_DEPTH: usize = 1000;
+
+/// One node of an accessibility tree.
+///
+/// Mirrors what Playwright prints: `- button "Add to cart" [active] [ref=e30]`
+/// is `Element { role: "button", name: "Add to cart", states: [active],
+/// aria_ref: Some("e30"), .. }`. A static text node (`- text: hello`) has role
+/// `text` and its text as the name: for static text, the text *is* its name.
+///
+/// ```
+/// use response_diff::tree::{Element, State};
+/// let mut button = Element::new("button", "Save");
+/// button.aria_ref = Some("e7".into());
+/// button.states.push(State::flag("disabled"));
+/// assert_eq!(button.to_aria(), r#"- button "Save" [disabled] [ref=e7]"#);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Element {
+    /// ARIA role (`button`, `listitem`, …), or `text` for a static text node.
+    pub role: String,
+    /// Accessible name; empty when the element has none.
+    pub name: String,
+    /// The name is a regular expression (`/Item \d+/`) kept verbatim, as in
+    /// Playwright's snapshot templates.
+    pub name_regex: bool,
+    /// Inline text after the colon: a textbox's value, a paragraph's text.
+    pub value: Option<String>,
+    /// Accessible description (printed as a `/description` property line).
+    pub description: Option<String>,
+    /// Element reference (`e12`, `f1e3`) the agent acts on.
+    pub aria_ref: Option<String>,
+    /// Bounding box (`[box=x,y,width,height]`).
+    pub bounds: Option<Bounds>,
+    /// Bracketed attributes other than `ref` and `box`, in input order:
+    /// `checked`, `disabled`, `expanded`, `level=2`, `cursor=pointer`, and any
+    /// unknown ones.
+    pub states: Vec<State>,
+    /// Property lines (`- /url: /home`, `- /placeholder: Search`), in input
+    /// order, names without the slash.
+    pub props: Vec<Prop>,
+    /// Child elements in document order.
+    pub children: Vec<Element>,
+    /// Where `ref` and `box` stood among the attributes, when not where
+    /// Playwright puts them; only used to print the input back unchanged.
+    #[doc(hidden)]
+    pub layout: Layout,
+}
+
+/// A bracketed attribute: `[checked]` is `State { name: "checked", value: None }`,
+/// `[level=2]` is `State { name: "level", value: Some("2") }`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Attribute name.
+    pub name: String,
+    /// Attribute value; `None` for a bare flag.
+    pub value: Option<String>,
+}
+
+impl State {
+    /// A bare flag such as `[disabled]`.
+    ///
+    /// ```
+    /// assert_eq!(response_diff::tree::State::flag("checked").to_string(), "[checked]");
+    /// ```
+    pub fn flag(name: impl Into<String>) -> Self {
+        State {
+            name: name.into(),
+            value: None,
+        }
+    }
+
+    /// A valued attribute such as `[level=2]`.
+    ///
+    /// ```
+    /// assert_eq!(response_diff::tree::State::with_value("level", "2").to_string(), "[level=2]");
+    /// ```
+    pub fn with_value(name: impl Into<String>, value: impl Into<String>) -> Self {
+        State {
+            name: name.into(),
+            value: Some(value.into()),
+        }
+    }
+
+    /// The value as a diff reports it: `"true"` for a bare flag.
+    pub fn value_str(&self) -> &str {
+        self.value.as_deref().unwrap_or("true")
+    }
+}
+
+impl std::fmt::Display for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.value {
+            Some(v) => write!(f, "[{}={}]", self.name, v),
+            None => write!(f, "[{}]", self.name),
+        }
+    }
+}
+
+/// A property line: `- /url: /cart` is `Prop { name: "url", value: "/cart" }`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Prop {
+    /// Property name without the leading slash.
+    pub name: String,
+    /// Property value.
+    pub value: String,
+}
+
+impl Prop {
+    /// A property.
+    ///
+    /// ```
+    /// let p = response_diff::tree::Prop::new("url", "/");
+    /// assert_eq!((p.name.as_str(), p.value.as_str()), ("url", "/"));
+    /// ```
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Prop {
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+}
+
+/// A bounding box in CSS pixels, relative to the viewport.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Bounds {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+}
+
+impl std::fmt::Display for Bounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{},{},{}", self.x, self.y, self.width, self.height)
+    }
+}
+
+/// Printing hints that carry no meaning: where `[ref=…]` and `[box=…]` stood
+/// among the attributes when that differs from Playwright's order. Always
+/// equal to any other `Layout`, so it never affects comparisons.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Layout {
+    /// Number of states printed before `[ref=…]`.
+    pub ref_at: Option<u32>,
+    /// Number of states printed before `[box=…]`.
+    pub box_at: Option<u32>,
+    /// `[box=…]` came before `[ref=…]` at the same position.
+    pub box_first: bool,
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Element {
+    /// An element with a role and a name (empty for none).
+    ///
+    /// ```
+    /// let e = response_diff::tree::Element::new("link", "Home");
+    /// assert_eq!(e.to_aria(), r#"- link "Home""#);
+    /// ```
+    pub fn new(role: impl Into<String>, name: impl Into<String>) -> Self {
+        Element {
+            role: role.into(),
+            name: name.into(),
+            ..Element::default()
+        }
+    }
+
+    /// A static text node (`- text: hello`).
+    ///
+    /// ```
+    /// assert_eq!(response_diff::tree::Element::text("hello").to_aria(), "- text: hello");
+    /// ```
+    pub fn text(text: impl Into<String>) -> Self {
+        Element::new("text", text)
+    }
+
+    /// Whether this is a static text node that prints as `- text: …`.
+    pub fn is_text_node(&self) -> bool {
+        self.role == "text"
+            && !self.name_regex
+            && self.value.is_none()
+            && self.description.is_none()
+            && self.aria_ref.is_none()
+            && self.bounds.is_none()
+            && self.states.is_empty()
+            && self.props.is_empty()
+            && self.children.is_empty()
+    }
+
+    /// The first state with this name.
+    ///
+    /// ```
+    /// let t = response_diff::tree::parse_aria("- heading \"A\" [level=2]", false).unwrap();
+    /// assert_eq!(t.roots[0].state("level").and_then(|s| s.value.as_deref()), Some("2"));
+    /// ```
+    pub fn state(&self, name: &str) -> Option<&State> {
+        self.states.iter().find(|s| s.name == name)
+    }
+
+    /// The first property with this name (without the slash).
+    ///
+    /// ```
+    /// let t = response_diff::tree::parse_aria("- link \"Home\":\n  - /url: /", false).unwrap();
+    /// assert_eq!(t.roots[0].prop("url"), Some("/"));
+    /// ```
+    pub fn prop(&self, name: &str) -> Option<&str> {
+        self.props
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.value.as_str())
+    }
+
+    /// This element and its descendants in document order, with their depth
+    /// relative to this element (0 for itself). Iterative: safe on any depth.
+    ///
+    /// ```
+    /// let t = response_diff::tree::parse_aria("- list:\n  - listitem: a\n  - listitem: b", false).unwrap();
+    /// let roles: Vec<_> = t.roots[0].descendants().map(|(_, e)| e.role.as_str()).collect();
+    /// assert_eq!(roles, ["list", "listitem", "listitem"]);
+    /// ```
+    pub fn descendants(&self) -> Walk<'_> {
+        Walk {
+            stack: vec![(0, std::slice::from_ref(self).iter())],
+        }
+    }
+
+    /// Number of elements in this subtree, itself included.
+    pub fn count(&self) -> usize {
+        self.descendants().count()
+    }
+}
+
+/// A whole snapshot: the top-level elements in document order.
+///
+/// ```
+/// use response_diff::tree::Tree;
+/// let text = "- navigation \"Main\" [ref=e2]:\n  - link \"Home\" [ref=e3]:\n    - /url: /";
+/// let tree = Tree::parse_aria(text, false).unwrap();
+/// assert_eq!(tree.len(), 2);
+/// assert_eq!(tree.to_aria(), text);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tree {
+    /// Top-level elements.
+    pub roots: Vec<Element>,
+}
+
+impl Tree {
+    /// A tree with these top-level elements.
+    ///
+    /// ```
+    /// let t = response_diff::tree::Tree::new(vec![response_diff::tree::Element::new("button", "Go")]);
+    /// assert_eq!(t.len(), 1);
+    /// ```
+    pub fn new(roots: Vec<Element>) -> Self {
+        Tree { roots }
+    }
+
+    /// Every element in document order with its depth (0 for top level).
+    ///
+    /// ```
+    /// let t = response_diff::tree::parse_aria("- list:\n  - listitem: a", false).unwrap();
+    /// let v: Vec<_> = t.iter().map(|(d, e)| (d, e.role.as_str())).collect();
+    /// assert_eq!(v, [(0, "list"), (1, "listitem")]);
+    /// ```
+    pub fn iter(&self) -> Walk<'_> {
+        Walk {
+            stack: vec![(0, self.roots.iter())],
+        }
+    }
+
+    /// Number of elements (text nodes included).
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// Whether the tree has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+    }
+}
+
+/// Pre-order iterator over elements with their depth; see [`Tree::iter`].
+#[derive(Debug, Clone)]
+pub struct Walk<'a> {
+    stack: Vec<(usize, std::slice::Iter<'a, Element>)>,
+}
+
+impl<'a> Iterator for Walk<'a> {
+    type Item = (usize, &'a Element);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let (depth, it) = self.stack.last_mut()?;
+            let depth = *depth;
+            match it.next() {
+                Some(e) => {
+                    if !e.children.is_empty() {
+                        self.stack.push((depth + 1, e.children.iter()));
+                    }
+                    return Some((depth, e));
+                }
+                None => {
+                    self.stack.pop();
+                }
+            }
+        }
+    }
+}
