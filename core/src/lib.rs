@@ -6,6 +6,7 @@ pub mod error;
 pub mod expectation;
 pub mod fingerprint;
 mod json;
+pub mod response;
 pub mod tokens;
 pub mod tree;
 

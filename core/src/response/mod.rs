@@ -1,0 +1,585 @@
+//! Response rendering (DESIGN §3.2): one function renders a response's
+//! sections to Markdown under an expectation, so every host (Rust server,
+//! Node, Python, C) prints the same text for the same input.
+//!
+//! Sections come in a fixed order with `### ` headings: result, code, open
+//! tabs, page state, page snapshot, console messages, downloads. Images stay
+//! separate content items.
+//!
+//! ```
+//! use response_diff::expectation::Expectation;
+//! use response_diff::response::{render, ConsoleMessage, PageState, Response, Snapshot};
+//!
+//! let response = Response {
+//!     result: Some("Clicked \"Add to cart\"".into()),
+//!     page: Some(PageState { url: "http://127.0.0.1:8080/".into(), title: "Shop".into() }),
+//!     snapshot: Some(Snapshot::aria("- main [ref=e1]:\n  - button \"Add to cart\" [ref=e2]")),
+//!     console: vec![ConsoleMessage::new("error", "Cart service down")],
+//!     ..Response::default()
+//! };
+//! let step = Expectation::from_json(r#"{"includeConsole": false}"#).unwrap();
+//! let exp = Expectation::resolve("browser_click", &[&step]).unwrap();
+//! let out = render(&response, &exp, None).unwrap();
+//! assert!(out.text.starts_with("### Result\nClicked \"Add to cart\"\n"));
+//! assert!(out.text.contains("### Page snapshot\n```yaml\n- main [ref=e1]:"));
+//! assert!(!out.text.contains("Cart service down"));
+//! ```
+
+#[cfg(feature = "images")]
+mod image;
+mod snapshot;
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Result;
+use crate::diff::{DiffMode, DiffResult, ResponseDiffDetector};
+use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation};
+
+pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
+
+/// Everything a tool call produced, before filtering.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Response {
+    /// What the tool did, or the error it hit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// Whether `result` is an error.
+    #[serde(default)]
+    pub is_error: bool,
+    /// Code equivalent to what was run (e.g. Playwright JavaScript).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Open tabs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tabs: Vec<Tab>,
+    /// URL and title of the current page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageState>,
+    /// The page snapshot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<Snapshot>,
+    /// Console messages since the previous response, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub console: Vec<ConsoleMessage>,
+    /// Downloads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<Download>,
+    /// Images (screenshots); `data` is base64 in JSON.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<Image>,
+}
+
+/// An open tab.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Tab {
+    /// Position in the tab list.
+    pub index: usize,
+    /// Page title.
+    #[serde(default)]
+    pub title: String,
+    /// Page URL.
+    #[serde(default)]
+    pub url: String,
+    /// Whether this is the tab tools act on.
+    #[serde(default)]
+    pub current: bool,
+}
+
+/// URL and title of the current page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PageState {
+    /// Page URL.
+    pub url: String,
+    /// Page title.
+    #[serde(default)]
+    pub title: String,
+}
+
+/// A page snapshot as the host captured it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Snapshot {
+    /// Playwright-style aria snapshot text.
+    pub aria: String,
+    /// Outer HTML of the same scope, for `format: "html"` (hosts that can
+    /// read the DOM supply it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
+}
+
+impl Snapshot {
+    /// A snapshot with aria text only.
+    pub fn aria(text: impl Into<String>) -> Self {
+        Snapshot {
+            aria: text.into(),
+            html: None,
+        }
+    }
+}
+
+/// A console message.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConsoleMessage {
+    /// The browser's type: `log`, `info`, `warning`, `error`, `debug`, …
+    pub level: String,
+    /// The message text.
+    pub text: String,
+    /// Where it came from (`app.js:12`), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+impl ConsoleMessage {
+    /// A message without a location.
+    pub fn new(level: impl Into<String>, text: impl Into<String>) -> Self {
+        ConsoleMessage {
+            level: level.into(),
+            text: text.into(),
+            location: None,
+        }
+    }
+}
+
+/// A download.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Download {
+    /// Suggested file name.
+    pub name: String,
+    /// Where it was saved, once finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+/// An image content item.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Image {
+    /// `image/png`, `image/jpeg` or `image/webp`.
+    pub mime_type: String,
+    /// Encoded bytes (base64 in JSON).
+    #[serde(with = "base64_bytes")]
+    pub data: Vec<u8>,
+}
+
+mod base64_bytes {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&STANDARD.encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let s = String::deserialize(d)?;
+        STANDARD
+            .decode(s.as_bytes())
+            .map_err(|e| serde::de::Error::custom(format!("data is not valid base64: {e}")))
+    }
+}
+
+/// Where the snapshot diff is kept: a detector and the host's key for the
+/// page (e.g. the tab id). Only used when `diffOptions.enabled` is on.
+#[derive(Debug, Clone, Copy)]
+pub struct DiffTarget<'a> {
+    /// The detector holding previous snapshots.
+    pub detector: &'a ResponseDiffDetector,
+    /// The page's key; the snapshot view (format, selector) is appended so
+    /// different views do not break each other's chain.
+    pub key: &'a str,
+}
+
+/// A rendered response.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rendered {
+    /// The Markdown text.
+    pub text: String,
+    /// Images, resized and re-encoded per `imageOptions`.
+    pub images: Vec<Image>,
+    /// Whether the result is an error.
+    pub is_error: bool,
+    /// The snapshot diff, when diffing was on and a snapshot was shown.
+    pub snapshot_diff: Option<DiffResult>,
+}
+
+impl Response {
+    /// Parses a response from JSON (the binding boundary).
+    pub fn from_json(json: &str) -> Result<Response> {
+        crate::json::from_str(json, "response")
+    }
+}
+
+/// Renders `response` under `expectation`.
+///
+/// With `diff` given and `diffOptions.enabled` on, the snapshot section is
+/// compared with the previous snapshot under the same key and shown as a
+/// diff, a one-line "unchanged", or in full. With diffing off, the stored
+/// previous snapshot is neither read nor moved, so an agent can peek at the
+/// full page without breaking its diff chain.
+pub fn render(
+    response: &Response,
+    expectation: &ResolvedExpectation,
+    diff: Option<DiffTarget<'_>>,
+) -> Result<Rendered> {
+    let mut out = String::new();
+    let mut snapshot_diff = None;
+
+    if let Some(result) = &response.result {
+        section(&mut out, "Result", result);
+    }
+    if expectation.include_code
+        && let Some(code) = response.code.as_deref().filter(|c| !c.trim().is_empty())
+    {
+        section(&mut out, "Ran Playwright code", &fence("js", code));
+    }
+    if expectation.include_tabs && !response.tabs.is_empty() {
+        let mut body = String::new();
+        for t in &response.tabs {
+            let current = if t.current { "(current) " } else { "" };
+            let _ = writeln!(body, "- {}: {current}[{}]({})", t.index, t.title, t.url);
+        }
+        section(&mut out, "Open tabs", body.trim_end());
+    }
+    if let Some(page) = &response.page {
+        let body = format!("- Page URL: {}\n- Page Title: {}", page.url, page.title);
+        section(&mut out, "Page state", &body);
+    }
+    if expectation.include_snapshot
+        && let Some(snap) = &response.snapshot
+    {
+        let (body, result) = render_snapshot(snap, expectation, diff)?;
+        snapshot_diff = result;
+        let heading = match snapshot_diff.as_ref().map(|r| r.mode) {
+            Some(DiffMode::Diff) => "Page snapshot (diff since the previous snapshot)",
+            _ => "Page snapshot",
+        };
+        section(&mut out, heading, &body);
+    }
+    if expectation.include_console
+        && let Some(body) = render_console(&response.console, &expectation.console)
+    {
+        section(&mut out, "Console messages", &body);
+    }
+    if expectation.include_downloads && !response.downloads.is_empty() {
+        let mut body = String::new();
+        for d in &response.downloads {
+            match &d.path {
+                Some(p) => writeln!(body, "- {} → {p}", d.name),
+                None => writeln!(body, "- {} (in progress)", d.name),
+            }
+            .ok();
+        }
+        section(&mut out, "Downloads", body.trim_end());
+    }
+
+    let images = process_images(&response.images, expectation, &mut out)?;
+    while out.ends_with('\n') {
+        out.pop();
+    }
+    Ok(Rendered {
+        text: out,
+        images,
+        is_error: response.is_error,
+        snapshot_diff,
+    })
+}
+
+#[cfg(feature = "images")]
+fn process_images(
+    images: &[Image],
+    expectation: &ResolvedExpectation,
+    _out: &mut String,
+) -> Result<Vec<Image>> {
+    images
+        .iter()
+        .map(|i| image::process(i, &expectation.image))
+        .collect()
+}
+
+#[cfg(not(feature = "images"))]
+fn process_images(
+    images: &[Image],
+    expectation: &ResolvedExpectation,
+    out: &mut String,
+) -> Result<Vec<Image>> {
+    if !images.is_empty() && expectation.image != Default::default() {
+        out.push_str("(imageOptions ignored: this build has no image support.)\n");
+    }
+    Ok(images.to_vec())
+}
+
+#[cfg(feature = "images")]
+pub use image::process as process_image;
+
+fn section(out: &mut String, heading: &str, body: &str) {
+    let _ = write!(out, "### {heading}\n{body}\n\n");
+}
+
+/// A Markdown code fence longer than any run of backticks in `body`.
+pub fn fence(lang: &str, body: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    let ticks = "`".repeat(longest.max(2) + 1);
+    let body = body.strip_suffix('\n').unwrap_or(body);
+    format!("{ticks}{lang}\n{body}\n{ticks}")
+}
+
+fn render_snapshot(
+    snap: &Snapshot,
+    expectation: &ResolvedExpectation,
+    diff: Option<DiffTarget<'_>>,
+) -> Result<(String, Option<DiffResult>)> {
+    let view = view_snapshot(snap, &expectation.snapshot)?;
+    let lang = view.lang;
+    let text = match &view.text {
+        Some(t) => t,
+        None => return Ok((view.notice.unwrap_or_default(), None)),
+    };
+    let notice = view.notice.map(|n| format!("\n{n}")).unwrap_or_default();
+    let target = diff.filter(|_| expectation.diff.enabled);
+    let Some(target) = target else {
+        return Ok((format!("{}{notice}", fence(lang, text)), None));
+    };
+    let key = format!(
+        "{}\u{1f}{}\u{1f}{}",
+        target.key,
+        lang,
+        expectation.snapshot.selector.as_deref().unwrap_or("")
+    );
+    let r = target.detector.detect(&key, text, &expectation.diff)?;
+    let body = match r.mode {
+        DiffMode::Diff => match r.formatted_diff.split_once('\n') {
+            Some((header, diff)) => format!("{header}\n{}", fence("diff", diff)),
+            None => r.formatted_diff.clone(),
+        },
+        DiffMode::Full => match r.formatted_diff.split_once('\n') {
+            Some((note, full)) => format!("{note}\n{}", fence(lang, full)),
+            None => r.formatted_diff.clone(),
+        },
+        DiffMode::Unchanged => r.formatted_diff.clone(),
+        _ => fence(lang, &r.formatted_diff),
+    };
+    let stored_note = if r.metadata.stored {
+        String::new()
+    } else {
+        format!(
+            "\n(Not kept for the next diff: the snapshot is over the detector's {}-byte store cap.)",
+            target.detector.config().max_stored_bytes
+        )
+    };
+    Ok((format!("{body}{notice}{stored_note}"), Some(r)))
+}
+
+fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option<String> {
+    if messages.is_empty() {
+        return None;
+    }
+    // (level, text, location) → (first position, count)
+    let mut kept: Vec<(ConsoleLevel, &ConsoleMessage, usize)> = Vec::new();
+    let mut index: rustc_hash::FxHashMap<(&str, &str, Option<&str>), usize> = Default::default();
+    let mut filtered_out = 0usize;
+    for m in messages {
+        let level = ConsoleLevel::from_browser(&m.level);
+        if !filter.accepts(level, &m.text) {
+            filtered_out += 1;
+            continue;
+        }
+        if filter.remove_duplicates {
+            let key = (level.as_str(), m.text.as_str(), m.location.as_deref());
+            if let Some(&i) = index.get(&key) {
+                kept[i].2 += 1;
+                continue;
+            }
+            index.insert(key, kept.len());
+        }
+        kept.push((level, m, 1));
+    }
+    if kept.is_empty() {
+        return Some(format!(
+            "No messages match the console filter ({filtered_out} filtered out)."
+        ));
+    }
+    let omitted = kept.len().saturating_sub(filter.max_messages);
+    let mut body = String::new();
+    if omitted > 0 {
+        let _ = writeln!(
+            body,
+            "- … {omitted} older message{} omitted",
+            if omitted == 1 { "" } else { "s" }
+        );
+    }
+    for (level, m, count) in &kept[omitted..] {
+        let _ = write!(
+            body,
+            "- [{}] {}",
+            level.as_str(),
+            m.text.replace('\n', "\n  ")
+        );
+        if *count > 1 {
+            let _ = write!(body, " (×{count})");
+        }
+        if let Some(loc) = &m.location {
+            let _ = write!(body, " @ {loc}");
+        }
+        body.push('\n');
+    }
+    if filtered_out > 0 {
+        let _ = writeln!(body, "- ({filtered_out} filtered out by consoleOptions)");
+    }
+    Some(body.trim_end().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expectation::Expectation;
+
+    fn exp(json: &str) -> ResolvedExpectation {
+        let e = Expectation::from_json(json).unwrap();
+        Expectation::resolve("browser_click", &[&e]).unwrap()
+    }
+
+    #[test]
+    fn console_levels_patterns_dedupe_and_max() {
+        let mut msgs = vec![];
+        for i in 0..5 {
+            msgs.push(ConsoleMessage::new("log", format!("tick {i}")));
+        }
+        for _ in 0..3 {
+            msgs.push(ConsoleMessage::new("error", "Failed to fetch /api/cart"));
+        }
+        msgs.push(ConsoleMessage::new("warning", "Deprecated API"));
+        let e = exp(r#"{"consoleOptions": {"maxMessages": 3}}"#);
+        let out = render_console(&msgs, &e.console).unwrap();
+        assert_eq!(
+            out,
+            "- … 4 older messages omitted\n- [log] tick 4\n- [error] Failed to fetch /api/cart (×3)\n- [warn] Deprecated API"
+        );
+        let e = exp(r#"{"consoleOptions": {"levels": ["error"], "patterns": ["FETCH"]}}"#);
+        let out = render_console(&msgs, &e.console).unwrap();
+        assert_eq!(
+            out,
+            "- [error] Failed to fetch /api/cart (×3)\n- (6 filtered out by consoleOptions)"
+        );
+        let e = exp(r#"{"consoleOptions": {"removeDuplicates": false, "levels": ["error"]}}"#);
+        let out = render_console(&msgs, &e.console).unwrap();
+        assert_eq!(out.matches("Failed to fetch").count(), 3);
+        let e = exp(r#"{"consoleOptions": {"patterns": ["nothing matches"]}}"#);
+        assert_eq!(
+            render_console(&msgs, &e.console).unwrap(),
+            "No messages match the console filter (9 filtered out)."
+        );
+    }
+
+    #[test]
+    fn sections_in_order_and_switchable() {
+        let r = Response {
+            result: Some("ok".into()),
+            code: Some("await page.click()".into()),
+            tabs: vec![Tab {
+                index: 0,
+                title: "Shop".into(),
+                url: "http://127.0.0.1/".into(),
+                current: true,
+            }],
+            page: Some(PageState {
+                url: "http://127.0.0.1/".into(),
+                title: "Shop".into(),
+            }),
+            snapshot: Some(Snapshot::aria("- button \"Go\" [ref=e1]")),
+            console: vec![ConsoleMessage::new("info", "hi")],
+            downloads: vec![Download {
+                name: "a.pdf".into(),
+                path: Some("/tmp/a.pdf".into()),
+            }],
+            ..Response::default()
+        };
+        let all = render(&r, &exp("{}"), None).unwrap().text;
+        let order = [
+            "### Result",
+            "### Ran Playwright code",
+            "### Open tabs",
+            "### Page state",
+            "### Page snapshot",
+            "### Console messages",
+            "### Downloads",
+        ];
+        let pos: Vec<usize> = order.iter().map(|h| all.find(h).unwrap()).collect();
+        assert!(pos.windows(2).all(|w| w[0] < w[1]), "{all}");
+        let none = render(
+            &r,
+            &exp(
+                r#"{"includeSnapshot": false, "includeConsole": false, "includeTabs": false,
+                    "includeCode": false, "includeDownloads": false}"#,
+            ),
+            None,
+        )
+        .unwrap()
+        .text;
+        assert_eq!(
+            none,
+            "### Result\nok\n\n### Page state\n- Page URL: http://127.0.0.1/\n- Page Title: Shop"
+        );
+    }
+
+    #[test]
+    fn fence_outgrows_backticks_in_body() {
+        assert_eq!(fence("js", "a ```b``` c"), "````js\na ```b``` c\n````");
+    }
+
+    #[test]
+    fn diff_off_neither_reads_nor_moves_the_chain() {
+        let det = ResponseDiffDetector::new();
+        let target = DiffTarget {
+            detector: &det,
+            key: "tab1",
+        };
+        let page = |n: usize| -> Response {
+            let aria: String = (0..30)
+                .map(|i| {
+                    format!(
+                        "- listitem [ref=e{i}]: item {}\n",
+                        if i == 7 { n } else { i }
+                    )
+                })
+                .collect();
+            Response {
+                snapshot: Some(Snapshot::aria(aria)),
+                ..Response::default()
+            }
+        };
+        let on = exp(r#"{"diffOptions": {"enabled": true}}"#);
+        let off = exp("{}");
+        let first = render(&page(1), &on, Some(target)).unwrap();
+        assert_eq!(first.snapshot_diff.unwrap().mode, DiffMode::First);
+        // A peek with diffing off shows the full snapshot and stores nothing.
+        let peek = render(&page(2), &off, Some(target)).unwrap();
+        assert!(peek.snapshot_diff.is_none());
+        assert!(peek.text.contains("item 2"));
+        assert_eq!(det.len(), 1);
+        let next = render(&page(2), &on, Some(target)).unwrap();
+        assert_eq!(next.snapshot_diff.as_ref().unwrap().mode, DiffMode::Diff);
+        assert!(next.text.contains("### Page snapshot (diff since the previous snapshot)\n30 lines, 2 changed: +1 \u{2212}1\n```diff\n"));
+        let again = render(&page(2), &on, Some(target)).unwrap();
+        assert!(
+            again
+                .text
+                .contains("### Page snapshot\nNo changes since the previous response (30 lines).")
+        );
+    }
+}
