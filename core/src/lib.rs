@@ -11,3 +11,8 @@ pub mod tokens;
 pub mod tree;
 
 pub use error::{Error, Result};
+
+// The README's examples run as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
