@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use response_diff::diff::{DiffSettings, LineDiff, ResponseDiffDetector};
+use response_diff::diff::{DiffSettings, EngineOptions, LineDiff, ResponseDiffDetector};
 
 mod inputs;
 
@@ -35,9 +35,12 @@ fn bench(c: &mut Criterion) {
                 )
             });
             g.bench_function("engine", |b| {
-                b.iter(|| {
-                    black_box(LineDiff::compute_with_context(&old, &new, true, None, 3).added())
-                })
+                let opts = EngineOptions {
+                    ignore_whitespace: true,
+                    context: 3,
+                    ..EngineOptions::default()
+                };
+                b.iter(|| black_box(LineDiff::compute_with(&old, &new, &opts).added()))
             });
             g.bench_function("similar_lines", |b| {
                 b.iter(|| {

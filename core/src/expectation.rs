@@ -309,57 +309,19 @@ impl Expectation {
     /// Overlays the fields `over` sets, deeply: nested option objects merge
     /// field by field.
     pub fn merge(&mut self, over: &Expectation) {
-        macro_rules! take {
-            ($($f:ident),*) => { $( if over.$f.is_some() { self.$f = over.$f; } )* };
-        }
-        take!(
-            include_snapshot,
-            include_console,
-            include_downloads,
-            include_tabs,
-            include_code
-        );
+        overlay!(self, over;
+            include_snapshot, include_console, include_downloads, include_tabs, include_code);
         if let Some(o) = &over.snapshot_options {
             let s = self.snapshot_options.get_or_insert_with(Default::default);
-            if o.selector.is_some() {
-                s.selector.clone_from(&o.selector);
-            }
-            if o.max_length.is_some() {
-                s.max_length = o.max_length;
-            }
-            if o.format.is_some() {
-                s.format = o.format;
-            }
+            overlay!(s, o; selector, max_length, format);
         }
         if let Some(o) = &over.console_options {
             let c = self.console_options.get_or_insert_with(Default::default);
-            if o.levels.is_some() {
-                c.levels.clone_from(&o.levels);
-            }
-            if o.max_messages.is_some() {
-                c.max_messages = o.max_messages;
-            }
-            if o.patterns.is_some() {
-                c.patterns.clone_from(&o.patterns);
-            }
-            if o.remove_duplicates.is_some() {
-                c.remove_duplicates = o.remove_duplicates;
-            }
+            overlay!(c, o; levels, max_messages, patterns, remove_duplicates);
         }
         if let Some(o) = &over.image_options {
             let i = self.image_options.get_or_insert_with(Default::default);
-            if o.quality.is_some() {
-                i.quality = o.quality;
-            }
-            if o.max_width.is_some() {
-                i.max_width = o.max_width;
-            }
-            if o.max_height.is_some() {
-                i.max_height = o.max_height;
-            }
-            if o.format.is_some() {
-                i.format = o.format;
-            }
+            overlay!(i, o; quality, max_width, max_height, format);
         }
         if let Some(o) = &over.diff_options {
             self.diff_options

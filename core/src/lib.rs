@@ -1,6 +1,13 @@
 //! response-diff: return only what changed.
 #![warn(missing_docs)]
 
+/// Overlays the `Option` fields of `$over` that are set onto `$base`.
+macro_rules! overlay {
+    ($base:expr, $over:expr; $($field:ident),+ $(,)?) => {
+        $( if $over.$field.is_some() { $base.$field.clone_from(&$over.$field); } )+
+    };
+}
+
 pub mod diff;
 pub mod error;
 pub mod expectation;

@@ -4,7 +4,7 @@ mod common;
 
 use proptest::prelude::*;
 use response_diff::diff::{
-    DetectorConfig, DiffFormat, DiffFormatter, DiffMode, DiffSettings, LineDiff,
+    DetectorConfig, DiffFormat, DiffFormatter, DiffMode, DiffSettings, EngineOptions, LineDiff,
     ResponseDiffDetector,
 };
 
@@ -43,7 +43,7 @@ proptest! {
         let out = DiffFormatter::new(f, ctx).format(&d);
         prop_assert_eq!(common::apply_diff(&old, &out.text), Some(new.clone()), "diff:\n{}", out.text);
         // The partially materialized engine gives the same ops and text.
-        let lean = LineDiff::compute_with_context(&old, &new, false, None, ctx);
+        let lean = LineDiff::compute_with(&old, &new, &EngineOptions { context: ctx, ..EngineOptions::default() });
         prop_assert_eq!(lean.ops(), d.ops());
         prop_assert_eq!(DiffFormatter::new(f, ctx).format(&lean).text, out.text);
     }

@@ -290,28 +290,6 @@ impl<'a> LineDiff<'a> {
         )
     }
 
-    /// Like [`LineDiff::compute`], but materializes only `context` lines of
-    /// the unchanged prefix and suffix, which keeps large texts with few
-    /// changes close to the cost of reading them.
-    pub fn compute_with_context(
-        old: &'a str,
-        new: &'a str,
-        ignore_whitespace: bool,
-        deadline: Option<Duration>,
-        context: usize,
-    ) -> LineDiff<'a> {
-        Self::compute_with(
-            old,
-            new,
-            &EngineOptions {
-                ignore_whitespace,
-                deadline,
-                context,
-                max_changes: None,
-            },
-        )
-    }
-
     /// Diffs with every option of [`EngineOptions`].
     pub fn compute_with(old: &'a str, new: &'a str, opts: &EngineOptions) -> LineDiff<'a> {
         let deadline_at = opts.deadline.map(|d| Instant::now() + d);

@@ -93,17 +93,7 @@ impl DiffOptions {
 
     /// Overlays the fields `over` sets.
     pub fn merge(&mut self, over: &DiffOptions) {
-        macro_rules! take {
-            ($($f:ident),*) => { $( if over.$f.is_some() { self.$f = over.$f; } )* };
-        }
-        take!(
-            enabled,
-            threshold,
-            format,
-            max_diff_lines,
-            ignore_whitespace,
-            context
-        );
+        overlay!(self, over; enabled, threshold, format, max_diff_lines, ignore_whitespace, context);
     }
 
     /// Checks ranges; `path` prefixes the field name in errors.
