@@ -4,11 +4,13 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench demo setup clean
+.PHONY: test lint fmt bench demo setup clean c-lib c-example c-valgrind
 
-## Install what the tests need (Debian's chromium for the browser tests).
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+
+## Install what the tests need (Debian's chromium and valgrind).
 setup:
-	./scripts/ensure-chromium.sh
+	./scripts/ensure-tools.sh
 
 ## Every test: Rust unit, golden, property and doc tests, browser tests.
 test: setup
@@ -22,6 +24,22 @@ lint:
 
 fmt:
 	$(CARGO) fmt --all
+
+## libresponse_diff.so and .a in target/c/ (release build).
+c-lib:
+	$(CARGO) build --release -p response-diff-ffi --lib
+	@mkdir -p target/c
+	cp $(TARGET_DIR)/release/libresponse_diff_ffi.so target/c/libresponse_diff.so
+	cp $(TARGET_DIR)/release/libresponse_diff_ffi.a target/c/libresponse_diff.a
+
+## Build and run examples/c/hello.c against the static library.
+c-example: c-lib
+	gcc -std=c11 -Wall -Werror -Iinclude examples/c/hello.c target/c/libresponse_diff.a -lpthread -ldl -lm -o target/c/hello
+	./target/c/hello
+
+## The C tests under valgrind only (they also run under ASan and valgrind in `make test`).
+c-valgrind:
+	$(CARGO) test -p response-diff-ffi --test c_programs -- valgrind
 
 ## Benchmarks: criterion medians and ratios to the floor, as a Markdown table.
 bench:

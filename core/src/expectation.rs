@@ -226,6 +226,44 @@ pub struct ResolvedExpectation {
 }
 
 impl ResolvedExpectation {
+    /// The same settings as an explicit [`Expectation`] with every field
+    /// set (its JSON is what the bindings return from a merge).
+    pub fn to_expectation(&self) -> Expectation {
+        let d = self.diff;
+        Expectation {
+            include_snapshot: Some(self.include_snapshot),
+            include_console: Some(self.include_console),
+            include_downloads: Some(self.include_downloads),
+            include_tabs: Some(self.include_tabs),
+            include_code: Some(self.include_code),
+            snapshot_options: Some(SnapshotOptions {
+                format: Some(self.snapshot_format()),
+                ..self.snapshot.clone()
+            }),
+            console_options: Some(ConsoleOptions {
+                levels: self.console.levels.clone(),
+                max_messages: Some(self.console.max_messages),
+                patterns: Some(
+                    self.console
+                        .patterns
+                        .iter()
+                        .map(|r| r.as_str().to_owned())
+                        .collect(),
+                ),
+                remove_duplicates: Some(self.console.remove_duplicates),
+            }),
+            image_options: Some(self.image.clone()),
+            diff_options: Some(DiffOptions {
+                enabled: Some(d.enabled),
+                threshold: Some(d.threshold),
+                format: Some(d.format),
+                max_diff_lines: Some(d.max_diff_lines),
+                ignore_whitespace: Some(d.ignore_whitespace),
+                context: Some(d.context),
+            }),
+        }
+    }
+
     /// The snapshot format (default `aria`).
     pub fn snapshot_format(&self) -> SnapshotFormat {
         self.snapshot.format.unwrap_or_default()
@@ -578,6 +616,21 @@ mod tests {
             msg.contains("includeSnapshots") && msg.contains("includeSnapshot`"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn non_objects_and_truncated_json_are_reported_as_such() {
+        match Expectation::from_json("[true, 2") {
+            Err(Error::Parse { what: "JSON", .. }) => {}
+            other => panic!("{other:?}"),
+        }
+        match Expectation::from_json("[true]") {
+            Err(Error::InvalidOption { field, message }) => {
+                assert_eq!(field, "expectation");
+                assert_eq!(message, "must be a JSON object, got an array");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -4,18 +4,38 @@ use serde::de::DeserializeOwned;
 
 use crate::{Error, Result};
 
-/// Parses `json` as `T`. Syntax errors become [`Error::Parse`] with the line;
-/// unknown keys, wrong types and bad enum values become
+/// Parses `json` as `T`, an object type. Syntax errors (anywhere in the
+/// text) become [`Error::Parse`] with the line; a document that is not a
+/// JSON object, unknown keys, wrong types and bad enum values become
 /// [`Error::InvalidOption`] whose `field` is the dotted path under `root`
 /// (`expectation.consoleOptions.levels[1]`).
 pub(crate) fn from_str<T: DeserializeOwned>(json: &str, root: &str) -> Result<T> {
-    let de = &mut serde_json::Deserializer::from_str(json);
-    let value: T = serde_path_to_error::deserialize(de).map_err(|e| convert(e, root))?;
-    Ok(value)
+    // Check the whole syntax first, so a truncated document is reported as
+    // such rather than as whatever type error comes before the cut.
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| Error::Parse {
+        what: "JSON",
+        line: e.line(),
+        message: strip_position(&e.to_string()),
+    })?;
+    from_value(&value, root)
 }
 
 /// Like [`from_str`] for an already parsed JSON value.
 pub(crate) fn from_value<T: DeserializeOwned>(value: &serde_json::Value, root: &str) -> Result<T> {
+    if !value.is_object() {
+        let got = match value {
+            serde_json::Value::Null => "null",
+            serde_json::Value::Bool(_) => "a boolean",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::Object(_) => "an object",
+        };
+        return Err(Error::invalid_option(
+            if root.is_empty() { "(root)" } else { root },
+            format!("must be a JSON object, got {got}"),
+        ));
+    }
     serde_path_to_error::deserialize(value).map_err(|e| convert(e, root))
 }
 

@@ -116,7 +116,52 @@ impl Default for DetectorConfig {
     }
 }
 
+/// The JSON form of [`DetectorConfig`] shared by the bindings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DetectorConfigJson {
+    max_stored_bytes: Option<usize>,
+    max_input_bytes: Option<usize>,
+    deadline_ms: Option<u64>,
+}
+
+/// Largest accepted `deadlineMs` (one minute).
+pub const MAX_DEADLINE_MS: u64 = 60_000;
+
 impl DetectorConfig {
+    /// Parses `{"maxStoredBytes": …, "maxInputBytes": …, "deadlineMs": …}`
+    /// (every field optional), the form the bindings accept.
+    ///
+    /// ```
+    /// use response_diff::diff::DetectorConfig;
+    /// let c = DetectorConfig::from_json(r#"{"maxStoredBytes": 1048576}"#).unwrap();
+    /// assert_eq!(c.max_stored_bytes, 1 << 20);
+    /// assert!(DetectorConfig::from_json(r#"{"deadlineMs": 0}"#).is_err());
+    /// ```
+    pub fn from_json(json: &str) -> Result<DetectorConfig> {
+        let j: DetectorConfigJson = crate::json::from_str(json, "detectorConfig")?;
+        let d = DetectorConfig::default();
+        let deadline_ms = j.deadline_ms.unwrap_or(d.deadline.as_millis() as u64);
+        if !(1..=MAX_DEADLINE_MS).contains(&deadline_ms) {
+            return Err(Error::invalid_option(
+                "detectorConfig.deadlineMs",
+                format!("{deadline_ms} is out of range; use 1 to {MAX_DEADLINE_MS}"),
+            ));
+        }
+        let max_input_bytes = j.max_input_bytes.unwrap_or(d.max_input_bytes);
+        if max_input_bytes == 0 {
+            return Err(Error::invalid_option(
+                "detectorConfig.maxInputBytes",
+                "0 is out of range; use a positive number of bytes",
+            ));
+        }
+        Ok(DetectorConfig {
+            max_stored_bytes: j.max_stored_bytes.unwrap_or(d.max_stored_bytes),
+            max_input_bytes,
+            deadline: Duration::from_millis(deadline_ms),
+        })
+    }
+
     /// Sets [`DetectorConfig::max_stored_bytes`].
     pub fn max_stored_bytes(mut self, bytes: usize) -> Self {
         self.max_stored_bytes = bytes;

@@ -197,7 +197,8 @@ pub struct DiffTarget<'a> {
 }
 
 /// A rendered response.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Rendered {
     /// The Markdown text.
     pub text: String,

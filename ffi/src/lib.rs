@@ -1,0 +1,405 @@
+//! C ABI for response-diff.
+//!
+//! Conventions (rustls-ffi's):
+//! - functions are named `rd_<noun>_<verb>`; stateful things are opaque
+//!   handles made by `_new` and released by `_free`. Every `_free` takes
+//!   the address of the caller's pointer and sets it to NULL, so freeing
+//!   twice is harmless and NULL is always fine;
+//! - the object comes first, then inputs, then outputs; a string input is a
+//!   pointer followed by its length in bytes (UTF-8, no NUL needed); an
+//!   output is written only on success;
+//! - every function returns an [`rd_status`]; [`rd_last_error`] gives the
+//!   message of the last failure on this thread and
+//!   [`rd_status_message`] a fixed description of a status;
+//! - strings the library returns are freed with [`rd_string_free`]
+//!   (`rd_string_free(&s)`);
+//! - options and results cross as JSON, the same JSON as every binding;
+//! - every function runs inside a panic boundary: NULL, invalid UTF-8 and
+//!   invalid JSON give a status, never a crash.
+//!
+//! # Safety
+//!
+//! One contract for every function, stated here instead of on each: every
+//! pointer argument is NULL or valid for the access its type implies for the
+//! duration of the call (`ptr, len` pairs: `len` readable bytes), handles
+//! come from this library and are not used after `_free`.
+#![allow(non_camel_case_types)]
+// The safety contract is the crate-level one above (rustls-ffi does the same).
+#![allow(clippy::missing_safety_doc)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod boundary;
+
+use std::ffi::{CString, c_char};
+
+use response_diff::Error;
+use response_diff::diff::{
+    DetectorConfig, DiffFormatter, DiffSettings, EngineOptions, LineDiff, ResponseDiffDetector,
+    compare_texts,
+};
+use response_diff::expectation::Expectation;
+use response_diff::response::{DiffTarget, Response, render};
+
+use boundary::{Failure, ffi_boundary, input_str, opt_str, write_out};
+pub use boundary::{rd_last_error, rd_status, rd_status_message};
+
+/// Keeps the previous response per key and returns only what changed.
+/// Thread-safe: one detector may be used from many threads at once.
+pub struct rd_detector {
+    inner: ResponseDiffDetector,
+}
+
+fn json_out<T: serde::Serialize>(value: &T) -> Result<CString, Failure> {
+    let s = serde_json::to_string(value).map_err(|e| Failure::internal(e.to_string()))?;
+    c_string(s)
+}
+
+fn c_string(s: String) -> Result<CString, Failure> {
+    CString::new(s).map_err(|_| {
+        Failure::new(
+            rd_status::RD_INVALID_ARGUMENT,
+            "the result contains a NUL byte and cannot be returned as a C string".into(),
+        )
+    })
+}
+
+fn diff_settings(json: Option<&str>) -> Result<DiffSettings, Error> {
+    match json {
+        None => Ok(DiffSettings::default()),
+        Some(j) => DiffSettings::from_json(j),
+    }
+}
+
+/// Creates a detector.
+///
+/// `config_json` may be NULL for the defaults, or
+/// `{"maxStoredBytes": 10485760, "maxInputBytes": 33554432, "deadlineMs": 100}`
+/// (every field optional). On success `*detector_out` is a new detector to
+/// free with [`rd_detector_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_detector_new(
+    config_json: *const c_char,
+    config_len: usize,
+    detector_out: *mut *mut rd_detector,
+) -> rd_status {
+    ffi_boundary(|| {
+        let config = match unsafe { opt_str(config_json, config_len, "config_json")? } {
+            None => DetectorConfig::default(),
+            Some(j) => DetectorConfig::from_json(j)?,
+        };
+        let d = Box::new(rd_detector {
+            inner: ResponseDiffDetector::with_config(config),
+        });
+        unsafe { write_out(detector_out, Box::into_raw(d), "detector_out") }
+    })
+}
+
+/// Frees the detector `*detector` points to and sets `*detector` to NULL,
+/// so calling it again is harmless. `detector` and `*detector` may be NULL.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_detector_free(detector: *mut *mut rd_detector) {
+    let _ = ffi_boundary(|| {
+        if let Some(slot) = unsafe { detector.as_mut() } {
+            let d = std::mem::replace(slot, std::ptr::null_mut());
+            if !d.is_null() {
+                drop(unsafe { Box::from_raw(d) });
+            }
+        }
+        Ok(())
+    });
+}
+
+fn detector_ref<'a>(d: *const rd_detector) -> Result<&'a ResponseDiffDetector, Failure> {
+    if d.is_null() {
+        return Err(Failure::null("detector"));
+    }
+    Ok(unsafe { &(*d).inner })
+}
+
+/// Compares `text` with the text stored under `key`, then stores `text`.
+///
+/// `options_json` is `diffOptions` JSON (NULL for the defaults). On success
+/// `*result_out` is the DiffResult as JSON
+/// (`{"hasDifference", "similarity", "changeRatio", "mode",
+/// "formattedDiff", "metadata": {…}}`), to free with [`rd_string_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_detector_detect(
+    detector: *const rd_detector,
+    key: *const c_char,
+    key_len: usize,
+    text: *const c_char,
+    text_len: usize,
+    options_json: *const c_char,
+    options_len: usize,
+    result_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let d = detector_ref(detector)?;
+        let key = unsafe { input_str(key, key_len, "key")? };
+        let text = unsafe { input_str(text, text_len, "text")? };
+        let settings =
+            diff_settings(unsafe { opt_str(options_json, options_len, "options_json")? })?;
+        let result = d.detect(key, text, &settings)?;
+        unsafe { write_out(result_out, json_out(&result)?.into_raw(), "result_out") }
+    })
+}
+
+/// Stores `text` under `key` without comparing. `*stored_out` (may be NULL)
+/// is false when the text alone is over the store cap.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_detector_store(
+    detector: *const rd_detector,
+    key: *const c_char,
+    key_len: usize,
+    text: *const c_char,
+    text_len: usize,
+    stored_out: *mut bool,
+) -> rd_status {
+    ffi_boundary(|| {
+        let d = detector_ref(detector)?;
+        let key = unsafe { input_str(key, key_len, "key")? };
+        let text = unsafe { input_str(text, text_len, "text")? };
+        let stored = d.store(key, text)?;
+        if !stored_out.is_null() {
+            unsafe { *stored_out = stored };
+        }
+        Ok(())
+    })
+}
+
+/// Forgets `key`. `*removed_out` (may be NULL) says whether it was stored.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_detector_clear(
+    detector: *const rd_detector,
+    key: *const c_char,
+    key_len: usize,
+    removed_out: *mut bool,
+) -> rd_status {
+    ffi_boundary(|| {
+        let d = detector_ref(detector)?;
+        let key = unsafe { input_str(key, key_len, "key")? };
+        let removed = d.clear(key);
+        if !removed_out.is_null() {
+            unsafe { *removed_out = removed };
+        }
+        Ok(())
+    })
+}
+
+/// Forgets every key.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_detector_clear_all(detector: *const rd_detector) -> rd_status {
+    ffi_boundary(|| {
+        detector_ref(detector)?.clear_all();
+        Ok(())
+    })
+}
+
+/// Bytes charged against the store cap (keys + texts + 96 bytes per entry).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_detector_memory_usage(
+    detector: *const rd_detector,
+    bytes_out: *mut usize,
+) -> rd_status {
+    ffi_boundary(|| {
+        let used = detector_ref(detector)?.memory_usage();
+        unsafe { write_out(bytes_out, used, "bytes_out") }
+    })
+}
+
+/// Compares two texts without storing anything (the detector's decision
+/// rule). `old` may be NULL for "nothing stored" (mode `first`).
+/// `*result_out` is DiffResult JSON, to free with [`rd_string_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_diff_compare(
+    old: *const c_char,
+    old_len: usize,
+    new: *const c_char,
+    new_len: usize,
+    options_json: *const c_char,
+    options_len: usize,
+    result_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let old = unsafe { opt_str(old, old_len, "old")? };
+        let new = unsafe { input_str(new, new_len, "new")? };
+        let settings =
+            diff_settings(unsafe { opt_str(options_json, options_len, "options_json")? })?;
+        let result = compare_texts(old, new, &settings);
+        unsafe { write_out(result_out, json_out(&result)?.into_raw(), "result_out") }
+    })
+}
+
+/// Formats the line diff of two texts in one format, with no decision rule
+/// and no summary line: the formatter on its own.
+///
+/// `options_json` is `diffOptions` JSON; only `format`, `context` and
+/// `ignoreWhitespace` are used. `*text_out` is the diff text (empty when
+/// the texts are equal), to free with [`rd_string_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_diff_format(
+    old: *const c_char,
+    old_len: usize,
+    new: *const c_char,
+    new_len: usize,
+    options_json: *const c_char,
+    options_len: usize,
+    text_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let old = unsafe { input_str(old, old_len, "old")? };
+        let new = unsafe { input_str(new, new_len, "new")? };
+        let s = diff_settings(unsafe { opt_str(options_json, options_len, "options_json")? })?;
+        let d = LineDiff::compute_with(
+            old,
+            new,
+            &EngineOptions {
+                ignore_whitespace: s.ignore_whitespace,
+                deadline: Some(response_diff::diff::DEFAULT_DEADLINE),
+                context: s.context,
+                max_changes: None,
+            },
+        );
+        let text = DiffFormatter::new(s.format, s.context).format(&d).text;
+        unsafe { write_out(text_out, c_string(text)?.into_raw(), "text_out") }
+    })
+}
+
+/// Checks an expectation. On success `*normalized_out` (may be NULL) is the
+/// same expectation as canonical JSON, to free with [`rd_string_free`]. On
+/// failure the status is `RD_INVALID_OPTION` (or `RD_INVALID_JSON`) and
+/// [`rd_last_error`] names the field.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_expectation_validate(
+    json: *const c_char,
+    json_len: usize,
+    normalized_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let json = unsafe { input_str(json, json_len, "json")? };
+        let e = Expectation::from_json(json)?;
+        if normalized_out.is_null() {
+            return Ok(());
+        }
+        unsafe { write_out(normalized_out, json_out(&e)?.into_raw(), "normalized_out") }
+    })
+}
+
+/// Merges a tool's defaults with layers of expectations (lowest first:
+/// e.g. `[globalExpectation, stepExpectation]`, a JSON array; NULL for
+/// none) and returns the resolved expectation, every field set, as JSON in
+/// `*resolved_out` (free with [`rd_string_free`]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_expectation_merge(
+    tool: *const c_char,
+    tool_len: usize,
+    layers_json: *const c_char,
+    layers_len: usize,
+    resolved_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let tool = unsafe { input_str(tool, tool_len, "tool")? };
+        let layers = parse_layers(unsafe { opt_str(layers_json, layers_len, "layers_json")? })?;
+        let refs: Vec<&Expectation> = layers.iter().collect();
+        let resolved = Expectation::resolve(tool, &refs)?;
+        unsafe {
+            write_out(
+                resolved_out,
+                json_out(&resolved.to_expectation())?.into_raw(),
+                "resolved_out",
+            )
+        }
+    })
+}
+
+fn parse_layers(json: Option<&str>) -> Result<Vec<Expectation>, Error> {
+    let Some(json) = json else {
+        return Ok(Vec::new());
+    };
+    let values: Vec<serde_json::Value> = serde_json::from_str(json).map_err(|e| {
+        if e.is_data() {
+            Error::invalid_option("layers", "must be a JSON array of expectation objects")
+        } else {
+            Error::Parse {
+                what: "JSON",
+                line: e.line(),
+                message: e.to_string(),
+            }
+        }
+    })?;
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Expectation::from_value_at(v, &format!("layers[{i}]")))
+        .collect()
+}
+
+/// Renders a response (JSON: `{"result", "isError", "code", "tabs", "page",
+/// "snapshot": {"aria", "html"}, "console", "downloads", "images"}`) to
+/// Markdown under `tool`'s defaults merged with `layers_json` (as in
+/// [`rd_expectation_merge`]).
+///
+/// With `detector` non-NULL and `diffOptions.enabled` on, the snapshot is
+/// diffed against the previous one under `key`. `*rendered_out` is
+/// `{"text", "images", "isError", "snapshotDiff"}` JSON, to free with
+/// [`rd_string_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_response_render(
+    response_json: *const c_char,
+    response_len: usize,
+    tool: *const c_char,
+    tool_len: usize,
+    layers_json: *const c_char,
+    layers_len: usize,
+    detector: *const rd_detector,
+    key: *const c_char,
+    key_len: usize,
+    rendered_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let response = Response::from_json(unsafe {
+            input_str(response_json, response_len, "response_json")?
+        })?;
+        let tool = unsafe { input_str(tool, tool_len, "tool")? };
+        let layers = parse_layers(unsafe { opt_str(layers_json, layers_len, "layers_json")? })?;
+        let refs: Vec<&Expectation> = layers.iter().collect();
+        let exp = Expectation::resolve(tool, &refs)?;
+        let target = if detector.is_null() {
+            None
+        } else {
+            Some(DiffTarget {
+                detector: detector_ref(detector)?,
+                key: unsafe { input_str(key, key_len, "key")? },
+            })
+        };
+        let rendered = render(&response, &exp, target)?;
+        unsafe {
+            write_out(
+                rendered_out,
+                json_out(&rendered)?.into_raw(),
+                "rendered_out",
+            )
+        }
+    })
+}
+
+/// Frees the string `*s` points to (one this library returned) and sets
+/// `*s` to NULL, so calling it again is harmless. `s` and `*s` may be NULL.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_string_free(s: *mut *mut c_char) {
+    let _ = ffi_boundary(|| {
+        if let Some(slot) = unsafe { s.as_mut() } {
+            let p = std::mem::replace(slot, std::ptr::null_mut());
+            if !p.is_null() {
+                drop(unsafe { CString::from_raw(p) });
+            }
+        }
+        Ok(())
+    });
+}
+
+/// The library version, e.g. `"0.1.0"` (static; do not free).
+#[unsafe(no_mangle)]
+pub extern "C" fn rd_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
