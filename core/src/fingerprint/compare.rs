@@ -12,7 +12,9 @@ use super::normalize::fold_digits;
 use crate::{Error, Result};
 
 /// How serious a change is. Ordered: `Info < Warning < Error`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Severity {
@@ -67,7 +69,9 @@ impl fmt::Display for Severity {
 
 /// The overall severity of a comparison: the highest reported change, or
 /// `clean` when none was reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Overall {
@@ -459,7 +463,10 @@ pub fn compare(baseline: &Fingerprint, current: &Fingerprint, threshold: Severit
     }
     let all = std::mem::take(&mut cx.changes);
     let total = all.len();
-    let mut changes: Vec<Change> = all.into_iter().filter(|c| c.severity >= threshold).collect();
+    let mut changes: Vec<Change> = all
+        .into_iter()
+        .filter(|c| c.severity >= threshold)
+        .collect();
     let suppressed = total - changes.len();
     // Stable: within a severity, the generation order (section, then document order).
     changes.sort_by_key(|c| std::cmp::Reverse(c.severity));
@@ -572,11 +579,14 @@ struct Cx {
     touched: HashSet<&'static str>,
     /// Landmarks present in both with nothing changed.
     landmarks_same: HashSet<String>,
-    /// Landmarks that are gone or hidden: changes inside them are folded
-    /// into the landmark's change.
-    gone_regions: HashSet<String>,
-    /// For each gone landmark, how many changes were folded into it.
+    /// Regions (landmarks, lists, forms, tables) that are gone, emptied or
+    /// hidden, with the index of the change that says so: changes inside
+    /// them are folded into that change.
+    gone_regions: HashMap<String, usize>,
+    /// For each gone region, how many changes were folded into it.
     folded: BTreeMap<String, usize>,
+    /// Interactive elements newly covered by another element.
+    obscured: Vec<(String, Option<String>, Option<String>)>,
 }
 
 impl Cx {
@@ -589,7 +599,15 @@ impl Cx {
         now: Option<Value>,
         description: String,
     ) {
-        self.push_sev(kind, kind.severity(), element, location, was, now, description);
+        self.push_sev(
+            kind,
+            kind.severity(),
+            element,
+            location,
+            was,
+            now,
+            description,
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -614,11 +632,18 @@ impl Cx {
         });
     }
 
-    /// The gone landmark this location lies in, if any.
+    /// Records that the change just pushed makes `region` gone.
+    fn mark_gone(&mut self, region: String) {
+        if let Some(last) = self.changes.len().checked_sub(1) {
+            self.gone_regions.entry(region).or_insert(last);
+        }
+    }
+
+    /// The gone region this location lies in (outermost first), if any.
     fn gone_region_of(&self, location: Option<&str>) -> Option<String> {
         let loc = location?;
         loc.split(" > ")
-            .find(|part| self.gone_regions.contains(*part))
+            .find(|part| self.gone_regions.contains_key(*part))
             .map(str::to_owned)
     }
 
@@ -631,8 +656,8 @@ impl Cx {
         let landmark_idx = self.landmarks(b, c);
         self.state(b, c);
         let missing_fields = self.forms(b, c, &landmark_idx);
-        self.interactive(b, c, missing_fields);
         self.lists(b, c, &landmark_idx);
+        self.interactive(b, c, missing_fields);
         self.headings(b, c, &landmark_idx);
         self.images(b, c);
         self.describe_folds();
@@ -694,7 +719,6 @@ impl Cx {
                 Some(now) if now.present => {
                     if was.visible && !now.visible {
                         self.touched.insert("landmarks");
-                        self.gone_regions.insert(key.clone());
                         self.push(
                             ChangeKind::ElementHidden,
                             el(),
@@ -703,6 +727,7 @@ impl Cx {
                             Some(json!({"visible": false})),
                             format!("Landmark '{key}' is present but no longer visible"),
                         );
+                        self.mark_gone(key.clone());
                     } else if !was.visible && now.visible {
                         self.touched.insert("landmarks");
                         self.push(
@@ -736,7 +761,6 @@ impl Cx {
                 }
                 _ => {
                     self.touched.insert("landmarks");
-                    self.gone_regions.insert(key.clone());
                     let sev = if was.visible {
                         Severity::Error
                     } else {
@@ -751,6 +775,7 @@ impl Cx {
                         None,
                         format!("Landmark '{key}' is no longer present"),
                     );
+                    self.mark_gone(key.clone());
                 }
             }
         }
@@ -898,6 +923,7 @@ impl Cx {
                             Some(json!({"visible": false})),
                             format!("Form '{}' is present but no longer visible", was.selector),
                         );
+                        self.mark_gone(format!("form:{}", was.selector));
                         continue;
                     }
                     if !was.visible && now.visible {
@@ -922,10 +948,7 @@ impl Cx {
                             None,
                             None,
                             None,
-                            format!(
-                                "Form '{}' lost its {kind} field '{label}'",
-                                was.selector
-                            ),
+                            format!("Form '{}' lost its {kind} field '{label}'", was.selector),
                         );
                     }
                     for field in &new {
@@ -976,6 +999,7 @@ impl Cx {
                             was.fields.len()
                         ),
                     );
+                    self.mark_gone(format!("form:{}", was.selector));
                     for f in &was.fields {
                         *missing_fields.entry(f.clone()).or_default() += 1;
                     }
@@ -1004,7 +1028,7 @@ impl Cx {
     ) -> Option<String> {
         landmark_idx
             .get(&format!("{prefix}:{selector}"))
-            .filter(|r| self.gone_regions.contains(*r))
+            .filter(|r| self.gone_regions.contains_key(*r))
             .cloned()
     }
 
@@ -1024,15 +1048,15 @@ impl Cx {
             match m.old_to_new[i] {
                 None => {
                     self.touched.insert("interactive");
+                    let region = self.gone_region_of(loc.as_deref()).filter(|_| was.visible);
+                    if let Some(r) = region {
+                        self.fold(r);
+                        continue;
+                    }
                     let field = format!("{}:{}", was.kind, was.text);
                     if let Some(n) = missing_fields.get_mut(&field).filter(|n| **n > 0) {
                         // Already reported as form_field_missing.
                         *n -= 1;
-                        continue;
-                    }
-                    let region = self.gone_region_of(loc.as_deref()).filter(|_| was.visible);
-                    if let Some(r) = region {
-                        self.fold(r);
                         continue;
                     }
                     let (sev, note) = if was.visible {
@@ -1097,16 +1121,11 @@ impl Cx {
                         );
                     }
                     if !was.obscured && now.obscured && now.visible && !m.modal_opened(b, c) {
-                        self.push(
-                            ChangeKind::ElementObscured,
-                            el(),
+                        self.obscured.push((
+                            name.clone(),
                             now.location.clone(),
-                            Some(json!({"obscured": false})),
-                            Some(json!({"obscured": true})),
-                            format!(
-                                "Interactive {name} is visible but covered by another element"
-                            ),
-                        );
+                            now.covered_by.clone(),
+                        ));
                     }
                     let (w, n) = field_diff(was, now);
                     if !w.is_empty() {
@@ -1126,6 +1145,7 @@ impl Cx {
                 }
             }
         }
+        self.report_obscured();
         for (j, now) in ci.iter().enumerate() {
             if m.new_matched[j] {
                 continue;
@@ -1141,6 +1161,63 @@ impl Cx {
                 format!("New interactive {} '{}'{hidden}", now.kind, now.text),
             );
         }
+    }
+
+    /// One change per newly covered element, or one for all of them when
+    /// three or more are covered (one overlay, not twenty problems).
+    fn report_obscured(&mut self) {
+        let list = std::mem::take(&mut self.obscured);
+        if list.is_empty() {
+            return;
+        }
+        self.touched.insert("interactive");
+        let by = |c: &Option<String>| {
+            c.as_deref()
+                .map(|c| format!(" ('{c}')"))
+                .unwrap_or_default()
+        };
+        if list.len() < 3 {
+            for (name, location, cover) in list {
+                self.push(
+                    ChangeKind::ElementObscured,
+                    element_of(&name),
+                    location,
+                    Some(json!({"obscured": false})),
+                    Some(json!({"obscured": true, "covered_by": cover})),
+                    format!(
+                        "Interactive {name} is visible but covered by another element{}",
+                        by(&cover)
+                    ),
+                );
+            }
+            return;
+        }
+        let n = list.len();
+        let mut covers: Vec<&str> = list.iter().filter_map(|(_, _, c)| c.as_deref()).collect();
+        covers.sort_unstable();
+        covers.dedup();
+        let names: Vec<&str> = list.iter().map(|(name, _, _)| name.as_str()).collect();
+        let shown = names.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+        let more = if n > 5 {
+            format!(" and {} more", n - 5)
+        } else {
+            String::new()
+        };
+        let cover = if covers.is_empty() {
+            "another element".to_owned()
+        } else {
+            format!("'{}'", covers.join("', '"))
+        };
+        self.push(
+            ChangeKind::ElementObscured,
+            ElementRef::new("elements").text(&format!("{n} interactive elements")),
+            None,
+            None,
+            Some(
+                json!({"covered": names.iter().take(20).collect::<Vec<_>>(), "covered_by": covers}),
+            ),
+            format!("{n} interactive elements are visible but covered by {cover}: {shown}{more}"),
+        );
     }
 
     fn lists(&mut self, b: &Fingerprint, c: &Fingerprint, landmark_idx: &HashMap<String, String>) {
@@ -1205,6 +1282,7 @@ impl Cx {
                                 Some(json!({"visible": false})),
                                 format!("{name} is present but no longer visible"),
                             );
+                            self.mark_gone(format!("{kind}:{}", was.selector));
                             continue;
                         }
                         if !was.visible && now.visible {
@@ -1228,6 +1306,7 @@ impl Cx {
                                 Some(json!({ unit: 0 })),
                                 format!("{name} is now empty (was {} {unit})", was.items),
                             );
+                            self.mark_gone(format!("{kind}:{}", was.selector));
                         } else if was.items != now.items {
                             self.touched.insert(section);
                             self.push(
@@ -1281,6 +1360,7 @@ impl Cx {
                                 format!("{name} is no longer present (it was empty or hidden)"),
                             );
                         }
+                        self.mark_gone(format!("{kind}:{}", was.selector));
                     }
                     Pair::New(now) => {
                         self.touched.insert(section);
@@ -1290,10 +1370,7 @@ impl Cx {
                             None,
                             None,
                             Some(json!({ unit: now.items })),
-                            format!(
-                                "New {} '{}' ({} {unit})",
-                                now.kind, now.selector, now.items
-                            ),
+                            format!("New {} '{}' ({} {unit})", now.kind, now.selector, now.items),
                         );
                     }
                 }
@@ -1371,7 +1448,7 @@ impl Cx {
                 None => {
                     if let Some(r) = landmark_idx
                         .get(&format!("heading:{}", was.text))
-                        .filter(|r| self.gone_regions.contains(*r))
+                        .filter(|r| self.gone_regions.contains_key(*r))
                         .cloned()
                     {
                         self.fold(r);
@@ -1440,26 +1517,29 @@ impl Cx {
         }
     }
 
-    /// Says in each landmark change how many changes inside it were folded in.
+    /// Says in each region change how many changes inside it were folded in.
     fn describe_folds(&mut self) {
-        for change in &mut self.changes {
-            if !matches!(
-                change.kind,
-                ChangeKind::LandmarkMissing | ChangeKind::ElementHidden
-            ) || change.element.kind != "landmark"
-            {
-                continue;
-            }
-            let Some(key) = &change.element.text else {
+        for (region, n) in &self.folded {
+            let Some(change) = self
+                .gone_regions
+                .get(region)
+                .and_then(|&i| self.changes.get_mut(i))
+            else {
                 continue;
             };
-            if let Some(n) = self.folded.get(key) {
-                let what = if *n == 1 { "element" } else { "elements" };
-                change.description.push_str(&format!(
-                    " ({n} {what} inside it not listed separately)"
-                ));
-            }
+            let what = if *n == 1 { "change" } else { "changes" };
+            change.description.push_str(&format!(
+                " ({n} {what} to elements inside it not listed separately)"
+            ));
         }
+    }
+}
+
+/// `button 'Save'` back to an element reference.
+fn element_of(name: &str) -> ElementRef {
+    match name.split_once(' ') {
+        Some((kind, text)) => ElementRef::new(kind).text(text.trim_matches('\'')),
+        None => ElementRef::new(name),
     }
 }
 
@@ -1482,8 +1562,14 @@ fn diff_lists<'a>(
 ) -> (Vec<String>, Vec<String>) {
     let w: Vec<&String> = was.collect();
     let n: Vec<&String> = now.collect();
-    let gone = new_items(&n, &w).into_iter().map(|s| (*s).clone()).collect();
-    let new = new_items(&w, &n).into_iter().map(|s| (*s).clone()).collect();
+    let gone = new_items(&n, &w)
+        .into_iter()
+        .map(|s| (*s).clone())
+        .collect();
+    let new = new_items(&w, &n)
+        .into_iter()
+        .map(|s| (*s).clone())
+        .collect();
     (gone, new)
 }
 
@@ -1545,7 +1631,11 @@ struct InteractiveMatch {
 
 impl InteractiveMatch {
     fn modal_opened(&self, b: &Fingerprint, c: &Fingerprint) -> bool {
-        !new_items(&b.structure.state.modals_open, &c.structure.state.modals_open).is_empty()
+        !new_items(
+            &b.structure.state.modals_open,
+            &c.structure.state.modals_open,
+        )
+        .is_empty()
     }
 }
 
@@ -1574,11 +1664,9 @@ fn match_interactive(was: &[Interactive], now: &[Interactive]) -> InteractiveMat
             .push(j);
     }
     type Pass = dyn Fn(&Interactive, &Interactive) -> bool;
-    let passes: [&Pass; 3] = [
-        &|a, b| a == b,
-        &|a, b| a.location == b.location,
-        &|_, _| true,
-    ];
+    let passes: [&Pass; 3] = [&|a, b| a == b, &|a, b| a.location == b.location, &|_, _| {
+        true
+    }];
     for (olds, news) in groups.values() {
         for pass in passes {
             for &i in olds {

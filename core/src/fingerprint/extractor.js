@@ -416,10 +416,15 @@
         const name = ariaLabel(n) || (stableId(n.id) ? n.id : '');
         return name ? 'section:' + clean(name, 40) : null;
       }
-      if (t === 'DIALOG' || n.getAttribute('role') === 'dialog' || n.getAttribute('role') === 'alertdialog') {
+      const role = n.getAttribute('role');
+      if (t === 'DIALOG' || role === 'dialog' || role === 'alertdialog') {
         const name = ariaLabel(n);
         return name ? 'dialog:' + clean(name, 40) : 'dialog';
       }
+      // Lists and forms too, so compare can fold "link missing" into "list emptied".
+      if (t === 'UL' || t === 'OL' || t === 'MENU' || role === 'list') return 'list:' + sel(n);
+      if (t === 'FORM') return 'form:' + sel(n);
+      if (t === 'TABLE' || role === 'table' || role === 'grid' || role === 'treegrid') return 'table:' + sel(n);
       return null;
     }
     const chainMemo = new Map();
@@ -445,7 +450,7 @@
     }
     function location(el) {
       const c = chainOf(el);
-      return c.length ? c.slice(-3).join(' > ') : '';
+      return c.length ? c.slice(-4).join(' > ') : '';
     }
     function nearestLandmark(el) {
       for (let n = parentEl(el); n; n = parentEl(n)) {
@@ -495,7 +500,9 @@
       try {
         const u = new URL(h, rootDoc.baseURI);
         if (u.protocol !== 'http:' && u.protocol !== 'https:' && u.protocol !== 'file:') return u.protocol;
-        let p = u.origin === base.origin ? u.pathname : '//' + u.host + u.pathname;
+        // Same origin as the page (or the frame: srcdoc frames report "null").
+        const same = u.origin === base.origin || u.origin === window.location.origin;
+        let p = same ? u.pathname : '//' + u.host + u.pathname;
         if (/^#[!/]/.test(u.hash)) p += u.hash;
         return p;
       } catch (e) {
@@ -506,15 +513,28 @@
       if (el.matches(':disabled')) return false;
       return el.getAttribute('aria-disabled') !== 'true';
     }
-    function isObscured(el) {
+    // The element hit at the centre of `el`, when that is another element
+    // (an overlay, a z-index bug); null when `el` is on top or cannot be
+    // tested (not entirely inside the viewport).
+    function coveredBy(el) {
       const r = rect(el);
-      if (r.width < 1 || r.height < 1 || r.top < 0 || r.left < 0 || r.bottom > vh || r.right > vw) return undefined;
+      if (r.width < 1 || r.height < 1 || r.top < 0 || r.left < 0 || r.bottom > vh || r.right > vw) return null;
       const rn = el.getRootNode();
-      const hit = typeof rn.elementFromPoint === 'function' ? rn.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) : rootDoc.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const hit = typeof rn.elementFromPoint === 'function' ? rn.elementFromPoint(x, y) : rootDoc.elementFromPoint(x, y);
+      if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return null;
       const labels = el.labels;
-      if (labels) for (let i = 0; i < labels.length; i++) if (labels[i] === hit || labels[i].contains(hit)) return false;
-      return true;
+      if (labels) for (let i = 0; i < labels.length; i++) if (labels[i] === hit || labels[i].contains(hit)) return null;
+      return hit;
+    }
+    function coverName(hit) {
+      for (let n = hit, i = 0; n && i < 6; n = parentEl(n), i++) {
+        const k = landmarkKey.get(n);
+        if (k) return k;
+        if (stableId(n.id) || Array.prototype.some.call(n.classList, stableClass)) return localSel(n);
+      }
+      return hit.tagName.toLowerCase();
     }
 
     const structure = {
@@ -543,6 +563,7 @@
 
       // ---- named sections and shadow hosts, for landmark summaries --------
       for (const el of qsa('section,article')) {
+        if (landmarkKey.has(el)) continue;
         const name = regionName(el);
         if (name && inScope(el)) addContains(el, name);
       }
@@ -684,7 +705,11 @@
         }
         const loc = location(el);
         if (loc) e.location = loc;
-        if (e.visible && isObscured(el) === true) e.obscured = true;
+        const cover = e.visible ? coveredBy(el) : null;
+        if (cover) {
+          e.obscured = true;
+          e.covered_by = coverName(cover);
+        }
         structure.interactive.push(e);
         if (detailed) {
           const k = nearestLandmark(el);

@@ -46,9 +46,7 @@ mod normalize;
 mod options;
 mod store;
 
-pub use compare::{
-    Change, ChangeKind, Comparison, ElementRef, Overall, Severity, Status, compare,
-};
+pub use compare::{Change, ChangeKind, Comparison, ElementRef, Overall, Severity, Status, compare};
 pub use model::{
     Content, Fingerprint, Form, Heading, Images, Interactive, Landmark, List,
     MAX_FINGERPRINT_BYTES, State, StateElement, Structure, Table, Viewport,

@@ -271,6 +271,9 @@ pub struct Interactive {
     /// another element (an overlay, a z-index bug).
     #[serde(default, skip_serializing_if = "is_false")]
     pub obscured: bool,
+    /// When obscured: what was hit instead (a landmark key or a selector).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covered_by: Option<String>,
 }
 
 /// Page state markers.
@@ -519,7 +522,9 @@ impl Fingerprint {
                     norm(c, normalize_text);
                 }
             }
-            lm.interactive.iter_mut().for_each(|t| norm(t, normalize_text));
+            lm.interactive
+                .iter_mut()
+                .for_each(|t| norm(t, normalize_text));
             norm(&mut lm.role, normalize_text);
             s.landmarks.insert(k, lm);
         }
@@ -547,6 +552,9 @@ impl Fingerprint {
             }
             if let Some(l) = &mut e.location {
                 norm(l, normalize_text);
+            }
+            if let Some(c) = &mut e.covered_by {
+                norm(c, normalize_text);
             }
             if let Some(v) = &mut e.value {
                 // Only "has a value or not" is kept, whatever a driver sent.

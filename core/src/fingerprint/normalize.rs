@@ -7,7 +7,8 @@ use regex::{Captures, Regex};
 
 const MONTH: &str = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?";
 const WEEKDAY: &str = "(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\\.?,?\\s+";
-const UNIT: &str = "(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|[smhdw])";
+const UNIT: &str =
+    "(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|[smhdw])";
 const TIME: &str = "\\d{1,2}:\\d{2}(?::\\d{2}(?:[.,]\\d{1,9})?)?(?:\\s?[AaPp]\\.?[Mm]\\.?)?(?:\\s?(?:Z|UTC|GMT|[+-]\\d{2}:?\\d{2}))?";
 
 static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
@@ -89,14 +90,23 @@ pub fn normalize_text(text: &str) -> Cow<'_, str> {
 ///
 /// assert_eq!(normalize_url("http://127.0.0.1:8080/orders/12345?t=1700000000"),
 ///            "http://127.0.0.1:8080/orders/[number]?t=[number]");
+/// assert_eq!(normalize_url("//cdn2024.example.com/v/2024-01-05"), "//cdn2024.example.com/v/[date]");
 /// ```
 pub fn normalize_url(url: &str) -> Cow<'_, str> {
     let url = url.trim();
-    let split = url
-        .find("://")
-        .map(|i| i + 3)
-        .and_then(|start| url[start..].find(['/', '?', '#']).map(|j| start + j))
-        .unwrap_or(if url.contains("://") { url.len() } else { 0 });
+    // Where the host starts: after `scheme://`, or after `//` (another
+    // origin's link, as the extractor writes it).
+    let host_start = match url.find("://") {
+        Some(i) => Some(i + 3),
+        None if url.starts_with("//") => Some(2),
+        None => None,
+    };
+    let split = match host_start {
+        Some(start) => url[start..]
+            .find(['/', '?', '#'])
+            .map_or(url.len(), |j| start + j),
+        None => 0,
+    };
     let (origin, rest) = url.split_at(split);
     match normalize_text(rest) {
         Cow::Borrowed(_) => Cow::Borrowed(url),

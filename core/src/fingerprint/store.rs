@@ -424,7 +424,10 @@ fn prepare_dir(dir: &Path) -> Result<()> {
                 ));
             }
             if !meta.is_dir() {
-                return Err(io_err(dir, io::Error::other("exists and is not a directory")));
+                return Err(io_err(
+                    dir,
+                    io::Error::other("exists and is not a directory"),
+                ));
             }
             #[cfg(unix)]
             {
