@@ -457,7 +457,10 @@ pub fn compare(baseline: &Fingerprint, current: &Fingerprint, threshold: Severit
             None,
             Some(json!(baseline.hash)),
             Some(json!(current.hash)),
-            "The fingerprints differ in a detail no other change type covers".into(),
+            format!(
+                "Only the order or a minor detail changed in: {}",
+                differing_sections(baseline, current).join(", ")
+            ),
         );
         cx.touched.insert("structure");
     }
@@ -513,6 +516,35 @@ pub fn compare(baseline: &Fingerprint, current: &Fingerprint, threshold: Severit
         baseline_hash: baseline.hash.clone(),
         current_hash: current.hash.clone(),
     }
+}
+
+/// Sections of the structure that differ (for the fallback change).
+fn differing_sections(b: &Fingerprint, c: &Fingerprint) -> Vec<&'static str> {
+    let (b, c) = (&b.structure, &c.structure);
+    let mut out = Vec::new();
+    let checks = [
+        ("landmarks", b.landmarks != c.landmarks),
+        ("headings", b.content.headings != c.content.headings),
+        ("lists", b.content.lists != c.content.lists),
+        ("forms", b.content.forms != c.content.forms),
+        ("tables", b.content.tables != c.content.tables),
+        ("images", b.content.images != c.content.images),
+        ("interactive", b.interactive != c.interactive),
+        ("state", b.state != c.state),
+        (
+            "truncated",
+            b.truncated != c.truncated || b.no_landmarks != c.no_landmarks,
+        ),
+    ];
+    for (name, differs) in checks {
+        if differs {
+            out.push(name);
+        }
+    }
+    if out.is_empty() {
+        out.push("details");
+    }
+    out
 }
 
 fn summarize(changes: &[Change], suppressed: usize, loading: &[&StateElement]) -> String {
@@ -587,6 +619,8 @@ struct Cx {
     folded: BTreeMap<String, usize>,
     /// Interactive elements newly covered by another element.
     obscured: Vec<(String, Option<String>, Option<String>)>,
+    /// The landmark that directly contains each landmark (from `contains`).
+    parents: HashMap<String, String>,
 }
 
 impl Cx {
@@ -661,6 +695,51 @@ impl Cx {
         self.headings(b, c, &landmark_idx);
         self.images(b, c);
         self.describe_folds();
+        self.fill_locations(&landmark_idx);
+    }
+
+    /// The landmark chain (outermost first) of a `list:`/`form:`/`table:`/
+    /// `heading:` item, from the landmarks' `contains`.
+    fn chain_of(&self, landmark_idx: &HashMap<String, String>, item: &str) -> Option<String> {
+        let mut key = landmark_idx.get(item)?;
+        let mut chain = vec![key.as_str()];
+        while let Some(parent) = self.parents.get(key) {
+            if chain.len() >= 8 || chain.contains(&parent.as_str()) {
+                break;
+            }
+            chain.push(parent);
+            key = parent;
+        }
+        chain.reverse();
+        Some(chain.join(" > "))
+    }
+
+    /// Gives container and heading changes the landmark they are in, and
+    /// takes every landmark something changed in out of "unchanged".
+    fn fill_locations(&mut self, landmark_idx: &HashMap<String, String>) {
+        for i in 0..self.changes.len() {
+            let c = &self.changes[i];
+            if c.location.is_some() {
+                continue;
+            }
+            let item = match (c.kind, c.element.kind.as_str(), &c.element.selector) {
+                (ChangeKind::FormFieldMissing | ChangeKind::FormFieldAdded, _, Some(sel)) => {
+                    format!("form:{sel}")
+                }
+                (_, kind @ ("list" | "form" | "table"), Some(sel)) => format!("{kind}:{sel}"),
+                (_, "heading", _) => format!("heading:{}", c.element.text.as_deref().unwrap_or("")),
+                _ => continue,
+            };
+            let location = self.chain_of(landmark_idx, &item);
+            self.changes[i].location = location;
+        }
+        for c in &self.changes {
+            if let Some(loc) = &c.location {
+                for part in loc.split(" > ") {
+                    self.landmarks_same.remove(part);
+                }
+            }
+        }
     }
 
     fn page(&mut self, b: &Fingerprint, c: &Fingerprint) {
@@ -705,9 +784,13 @@ impl Cx {
         let bl = &b.structure.landmarks;
         let cl = &c.structure.landmarks;
         let mut index = HashMap::new();
-        for (key, lm) in bl {
+        for (key, lm) in cl.iter().chain(bl) {
             for item in &lm.contains {
+                // The baseline's (read last) wins for items in both.
                 index.insert(item.clone(), key.clone());
+                if bl.contains_key(item) || cl.contains_key(item) {
+                    self.parents.insert(item.clone(), key.clone());
+                }
             }
         }
         for (key, was) in bl {
@@ -1171,6 +1254,11 @@ impl Cx {
             return;
         }
         self.touched.insert("interactive");
+        for (_, location, _) in &list {
+            for part in location.iter().flat_map(|l| l.split(" > ")) {
+                self.landmarks_same.remove(part);
+            }
+        }
         let by = |c: &Option<String>| {
             c.as_deref()
                 .map(|c| format!(" ('{c}')"))
@@ -1527,10 +1615,14 @@ impl Cx {
             else {
                 continue;
             };
-            let what = if *n == 1 { "change" } else { "changes" };
-            change.description.push_str(&format!(
-                " ({n} {what} to elements inside it not listed separately)"
-            ));
+            let what = if *n == 1 {
+                "change inside it is"
+            } else {
+                "changes inside it are"
+            };
+            change
+                .description
+                .push_str(&format!("; {n} {what} not listed separately"));
         }
     }
 }

@@ -472,8 +472,16 @@ impl Fingerprint {
         let bytes = serde_json::to_vec(&view).unwrap_or_default();
         let hex = blake3::hash(&bytes).to_hex();
         self.hash = hex[..16].to_owned();
+        // The count is part of the JSON it counts: settle on a fixed point
+        // (two or three rounds; the digits of the count barely move it).
         self.token_count = 0;
-        self.token_count = crate::tokens::estimate(&self.to_json());
+        for _ in 0..4 {
+            let n = crate::tokens::estimate(&self.to_json());
+            if n == self.token_count {
+                break;
+            }
+            self.token_count = n;
+        }
     }
 
     /// Compact JSON, snake_case keys as the extractor emits them, with `hash`

@@ -68,7 +68,8 @@ pub enum Edit {
 }
 
 impl Edit {
-    fn apply(&self, html: &str) -> Result<String> {
+    /// The variant of `html`.
+    pub fn apply(&self, html: &str) -> Result<String> {
         Ok(match self {
             Edit::Replace(from, to) => {
                 let n = html.matches(from).count();
