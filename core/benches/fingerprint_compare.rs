@@ -8,7 +8,10 @@ use response_diff::fingerprint::{Fingerprint, Severity, compare, normalize_text}
 use std::hint::black_box;
 
 fn fixture(name: &str) -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/fingerprint/");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/fingerprint/"
+    );
     std::fs::read_to_string(format!("{path}{name}")).expect("fixture")
 }
 

@@ -313,3 +313,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let deep = format!(
+        "{{\"junk\": {}{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    assert!(matches!(parse_err(&deep), Error::Parse { .. }));
+    let deep = format!(
+        "{{\"structure\": {{\"landmarks\": {}}}}}",
+        "{\"a\":".repeat(50_000) + "1" + &"}".repeat(50_000)
+    );
+    assert!(matches!(parse_err(&deep), Error::Parse { .. }));
+}

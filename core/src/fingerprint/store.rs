@@ -250,7 +250,7 @@ impl BaselineStore {
         }
         if let Some(pos) = self.recent.iter().position(|e| e.fp.hash == fp.hash) {
             if let Some(old) = self.recent.remove(pos) {
-                self.bytes -= old.bytes;
+                self.bytes = self.bytes.saturating_sub(old.bytes);
             }
         }
         self.recent.push_back(Entry {
@@ -260,7 +260,7 @@ impl BaselineStore {
         self.bytes += bytes;
         while self.recent.len() > self.recent_limit {
             if let Some(old) = self.recent.pop_front() {
-                self.bytes -= old.bytes;
+                self.bytes = self.bytes.saturating_sub(old.bytes);
             }
         }
         self.evict();
@@ -335,7 +335,7 @@ impl BaselineStore {
         validate_name(name)?;
         let mut existed = false;
         if let Some(e) = self.named.pop(name) {
-            self.bytes -= e.bytes;
+            self.bytes = self.bytes.saturating_sub(e.bytes);
             existed = true;
         }
         if let Some(dir) = &self.dir {
@@ -388,7 +388,7 @@ impl BaselineStore {
 
     fn insert_named(&mut self, name: &str, fp: Arc<Fingerprint>, bytes: usize) {
         if let Some(old) = self.named.put(name.to_owned(), Entry { fp, bytes }) {
-            self.bytes -= old.bytes;
+            self.bytes = self.bytes.saturating_sub(old.bytes);
         }
         self.bytes += bytes;
         self.evict();
@@ -397,9 +397,9 @@ impl BaselineStore {
     fn evict(&mut self) {
         while self.bytes > self.memory_limit {
             if let Some(old) = self.recent.pop_front() {
-                self.bytes -= old.bytes;
+                self.bytes = self.bytes.saturating_sub(old.bytes);
             } else if let Some((_, old)) = self.named.pop_lru() {
-                self.bytes -= old.bytes;
+                self.bytes = self.bytes.saturating_sub(old.bytes);
             } else {
                 break;
             }
