@@ -343,7 +343,7 @@ pub struct Comparison {
     pub severity: Overall,
     /// Reported changes (at or above the threshold), errors first, then
     /// warnings, then info; within a severity in a fixed section order
-    /// (url, landmarks, state, interactive, forms, lists, tables, headings,
+    /// (url, landmarks, state, forms, lists, tables, interactive, headings,
     /// images) and document order.
     pub changes: Vec<Change>,
     /// Landmarks and sections with no change at all (`header`, `footer`,
