@@ -1,0 +1,29 @@
+// Runs on `npm install`: nothing to do when the addon for this platform is
+// already here (a packed tarball ships it; a checkout has it after a build).
+// Otherwise build it from the Rust sources next to this package with
+// @napi-rs/cli, installing the package's locked dev dependencies first when
+// they are missing (e.g. `npm install ./bindings/node` on a fresh machine).
+'use strict'
+const { existsSync, readdirSync } = require('node:fs')
+const { join } = require('node:path')
+const { execFileSync } = require('node:child_process')
+
+const root = join(__dirname, '..')
+const built = readdirSync(root).some((f) => f.startsWith('response-diff.') && f.endsWith('.node'))
+if (built) process.exit(0)
+
+if (!existsSync(join(root, 'Cargo.toml'))) {
+  console.error('@x/response-diff: no prebuilt addon for this platform and no Rust sources to build it from.')
+  process.exit(1)
+}
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' })
+let cli
+try {
+  cli = require.resolve('@napi-rs/cli/package.json', { paths: [root] })
+} catch {
+  run(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'])
+}
+console.error('@x/response-diff: building the addon (cargo, release; a few minutes the first time)')
+run(process.execPath, [join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js'), 'build', '--platform', '--release'])
+void cli

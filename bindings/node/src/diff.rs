@@ -1,0 +1,285 @@
+//! Response diff: the detector class, stateless compare, the formatter.
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use response_diff::diff as core;
+
+use crate::error::OrThrow;
+use crate::json::options_json;
+
+/// `diffOptions` (DESIGN §3.3). Every field is optional; unknown keys and
+/// out-of-range values throw `INVALID_OPTION` naming the field.
+#[napi(object)]
+pub struct DiffOptions {
+    /// Hosts diff only when this is on (default false). The detector itself
+    /// always diffs.
+    pub enabled: Option<bool>,
+    /// 0..1 (default 0.1): a diff is shown when at most this share of lines changed.
+    pub threshold: Option<f64>,
+    /// `unified` (default), `split` or `minimal`.
+    pub format: Option<DiffFormat>,
+    /// 1..1,000,000 (default 50): a longer diff gives the full text instead.
+    pub max_diff_lines: Option<u32>,
+    /// Trailing and inner runs of whitespace do not count (default true);
+    /// indentation always does.
+    pub ignore_whitespace: Option<bool>,
+    /// 0..1,000 (default 3): unchanged lines around each change.
+    pub context: Option<u32>,
+}
+
+/// How a diff is printed.
+#[napi(string_enum = "lowercase")]
+pub enum DiffFormat {
+    /// `@@ -12,3 +12,4 @@` hunks with context; lossless (`patch` applies it).
+    Unified,
+    /// Per hunk, a `before:` and an `after:` block; lossless.
+    Split,
+    /// Changed lines only, `- ` / `+ `; smallest, without positions.
+    Minimal,
+}
+
+/// Which of the four answers a diff result is.
+#[napi(string_enum = "lowercase")]
+pub enum DiffMode {
+    /// Nothing was stored for the key: the full text.
+    First,
+    /// Identical (after `ignoreWhitespace`): one line.
+    Unchanged,
+    /// The formatted diff with a one-line header.
+    Diff,
+    /// The full text with a one-line note saying why it is not a diff.
+    Full,
+}
+
+/// Limits of a detector. Every field is optional.
+#[napi(object)]
+pub struct DetectorConfig {
+    /// Total stored bytes (keys + texts + 96 per entry) never exceed this
+    /// (default 10 MiB); least recently used keys go first.
+    pub max_stored_bytes: Option<f64>,
+    /// Larger inputs throw `INPUT_TOO_LARGE` (default 32 MiB).
+    pub max_input_bytes: Option<f64>,
+    /// Time budget of one line diff in milliseconds, 1..60,000 (default 100);
+    /// past it the diff is still correct but may not be minimal.
+    pub deadline_ms: Option<u32>,
+}
+
+/// Counts and hashes describing a [`DiffResult`].
+#[napi(object)]
+pub struct DiffMetadata {
+    /// Lines only in the current text.
+    pub added_lines: u32,
+    /// Lines only in the previous text.
+    pub removed_lines: u32,
+    /// Unchanged lines shown as context in `formattedDiff`.
+    pub context_lines: u32,
+    /// Lines in the current text.
+    pub total_lines: u32,
+    /// blake3 of the previous text, 16 hex digits; absent for `first`.
+    pub previous_hash: Option<String>,
+    /// blake3 of the current text, 16 hex digits.
+    pub current_hash: String,
+    /// Whether the current text was kept for the next call (false when it
+    /// alone is over the store cap).
+    pub stored: bool,
+    /// Whether the diff's time budget ran out (the diff is still correct).
+    pub deadline_hit: bool,
+    /// False when the line search was skipped because no diff could fit in
+    /// `maxDiffLines` (mode `full`); the counts are then lower bounds.
+    pub exact: bool,
+}
+
+/// The outcome of comparing a response with the previous one.
+#[napi(object)]
+pub struct DiffResult {
+    /// Whether the texts differ (false for `first` and `unchanged`).
+    pub has_difference: bool,
+    /// Unchanged lines / max(previous lines, current lines).
+    pub similarity: f64,
+    /// 1 − similarity.
+    pub change_ratio: f64,
+    /// Which of the four answers this is.
+    pub mode: DiffMode,
+    /// What to show the agent.
+    pub formatted_diff: String,
+    /// Counts and hashes.
+    pub metadata: DiffMetadata,
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl From<core::DiffResult> for DiffResult {
+    fn from(r: core::DiffResult) -> Self {
+        let m = r.metadata;
+        DiffResult {
+            has_difference: r.has_difference,
+            similarity: r.similarity,
+            change_ratio: r.change_ratio,
+            mode: r.mode.into(),
+            formatted_diff: r.formatted_diff,
+            metadata: DiffMetadata {
+                added_lines: count(m.added_lines),
+                removed_lines: count(m.removed_lines),
+                context_lines: count(m.context_lines),
+                total_lines: count(m.total_lines),
+                previous_hash: m.previous_hash,
+                current_hash: m.current_hash,
+                stored: m.stored,
+                deadline_hit: m.deadline_hit,
+                exact: m.exact,
+            },
+        }
+    }
+}
+
+impl From<core::DiffMode> for DiffMode {
+    fn from(m: core::DiffMode) -> Self {
+        match m {
+            core::DiffMode::First => DiffMode::First,
+            core::DiffMode::Unchanged => DiffMode::Unchanged,
+            core::DiffMode::Diff => DiffMode::Diff,
+            // Full, and any mode a newer core adds: the full text is the safe reading.
+            _ => DiffMode::Full,
+        }
+    }
+}
+
+/// Parses `diffOptions` (a JS object) with the core's validation.
+pub(crate) fn settings(
+    env: &Env,
+    options: Option<serde_json::Value>,
+) -> Result<core::DiffSettings> {
+    match options_json(options) {
+        None => Ok(core::DiffSettings::default()),
+        Some(json) => core::DiffSettings::from_json(&json).or_throw(env),
+    }
+}
+
+/// Keeps the previous response per key and returns only what changed.
+///
+/// ```js
+/// const d = new ResponseDiffDetector()
+/// d.detect('tab-1', page1)          // mode 'first': the full text
+/// d.detect('tab-1', page2).mode     // 'diff', 'unchanged' or 'full'
+/// ```
+#[napi]
+pub struct ResponseDiffDetector {
+    pub(crate) inner: core::ResponseDiffDetector,
+}
+
+#[napi]
+impl ResponseDiffDetector {
+    /// A detector with the default limits (10 MiB stored, 32 MiB per input,
+    /// 100 ms per diff), or the given ones.
+    #[napi(constructor)]
+    pub fn new(
+        env: Env,
+        #[napi(ts_arg_type = "DetectorConfig")] config: Option<serde_json::Value>,
+    ) -> Result<Self> {
+        let config = match options_json(config) {
+            None => core::DetectorConfig::default(),
+            Some(json) => core::DetectorConfig::from_json(&json).or_throw(&env)?,
+        };
+        Ok(ResponseDiffDetector {
+            inner: core::ResponseDiffDetector::with_config(config),
+        })
+    }
+
+    /// Compares `text` with the text stored under `key`, then stores `text`
+    /// in its place.
+    #[napi]
+    pub fn detect(
+        &self,
+        env: Env,
+        key: String,
+        text: String,
+        #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
+    ) -> Result<DiffResult> {
+        let s = settings(&env, options)?;
+        self.inner.detect(&key, &text, &s).or_throw(&env).map(Into::into)
+    }
+
+    /// Stores `text` under `key` without comparing. Returns false when the
+    /// text alone is over the store cap (it is then not kept, and any older
+    /// text for the key is dropped).
+    #[napi]
+    pub fn store(&self, env: Env, key: String, text: String) -> Result<bool> {
+        self.inner.store(&key, &text).or_throw(&env)
+    }
+
+    /// The text stored under `key`, or null.
+    #[napi]
+    pub fn previous(&self, key: String) -> Option<String> {
+        self.inner.previous(&key).map(|t| t.to_string())
+    }
+
+    /// Forgets `key`. Returns whether it was stored.
+    #[napi]
+    pub fn clear(&self, key: String) -> bool {
+        self.inner.clear(&key)
+    }
+
+    /// Forgets every key.
+    #[napi]
+    pub fn clear_all(&self) {
+        self.inner.clear_all()
+    }
+
+    /// Bytes charged against the store cap (keys + texts + 96 per entry).
+    #[napi(getter)]
+    pub fn memory_usage(&self) -> f64 {
+        self.inner.memory_usage() as f64
+    }
+
+    /// Number of stored keys.
+    #[napi(getter)]
+    pub fn size(&self) -> u32 {
+        count(self.inner.len())
+    }
+}
+
+/// Compares two texts without storing anything: the detector's decision
+/// rule on its own. `previous` null or undefined gives mode `first`.
+#[napi]
+pub fn compare_texts(
+    env: Env,
+    previous: Option<String>,
+    current: String,
+    #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
+) -> Result<DiffResult> {
+    let s = settings(&env, options)?;
+    Ok(core::compare_texts(previous.as_deref(), &current, &s).into())
+}
+
+/// The line diff of two texts in one format (`format`, `context` and
+/// `ignoreWhitespace` are used), with no decision rule and no summary line:
+/// the formatter on its own. Empty when the texts are equal.
+#[napi]
+pub fn format_diff(
+    env: Env,
+    previous: String,
+    current: String,
+    #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
+) -> Result<String> {
+    let s = settings(&env, options)?;
+    Ok(format_lines(&previous, &current, &s))
+}
+
+/// Formats the line diff of two texts with the core's engine and formatter.
+pub(crate) fn format_lines(previous: &str, current: &str, s: &core::DiffSettings) -> String {
+    let d = core::LineDiff::compute_with(
+        previous,
+        current,
+        &core::EngineOptions {
+            ignore_whitespace: s.ignore_whitespace,
+            deadline: Some(core::DEFAULT_DEADLINE),
+            context: s.context,
+            max_changes: None,
+        },
+    );
+    core::DiffFormatter::new(s.format, s.context)
+        .format(&d)
+        .text
+}

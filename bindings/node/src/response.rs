@@ -1,0 +1,198 @@
+//! Response rendering: the core's Markdown for a tool response under an
+//! expectation, with the snapshot optionally diffed by a detector.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use response_diff::Error as CoreError;
+use response_diff::expectation::Expectation as CoreExpectation;
+use response_diff::response::{self as core, DiffTarget};
+use serde_json::Value;
+
+use crate::diff::{DiffResult, ResponseDiffDetector};
+use crate::error::{OrThrow, throw};
+use crate::expectation::layers;
+
+/// Everything a tool call produced, before filtering. (Named `ToolResponse`
+/// so it does not shadow the global fetch `Response` type.) Unknown keys
+/// throw `INVALID_OPTION`.
+#[napi(object)]
+pub struct ToolResponse {
+    /// What the tool did, or the error it hit.
+    pub result: Option<String>,
+    /// Whether `result` is an error.
+    pub is_error: Option<bool>,
+    /// Code equivalent to what was run (e.g. Playwright JavaScript).
+    pub code: Option<String>,
+    /// Open tabs.
+    pub tabs: Option<Vec<Tab>>,
+    /// URL and title of the current page.
+    pub page: Option<PageState>,
+    /// The page snapshot.
+    pub snapshot: Option<Snapshot>,
+    /// Console messages since the previous response, oldest first.
+    pub console: Option<Vec<ConsoleMessage>>,
+    /// Downloads.
+    pub downloads: Option<Vec<Download>>,
+    /// Images (screenshots), base64 as in MCP image content.
+    pub images: Option<Vec<Image>>,
+}
+
+/// An open tab.
+#[napi(object)]
+pub struct Tab {
+    /// Position in the tab list.
+    pub index: u32,
+    /// Page title.
+    pub title: Option<String>,
+    /// Page URL.
+    pub url: Option<String>,
+    /// Whether this is the tab tools act on.
+    pub current: Option<bool>,
+}
+
+/// URL and title of the current page.
+#[napi(object)]
+pub struct PageState {
+    /// Page URL.
+    pub url: String,
+    /// Page title.
+    pub title: Option<String>,
+}
+
+/// A page snapshot as the host captured it.
+#[napi(object)]
+pub struct Snapshot {
+    /// Playwright-style aria snapshot text.
+    pub aria: String,
+    /// Outer HTML of the same scope, for `snapshotOptions.format: "html"`.
+    pub html: Option<String>,
+}
+
+/// A console message.
+#[napi(object)]
+pub struct ConsoleMessage {
+    /// The browser's type: `log`, `info`, `warning`, `error`, `debug`, …
+    pub level: String,
+    /// The message text.
+    pub text: String,
+    /// Where it came from (`app.js:12`), if known.
+    pub location: Option<String>,
+}
+
+/// A download.
+#[napi(object)]
+pub struct Download {
+    /// Suggested file name.
+    pub name: String,
+    /// Where it was saved, once finished.
+    pub path: Option<String>,
+}
+
+/// An image content item.
+#[napi(object)]
+pub struct Image {
+    /// `image/png`, `image/jpeg` or `image/webp`.
+    pub mime_type: String,
+    /// The encoded bytes, base64.
+    pub data: String,
+}
+
+/// A rendered response.
+#[napi(object)]
+pub struct Rendered {
+    /// The Markdown text.
+    pub text: String,
+    /// Images, resized and re-encoded per `imageOptions` (base64).
+    pub images: Vec<Image>,
+    /// Whether the result is an error.
+    pub is_error: bool,
+    /// The snapshot diff, when diffing was on and a snapshot was shown.
+    pub snapshot_diff: Option<DiffResult>,
+}
+
+const RENDER_OPTION_KEYS: [&str; 3] = ["expectations", "detector", "key"];
+
+/// Renders `response` as Markdown under `tool`'s defaults merged with
+/// `options.expectations`, in the fixed section order every binding shares.
+///
+/// With `options.detector` (and `options.key`) and `diffOptions.enabled`
+/// on, the snapshot is shown as a diff against the previous one under the
+/// key, a one-line "unchanged", or in full. With diffing off the stored
+/// snapshot is neither read nor moved.
+#[napi]
+pub fn render_response(
+    env: Env,
+    #[napi(ts_arg_type = "ToolResponse")] response: Value,
+    tool: String,
+    #[napi(
+        ts_arg_type = "{ expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string }"
+    )]
+    options: Option<Object>,
+) -> Result<Rendered> {
+    let response: core::Response = Response::from_value(&response).or_throw(&env)?;
+    let mut expectation_layers = Vec::new();
+    let mut detector: Option<ClassInstance<ResponseDiffDetector>> = None;
+    let mut key: Option<String> = None;
+    if let Some(o) = &options {
+        for k in Object::keys(o)? {
+            if !RENDER_OPTION_KEYS.contains(&k.as_str()) {
+                return Err(throw(
+                    &env,
+                    CoreError::invalid_option(
+                        format!("renderOptions.{k}"),
+                        format!(
+                            "unknown option `{k}`; allowed: {}",
+                            RENDER_OPTION_KEYS.join(", ")
+                        ),
+                    ),
+                ));
+            }
+        }
+        expectation_layers = layers(&env, o.get::<Vec<Value>>("expectations")?)?;
+        detector = o.get::<ClassInstance<ResponseDiffDetector>>("detector")?;
+        key = o.get::<String>("key")?;
+    }
+    let refs: Vec<&CoreExpectation> = expectation_layers.iter().collect();
+    let exp = CoreExpectation::resolve(&tool, &refs).or_throw(&env)?;
+    let target = match (&detector, &key) {
+        (Some(d), Some(k)) => Some(DiffTarget {
+            detector: &d.inner,
+            key: k,
+        }),
+        (Some(_), None) => {
+            return Err(throw(
+                &env,
+                CoreError::invalid_option(
+                    "renderOptions.key",
+                    "a key (e.g. the tab id) is required with a detector",
+                ),
+            ));
+        }
+        (None, _) => None,
+    };
+    let r = core::render(&response, &exp, target).or_throw(&env)?;
+    Ok(Rendered {
+        text: r.text,
+        images: r.images.into_iter().map(image_out).collect(),
+        is_error: r.is_error,
+        snapshot_diff: r.snapshot_diff.map(Into::into),
+    })
+}
+
+/// Parses a response object with the core's validation.
+struct Response;
+
+impl Response {
+    fn from_value(v: &Value) -> response_diff::Result<core::Response> {
+        core::Response::from_json(&v.to_string())
+    }
+}
+
+fn image_out(i: core::Image) -> Image {
+    Image {
+        mime_type: i.mime_type,
+        data: STANDARD.encode(&i.data),
+    }
+}
