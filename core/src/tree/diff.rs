@@ -758,7 +758,7 @@ impl Matching<'_, '_> {
             let same_parent = if op == NONE {
                 np == NONE
             } else {
-                self.old_to_new[op as usize] == np
+                np != NONE && self.old_to_new[op as usize] == np
             };
             if !same_parent {
                 let describe = |f: &Flat<'_>, p: u32| {
