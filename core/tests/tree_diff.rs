@@ -58,11 +58,18 @@ fn three_identical_rows_becoming_two_is_one_removal() {
     for mode in MODES {
         let d = diff_with(&before, &after, &opts(mode));
         assert_eq!(removed_roots(&d), 1, "{mode:?}: {}", d.to_agent());
-        assert!(d.added.is_empty() && d.changed.is_empty(), "{mode:?}: {}", d.to_agent());
+        assert!(
+            d.added.is_empty() && d.changed.is_empty(),
+            "{mode:?}: {}",
+            d.to_agent()
+        );
     }
     // Without refs at all, duplicates still count right.
     let d = diff(&strip_refs(&before), &strip_refs(&after));
-    assert_eq!((removed_roots(&d), d.added.len(), d.changed.len()), (1, 0, 0));
+    assert_eq!(
+        (removed_roots(&d), d.added.len(), d.changed.len()),
+        (1, 0, 0)
+    );
     let d = diff(
         &parse("- row: x\n- row: x\n- row: x"),
         &parse("- row: x\n- row: x"),
@@ -84,7 +91,11 @@ fn renamed_button_is_one_change_not_remove_and_add() {
     // Refs mode: Playwright gave the renamed button a new ref; still one
     // element changed (name, and the ref the agent must use now).
     let d = diff(&before, &after);
-    assert!(d.added.is_empty() && d.removed.is_empty(), "{}", d.to_agent());
+    assert!(
+        d.added.is_empty() && d.removed.is_empty(),
+        "{}",
+        d.to_agent()
+    );
     let fields: Vec<_> = d.changed.iter().map(|c| c.field.clone()).collect();
     assert_eq!(fields, [Field::Name, Field::Ref]);
     assert_eq!(
@@ -130,7 +141,11 @@ fn item_inserted_in_the_middle_is_one_addition_and_nothing_else() {
         for mode in MODES {
             let d = diff_with(b, a, &opts(mode));
             assert_eq!(d.added.len(), 1, "{mode:?}: {}", d.to_agent());
-            assert!(d.removed.is_empty() && d.changed.is_empty(), "{}", d.to_agent());
+            assert!(
+                d.removed.is_empty() && d.changed.is_empty(),
+                "{}",
+                d.to_agent()
+            );
             assert_eq!(d.added[0].element.value.as_deref(), Some("Honeycrisp"));
             assert_eq!(d.unchanged_count, b.len());
         }
@@ -157,7 +172,10 @@ fn closed_dialog_is_one_removed_subtree() {
     let d = diff(&before, &after);
     assert_eq!(removed_roots(&d), 1);
     assert_eq!(d.removed.len(), 7, "every removed element is in the model");
-    assert_eq!(d.to_agent(), "- [e6] dialog \"Delete account?\"\n# 8 elements unchanged");
+    assert_eq!(
+        d.to_agent(),
+        "- [e6] dialog \"Delete account?\"\n# 8 elements unchanged"
+    );
 }
 
 // --- golden renderings -----------------------------------------------------
@@ -167,8 +185,14 @@ fn golden_agent_yaml_json_for_an_add_to_cart() {
     let (before, after) = case(7);
     let d = diff(&before, &after);
     insta::assert_snapshot!("case07_agent", d.to_agent());
-    insta::assert_snapshot!("case07_yaml", d.to_yaml(1_700_000_000_456, Some(1_700_000_000_123)));
-    insta::assert_snapshot!("case07_json", d.to_json(1_700_000_000_456, Some(1_700_000_000_123)));
+    insta::assert_snapshot!(
+        "case07_yaml",
+        d.to_yaml(1_700_000_000_456, Some(1_700_000_000_123))
+    );
+    insta::assert_snapshot!(
+        "case07_json",
+        d.to_json(1_700_000_000_456, Some(1_700_000_000_123))
+    );
     let (before, after) = case(8);
     insta::assert_snapshot!("case08_agent", diff(&before, &after).to_agent());
 }
@@ -207,7 +231,10 @@ fn yaml_and_json_parse_back_with_the_right_counts() {
             assert_eq!(dy["added"].as_vec().unwrap().len(), d.added.len());
             assert_eq!(dy["removed"].as_vec().unwrap().len(), removed_roots(&d));
             assert_eq!(dy["changed"].as_vec().unwrap().len(), d.changed.len());
-            assert_eq!(dy["unchanged_count"].as_i64(), Some(d.unchanged_count as i64));
+            assert_eq!(
+                dy["unchanged_count"].as_i64(),
+                Some(d.unchanged_count as i64)
+            );
             for (c, yc) in d.changed.iter().zip(dy["changed"].as_vec().unwrap()) {
                 assert_eq!(yc["from"].as_str(), c.from.as_deref());
                 assert_eq!(yc["to"].as_str(), c.to.as_deref());
@@ -228,17 +255,61 @@ fn yaml_and_json_parse_back_with_the_right_counts() {
 #[test]
 fn yaml_quotes_every_risky_string() {
     let risky = [
-        "yes", "No", "null", "~", "123", "1_000", "0x1F", "1e5", ".5", "-", "- dash", "a: b",
-        "ends:", "#x", "a #b", "[x]", "{x}", "&a", "*a", "!t", "%p", "@a", "`t", "|", ">",
-        "'q'", "\"q\"", " lead", "trail ", "tab\there", "line\nbreak", "nel\u{85}",
-        "ls\u{2028}", "bom\u{feff}", "ctl\u{1}", "12:30", "2001-12-14", "true", "on", "=",
-        "<<", "", "é ünï 🎉", "?q", ",c", "\\back",
+        "yes",
+        "No",
+        "null",
+        "~",
+        "123",
+        "1_000",
+        "0x1F",
+        "1e5",
+        ".5",
+        "-",
+        "- dash",
+        "a: b",
+        "ends:",
+        "#x",
+        "a #b",
+        "[x]",
+        "{x}",
+        "&a",
+        "*a",
+        "!t",
+        "%p",
+        "@a",
+        "`t",
+        "|",
+        ">",
+        "'q'",
+        "\"q\"",
+        " lead",
+        "trail ",
+        "tab\there",
+        "line\nbreak",
+        "nel\u{85}",
+        "ls\u{2028}",
+        "bom\u{feff}",
+        "ctl\u{1}",
+        "12:30",
+        "2001-12-14",
+        "true",
+        "on",
+        "=",
+        "<<",
+        "",
+        "é ünï 🎉",
+        "?q",
+        ",c",
+        "\\back",
     ];
     let mut old = String::new();
     let mut new = String::new();
     for (i, s) in risky.iter().enumerate() {
         let q = serde_json::to_string(s).unwrap();
-        old.push_str(&format!("- textbox {q} [ref=e{i}]: {}\n", serde_json::to_string("v").unwrap()));
+        old.push_str(&format!(
+            "- textbox {q} [ref=e{i}]: {}\n",
+            serde_json::to_string("v").unwrap()
+        ));
         new.push_str(&format!(
             "- textbox {q} [ref=e{i}]: {}\n",
             serde_json::to_string(&format!("{s}")).unwrap()
@@ -281,15 +352,25 @@ fn filters_apply_to_both_trees() {
         ..DiffOptions::default()
     };
     let d = diff_with(&before, &after, &buttons);
-    assert_eq!(d.to_agent(), "+ [e58] button \"Remove Kids' Sprint\" value=\"×\"\n# 7 elements unchanged");
+    assert_eq!(
+        d.to_agent(),
+        "+ [e58] button \"Remove Kids' Sprint\" value=\"×\"\n# 7 elements unchanged"
+    );
 
     let prune = Filter {
         prune: true,
         ..Filter::default()
     };
     let pruned = prune.apply(&fixture("form.yml"));
-    assert!(pruned.iter().all(|(_, e)| e.role != "generic" || !e.name.is_empty() || e.value.is_some()));
-    assert_eq!(pruned.roots[0].role, "main", "the unnamed body wrapper is gone");
+    assert!(
+        pruned
+            .iter()
+            .all(|(_, e)| e.role != "generic" || !e.name.is_empty() || e.value.is_some())
+    );
+    assert_eq!(
+        pruned.roots[0].role, "main",
+        "the unnamed body wrapper is gone"
+    );
     let full = fixture("form.yml");
     assert_eq!(
         pruned.iter().filter(|(_, e)| e.role == "textbox").count(),
@@ -309,7 +390,9 @@ fn scope_with_no_match_gives_an_empty_tree() {
 #[test]
 fn selectors_find_the_first_match_on_real_pages() {
     let shop = fixture("shop.yml");
-    let cart = shop.find(&Selector::parse("list \"Cart items\"").unwrap()).unwrap();
+    let cart = shop
+        .find(&Selector::parse("list \"Cart items\"").unwrap())
+        .unwrap();
     assert_eq!(cart.aria_ref.as_deref(), Some("e46"));
     assert_eq!(
         cart.to_aria(),
@@ -320,7 +403,10 @@ fn selectors_find_the_first_match_on_real_pages() {
     let frame = fixture("shadow.yml");
     let in_frame = frame.find(&Selector::parse("f1e2").unwrap()).unwrap();
     assert_eq!(in_frame.name, "In frame");
-    assert!(shop.find(&Selector::parse("navigation \"Nope\"").unwrap()).is_none());
+    assert!(
+        shop.find(&Selector::parse("navigation \"Nope\"").unwrap())
+            .is_none()
+    );
     assert_eq!(
         cart.text_lines(),
         [
@@ -335,7 +421,16 @@ fn selectors_find_the_first_match_on_real_pages() {
 
 // --- the apply law on real pairs -------------------------------------------
 
-type Key = (Vec<(String, String)>, String, String, Option<String>, Option<String>, Vec<String>, Vec<String>, Option<String>);
+type Key = (
+    Vec<(String, String)>,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Vec<String>,
+    Vec<String>,
+    Option<String>,
+);
 
 /// Every element as (ancestor path, fields), sorted: the identity multiset.
 pub fn multiset(t: &Tree, with_refs: bool) -> Vec<Key> {
@@ -345,7 +440,11 @@ pub fn multiset(t: &Tree, with_refs: bool) -> Vec<Key> {
         path.truncate(depth);
         let mut states: Vec<String> = e.states.iter().map(|s| s.to_string()).collect();
         states.sort();
-        let mut props: Vec<String> = e.props.iter().map(|p| format!("{}={}", p.name, p.value)).collect();
+        let mut props: Vec<String> = e
+            .props
+            .iter()
+            .map(|p| format!("{}={}", p.name, p.value))
+            .collect();
         props.sort();
         out.push((
             path.clone(),

@@ -388,10 +388,7 @@ impl<'a> KeyParser<'a> {
                 None => "expected a role".to_owned(),
             });
         }
-        let mut e = Element {
-            role: role.to_owned(),
-            ..Element::default()
-        };
+        let mut e = Element::new(role, "");
         let save = self.pos;
         self.skip_spaces();
         match self.peek() {

@@ -874,19 +874,7 @@ fn diff_props(
 
 /// A copy of `e` without its children.
 pub(crate) fn shallow(e: &Element) -> Element {
-    Element {
-        role: e.role.clone(),
-        name: e.name.clone(),
-        name_regex: e.name_regex,
-        value: e.value.clone(),
-        description: e.description.clone(),
-        aria_ref: e.aria_ref.clone(),
-        bounds: e.bounds,
-        states: e.states.clone(),
-        props: e.props.clone(),
-        children: Vec::new(),
-        layout: e.layout,
-    }
+    e.shallow_clone()
 }
 
 impl TreeDiff {
