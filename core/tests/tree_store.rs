@@ -218,3 +218,11 @@ fn filters_apply_to_since_reads() {
     let r = store.read("t", fixture("shop.yml"), None, &missing);
     assert!(r.notice().unwrap().contains("matches nothing"));
 }
+
+#[test]
+fn stores_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<SinceStore>();
+    check::<DiskStore>();
+    check::<Tree>();
+}

@@ -245,21 +245,25 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &DiffOptions) -> TreeDiff {
             Cow::Owned(options.filter.apply(new)),
         )
     };
-    let o = Flat::new(&old, options);
-    let n = Flat::new(&new, options);
+    let mut o = Flat::new(&old, options);
+    let mut n = Flat::new(&new, options);
+    let refs = options.identity == IdentityMode::Refs && o.has_refs && n.has_refs;
+    let (old_to_new, new_to_old) = if refs {
+        match_refs(&o, &n)
+    } else {
+        (vec![NONE; o.len()], vec![NONE; n.len()])
+    };
+    o.compute_ids(|i| old_to_new[i] == NONE);
+    n.compute_ids(|i| new_to_old[i] == NONE);
     let mut m = Matching {
         o: &o,
         n: &n,
-        old_to_new: vec![NONE; o.len()],
-        new_to_old: vec![NONE; n.len()],
+        old_to_new,
+        new_to_old,
     };
-    let refs = options.identity == IdentityMode::Refs && o.has_refs && n.has_refs;
-    if refs {
-        m.match_refs();
-    }
     m.match_hashes();
     m.match_renames();
-    m.into_diff(options, refs)
+    m.into_diff(options, options.identity == IdentityMode::Refs)
 }
 
 impl TreeDiff {
@@ -278,8 +282,11 @@ struct Flat<'a> {
     depth: Vec<u32>,
     /// Position among the parent's children.
     position: Vec<u32>,
-    /// Identity: blake3 of role, name, description and the ancestors' path.
+    /// Identity: blake3 of role, name, description and the ancestors' path
+    /// (computed on demand: elements matched by ref never need it).
     id: Vec<u128>,
+    /// blake3 of the (role, name) path down to and including the element.
+    path: Vec<Option<[u8; 16]>>,
     /// Own fields and subtree content (value, states, props, children…).
     sig: Vec<u64>,
     /// Role + name + description, without the path (for the rename pass).
@@ -305,17 +312,14 @@ impl<'a> Flat<'a> {
             parent: Vec::with_capacity(cap),
             depth: Vec::with_capacity(cap),
             position: Vec::with_capacity(cap),
-            id: Vec::with_capacity(cap),
+            id: Vec::new(),
+            path: Vec::new(),
             sig: Vec::with_capacity(cap),
             local: Vec::with_capacity(cap),
             kids: Vec::new(),
             kid_start: Vec::new(),
             has_refs: false,
         };
-        // Path hashes of the open ancestors, by depth.
-        let mut paths: Vec<[u8; 16]> = Vec::new();
-        let mut buf: Vec<u8> = Vec::with_capacity(256);
-        let mut last_at_depth: Vec<u32> = Vec::new();
         let mut stack: Vec<(u32, std::slice::Iter<'a, Element>, u32)> =
             vec![(NONE, tree.roots.iter(), 0)];
         while let Some((parent, it, pos)) = stack.last_mut() {
@@ -328,34 +332,11 @@ impl<'a> Flat<'a> {
             *pos += 1;
             let depth = stack.len() - 1;
             let idx = f.nodes.len() as u32;
-            paths.truncate(depth);
-            last_at_depth.truncate(depth);
-            buf.clear();
-            buf.extend_from_slice(paths.last().map_or(&[0u8; 16][..], |p| &p[..]));
-            push_field(&mut buf, &e.role);
-            push_field(&mut buf, &e.name);
-            buf.push(e.name_regex as u8);
-            let path: [u8; 16] = blake3::hash(&buf).as_bytes()[..16]
-                .try_into()
-                .expect("16 bytes");
-            let id = match &e.description {
-                None => path,
-                Some(d) => {
-                    buf.clear();
-                    buf.extend_from_slice(&path);
-                    push_field(&mut buf, d);
-                    blake3::hash(&buf).as_bytes()[..16]
-                        .try_into()
-                        .expect("16 bytes")
-                }
-            };
-            paths.push(path);
             f.has_refs |= e.aria_ref.is_some();
             f.nodes.push(e);
             f.parent.push(parent);
             f.depth.push(depth as u32);
             f.position.push(position);
-            f.id.push(u128::from_le_bytes(id));
             f.local
                 .push(fx(&(&e.role, &e.name, e.name_regex, &e.description)));
             f.sig.push(own_sig(e, options.compare_bounds));
@@ -388,7 +369,7 @@ impl<'a> Flat<'a> {
                 let mut h = FxHasher::default();
                 f.sig[i].hash(&mut h);
                 for &k in kids {
-                    f.id[k as usize].hash(&mut h);
+                    f.local[k as usize].hash(&mut h);
                     f.sig[k as usize].hash(&mut h);
                 }
                 f.sig[i] = h.finish();
@@ -399,6 +380,58 @@ impl<'a> Flat<'a> {
 
     fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Computes the identity hash of every element for which `want` is true
+    /// (and the path hashes of their ancestors).
+    fn compute_ids(&mut self, want: impl Fn(usize) -> bool) {
+        let n = self.len();
+        self.id.resize(n, 0);
+        self.path.resize(n, None);
+        let mut buf: Vec<u8> = Vec::with_capacity(256);
+        let mut chain: Vec<usize> = Vec::new();
+        for i in 0..n {
+            if !want(i) {
+                continue;
+            }
+            // Ancestors without a path hash yet, nearest first.
+            chain.clear();
+            let mut j = i;
+            while self.path[j].is_none() {
+                chain.push(j);
+                match self.parent[j] {
+                    NONE => break,
+                    p => j = p as usize,
+                }
+            }
+            for &k in chain.iter().rev() {
+                let e = self.nodes[k];
+                buf.clear();
+                match self.parent[k] {
+                    NONE => buf.extend_from_slice(&[0u8; 16]),
+                    p => buf.extend_from_slice(&self.path[p as usize].expect("parent first")),
+                }
+                push_field(&mut buf, &e.role);
+                push_field(&mut buf, &e.name);
+                buf.push(e.name_regex as u8);
+                let path: [u8; 16] = blake3::hash(&buf).as_bytes()[..16]
+                    .try_into()
+                    .expect("16 bytes");
+                self.path[k] = Some(path);
+                let id = match &e.description {
+                    None => path,
+                    Some(d) => {
+                        buf.clear();
+                        buf.extend_from_slice(&path);
+                        push_field(&mut buf, d);
+                        blake3::hash(&buf).as_bytes()[..16]
+                            .try_into()
+                            .expect("16 bytes")
+                    }
+                };
+                self.id[k] = u128::from_le_bytes(id);
+            }
+        }
     }
 
     /// Children of `i`, or the top-level elements for `NONE`.
@@ -429,6 +462,35 @@ fn own_sig(e: &Element, bounds: bool) -> u64 {
     h.finish()
 }
 
+/// Step 1: refs present exactly once in each tree.
+fn match_refs(o: &Flat<'_>, n: &Flat<'_>) -> (Vec<u32>, Vec<u32>) {
+    let mut old_to_new = vec![NONE; o.len()];
+    let mut new_to_old = vec![NONE; n.len()];
+    // ref -> (old index, new index); NONE marks "absent or duplicated".
+    const DUP: u32 = NONE - 1;
+    let mut refs: FxHashMap<&str, (u32, u32)> = FxHashMap::default();
+    refs.reserve(o.len());
+    for (i, e) in o.nodes.iter().enumerate() {
+        if let Some(r) = e.aria_ref.as_deref() {
+            refs.entry(r)
+                .and_modify(|v| v.0 = DUP)
+                .or_insert((i as u32, NONE));
+        }
+    }
+    for (i, e) in n.nodes.iter().enumerate() {
+        if let Some(v) = e.aria_ref.as_deref().and_then(|r| refs.get_mut(r)) {
+            v.1 = if v.1 == NONE { i as u32 } else { DUP };
+        }
+    }
+    for (oi, ni) in refs.into_values() {
+        if oi < DUP && ni < DUP {
+            old_to_new[oi as usize] = ni;
+            new_to_old[ni as usize] = oi;
+        }
+    }
+    (old_to_new, new_to_old)
+}
+
 struct Matching<'f, 'a> {
     o: &'f Flat<'a>,
     n: &'f Flat<'a>,
@@ -440,38 +502,6 @@ impl Matching<'_, '_> {
     fn pair(&mut self, o: u32, n: u32) {
         self.old_to_new[o as usize] = n;
         self.new_to_old[n as usize] = o;
-    }
-
-    /// Step 1: refs present exactly once in each tree.
-    fn match_refs(&mut self) {
-        let mut old_refs: FxHashMap<&str, u32> = FxHashMap::default();
-        for (i, e) in self.o.nodes.iter().enumerate() {
-            if let Some(r) = e.aria_ref.as_deref() {
-                old_refs
-                    .entry(r)
-                    .and_modify(|v| *v = NONE)
-                    .or_insert(i as u32);
-            }
-        }
-        let mut new_refs: FxHashMap<&str, u32> = FxHashMap::default();
-        for (i, e) in self.n.nodes.iter().enumerate() {
-            if let Some(r) = e.aria_ref.as_deref() {
-                new_refs
-                    .entry(r)
-                    .and_modify(|v| *v = NONE)
-                    .or_insert(i as u32);
-            }
-        }
-        for (i, e) in self.n.nodes.iter().enumerate() {
-            let Some(r) = e.aria_ref.as_deref() else {
-                continue;
-            };
-            if let (Some(&o), Some(&n)) = (old_refs.get(r), new_refs.get(r)) {
-                if o != NONE && n == i as u32 {
-                    self.pair(o, n);
-                }
-            }
-        }
     }
 
     /// Step 2: content hash with occurrence alignment.
@@ -564,6 +594,12 @@ impl Matching<'_, '_> {
     fn align(&mut self, olds: &[u32], news: &[u32], ok: &[u64], nk: &[u64], pair_replaced: bool) {
         let a: Vec<u64> = olds.iter().map(|&i| ok[i as usize]).collect();
         let b: Vec<u64> = news.iter().map(|&i| nk[i as usize]).collect();
+        if a == b {
+            for (&o, &n) in olds.iter().zip(news) {
+                self.pair(o, n);
+            }
+            return;
+        }
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(50);
         let ops = similar::capture_diff_slices_deadline(
             similar::Algorithm::Myers,
@@ -681,7 +717,7 @@ impl Matching<'_, '_> {
         }
     }
 
-    fn into_diff(self, options: &DiffOptions, refs: bool) -> TreeDiff {
+    fn into_diff(self, options: &DiffOptions, report_refs: bool) -> TreeDiff {
         let (o, n) = (self.o, self.n);
         let mut d = TreeDiff::default();
         let parent_link = |np: u32| -> Parent {
@@ -746,7 +782,7 @@ impl Matching<'_, '_> {
                 push(Field::Bounds, s(&oe.bounds), s(&ne.bounds));
             }
             if oe.aria_ref != ne.aria_ref {
-                if refs {
+                if report_refs {
                     push(Field::Ref, oe.aria_ref.clone(), ne.aria_ref.clone());
                 } else if oe.aria_ref.is_some() && ne.aria_ref.is_some() {
                     d.refs_renumbered += 1;
