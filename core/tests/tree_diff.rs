@@ -312,7 +312,7 @@ fn yaml_quotes_every_risky_string() {
         ));
         new.push_str(&format!(
             "- textbox {q} [ref=e{i}]: {}\n",
-            serde_json::to_string(&format!("{s}")).unwrap()
+            serde_json::to_string(s).unwrap()
         ));
     }
     let d = diff(&parse(old.trim_end()), &parse(new.trim_end()));

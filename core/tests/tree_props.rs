@@ -102,7 +102,7 @@ enum Edit {
     Revalue(usize, Option<&'static str>),
     ToggleState(usize, &'static str),
     Delete(usize),
-    Insert(usize, usize, Element),
+    Insert(usize, usize, Box<Element>),
     Duplicate(usize),
     Move(usize, usize),
 }
@@ -125,7 +125,11 @@ fn edit() -> impl Strategy<Value = Edit> {
         )
             .prop_map(|(i, s)| Edit::ToggleState(i, s)),
         any::<usize>().prop_map(Edit::Delete),
-        (any::<usize>(), any::<usize>(), element()).prop_map(|(i, p, e)| Edit::Insert(i, p, e)),
+        (any::<usize>(), any::<usize>(), element()).prop_map(|(i, p, e)| Edit::Insert(
+            i,
+            p,
+            Box::new(e)
+        )),
         any::<usize>().prop_map(Edit::Duplicate),
         (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Edit::Move(i, j)),
     ]
@@ -169,7 +173,7 @@ fn apply_edit(t: &mut Tree, edit: &Edit) {
     let ps = paths(t);
     if ps.is_empty() {
         if let Edit::Insert(_, _, e) = edit {
-            t.roots.push(e.clone());
+            t.roots.push((**e).clone());
         }
         return;
     }
@@ -193,7 +197,7 @@ fn apply_edit(t: &mut Tree, edit: &Edit) {
         Edit::Insert(i, pos, e) => {
             let p = pick(*i);
             let list = &mut at(t, &p).children;
-            list.insert(pos % (list.len() + 1), e.clone());
+            list.insert(pos % (list.len() + 1), (**e).clone());
         }
         Edit::Duplicate(i) => {
             let p = pick(*i);
