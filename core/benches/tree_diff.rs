@@ -119,6 +119,18 @@ fn bench(c: &mut Criterion) {
     g.bench_function("refs_render_agent", |b| {
         b.iter(|| diff_with(black_box(&old), black_box(&new), &DiffOptions::default()).to_agent())
     });
+    g.bench_function("blake3_20k_small", |b| {
+        let buf = [7u8; 56];
+        b.iter(|| {
+            let mut acc = 0u8;
+            for i in 0..20_000u32 {
+                let mut x = buf;
+                x[..4].copy_from_slice(&i.to_le_bytes());
+                acc ^= blake3::hash(black_box(&x)).as_bytes()[0];
+            }
+            acc
+        })
+    });
     g.finish();
     let text = old.to_aria();
     let mut g = c.benchmark_group("aria_10k");

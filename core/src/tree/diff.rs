@@ -442,7 +442,7 @@ impl<'a> Flat<'a> {
 }
 
 fn push_field(buf: &mut Vec<u8>, s: &str) {
-    buf.extend_from_slice(&(s.len() as u64).to_le_bytes());
+    buf.extend_from_slice(&(s.len() as u32).to_le_bytes());
     buf.extend_from_slice(s.as_bytes());
 }
 
@@ -506,42 +506,108 @@ impl Matching<'_, '_> {
 
     /// Step 2: content hash with occurrence alignment.
     fn match_hashes(&mut self) {
-        // Groups of unmatched elements sharing an identity hash.
+        // Groups of unmatched elements sharing an identity hash, as linked
+        // lists in document order (no allocation per group).
+        #[derive(Clone, Copy)]
+        struct Group {
+            old_head: u32,
+            old_tail: u32,
+            old_len: u32,
+            new_head: u32,
+            new_tail: u32,
+            new_len: u32,
+        }
+        let (o, n) = (self.o, self.n);
         let mut index: FxHashMap<u128, u32> = FxHashMap::default();
-        let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
-        for i in 0..self.o.len() {
-            if self.old_to_new[i] == NONE {
-                let g = *index.entry(self.o.id[i]).or_insert_with(|| {
-                    groups.push((Vec::new(), Vec::new()));
-                    (groups.len() - 1) as u32
-                });
-                groups[g as usize].0.push(i as u32);
-            }
-        }
-        for i in 0..self.n.len() {
-            if self.new_to_old[i] == NONE {
-                if let Some(&g) = index.get(&self.n.id[i]) {
-                    groups[g as usize].1.push(i as u32);
-                }
-            }
-        }
-        // The hash covers the path, so a group's members share a depth:
-        // shallow groups first, so parents are paired before their children.
-        let mut order: Vec<u32> = (0..groups.len() as u32)
-            .filter(|&g| !groups[g as usize].1.is_empty())
-            .collect();
-        order.sort_by_key(|&g| self.o.depth[groups[g as usize].0[0] as usize]);
-        for g in order {
-            let (olds, news) = &groups[g as usize];
-            if olds.len() == 1 && news.len() == 1 {
-                self.pair(olds[0], news[0]);
+        index.reserve(o.len());
+        let mut groups: Vec<Group> = Vec::new();
+        let mut next_old = vec![NONE; o.len()];
+        let mut next_new = vec![NONE; n.len()];
+        for i in 0..o.len() {
+            if self.old_to_new[i] != NONE {
                 continue;
             }
-            self.match_group(olds, news);
+            let i = i as u32;
+            let g = *index.entry(o.id[i as usize]).or_insert_with(|| {
+                groups.push(Group {
+                    old_head: i,
+                    old_tail: NONE,
+                    old_len: 0,
+                    new_head: NONE,
+                    new_tail: NONE,
+                    new_len: 0,
+                });
+                (groups.len() - 1) as u32
+            });
+            let g = &mut groups[g as usize];
+            if g.old_tail != NONE {
+                next_old[g.old_tail as usize] = i;
+            }
+            g.old_tail = i;
+            g.old_len += 1;
+        }
+        for i in 0..n.len() {
+            if self.new_to_old[i] != NONE {
+                continue;
+            }
+            let Some(&g) = index.get(&n.id[i]) else {
+                continue;
+            };
+            let i = i as u32;
+            let g = &mut groups[g as usize];
+            if g.new_tail == NONE {
+                g.new_head = i;
+            } else {
+                next_new[g.new_tail as usize] = i;
+            }
+            g.new_tail = i;
+            g.new_len += 1;
+        }
+        // Singletons pair at once. The hash covers the path, so a group's
+        // members share a depth: the other groups go shallow first, so that
+        // parents are paired before their children.
+        let mut multi: Vec<Group> = Vec::new();
+        for g in &groups {
+            match (g.old_len, g.new_len) {
+                (_, 0) => {}
+                (1, 1) => self.pair(g.old_head, g.new_head),
+                _ => multi.push(*g),
+            }
+        }
+        multi.sort_by_key(|g| o.depth[g.old_head as usize]);
+        let walk = |head: u32, next: &[u32]| {
+            let mut v = Vec::new();
+            let mut i = head;
+            while i != NONE {
+                v.push(i);
+                i = next[i as usize];
+            }
+            v
+        };
+        for g in multi {
+            let olds = walk(g.old_head, &next_old);
+            let news = walk(g.new_head, &next_new);
+            self.match_group(&olds, &news);
         }
     }
 
     fn match_group(&mut self, olds: &[u32], news: &[u32]) {
+        let (o, n) = (self.o, self.n);
+        // Common case: every member under one parent pair.
+        let new_parent_of_old = |x: u32| match o.parent[x as usize] {
+            NONE => NONE,
+            p => match self.old_to_new[p as usize] {
+                NONE => NONE - 1,
+                np => np,
+            },
+        };
+        let k = n.parent[news[0] as usize];
+        if olds.iter().all(|&x| new_parent_of_old(x) == k)
+            && news.iter().all(|&x| n.parent[x as usize] == k)
+        {
+            self.align(olds, news, &o.sig, &n.sig, true);
+            return;
+        }
         // Under matched parents first: bucket by the new parent.
         let mut buckets: FxHashMap<u32, (Vec<u32>, Vec<u32>)> = FxHashMap::default();
         for &o in olds {
@@ -592,14 +658,19 @@ impl Matching<'_, '_> {
     /// Aligns two sequences on `keys`: equal runs pair; with `pair_replaced`,
     /// replaced runs pair in order too (same identity, changed content).
     fn align(&mut self, olds: &[u32], news: &[u32], ok: &[u64], nk: &[u64], pair_replaced: bool) {
-        let a: Vec<u64> = olds.iter().map(|&i| ok[i as usize]).collect();
-        let b: Vec<u64> = news.iter().map(|&i| nk[i as usize]).collect();
-        if a == b {
+        if olds.len() == news.len()
+            && olds
+                .iter()
+                .zip(news)
+                .all(|(&a, &b)| ok[a as usize] == nk[b as usize])
+        {
             for (&o, &n) in olds.iter().zip(news) {
                 self.pair(o, n);
             }
             return;
         }
+        let a: Vec<u64> = olds.iter().map(|&i| ok[i as usize]).collect();
+        let b: Vec<u64> = news.iter().map(|&i| nk[i as usize]).collect();
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(50);
         let ops = similar::capture_diff_slices_deadline(
             similar::Algorithm::Myers,
@@ -775,8 +846,12 @@ impl Matching<'_, '_> {
                     ne.description.clone(),
                 );
             }
-            diff_states(&oe.states, &ne.states, &mut push);
-            diff_props(&oe.props, &ne.props, &mut push);
+            if oe.states != ne.states {
+                diff_states(&oe.states, &ne.states, &mut push);
+            }
+            if oe.props != ne.props {
+                diff_props(&oe.props, &ne.props, &mut push);
+            }
             if options.compare_bounds && oe.bounds != ne.bounds {
                 let s = |b: &Option<Bounds>| b.map(|b| b.to_string());
                 push(Field::Bounds, s(&oe.bounds), s(&ne.bounds));
