@@ -164,7 +164,8 @@ impl CompatResponseDiffDetector {
                 .unwrap_or((&r.formatted_diff, ""));
             match r.mode {
                 core::DiffMode::Diff => strip_final_newline(rest.to_owned()),
-                _ => first.to_owned(),
+                // The note ends with a colon that introduced the full text.
+                _ => first.strip_suffix(':').unwrap_or(first).to_owned(),
             }
         };
         Ok(CompatDiffResult {
@@ -212,7 +213,9 @@ fn texts(env: &Env, segments: &[CompatDiffSegment]) -> Result<(String, String)> 
                     env,
                     CoreError::invalid_option(
                         format!("segments[{i}].type"),
-                        format!("{other:?} is not a segment type; use \"add\", \"remove\" or \"equal\""),
+                        format!(
+                            "{other:?} is not a segment type; use \"add\", \"remove\" or \"equal\""
+                        ),
                     ),
                 ));
             }

@@ -198,7 +198,10 @@ impl ResponseDiffDetector {
         #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
     ) -> Result<DiffResult> {
         let s = settings(&env, options)?;
-        self.inner.detect(&key, &text, &s).or_throw(&env).map(Into::into)
+        self.inner
+            .detect(&key, &text, &s)
+            .or_throw(&env)
+            .map(Into::into)
     }
 
     /// Stores `text` under `key` without comparing. Returns false when the

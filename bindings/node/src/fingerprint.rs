@@ -127,10 +127,13 @@ impl Fingerprint {
 /// a bad field, `INVALID_OPTION` when the extractor refused its options,
 /// `INPUT_TOO_LARGE` over 2 MiB.
 #[napi]
-pub fn parse_fingerprint(env: Env, json: Either<String, Value>) -> Result<Fingerprint> {
+pub fn parse_fingerprint(
+    env: Env,
+    #[napi(ts_arg_type = "string | Record<string, unknown>")] json: Value,
+) -> Result<Fingerprint> {
     let text = match json {
-        Either::A(s) => s,
-        Either::B(v) => v.to_string(),
+        Value::String(s) => s,
+        v => v.to_string(),
     };
     let fp = core::Fingerprint::from_json(&text).or_throw(&env)?;
     Ok(Fingerprint {
@@ -377,9 +380,7 @@ impl BaselineStore {
     #[napi(constructor)]
     pub fn new(
         env: Env,
-        #[napi(
-            ts_arg_type = "{ directory?: string; memoryLimit?: number; recentLimit?: number }"
-        )]
+        #[napi(ts_arg_type = "{ directory?: string; memoryLimit?: number; recentLimit?: number }")]
         options: Option<Object>,
     ) -> Result<Self> {
         let mut b = core::BaselineStore::configure();

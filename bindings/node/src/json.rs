@@ -1,13 +1,103 @@
 //! Option objects cross as JSON so that the core validates them (unknown
 //! keys, types and ranges, each error naming its field), exactly as for the
-//! C and Python bindings.
+//! C and Python bindings. The few option objects the core has no JSON form
+//! for are read with [`Opts`], which reports problems the same way.
 
-use serde_json::Value;
+use response_diff::Error as CoreError;
+use serde_json::{Map, Value};
 
 /// The JSON text of an options object; `None` for `undefined` / `null`.
 pub(crate) fn options_json(value: Option<Value>) -> Option<String> {
     match value {
         None | Some(Value::Null) => None,
         Some(v) => Some(v.to_string()),
+    }
+}
+
+/// A JS options object read key by key: a wrong type or an unknown key is
+/// the core's `InvalidOption` naming `path.key`.
+pub(crate) struct Opts {
+    path: &'static str,
+    map: Map<String, Value>,
+    allowed: &'static [&'static str],
+}
+
+type R<T> = Result<T, CoreError>;
+
+/// `Number.MAX_SAFE_INTEGER`.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+impl Opts {
+    /// Reads `value` (an object, `undefined` or `null`) under `path`,
+    /// accepting only the `allowed` keys.
+    pub(crate) fn new(
+        path: &'static str,
+        value: Option<Value>,
+        allowed: &'static [&'static str],
+    ) -> R<Opts> {
+        let map = match value {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(m)) => m,
+            Some(_) => {
+                return Err(CoreError::invalid_option(path, "must be an object"));
+            }
+        };
+        if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(CoreError::invalid_option(
+                format!("{path}.{k}"),
+                format!("unknown option `{k}`; allowed: {}", allowed.join(", ")),
+            ));
+        }
+        Ok(Opts { path, map, allowed })
+    }
+
+    fn wrong(&self, key: &str, want: &str) -> CoreError {
+        debug_assert!(self.allowed.contains(&key));
+        CoreError::invalid_option(format!("{}.{key}", self.path), format!("must be {want}"))
+    }
+
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    pub(crate) fn bool(&self, key: &str) -> R<Option<bool>> {
+        self.get(key)
+            .map(|v| v.as_bool().ok_or_else(|| self.wrong(key, "a boolean")))
+            .transpose()
+    }
+
+    pub(crate) fn str(&self, key: &str) -> R<Option<&str>> {
+        self.get(key)
+            .map(|v| v.as_str().ok_or_else(|| self.wrong(key, "a string")))
+            .transpose()
+    }
+
+    pub(crate) fn u64(&self, key: &str) -> R<Option<u64>> {
+        self.get(key)
+            .map(|v| {
+                // JS numbers past u32 arrive as floats.
+                v.as_u64()
+                    .or_else(|| {
+                        v.as_f64()
+                            .filter(|f| f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(f))
+                            .map(|f| f as u64)
+                    })
+                    .ok_or_else(|| self.wrong(key, "a non-negative integer"))
+            })
+            .transpose()
+    }
+
+    pub(crate) fn strings(&self, key: &str) -> R<Option<Vec<String>>> {
+        self.get(key)
+            .map(|v| {
+                v.as_array()
+                    .and_then(|a| {
+                        a.iter()
+                            .map(|s| s.as_str().map(str::to_owned))
+                            .collect::<Option<Vec<_>>>()
+                    })
+                    .ok_or_else(|| self.wrong(key, "an array of strings"))
+            })
+            .transpose()
     }
 }

@@ -11,10 +11,11 @@
 // napi's string enums take the variant names JavaScript sees.
 #![allow(non_camel_case_types)]
 
-mod compat;
-mod diff;
-mod error;
-mod expectation;
-mod fingerprint;
+pub mod compat;
+pub mod diff;
+pub mod error;
+pub mod expectation;
+pub mod fingerprint;
 mod json;
-mod response;
+pub mod response;
+pub mod tree;

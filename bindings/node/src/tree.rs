@@ -1,0 +1,336 @@
+//! Accessibility trees: parse and print aria snapshots, diff two trees,
+//! `since` reads.
+
+use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use response_diff::Error as CoreError;
+use response_diff::tree::{self as core, Tree};
+use serde_json::Value;
+
+use crate::error::OrThrow;
+use crate::json::Opts;
+
+type CoreResult<T> = response_diff::Result<T>;
+
+/// One element of an accessibility tree, as plain data (the core's JSON
+/// form). `states` holds bracketed attributes (`[checked]` is `true`,
+/// `[level=2]` is `"2"`), `props` the `- /url: …` lines.
+#[napi(object)]
+pub struct SnapshotElement {
+    /// ARIA role, or `text` for a static text node.
+    pub role: String,
+    /// Accessible name (absent when empty).
+    pub name: Option<String>,
+    /// The name is a regular expression (`/Item \d+/`), kept verbatim.
+    pub name_regex: Option<bool>,
+    /// Inline text after the colon: a textbox's value, a paragraph's text.
+    pub value: Option<String>,
+    /// Accessible description.
+    pub description: Option<String>,
+    /// Element reference (`e12`) the agent acts on.
+    #[napi(js_name = "ref")]
+    pub aria_ref: Option<String>,
+    /// Bounding box (`[box=x,y,width,height]`).
+    pub bounds: Option<Bounds>,
+    /// Bracketed attributes other than `ref` and `box`, in order.
+    pub states: Option<HashMap<String, Either<String, bool>>>,
+    /// Property lines, names without the slash.
+    pub props: Option<HashMap<String, String>>,
+    /// Children in document order.
+    pub children: Option<Vec<SnapshotElement>>,
+}
+
+/// A bounding box in CSS pixels.
+#[napi(object)]
+pub struct Bounds {
+    /// Left.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+}
+
+/// How a tree diff is printed.
+#[napi(string_enum = "lowercase")]
+pub enum TreeDiffFormat {
+    /// `+ [e216] listitem "Item 2" (in list "Cart")`, `- …`, `~ …`, then
+    /// `# 148 elements unchanged`.
+    Agent,
+    /// `{ts, since, diff: {added, removed, changed, unchanged_count}}` as YAML.
+    Yaml,
+    /// The same as compact JSON.
+    Json,
+}
+
+/// Which element identity a tree diff trusts.
+#[napi(string_enum = "lowercase")]
+pub enum TreeIdentity {
+    /// Refs first when both trees carry them, then content (the default).
+    Refs,
+    /// Content only: for trees whose refs are renumbered on every read.
+    Content,
+}
+
+/// Options of `treeDiff` (and of `SinceStore.read`, which adds `since`).
+#[napi(object)]
+pub struct TreeDiffOptions {
+    /// `agent` (default), `yaml` or `json`.
+    pub format: Option<TreeDiffFormat>,
+    /// `refs` (default) or `content`.
+    pub identity: Option<TreeIdentity>,
+    /// Report bounding-box changes (default false).
+    pub compare_bounds: Option<bool>,
+    /// Keep only these roles (re-parenting to the nearest kept ancestor).
+    pub roles: Option<Vec<String>>,
+    /// Drop unnamed generic wrappers, hoisting their children.
+    pub prune: Option<bool>,
+    /// Keep only the first subtree matching this ref or role selector.
+    pub scope: Option<String>,
+    /// Parse aria text leniently: malformed lines become text nodes.
+    pub lenient: Option<bool>,
+    /// `ts` printed in YAML/JSON (`treeDiff` only; default now).
+    pub ts: Option<f64>,
+    /// `since` printed in YAML/JSON (`treeDiff`), or the earlier read to
+    /// diff against (`SinceStore.read`).
+    pub since: Option<f64>,
+}
+
+/// A tree diff: its rendering and its counts.
+#[napi(object)]
+pub struct TreeDiffResult {
+    /// The diff in the chosen format.
+    pub text: String,
+    /// Elements only in the new tree.
+    pub added: u32,
+    /// Elements only in the old tree (descendants of a removed element included).
+    pub removed: u32,
+    /// Field changes of matched elements (one per field).
+    pub changed: u32,
+    /// Matched elements with no change.
+    pub unchanged_count: u32,
+    /// Matched elements whose ref differs (`identity: 'content'` only).
+    pub refs_renumbered: u32,
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A tree from aria text or the element JSON form.
+fn tree_of(input: Value, lenient: bool) -> CoreResult<Tree> {
+    match input {
+        Value::String(text) => core::parse_aria(&text, lenient),
+        v => Tree::from_json(&v.to_string()),
+    }
+}
+
+fn lenient(opts: &Opts) -> CoreResult<bool> {
+    Ok(opts.bool("lenient")?.unwrap_or(false))
+}
+
+/// Parses Playwright's aria snapshot text into elements. A malformed line
+/// throws `PARSE_ERROR` with its line number; with `lenient` it becomes a
+/// text node instead.
+#[napi(ts_return_type = "SnapshotElement[]")]
+pub fn parse_snapshot(
+    env: Env,
+    text: String,
+    #[napi(ts_arg_type = "{ lenient?: boolean }")] options: Option<Value>,
+) -> Result<Value> {
+    let o = Opts::new("parseOptions", options, &["lenient"]).or_throw(&env)?;
+    let tree = core::parse_aria(&text, lenient(&o).or_throw(&env)?).or_throw(&env)?;
+    Ok(serde_json::to_value(&tree).unwrap_or(Value::Null))
+}
+
+/// Prints elements (or one element) as Playwright's aria snapshot text.
+/// Unknown keys throw `PARSE_ERROR` naming the allowed ones.
+#[napi]
+pub fn print_snapshot(
+    env: Env,
+    #[napi(ts_arg_type = "SnapshotElement[] | SnapshotElement")] elements: Value,
+) -> Result<String> {
+    let tree = Tree::from_json(&elements.to_string()).or_throw(&env)?;
+    Ok(tree.to_aria())
+}
+
+const DIFF_KEYS: &[&str] = &[
+    "format",
+    "identity",
+    "compareBounds",
+    "roles",
+    "prune",
+    "scope",
+    "lenient",
+    "ts",
+    "since",
+];
+
+/// `SinceStore.read` takes the diff options and `since`, not `ts`.
+const READ_KEYS: &[&str] = &[
+    "format",
+    "identity",
+    "compareBounds",
+    "roles",
+    "prune",
+    "scope",
+    "lenient",
+    "since",
+];
+
+/// Reads the diff options the core's tree diff takes.
+fn diff_options(o: &Opts) -> CoreResult<(core::DiffOptions, core::DiffFormat)> {
+    let format = match o.str("format")? {
+        None => core::DiffFormat::default(),
+        Some(f) => f.parse()?,
+    };
+    let identity = match o.str("identity")? {
+        None | Some("refs") => core::IdentityMode::Refs,
+        Some("content") => core::IdentityMode::Content,
+        Some(other) => {
+            return Err(CoreError::invalid_option(
+                "treeDiffOptions.identity",
+                format!("{other:?} is not an identity; use \"refs\" or \"content\""),
+            ));
+        }
+    };
+    let scope = o.str("scope")?.map(core::Selector::parse).transpose()?;
+    let options = core::DiffOptions {
+        identity,
+        compare_bounds: o.bool("compareBounds")?.unwrap_or(false),
+        filter: core::Filter {
+            roles: o.strings("roles")?,
+            prune: o.bool("prune")?.unwrap_or(false),
+            scope,
+        },
+    };
+    Ok((options, format))
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Compares two accessibility trees (aria text or elements) with a stable
+/// element identity: added, removed, changed (field by field) and the
+/// unchanged count, rendered for agents or as YAML / JSON.
+#[napi]
+pub fn tree_diff(
+    env: Env,
+    #[napi(ts_arg_type = "string | SnapshotElement[]")] before: Value,
+    #[napi(ts_arg_type = "string | SnapshotElement[]")] after: Value,
+    #[napi(ts_arg_type = "TreeDiffOptions")] options: Option<Value>,
+) -> Result<TreeDiffResult> {
+    let run = || -> CoreResult<TreeDiffResult> {
+        let o = Opts::new("treeDiffOptions", options, DIFF_KEYS)?;
+        let (opts, format) = diff_options(&o)?;
+        let lenient = lenient(&o)?;
+        let old = tree_of(before, lenient)?;
+        let new = tree_of(after, lenient)?;
+        let ts = o.u64("ts")?.unwrap_or_else(now_ms);
+        let since = o.u64("since")?;
+        let d = core::diff_with(&old, &new, &opts);
+        Ok(TreeDiffResult {
+            text: d.render(format, ts, since),
+            added: count(d.added.len()),
+            removed: count(d.removed.len()),
+            changed: count(d.changed.len()),
+            unchanged_count: count(d.unchanged_count),
+            refs_renumbered: count(d.refs_renumbered),
+        })
+    };
+    run().or_throw(&env)
+}
+
+/// The result of a `since` read.
+#[napi(object)]
+pub struct SinceRead {
+    /// This read's timestamp (ms); pass it as `since` next time.
+    pub ts: f64,
+    /// The `since` the read asked for.
+    pub since: Option<f64>,
+    /// `diff` (what changed since `since`) or `full` (first read, or
+    /// `since` unknown or expired: the whole tree, with a `notice`).
+    #[napi(ts_type = "'diff' | 'full'")]
+    pub mode: String,
+    /// Why this is not a diff (absent on a first read and for diffs).
+    pub notice: Option<String>,
+    /// The read rendered in the chosen format.
+    pub text: String,
+}
+
+/// In-memory `since` store: the last trees per page key (8 per key, 256
+/// keys by default). A read returns a `ts`; a later read `since` it returns
+/// only what changed. An unknown `ts` never throws: the full tree and a
+/// notice.
+#[napi]
+pub struct SinceStore {
+    inner: core::SinceStore,
+}
+
+#[napi]
+impl SinceStore {
+    /// A store keeping `perKey` trees for each of up to `keys` keys.
+    #[napi(constructor)]
+    pub fn new(
+        env: Env,
+        #[napi(ts_arg_type = "{ perKey?: number; keys?: number }")] options: Option<Value>,
+    ) -> Result<Self> {
+        let o = Opts::new("sinceStore", options, &["perKey", "keys"]).or_throw(&env)?;
+        let per_key = o.u64("perKey").or_throw(&env)?.unwrap_or(8);
+        let keys = o.u64("keys").or_throw(&env)?.unwrap_or(256);
+        Ok(SinceStore {
+            inner: core::SinceStore::with_limits(per_key as usize, keys as usize),
+        })
+    }
+
+    /// Records `snapshot` as the latest read of `key` and returns it as a
+    /// diff against the read `options.since`, or in full with a notice.
+    #[napi]
+    pub fn read(
+        &self,
+        env: Env,
+        key: String,
+        #[napi(ts_arg_type = "string | SnapshotElement[]")] snapshot: Value,
+        #[napi(ts_arg_type = "Omit<TreeDiffOptions, 'ts'>")] options: Option<Value>,
+    ) -> Result<SinceRead> {
+        let run = || -> CoreResult<SinceRead> {
+            let o = Opts::new("sinceReadOptions", options, READ_KEYS)?;
+            self.read_with(&key, snapshot, &o)
+        };
+        run().or_throw(&env)
+    }
+
+    /// Forgets every tree of `key`.
+    #[napi]
+    pub fn clear(&self, key: String) {
+        self.inner.clear(&key)
+    }
+}
+
+impl SinceStore {
+    fn read_with(&self, key: &str, snapshot: Value, o: &Opts) -> CoreResult<SinceRead> {
+        let (opts, format) = diff_options(o)?;
+        let tree = tree_of(snapshot, lenient(o)?)?;
+        let since = o.u64("since")?;
+        let r = self.inner.read(key, tree, since, &opts);
+        let mode = match r.outcome {
+            core::ReadOutcome::Diff(_) => "diff",
+            _ => "full",
+        };
+        Ok(SinceRead {
+            ts: r.ts as f64,
+            since: r.since.map(|s| s as f64),
+            mode: mode.to_owned(),
+            notice: r.notice().map(str::to_owned),
+            text: r.render(format),
+        })
+    }
+}
