@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench demo setup clean c-lib c-example c-valgrind
+.PHONY: test lint fmt bench demo setup clean c-lib c-example c-valgrind node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -12,10 +12,11 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 setup:
 	./scripts/ensure-tools.sh
 
-## Every test: Rust unit, golden, property and doc tests, browser tests.
+## Every test: Rust unit, golden, property and doc tests, browser tests, Node tests.
 test: setup
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
+	$(MAKE) node-test
 
 ## Formatting and clippy, warnings as errors.
 lint:
@@ -41,15 +42,43 @@ c-example: c-lib
 c-valgrind:
 	$(CARGO) test -p response-diff-ffi --test c_programs -- valgrind
 
-## Benchmarks: criterion medians and ratios to the floor, as a Markdown table.
+## Benchmarks: criterion medians and ratios to the floor, as a Markdown table;
+## then the Node addon against fast-diff, jsdiff and diff-match-patch.
 bench:
 	$(CARGO) bench -p response-diff --bench detector
 	@mkdir -p bench-out
 	python3 scripts/bench_table.py $${CARGO_TARGET_DIR:-target} | tee bench-out/detector.md
+	$(MAKE) node-bench
 
 ## The main job: a scripted agent session with a per-step token table.
 demo:
 	$(CARGO) run --release -p response-diff --example session
+
+NODE_DIR := bindings/node
+NPM_CI := npm ci --no-audit --no-fund
+
+## The Node addon (release) with the locked dev dependencies (@napi-rs/cli,
+## typescript, the diff peers, playwright-core; no browser download).
+node-build:
+	cd $(NODE_DIR) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM_CI) --ignore-scripts
+	cd $(NODE_DIR) && npm run build
+
+## Node tests: the README's examples, every capability on the shared
+## fixtures, error codes, the fast-playwright-mcp drop-in (and tsc), and
+## examples/node on Debian's chromium.
+node-test: node-build
+	cd examples/node && $(NPM_CI)
+	cd $(NODE_DIR) && npm test
+
+## examples/node: a real page in chromium, responses shrinking per step.
+node-example: node-build
+	cd examples/node && $(NPM_CI) && node shop.mjs
+
+## The addon against fast-diff, jsdiff and diff-match-patch on the core
+## benchmark's inputs, crossing included; BENCH_CAP_S caps each peer run.
+node-bench: node-build
+	@mkdir -p bench-out
+	cd $(NODE_DIR) && node bench/bench.mjs | tee ../../bench-out/node.md
 
 clean:
 	$(CARGO) clean

@@ -10,6 +10,7 @@ use response_diff::diff as core;
 
 use crate::diff::format_lines;
 use crate::error::{OrThrow, throw};
+use crate::text::Text;
 
 /// fast-playwright-mcp's `DiffOptions` (every field required, as there).
 #[napi(object, js_name = "CompatDiffOptions")]
@@ -117,7 +118,7 @@ impl CompatResponseDiffDetector {
     pub fn detect_diff(
         &self,
         env: Env,
-        current: String,
+        #[napi(ts_arg_type = "string")] current: Text,
         tool_name: String,
         options: CompatDiffOptions,
     ) -> Result<CompatDiffResult> {
@@ -131,7 +132,7 @@ impl CompatResponseDiffDetector {
         };
         let r = self
             .inner
-            .detect(&tool_name, &current, &settings)
+            .detect(&tool_name, &current.0, &settings)
             .or_throw(&env)?;
         let m = &r.metadata;
         let metadata = CompatDiffMetadata {
@@ -178,8 +179,13 @@ impl CompatResponseDiffDetector {
 
     /// Stores `content` as the previous response of `toolName`.
     #[napi]
-    pub fn store_response(&self, env: Env, content: String, tool_name: String) -> Result<()> {
-        self.inner.store(&tool_name, &content).or_throw(&env)?;
+    pub fn store_response(
+        &self,
+        env: Env,
+        #[napi(ts_arg_type = "string")] content: Text,
+        tool_name: String,
+    ) -> Result<()> {
+        self.inner.store(&tool_name, &content.0).or_throw(&env)?;
         Ok(())
     }
 }

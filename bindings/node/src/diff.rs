@@ -6,6 +6,7 @@ use response_diff::diff as core;
 
 use crate::error::OrThrow;
 use crate::json::options_json;
+use crate::text::Text;
 
 /// `diffOptions` (DESIGN §3.3). Every field is optional; unknown keys and
 /// out-of-range values throw `INVALID_OPTION` naming the field.
@@ -194,12 +195,12 @@ impl ResponseDiffDetector {
         &self,
         env: Env,
         key: String,
-        text: String,
+        #[napi(ts_arg_type = "string")] text: Text,
         #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
     ) -> Result<DiffResult> {
         let s = settings(&env, options)?;
         self.inner
-            .detect(&key, &text, &s)
+            .detect(&key, &text.0, &s)
             .or_throw(&env)
             .map(Into::into)
     }
@@ -208,8 +209,13 @@ impl ResponseDiffDetector {
     /// text alone is over the store cap (it is then not kept, and any older
     /// text for the key is dropped).
     #[napi]
-    pub fn store(&self, env: Env, key: String, text: String) -> Result<bool> {
-        self.inner.store(&key, &text).or_throw(&env)
+    pub fn store(
+        &self,
+        env: Env,
+        key: String,
+        #[napi(ts_arg_type = "string")] text: Text,
+    ) -> Result<bool> {
+        self.inner.store(&key, &text.0).or_throw(&env)
     }
 
     /// The text stored under `key`, or null.
@@ -248,12 +254,13 @@ impl ResponseDiffDetector {
 #[napi]
 pub fn compare_texts(
     env: Env,
-    previous: Option<String>,
-    current: String,
+    #[napi(ts_arg_type = "string | undefined | null")] previous: Option<Text>,
+    #[napi(ts_arg_type = "string")] current: Text,
     #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
 ) -> Result<DiffResult> {
     let s = settings(&env, options)?;
-    Ok(core::compare_texts(previous.as_deref(), &current, &s).into())
+    let previous = previous.as_ref().map(|t| t.0.as_str());
+    Ok(core::compare_texts(previous, &current.0, &s).into())
 }
 
 /// The line diff of two texts in one format (`format`, `context` and
@@ -262,12 +269,12 @@ pub fn compare_texts(
 #[napi]
 pub fn format_diff(
     env: Env,
-    previous: String,
-    current: String,
+    #[napi(ts_arg_type = "string")] previous: Text,
+    #[napi(ts_arg_type = "string")] current: Text,
     #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
 ) -> Result<String> {
     let s = settings(&env, options)?;
-    Ok(format_lines(&previous, &current, &s))
+    Ok(format_lines(&previous.0, &current.0, &s))
 }
 
 /// Formats the line diff of two texts with the core's engine and formatter.

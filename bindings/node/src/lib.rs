@@ -18,4 +18,5 @@ pub mod expectation;
 pub mod fingerprint;
 mod json;
 pub mod response;
+mod text;
 pub mod tree;
