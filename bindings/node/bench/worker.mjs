@@ -1,0 +1,70 @@
+// One benchmark run in a child process, so the parent can cap its time:
+// `node worker.mjs <runner> <bytes> <change>`. Reports over IPC:
+// {ready} once the inputs exist, {first: ns} after one timed call, then
+// {median: ns, runs} after repeating for about a second (one call is
+// enough when it takes half a second or more).
+import { createRequire } from 'node:module'
+import { pair } from './inputs.mjs'
+
+const require = createRequire(import.meta.url)
+const [runner, bytes, change] = process.argv.slice(2)
+const [old, next] = pair(Number(bytes), change)
+
+const OPTIONS = { enabled: true }
+
+// Each runner: [setup (untimed, before every call), call (timed)].
+function runners(name) {
+  switch (name) {
+    case 'detect': {
+      // The realistic path: the previous response is already stored in the
+      // detector; the new one crosses into the addon and the result back.
+      const { ResponseDiffDetector } = require('../index.js')
+      const d = new ResponseDiffDetector()
+      return [() => d.store('tab', old), () => d.detect('tab', next, OPTIONS)]
+    }
+    case 'compare': {
+      // Both texts cross: the stateless decision rule.
+      const { compareTexts } = require('../index.js')
+      return [null, () => compareTexts(old, next, OPTIONS)]
+    }
+    case 'fast-diff': {
+      const diff = require('fast-diff')
+      return [null, () => diff(old, next)]
+    }
+    case 'jsdiff': {
+      const { diffLines } = require('diff')
+      return [null, () => diffLines(old, next)]
+    }
+    case 'diff-match-patch': {
+      const DiffMatchPatch = require('diff-match-patch')
+      const dmp = new DiffMatchPatch()
+      return [null, () => dmp.diff_main(old, next)]
+    }
+    default:
+      throw new Error(`unknown runner ${name}`)
+  }
+}
+
+const [setup, call] = runners(runner)
+let sink = 0
+const once = () => {
+  if (setup) setup()
+  const t = process.hrtime.bigint()
+  const r = call()
+  const ns = Number(process.hrtime.bigint() - t)
+  sink ^= r ? 1 : 0
+  return ns
+}
+
+process.send({ ready: true })
+const first = once()
+process.send({ first })
+const times = [first]
+if (first < 5e8) {
+  const budget = process.hrtime.bigint() + 1_000_000_000n
+  while (times.length < 20_000 && (times.length < 5 || process.hrtime.bigint() < budget)) times.push(once())
+  times.shift() // the first call pays for JIT warm-up
+}
+times.sort((a, b) => a - b)
+process.send({ median: times[times.length >> 1], runs: times.length, sink })
+process.disconnect()
