@@ -40,6 +40,7 @@ use response_diff::diff::{
 use response_diff::expectation::Expectation;
 use response_diff::fingerprint::{self, BaselineStore, ExtractOptions, Fingerprint, Severity};
 use response_diff::response::{DiffTarget, Response, render};
+use response_diff::tree::{self, Tree, TreeDiffRequest};
 
 use boundary::{Failure, ffi_boundary, free_slot, input_str, opt_str, write_out};
 pub use boundary::{rd_last_error, rd_status, rd_status_message};
@@ -387,6 +388,89 @@ pub unsafe extern "C" fn rd_string_free(s: *mut *mut c_char) {
         unsafe { free_slot(s) };
         Ok(())
     });
+}
+
+/// A tree from aria snapshot text, or from the model's JSON when the text
+/// starts with `{`.
+fn parse_tree(text: &str, lenient: bool) -> Result<Tree, Error> {
+    if text.trim_start().starts_with('{') {
+        Tree::from_json(text)
+    } else {
+        tree::parse_aria(text, lenient)
+    }
+}
+
+/// Parses a Playwright aria snapshot into the element model, as JSON in
+/// `*tree_json_out` (free with [`rd_string_free`]). Malformed lines are
+/// `RD_PARSE_ERROR` with the line number, unless `lenient`, which keeps
+/// them as text nodes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_tree_parse(
+    aria: *const c_char,
+    aria_len: usize,
+    lenient: bool,
+    tree_json_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let t = tree::parse_aria(unsafe { input_str(aria, aria_len, "aria")? }, lenient)?;
+        unsafe {
+            write_out(
+                tree_json_out,
+                c_string(t.to_json())?.into_raw(),
+                "tree_json_out",
+            )
+        }
+    })
+}
+
+/// Prints a tree (the model's JSON, as [`rd_tree_parse`] returns it) as aria
+/// snapshot text in `*aria_out` (free with [`rd_string_free`]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_tree_print(
+    tree_json: *const c_char,
+    tree_json_len: usize,
+    aria_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let t = Tree::from_json(unsafe { input_str(tree_json, tree_json_len, "tree_json")? })?;
+        unsafe { write_out(aria_out, c_string(t.to_aria())?.into_raw(), "aria_out") }
+    })
+}
+
+/// Diffs two accessibility trees, each aria snapshot text or the model's
+/// JSON. `options_json` (NULL for the defaults) is `{"format":
+/// "agent"|"yaml"|"json", "identity": "refs"|"content", "roles": [..],
+/// "prune": bool, "scope": "e12", "compareBounds": bool, "lenient": bool}`.
+/// `*diff_out` is the rendered diff (free with [`rd_string_free`]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_tree_diff(
+    old: *const c_char,
+    old_len: usize,
+    new: *const c_char,
+    new_len: usize,
+    options_json: *const c_char,
+    options_len: usize,
+    diff_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let req = match unsafe { opt_str(options_json, options_len, "options_json")? } {
+            None => TreeDiffRequest::default(),
+            Some(j) => TreeDiffRequest::from_json(j)?,
+        };
+        let old = parse_tree(unsafe { input_str(old, old_len, "old")? }, req.lenient)?;
+        let new = parse_tree(unsafe { input_str(new, new_len, "new")? }, req.lenient)?;
+        let d = tree::diff_with(&old, &new, &req.options);
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        unsafe {
+            write_out(
+                diff_out,
+                c_string(d.render(req.format, now_ms, None))?.into_raw(),
+                "diff_out",
+            )
+        }
+    })
 }
 
 /// Saves and compares DOM fingerprints by name (or by the hash of a recent
