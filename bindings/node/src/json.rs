@@ -27,6 +27,16 @@ type R<T> = Result<T, CoreError>;
 /// `Number.MAX_SAFE_INTEGER`.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
+/// A non-negative integer from a JS number (numbers past `u32::MAX` arrive
+/// as floats).
+pub(crate) fn non_negative_integer(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(f))
+            .map(|f| f as u64)
+    })
+}
+
 impl Opts {
     /// Reads `value` (an object, `undefined` or `null`) under `path`,
     /// accepting only the `allowed` keys.
@@ -66,37 +76,10 @@ impl Opts {
             .transpose()
     }
 
-    pub(crate) fn str(&self, key: &str) -> R<Option<&str>> {
-        self.get(key)
-            .map(|v| v.as_str().ok_or_else(|| self.wrong(key, "a string")))
-            .transpose()
-    }
-
     pub(crate) fn u64(&self, key: &str) -> R<Option<u64>> {
         self.get(key)
             .map(|v| {
-                // JS numbers past u32 arrive as floats.
-                v.as_u64()
-                    .or_else(|| {
-                        v.as_f64()
-                            .filter(|f| f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(f))
-                            .map(|f| f as u64)
-                    })
-                    .ok_or_else(|| self.wrong(key, "a non-negative integer"))
-            })
-            .transpose()
-    }
-
-    pub(crate) fn strings(&self, key: &str) -> R<Option<Vec<String>>> {
-        self.get(key)
-            .map(|v| {
-                v.as_array()
-                    .and_then(|a| {
-                        a.iter()
-                            .map(|s| s.as_str().map(str::to_owned))
-                            .collect::<Option<Vec<_>>>()
-                    })
-                    .ok_or_else(|| self.wrong(key, "an array of strings"))
+                non_negative_integer(v).ok_or_else(|| self.wrong(key, "a non-negative integer"))
             })
             .transpose()
     }

@@ -7,11 +7,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use response_diff::Error as CoreError;
-use response_diff::tree::{self as core, Tree};
-use serde_json::Value;
+use response_diff::tree::{self as core, Tree, TreeDiffRequest};
+use serde_json::{Map, Value};
 
 use crate::error::OrThrow;
-use crate::json::Opts;
+use crate::json::{Opts, non_negative_integer};
 
 type CoreResult<T> = response_diff::Result<T>;
 
@@ -130,10 +130,6 @@ fn tree_of(input: Value, lenient: bool) -> CoreResult<Tree> {
     }
 }
 
-fn lenient(opts: &Opts) -> CoreResult<bool> {
-    Ok(opts.bool("lenient")?.unwrap_or(false))
-}
-
 /// Parses Playwright's aria snapshot text into elements. A malformed line
 /// throws `PARSE_ERROR` with its line number; with `lenient` it becomes a
 /// text node instead.
@@ -144,7 +140,8 @@ pub fn parse_snapshot(
     #[napi(ts_arg_type = "{ lenient?: boolean }")] options: Option<Value>,
 ) -> Result<Value> {
     let o = Opts::new("parseOptions", options, &["lenient"]).or_throw(&env)?;
-    let tree = core::parse_aria(&text, lenient(&o).or_throw(&env)?).or_throw(&env)?;
+    let lenient = o.bool("lenient").or_throw(&env)?.unwrap_or(false);
+    let tree = core::parse_aria(&text, lenient).or_throw(&env)?;
     Ok(serde_json::to_value(&tree).unwrap_or(Value::Null))
 }
 
@@ -159,57 +156,45 @@ pub fn print_snapshot(
     Ok(tree.to_aria())
 }
 
-const DIFF_KEYS: &[&str] = &[
-    "format",
-    "identity",
-    "compareBounds",
-    "roles",
-    "prune",
-    "scope",
-    "lenient",
-    "ts",
-    "since",
-];
-
-/// `SinceStore.read` takes the diff options and `since`, not `ts`.
-const READ_KEYS: &[&str] = &[
-    "format",
-    "identity",
-    "compareBounds",
-    "roles",
-    "prune",
-    "scope",
-    "lenient",
-    "since",
-];
-
-/// Reads the diff options the core's tree diff takes.
-fn diff_options(o: &Opts) -> CoreResult<(core::DiffOptions, core::DiffFormat)> {
-    let format = match o.str("format")? {
-        None => core::DiffFormat::default(),
-        Some(f) => f.parse()?,
-    };
-    let identity = match o.str("identity")? {
-        None | Some("refs") => core::IdentityMode::Refs,
-        Some("content") => core::IdentityMode::Content,
-        Some(other) => {
-            return Err(CoreError::invalid_option(
-                "treeDiffOptions.identity",
-                format!("{other:?} is not an identity; use \"refs\" or \"content\""),
-            ));
+/// Splits the keys only this binding reads (`ts`, `since`) off the options
+/// and parses the rest with the core's tree diff options parser, so names,
+/// values and errors are the same as in every binding.
+fn request(
+    options: Option<Value>,
+    extra: &[&str],
+) -> CoreResult<(TreeDiffRequest, Map<String, Value>)> {
+    let mut extras = Map::new();
+    let rest = match options {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(mut m)) => {
+            for k in extra {
+                if let Some(v) = m.remove(*k) {
+                    extras.insert((*k).to_owned(), v);
+                }
+            }
+            Some(Value::Object(m))
         }
+        // Not an object: the core says so.
+        Some(other) => Some(other),
     };
-    let scope = o.str("scope")?.map(core::Selector::parse).transpose()?;
-    let options = core::DiffOptions {
-        identity,
-        compare_bounds: o.bool("compareBounds")?.unwrap_or(false),
-        filter: core::Filter {
-            roles: o.strings("roles")?,
-            prune: o.bool("prune")?.unwrap_or(false),
-            scope,
-        },
+    let req = match rest {
+        None => TreeDiffRequest::default(),
+        Some(v) => TreeDiffRequest::from_json(&v.to_string())?,
     };
-    Ok((options, format))
+    Ok((req, extras))
+}
+
+/// A millisecond timestamp option (`ts`, `since`): a non-negative integer.
+fn millis(extras: &Map<String, Value>, key: &str) -> CoreResult<Option<u64>> {
+    match extras.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => non_negative_integer(v).map(Some).ok_or_else(|| {
+            CoreError::invalid_option(
+                format!("treeDiffOptions.{key}"),
+                "must be a non-negative integer (milliseconds)",
+            )
+        }),
+    }
 }
 
 fn now_ms() -> u64 {
@@ -229,16 +214,14 @@ pub fn tree_diff(
     #[napi(ts_arg_type = "TreeDiffOptions")] options: Option<Value>,
 ) -> Result<TreeDiffResult> {
     let run = || -> CoreResult<TreeDiffResult> {
-        let o = Opts::new("treeDiffOptions", options, DIFF_KEYS)?;
-        let (opts, format) = diff_options(&o)?;
-        let lenient = lenient(&o)?;
-        let old = tree_of(before, lenient)?;
-        let new = tree_of(after, lenient)?;
-        let ts = o.u64("ts")?.unwrap_or_else(now_ms);
-        let since = o.u64("since")?;
-        let d = core::diff_with(&old, &new, &opts);
+        let (req, extras) = request(options, &["ts", "since"])?;
+        let old = tree_of(before, req.lenient)?;
+        let new = tree_of(after, req.lenient)?;
+        let ts = millis(&extras, "ts")?.unwrap_or_else(now_ms);
+        let since = millis(&extras, "since")?;
+        let d = core::diff_with(&old, &new, &req.options);
         Ok(TreeDiffResult {
-            text: d.render(format, ts, since),
+            text: d.render(req.format, ts, since),
             added: count(d.added.len()),
             removed: count(d.removed.len()),
             changed: count(d.changed.len()),
@@ -302,8 +285,22 @@ impl SinceStore {
         #[napi(ts_arg_type = "Omit<TreeDiffOptions, 'ts'>")] options: Option<Value>,
     ) -> Result<SinceRead> {
         let run = || -> CoreResult<SinceRead> {
-            let o = Opts::new("sinceReadOptions", options, READ_KEYS)?;
-            self.read_with(&key, snapshot, &o)
+            let (req, extras) = request(options, &["since"])?;
+            let tree = tree_of(snapshot, req.lenient)?;
+            let r = self
+                .inner
+                .read(&key, tree, millis(&extras, "since")?, &req.options);
+            let mode = match r.outcome {
+                core::ReadOutcome::Diff(_) => "diff",
+                _ => "full",
+            };
+            Ok(SinceRead {
+                ts: r.ts as f64,
+                since: r.since.map(|s| s as f64),
+                mode: mode.to_owned(),
+                notice: r.notice().map(str::to_owned),
+                text: r.render(req.format),
+            })
         };
         run().or_throw(&env)
     }
@@ -312,25 +309,5 @@ impl SinceStore {
     #[napi]
     pub fn clear(&self, key: String) {
         self.inner.clear(&key)
-    }
-}
-
-impl SinceStore {
-    fn read_with(&self, key: &str, snapshot: Value, o: &Opts) -> CoreResult<SinceRead> {
-        let (opts, format) = diff_options(o)?;
-        let tree = tree_of(snapshot, lenient(o)?)?;
-        let since = o.u64("since")?;
-        let r = self.inner.read(key, tree, since, &opts);
-        let mode = match r.outcome {
-            core::ReadOutcome::Diff(_) => "diff",
-            _ => "full",
-        };
-        Ok(SinceRead {
-            ts: r.ts as f64,
-            since: r.since.map(|s| s as f64),
-            mode: mode.to_owned(),
-            notice: r.notice().map(str::to_owned),
-            text: r.render(format),
-        })
     }
 }

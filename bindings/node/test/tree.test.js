@@ -122,7 +122,7 @@ test('filters: scope, roles, prune', () => {
 
 test('tree diff options are checked', () => {
   const t = '- button "Go"'
-  assert.throws(() => treeDiff(t, t, { format: 'xml' }), { code: 'INVALID_OPTION', field: 'format' })
+  assert.throws(() => treeDiff(t, t, { format: 'xml' }), { code: 'INVALID_OPTION', field: 'treeDiffOptions.format' })
   assert.throws(() => treeDiff(t, t, { identity: 'both' }), {
     code: 'INVALID_OPTION',
     field: 'treeDiffOptions.identity',
@@ -130,7 +130,11 @@ test('tree diff options are checked', () => {
   assert.throws(() => treeDiff(t, t, { scopes: 'x' }), { code: 'INVALID_OPTION', field: 'treeDiffOptions.scopes' })
   assert.throws(() => treeDiff(t, t, { prune: 'yes' }), { code: 'INVALID_OPTION', field: 'treeDiffOptions.prune' })
   // CSS must be resolved by the host into a ref; the core refuses it.
-  assert.throws(() => treeDiff(t, t, { scope: 'div.cart > a' }), { code: 'PARSE_ERROR', what: 'selector' })
+  assert.throws(() => treeDiff(t, t, { scope: 'div.cart > a' }), {
+    code: 'INVALID_OPTION',
+    field: 'treeDiffOptions.scope',
+  })
+  assert.throws(() => treeDiff(t, t, { ts: -1 }), { code: 'INVALID_OPTION', field: 'treeDiffOptions.ts' })
 })
 
 test('SinceStore: a read since an earlier ts gives only the changes; an unknown ts the full tree', () => {
@@ -152,6 +156,6 @@ test('SinceStore: a read since an earlier ts gives only the changes; an unknown 
   assert.match(r3.notice, /42/)
   store.clear('tab-1')
   assert.equal(store.read('tab-1', b, { since: r2.ts }).mode, 'full')
-  assert.throws(() => store.read('k', a, { ts: 5 }), { code: 'INVALID_OPTION', field: 'sinceReadOptions.ts' })
+  assert.throws(() => store.read('k', a, { ts: 5 }), { code: 'INVALID_OPTION', field: 'treeDiffOptions.ts' })
   assert.throws(() => new SinceStore({ perkey: 1 }), { code: 'INVALID_OPTION', field: 'sinceStore.perkey' })
 })
