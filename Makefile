@@ -61,11 +61,16 @@ demo:
 
 NODE_DIR := bindings/node
 NPM_CI := npm ci --no-audit --no-fund
+# @napi-rs/cli depends on per-platform optional packages; a registry that
+# lacks the other platforms' ones (this machine's does) makes npm write a
+# lockfile that `npm ci` then refuses. `npm install --no-save` installs the
+# same locked versions and leaves the lockfile as it is.
+NPM_LOCKED = ($(NPM_CI) $(1) || npm install --no-save --no-audit --no-fund $(1))
 
 ## The Node addon (release) with the locked dev dependencies (@napi-rs/cli,
 ## typescript, the diff peers, playwright-core; no browser download).
 node-build:
-	cd $(NODE_DIR) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM_CI) --ignore-scripts
+	cd $(NODE_DIR) && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--ignore-scripts)
 	cd $(NODE_DIR) && npm run build
 
 ## Node tests: the README's examples, every capability on the shared

@@ -18,12 +18,17 @@ if (!existsSync(join(root, 'Cargo.toml'))) {
 }
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' })
-let cli
+const flags = ['--ignore-scripts', '--no-audit', '--no-fund']
 try {
-  cli = require.resolve('@napi-rs/cli/package.json', { paths: [root] })
+  require.resolve('@napi-rs/cli/package.json', { paths: [root] })
 } catch {
-  run(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'])
+  try {
+    run(npm, ['ci', ...flags])
+  } catch {
+    // A registry without the other platforms' optional packages makes npm
+    // refuse its own lockfile in `npm ci`; this installs the same versions.
+    run(npm, ['install', '--no-save', ...flags])
+  }
 }
 console.error('@x/response-diff: building the addon (cargo, release; a few minutes the first time)')
 run(process.execPath, [join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js'), 'build', '--platform', '--release'])
-void cli
