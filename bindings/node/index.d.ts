@@ -288,6 +288,12 @@ export interface ConsoleOptions {
   removeDuplicates?: boolean
 }
 
+/** Default largest text a detector accepts (32 MiB). */
+export declare const DEFAULT_MAX_INPUT_BYTES: number
+
+/** Default cap on a detector's stored bytes (10 MiB). */
+export declare const DEFAULT_MAX_STORED_BYTES: number
+
 /** Limits of a detector. Every field is optional. */
 export interface DetectorConfig {
   /**
@@ -694,6 +700,25 @@ export interface ToolResponse {
   images?: Array<Image>
 }
 
+/** One field change of a matched element. */
+export interface TreeChange {
+  /** The element's ref (the new tree's; the old one if the new has none). */
+  ref?: string
+  /** Its role in the new tree. */
+  role: string
+  /** Its name in the new tree. */
+  name: string
+  /**
+   * `name`, `value`, `description`, `state:checked`, `prop:url`, `ref`,
+   * `role`, `bounds` or `parent`.
+   */
+  field: string
+  /** The old value (absent: the field was absent; a bare flag is `"true"`). */
+  from?: string
+  /** The new value (absent: the field is gone). */
+  to?: string
+}
+
 /**
  * Compares two accessibility trees (aria text or elements) with a stable
  * element identity: added, removed, changed (field by field) and the
@@ -729,16 +754,22 @@ export interface TreeDiffOptions {
   since?: number
 }
 
-/** A tree diff: its rendering and its counts. */
+/** A tree diff: its rendering and its parts. */
 export interface TreeDiffResult {
   /** The diff in the chosen format. */
   text: string
-  /** Elements only in the new tree. */
-  added: number
-  /** Elements only in the old tree (descendants of a removed element included). */
-  removed: number
-  /** Field changes of matched elements (one per field). */
-  changed: number
+  /**
+   * Elements only in the new tree, each without its children (added
+   * children have entries of their own), in document order.
+   */
+  added: SnapshotElement[]
+  /**
+   * Elements only in the old tree, descendants of a removed element
+   * included, each without its children.
+   */
+  removed: SnapshotElement[]
+  /** Field changes of matched elements, one per field. */
+  changed: Array<TreeChange>
   /** Matched elements with no change. */
   unchangedCount: number
   /** Matched elements whose ref differs (`identity: 'content'` only). */

@@ -8,6 +8,14 @@ use crate::error::OrThrow;
 use crate::json::options_json;
 use crate::text::Text;
 
+/// Default cap on a detector's stored bytes (10 MiB).
+#[napi]
+pub const DEFAULT_MAX_STORED_BYTES: u32 = core::DEFAULT_MAX_STORED_BYTES as u32;
+
+/// Default largest text a detector accepts (32 MiB).
+#[napi]
+pub const DEFAULT_MAX_INPUT_BYTES: u32 = core::DEFAULT_MAX_INPUT_BYTES as u32;
+
 /// `diffOptions` (DESIGN §3.3). Every field is optional; unknown keys and
 /// out-of-range values throw `INVALID_OPTION` naming the field.
 #[napi(object)]

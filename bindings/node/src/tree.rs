@@ -101,21 +101,48 @@ pub struct TreeDiffOptions {
     pub since: Option<f64>,
 }
 
-/// A tree diff: its rendering and its counts.
+/// One field change of a matched element.
+#[napi(object)]
+pub struct TreeChange {
+    /// The element's ref (the new tree's; the old one if the new has none).
+    #[napi(js_name = "ref")]
+    pub aria_ref: Option<String>,
+    /// Its role in the new tree.
+    pub role: String,
+    /// Its name in the new tree.
+    pub name: String,
+    /// `name`, `value`, `description`, `state:checked`, `prop:url`, `ref`,
+    /// `role`, `bounds` or `parent`.
+    pub field: String,
+    /// The old value (absent: the field was absent; a bare flag is `"true"`).
+    pub from: Option<String>,
+    /// The new value (absent: the field is gone).
+    pub to: Option<String>,
+}
+
+/// A tree diff: its rendering and its parts.
 #[napi(object)]
 pub struct TreeDiffResult {
     /// The diff in the chosen format.
     pub text: String,
-    /// Elements only in the new tree.
-    pub added: u32,
-    /// Elements only in the old tree (descendants of a removed element included).
-    pub removed: u32,
-    /// Field changes of matched elements (one per field).
-    pub changed: u32,
+    /// Elements only in the new tree, each without its children (added
+    /// children have entries of their own), in document order.
+    #[napi(ts_type = "SnapshotElement[]")]
+    pub added: Vec<Value>,
+    /// Elements only in the old tree, descendants of a removed element
+    /// included, each without its children.
+    #[napi(ts_type = "SnapshotElement[]")]
+    pub removed: Vec<Value>,
+    /// Field changes of matched elements, one per field.
+    pub changed: Vec<TreeChange>,
     /// Matched elements with no change.
     pub unchanged_count: u32,
     /// Matched elements whose ref differs (`identity: 'content'` only).
     pub refs_renumbered: u32,
+}
+
+fn element(e: &core::Element) -> Value {
+    serde_json::to_value(e).unwrap_or(Value::Null)
 }
 
 fn count(n: usize) -> u32 {
@@ -222,9 +249,20 @@ pub fn tree_diff(
         let d = core::diff_with(&old, &new, &req.options);
         Ok(TreeDiffResult {
             text: d.render(req.format, ts, since),
-            added: count(d.added.len()),
-            removed: count(d.removed.len()),
-            changed: count(d.changed.len()),
+            added: d.added.iter().map(|a| element(&a.element)).collect(),
+            removed: d.removed.iter().map(|r| element(&r.element)).collect(),
+            changed: d
+                .changed
+                .iter()
+                .map(|c| TreeChange {
+                    aria_ref: c.aria_ref.clone(),
+                    role: c.role.clone(),
+                    name: c.name.clone(),
+                    field: c.field.key().into_owned(),
+                    from: c.from.clone(),
+                    to: c.to.clone(),
+                })
+                .collect(),
             unchanged_count: count(d.unchanged_count),
             refs_renumbered: count(d.refs_renumbered),
         })

@@ -3,7 +3,13 @@
 'use strict'
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { ResponseDiffDetector, compareTexts, formatDiff } = require('..')
+const {
+  ResponseDiffDetector,
+  compareTexts,
+  formatDiff,
+  DEFAULT_MAX_STORED_BYTES,
+  DEFAULT_MAX_INPUT_BYTES,
+} = require('..')
 const { fixture, coreSnap, asSnap } = require('./helpers')
 
 const FORMATS = ['unified', 'split', 'minimal']
@@ -86,6 +92,11 @@ test('keys are independent; store, previous, clear, clearAll, size, memoryUsage'
   d.clearAll()
   assert.equal(d.size, 0)
   assert.equal(d.memoryUsage, 0)
+})
+
+test('the default limits are exported', () => {
+  assert.equal(DEFAULT_MAX_STORED_BYTES, 10 * 1024 * 1024)
+  assert.equal(DEFAULT_MAX_INPUT_BYTES, 32 * 1024 * 1024)
 })
 
 test('the store cap: a text over it is not kept and the result says so', () => {

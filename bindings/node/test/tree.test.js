@@ -44,7 +44,7 @@ test('case01: three identical rows becoming two is one removal', () => {
   const [a, b] = pair(1)
   for (const identity of MODES) {
     const d = treeDiff(a, b, { identity })
-    assert.deepEqual([d.added, d.changed], [0, 0], identity)
+    assert.deepEqual([d.added.length, d.changed.length], [0, 0], identity)
     assert.equal(d.text.split('\n').filter((l) => l.startsWith('- ')).length, 1, d.text)
   }
 })
@@ -52,9 +52,18 @@ test('case01: three identical rows becoming two is one removal', () => {
 test('case02: a renamed button is one change, not remove + add', () => {
   const [a, b] = pair(2)
   const content = treeDiff(a, b, { identity: 'content' })
-  assert.deepEqual([content.added, content.removed, content.changed], [0, 0, 1])
+  assert.deepEqual([content.added.length, content.removed.length, content.changed.length], [0, 0, 1])
+  assert.deepEqual(content.changed[0], {
+    ref: 'e56',
+    role: 'button',
+    name: 'Added to cart',
+    field: 'name',
+    from: 'Add to cart',
+    to: 'Added to cart',
+  })
   const refs = treeDiff(a, b)
-  assert.deepEqual([refs.added, refs.removed, refs.changed], [0, 0, 2])
+  assert.deepEqual(refs.changed.map((c) => c.field), ['name', 'ref'])
+  assert.deepEqual([refs.added.length, refs.removed.length], [0, 0])
   assert.equal(refs.text.split('\n')[0], '~ [e56] button "Added to cart" (was "Add to cart") (ref was e25)')
 })
 
@@ -62,7 +71,8 @@ test('case03: a value change is a changed value', () => {
   const [a, b] = pair(3)
   for (const identity of MODES) {
     const d = treeDiff(a, b, { identity })
-    assert.deepEqual([d.added, d.removed, d.changed], [0, 0, 1])
+    assert.deepEqual([d.added.length, d.removed.length, d.changed.length], [0, 0, 1])
+    assert.equal(d.changed[0].field, 'value')
     assert.equal(d.text.split('\n')[0], '~ [e14] searchbox "Search products" value="trail shoes" (was "running shoes")')
   }
 })
@@ -71,23 +81,30 @@ test('case04: an item inserted among duplicates is one addition', () => {
   const [a, b] = pair(4)
   for (const identity of MODES) {
     const d = treeDiff(a, b, { identity })
-    assert.deepEqual([d.added, d.removed, d.changed], [1, 0, 0], identity)
-    assert.match(d.text, /Honeycrisp/)
+    assert.deepEqual([d.added.length, d.removed.length, d.changed.length], [1, 0, 0], identity)
+    assert.equal(d.added[0].role, 'listitem')
+    assert.equal(d.added[0].value, 'Honeycrisp')
   }
 })
 
 test('case05: renumbered refs are no change in content mode, 54 ref changes when trusting refs', () => {
   const [a, b] = pair(5)
   const content = treeDiff(a, b, { identity: 'content' })
-  assert.deepEqual([content.added, content.removed, content.changed, content.refsRenumbered], [0, 0, 0, 54])
+  assert.deepEqual(
+    [content.added.length, content.removed.length, content.changed.length, content.refsRenumbered],
+    [0, 0, 0, 54],
+  )
   const refs = treeDiff(a, b)
-  assert.deepEqual([refs.added, refs.removed, refs.changed], [0, 0, 54])
+  assert.deepEqual([refs.added.length, refs.removed.length, refs.changed.length], [0, 0, 54])
+  assert.ok(refs.changed.every((c) => c.field === 'ref'))
 })
 
 test('case06: a closed dialog is one removed subtree', () => {
   const [a, b] = pair(6)
   const d = treeDiff(a, b)
-  assert.equal(d.removed, 7)
+  assert.equal(d.removed.length, 7)
+  assert.equal(d.removed[0].role, 'dialog')
+  assert.equal(d.removed[0].children, undefined, 'each element without its children')
   assert.equal(d.text, '- [e6] dialog "Delete account?"\n# 8 elements unchanged')
 })
 
@@ -100,7 +117,7 @@ test('case07/08: agent, YAML and JSON match the Rust goldens', () => {
   const json = treeDiff(a, b, { format: 'json', ts, since })
   assert.equal(asSnap(json.text), coreSnap('tree_diff__case07_json'))
   const parsed = JSON.parse(json.text)
-  assert.equal(parsed.diff.added.length, json.added)
+  assert.equal(parsed.diff.added.length, json.added.length)
   assert.equal(parsed.diff.unchanged_count, json.unchangedCount)
   const [c, d] = pair(8)
   assert.equal(asSnap(treeDiff(c, d).text), coreSnap('tree_diff__case08_agent'))
@@ -114,8 +131,8 @@ test('trees can be given as elements as well as text', () => {
 test('filters: scope, roles, prune', () => {
   const page = '- generic [ref=e1]:\n  - list "Cart" [ref=e2]:\n    - listitem [ref=e3]:\n      - button "Remove" [ref=e4]\n  - button "Pay" [ref=e5]'
   const next = page.replace('"Pay"', '"Pay now"').replace('"Remove"', '"Delete"')
-  assert.equal(treeDiff(page, next, { scope: 'list "Cart"' }).changed, 1)
-  assert.equal(treeDiff(page, next, { roles: ['button'] }).changed, 2)
+  assert.equal(treeDiff(page, next, { scope: 'list "Cart"' }).changed.length, 1)
+  assert.equal(treeDiff(page, next, { roles: ['button'] }).changed.length, 2)
   assert.equal(treeDiff(page, next, { prune: true }).unchangedCount, 2)
   assert.equal(treeDiff(page, next, { scope: 'e99' }).text, '# 0 elements unchanged')
 })
