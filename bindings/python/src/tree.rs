@@ -1,0 +1,542 @@
+//! Accessibility trees: parse, print, select, diff, and `since` reads.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::PyDict;
+use response_diff::Error;
+use response_diff::tree::{
+    self as core, DiffFormat, Element, IdentityMode, ReadOutcome, Selector, Tree,
+};
+use serde_json::Value;
+
+use crate::convert::{data_json, json_to_py, options_json};
+use crate::errors::RdResult;
+
+/// An accessibility tree (the roots of an aria snapshot).
+#[pyclass(name = "Tree", module = "response_diff", frozen, eq)]
+#[derive(PartialEq)]
+pub struct PyTree {
+    pub inner: Arc<Tree>,
+}
+
+impl PyTree {
+    fn new(tree: Tree) -> Self {
+        PyTree {
+            inner: Arc::new(tree),
+        }
+    }
+}
+
+/// A tree from a `Tree`, or aria snapshot text (parsed strictly).
+fn tree_arg(py: Python<'_>, value: &Bound<'_, PyAny>) -> RdResult<Arc<Tree>> {
+    if let Ok(t) = value.cast::<PyTree>() {
+        return Ok(t.get().inner.clone());
+    }
+    let text: PyBackedStr = value.extract()?;
+    Ok(Arc::new(py.detach(|| core::parse_aria(&text, false))?))
+}
+
+/// Parses Playwright's aria snapshot text. Malformed lines are a
+/// `ParseError` with the line number, or text nodes when `lenient`.
+#[pyfunction]
+#[pyo3(signature = (text, *, lenient=false))]
+pub fn parse_snapshot(py: Python<'_>, text: PyBackedStr, lenient: bool) -> RdResult<PyTree> {
+    Ok(PyTree::new(py.detach(|| core::parse_aria(&text, lenient))?))
+}
+
+#[pymethods]
+impl PyTree {
+    /// Same as `parse_snapshot`.
+    #[staticmethod]
+    #[pyo3(signature = (text, *, lenient=false))]
+    fn parse(py: Python<'_>, text: PyBackedStr, lenient: bool) -> RdResult<Self> {
+        parse_snapshot(py, text, lenient)
+    }
+
+    /// A tree from its JSON (a string, or the list `to_list()` returns).
+    #[staticmethod]
+    fn from_json(py: Python<'_>, json: &Bound<'_, PyAny>) -> RdResult<Self> {
+        let json = data_json(json, "tree")?;
+        Ok(PyTree::new(py.detach(|| Tree::from_json(&json))?))
+    }
+
+    /// The tree as aria snapshot text.
+    fn to_aria(&self, py: Python<'_>) -> String {
+        py.detach(|| self.inner.to_aria())
+    }
+
+    /// The tree as compact JSON: an array of elements.
+    fn to_json(&self, py: Python<'_>) -> String {
+        py.detach(|| self.inner.to_json())
+    }
+
+    /// The tree as a list of element dicts (the JSON form).
+    fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.to_json(py))
+    }
+
+    /// Top-level elements.
+    #[getter]
+    fn roots(&self) -> Vec<PyElement> {
+        self.inner
+            .roots
+            .iter()
+            .map(|e| PyElement { inner: e.clone() })
+            .collect()
+    }
+
+    /// The first element matching a selector: a ref (`e12`) or a role with
+    /// an optional quoted name (`button "Submit"`).
+    fn find(&self, selector: PyBackedStr) -> RdResult<Option<PyElement>> {
+        let sel = Selector::parse(&selector)?;
+        Ok(self
+            .inner
+            .find(&sel)
+            .map(|e| PyElement { inner: e.clone() }))
+    }
+
+    /// Number of elements.
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __str__(&self, py: Python<'_>) -> String {
+        self.to_aria(py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Tree({} elements)", self.inner.len())
+    }
+}
+
+/// One element of a tree.
+#[pyclass(name = "Element", module = "response_diff", frozen, eq)]
+#[derive(PartialEq)]
+pub struct PyElement {
+    inner: Element,
+}
+
+#[pymethods]
+impl PyElement {
+    #[getter]
+    fn role(&self) -> &str {
+        &self.inner.role
+    }
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+    #[getter]
+    fn value(&self) -> Option<&str> {
+        self.inner.value.as_deref()
+    }
+    #[getter]
+    fn description(&self) -> Option<&str> {
+        self.inner.description.as_deref()
+    }
+    #[getter(r#ref)]
+    fn aria_ref(&self) -> Option<&str> {
+        self.inner.aria_ref.as_deref()
+    }
+    /// Bracketed attributes: a bare flag is `True`, a valued one a string.
+    #[getter]
+    fn states<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for s in &self.inner.states {
+            match &s.value {
+                None => d.set_item(&s.name, true)?,
+                Some(v) => d.set_item(&s.name, v)?,
+            }
+        }
+        Ok(d)
+    }
+    /// Property lines (`/url`, `/placeholder`), names without the slash.
+    #[getter]
+    fn props<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for p in &self.inner.props {
+            d.set_item(&p.name, &p.value)?;
+        }
+        Ok(d)
+    }
+    /// `(x, y, width, height)`, if known.
+    #[getter]
+    fn bounds(&self) -> Option<(f64, f64, f64, f64)> {
+        self.inner.bounds.map(|b| (b.x, b.y, b.width, b.height))
+    }
+    #[getter]
+    fn children(&self) -> Vec<PyElement> {
+        self.inner
+            .children
+            .iter()
+            .map(|e| PyElement { inner: e.clone() })
+            .collect()
+    }
+    /// The element and its subtree as aria snapshot text.
+    fn to_aria(&self) -> String {
+        self.inner.to_aria()
+    }
+    /// The element as a dict (its JSON form).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.to_json())
+    }
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.inner).unwrap_or_default()
+    }
+    fn __len__(&self) -> usize {
+        self.inner.count()
+    }
+    fn __repr__(&self) -> String {
+        let first = self.inner.to_aria();
+        let first = first.lines().next().unwrap_or_default();
+        format!("Element({first:?})")
+    }
+}
+
+/// One field change of a matched element.
+#[pyclass(name = "TreeChange", module = "response_diff", frozen)]
+pub struct PyTreeChange {
+    inner: core::Change,
+}
+
+#[pymethods]
+impl PyTreeChange {
+    #[getter(r#ref)]
+    fn aria_ref(&self) -> Option<&str> {
+        self.inner.aria_ref.as_deref()
+    }
+    #[getter]
+    fn role(&self) -> &str {
+        &self.inner.role
+    }
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+    /// `name`, `value`, `state:checked`, `prop:url`, `ref`, `parent`, …
+    #[getter]
+    fn field(&self) -> String {
+        self.inner.field.key().into_owned()
+    }
+    /// The old value (`from` in JSON); None when absent.
+    #[getter]
+    fn from_(&self) -> Option<&str> {
+        self.inner.from.as_deref()
+    }
+    /// The new value; None when absent.
+    #[getter]
+    fn to(&self) -> Option<&str> {
+        self.inner.to.as_deref()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "TreeChange(ref={:?}, role={:?}, field={:?}, from_={:?}, to={:?})",
+            self.inner.aria_ref,
+            self.inner.role,
+            self.inner.field.key(),
+            self.inner.from,
+            self.inner.to
+        )
+    }
+}
+
+/// What changed between two trees.
+#[pyclass(name = "TreeDiff", module = "response_diff", frozen)]
+pub struct PyTreeDiff {
+    inner: core::TreeDiff,
+}
+
+fn diff_format(format: &str) -> RdResult<DiffFormat> {
+    Ok(format.parse::<DiffFormat>()?)
+}
+
+#[pymethods]
+impl PyTreeDiff {
+    /// Elements only in the new tree, in document order, each without its
+    /// children (added children have entries of their own).
+    #[getter]
+    fn added(&self) -> Vec<PyElement> {
+        self.inner
+            .added
+            .iter()
+            .map(|a| PyElement {
+                inner: a.element.clone(),
+            })
+            .collect()
+    }
+    /// Elements only in the old tree (every one, descendants included), each
+    /// without its children.
+    #[getter]
+    fn removed(&self) -> Vec<PyElement> {
+        self.inner
+            .removed
+            .iter()
+            .map(|r| PyElement {
+                inner: r.element.clone(),
+            })
+            .collect()
+    }
+    #[getter]
+    fn changed(&self) -> Vec<PyTreeChange> {
+        self.inner
+            .changed
+            .iter()
+            .map(|c| PyTreeChange { inner: c.clone() })
+            .collect()
+    }
+    #[getter]
+    fn unchanged_count(&self) -> usize {
+        self.inner.unchanged_count
+    }
+    #[getter]
+    fn refs_renumbered(&self) -> usize {
+        self.inner.refs_renumbered
+    }
+    /// Whether nothing was added, removed or changed.
+    fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+    /// `+ - ~` lines for an agent, last `# N elements unchanged`.
+    fn to_agent(&self) -> String {
+        self.inner.to_agent()
+    }
+    #[pyo3(signature = (ts=0, since=None))]
+    fn to_yaml(&self, ts: u64, since: Option<u64>) -> String {
+        self.inner.to_yaml(ts, since)
+    }
+    #[pyo3(signature = (ts=0, since=None))]
+    fn to_json(&self, ts: u64, since: Option<u64>) -> String {
+        self.inner.to_json(ts, since)
+    }
+    /// `{"ts", "since", "diff": {"added", "removed", "changed", "unchanged_count"}}`.
+    #[pyo3(signature = (ts=0, since=None))]
+    fn to_dict<'py>(
+        &self,
+        py: Python<'py>,
+        ts: u64,
+        since: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.inner.to_json(ts, since))
+    }
+    /// Renders as `agent`, `yaml` or `json`.
+    #[pyo3(signature = (format="agent", ts=0, since=None))]
+    fn render(&self, format: &str, ts: u64, since: Option<u64>) -> RdResult<String> {
+        Ok(self.inner.render(diff_format(format)?, ts, since))
+    }
+    fn __str__(&self) -> String {
+        self.inner.to_agent()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "TreeDiff(added={}, removed={}, changed={}, unchanged_count={})",
+            self.inner.added.len(),
+            self.inner.removed.len(),
+            self.inner.changed.len(),
+            self.inner.unchanged_count
+        )
+    }
+}
+
+const TREE_OPTIONS: &str = "identity, compareBounds, roles, prune, scope";
+
+fn bad(field: &str, message: impl Into<String>) -> Error {
+    Error::invalid_option(field, message)
+}
+
+/// Tree diff options from `{identity, compareBounds, roles, prune, scope}`
+/// (the core has no JSON form for them; this is only the conversion).
+fn tree_options(
+    options: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> RdResult<core::DiffOptions> {
+    let mut out = core::DiffOptions::default();
+    let Some(json) = options_json("treeDiffOptions", options, kwargs)? else {
+        return Ok(out);
+    };
+    let value: Value = serde_json::from_str(&json).map_err(|e| Error::Parse {
+        what: "JSON",
+        line: e.line(),
+        message: e.to_string(),
+    })?;
+    let Value::Object(map) = value else {
+        return Err(bad("treeDiffOptions", "must be a JSON object").into());
+    };
+    for (key, v) in map {
+        let field = format!("treeDiffOptions.{key}");
+        match (key.as_str(), v) {
+            (_, Value::Null) => {}
+            ("identity", Value::String(s)) => {
+                out.identity = match s.as_str() {
+                    "refs" => IdentityMode::Refs,
+                    "content" => IdentityMode::Content,
+                    other => {
+                        return Err(bad(
+                            &field,
+                            format!("unknown identity `{other}`; allowed: refs, content"),
+                        )
+                        .into());
+                    }
+                }
+            }
+            ("compareBounds", Value::Bool(b)) => out.compare_bounds = b,
+            ("prune", Value::Bool(b)) => out.filter.prune = b,
+            ("roles", Value::Array(items)) => {
+                let mut roles = Vec::new();
+                for (i, item) in items.into_iter().enumerate() {
+                    match item {
+                        Value::String(s) => roles.push(s),
+                        _ => {
+                            return Err(bad(&format!("{field}[{i}]"), "must be a role name").into());
+                        }
+                    }
+                }
+                out.filter.roles = Some(roles);
+            }
+            ("scope", Value::String(s)) => {
+                out.filter.scope = Some(Selector::parse(&s).map_err(|e| match e {
+                    Error::InvalidOption { message, .. } => bad(&field, message),
+                    other => other,
+                })?)
+            }
+            ("identity" | "scope", _) => return Err(bad(&field, "must be a string").into()),
+            ("compareBounds" | "prune", _) => return Err(bad(&field, "must be a boolean").into()),
+            ("roles", _) => return Err(bad(&field, "must be a list of role names").into()),
+            (other, _) => {
+                return Err(bad(
+                    &field,
+                    format!("unknown field `{other}`, expected one of {TREE_OPTIONS}"),
+                )
+                .into());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Diffs two trees (`Tree`s or aria snapshot text).
+#[pyfunction]
+#[pyo3(signature = (old, new, options=None, /, **kwargs))]
+pub fn tree_diff(
+    py: Python<'_>,
+    old: &Bound<'_, PyAny>,
+    new: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> RdResult<PyTreeDiff> {
+    let opts = tree_options(options, kwargs)?;
+    let old = tree_arg(py, old)?;
+    let new = tree_arg(py, new)?;
+    let inner = py.detach(|| core::diff_with(&old, &new, &opts));
+    Ok(PyTreeDiff { inner })
+}
+
+/// In-memory `since` store: the last few trees per page key.
+#[pyclass(name = "SinceStore", module = "response_diff", frozen)]
+pub struct PySinceStore {
+    inner: core::SinceStore,
+}
+
+/// The result of a `since` read.
+#[pyclass(name = "SinceRead", module = "response_diff", frozen)]
+pub struct PySinceRead {
+    inner: core::Read,
+}
+
+#[pymethods]
+impl PySinceStore {
+    #[new]
+    #[pyo3(signature = (*, per_key=8, keys=256))]
+    fn new(per_key: usize, keys: usize) -> Self {
+        PySinceStore {
+            inner: core::SinceStore::with_limits(per_key, keys),
+        }
+    }
+
+    /// Records `tree` as the latest read of `key` and returns it as a diff
+    /// against the read `since` (if still kept), else in full with a notice.
+    #[pyo3(signature = (key, tree, since=None, options=None, /, **kwargs))]
+    fn read(
+        &self,
+        py: Python<'_>,
+        key: PyBackedStr,
+        tree: &Bound<'_, PyAny>,
+        since: Option<u64>,
+        options: Option<&Bound<'_, PyAny>>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> RdResult<PySinceRead> {
+        let opts = tree_options(options, kwargs)?;
+        let tree = tree_arg(py, tree)?;
+        let inner = py.detach(|| {
+            let tree = Arc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone());
+            self.inner.read(&key, tree, since, &opts)
+        });
+        Ok(PySinceRead { inner })
+    }
+
+    /// Forgets every tree of `key`.
+    fn clear(&self, key: PyBackedStr) {
+        self.inner.clear(&key)
+    }
+}
+
+#[pymethods]
+impl PySinceRead {
+    /// This read's timestamp (ms); pass it as `since` next time.
+    #[getter]
+    fn ts(&self) -> u64 {
+        self.inner.ts
+    }
+    #[getter]
+    fn since(&self) -> Option<u64> {
+        self.inner.since
+    }
+    /// Why this is the full tree and not a diff, if it is.
+    #[getter]
+    fn notice(&self) -> Option<&str> {
+        self.inner.notice()
+    }
+    /// The diff, or None when this read is the full tree.
+    #[getter]
+    fn diff(&self) -> Option<PyTreeDiff> {
+        match &self.inner.outcome {
+            ReadOutcome::Diff(d) => Some(PyTreeDiff { inner: d.clone() }),
+            _ => None,
+        }
+    }
+    /// The full (filtered) tree, or None when this read is a diff.
+    #[getter]
+    fn tree(&self) -> Option<PyTree> {
+        match &self.inner.outcome {
+            ReadOutcome::Full { tree, .. } => Some(PyTree {
+                inner: tree.clone(),
+            }),
+            _ => None,
+        }
+    }
+    /// Renders as `agent`, `yaml` or `json`.
+    #[pyo3(signature = (format="agent"))]
+    fn render(&self, format: &str) -> RdResult<String> {
+        Ok(self.inner.render(diff_format(format)?))
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.inner.render(DiffFormat::Json))
+    }
+    fn to_json(&self) -> String {
+        self.inner.render(DiffFormat::Json)
+    }
+    fn __str__(&self) -> String {
+        self.inner.render(DiffFormat::Agent)
+    }
+    fn __repr__(&self) -> String {
+        let kind = match &self.inner.outcome {
+            ReadOutcome::Diff(_) => "diff",
+            _ => "full",
+        };
+        format!(
+            "SinceRead(ts={}, since={:?}, {kind})",
+            self.inner.ts, self.inner.since
+        )
+    }
+}
