@@ -5,12 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PROGRAMS: &[&str] = &[
-    "test_detector",
-    "test_render",
-    "test_errors",
-    "test_fingerprint",
-];
+const PROGRAMS: &[&str] = &["test_detector", "test_render", "test_errors", "test_fingerprint"];
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
