@@ -221,6 +221,17 @@ pub fn to_string<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// Python's `repr` of an optional string, for `__repr__`s.
+pub fn repr(py: Python<'_>, s: Option<&str>) -> String {
+    match s {
+        None => "None".to_owned(),
+        Some(s) => PyString::new(py, s)
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_default(),
+    }
+}
+
 fn base64_encode(bytes: &[u8]) -> String {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD.encode(bytes)

@@ -10,7 +10,7 @@ use response_diff::fingerprint::{
     self as core, BaselineStore, Change, Comparison, ExtractOptions, Fingerprint, Severity,
 };
 
-use crate::convert::{data_json, json_to_py, options_json, to_py};
+use crate::convert::{data_json, json_to_py, options_json, repr, to_py};
 use crate::errors::RdResult;
 
 /// A fingerprint from a `DomFingerprint`, or the extractor's JSON (a string
@@ -109,10 +109,12 @@ impl PyFingerprint {
             self.inner.to_json()
         }
     }
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "DomFingerprint(url={:?}, hash='{}', token_count={})",
-            self.inner.url, self.inner.hash, self.inner.token_count
+            "DomFingerprint(url={}, hash='{}', token_count={})",
+            repr(py, Some(&self.inner.url)),
+            self.inner.hash,
+            self.inner.token_count
         )
     }
 }
@@ -161,12 +163,12 @@ impl PyChange {
     fn to_json(&self) -> String {
         serde_json::to_string(&self.inner).unwrap_or_default()
     }
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "FingerprintChange(type='{}', severity='{}', description={:?})",
+            "FingerprintChange(type='{}', severity='{}', description={})",
             self.inner.kind.as_str(),
             self.inner.severity.as_str(),
-            self.inner.description
+            repr(py, Some(&self.inner.description))
         )
     }
 }
@@ -237,12 +239,12 @@ impl PyComparison {
     fn __str__(&self) -> String {
         self.inner.to_string()
     }
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "FingerprintComparison(status='{}', severity='{}', summary={:?})",
+            "FingerprintComparison(status='{}', severity='{}', summary={})",
             self.inner.status.as_str(),
             self.inner.severity.as_str(),
-            self.inner.summary
+            repr(py, Some(&self.inner.summary))
         )
     }
 }
@@ -383,11 +385,12 @@ impl PyBaselineStore {
         self.lock().len()
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         let s = self.lock();
+        let dir = s.directory().map(|d| d.display().to_string());
         format!(
-            "BaselineStore(directory={:?}, baselines={}, memory_usage={})",
-            s.directory(),
+            "BaselineStore(directory={}, baselines={}, memory_usage={})",
+            repr(py, dir.as_deref()),
             s.len(),
             s.memory_usage()
         )

@@ -11,7 +11,7 @@ use response_diff::tree::{
 };
 use serde_json::Value;
 
-use crate::convert::{data_json, json_to_py, options_json};
+use crate::convert::{data_json, json_to_py, options_json, repr};
 use crate::errors::RdResult;
 
 /// An accessibility tree (the roots of an aria snapshot).
@@ -188,10 +188,10 @@ impl PyElement {
     fn __len__(&self) -> usize {
         self.inner.count()
     }
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         let first = self.inner.to_aria();
         let first = first.lines().next().unwrap_or_default();
-        format!("Element({first:?})")
+        format!("Element({})", repr(py, Some(first)))
     }
 }
 
@@ -230,14 +230,15 @@ impl PyTreeChange {
     fn to(&self) -> Option<&str> {
         self.inner.to.as_deref()
     }
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let c = &self.inner;
         format!(
-            "TreeChange(ref={:?}, role={:?}, field={:?}, from_={:?}, to={:?})",
-            self.inner.aria_ref,
-            self.inner.role,
-            self.inner.field.key(),
-            self.inner.from,
-            self.inner.to
+            "TreeChange(ref={}, role={}, field={}, from_={}, to={})",
+            repr(py, c.aria_ref.as_deref()),
+            repr(py, Some(&c.role)),
+            repr(py, Some(&c.field.key())),
+            repr(py, c.from.as_deref()),
+            repr(py, c.to.as_deref())
         )
     }
 }
@@ -534,9 +535,7 @@ impl PySinceRead {
             ReadOutcome::Diff(_) => "diff",
             _ => "full",
         };
-        format!(
-            "SinceRead(ts={}, since={:?}, {kind})",
-            self.inner.ts, self.inner.since
-        )
+        let since = self.inner.since.map_or("None".to_owned(), |s| s.to_string());
+        format!("SinceRead(ts={}, since={since}, {kind})", self.inner.ts)
     }
 }
