@@ -535,7 +535,10 @@ impl PySinceRead {
             ReadOutcome::Diff(_) => "diff",
             _ => "full",
         };
-        let since = self.inner.since.map_or("None".to_owned(), |s| s.to_string());
+        let since = self
+            .inner
+            .since
+            .map_or("None".to_owned(), |s| s.to_string());
         format!("SinceRead(ts={}, since={since}, {kind})", self.inner.ts)
     }
 }
