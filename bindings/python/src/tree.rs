@@ -5,11 +5,11 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyDict;
-use response_diff::Error;
+use std::time::{SystemTime, UNIX_EPOCH};
+
 use response_diff::tree::{
-    self as core, DiffFormat, Element, IdentityMode, ReadOutcome, Selector, Tree,
+    self as core, DiffFormat, Element, ReadOutcome, Selector, Tree, TreeDiffRequest,
 };
-use serde_json::Value;
 
 use crate::convert::{data_json, json_to_py, options_json, repr};
 use crate::errors::RdResult;
@@ -29,13 +29,29 @@ impl PyTree {
     }
 }
 
-/// A tree from a `Tree`, or aria snapshot text (parsed strictly).
-fn tree_arg(py: Python<'_>, value: &Bound<'_, PyAny>) -> RdResult<Arc<Tree>> {
+/// A tree from a `Tree`, or text: aria snapshot text, or the model's JSON
+/// when it starts with `{` (as the C ABI reads it).
+fn tree_arg(py: Python<'_>, value: &Bound<'_, PyAny>, lenient: bool) -> RdResult<Arc<Tree>> {
     if let Ok(t) = value.cast::<PyTree>() {
         return Ok(t.get().inner.clone());
     }
     let text: PyBackedStr = value.extract()?;
-    Ok(Arc::new(py.detach(|| core::parse_aria(&text, false))?))
+    let tree = py.detach(|| {
+        if text.trim_start().starts_with('{') {
+            Tree::from_json(&text)
+        } else {
+            core::parse_aria(&text, lenient)
+        }
+    })?;
+    Ok(Arc::new(tree))
+}
+
+fn format_name(f: DiffFormat) -> &'static str {
+    match f {
+        DiffFormat::Yaml => "yaml",
+        DiffFormat::Json => "json",
+        _ => "agent",
+    }
 }
 
 /// Parses Playwright's aria snapshot text. Malformed lines are a
@@ -247,10 +263,17 @@ impl PyTreeChange {
 #[pyclass(name = "TreeDiff", module = "response_diff", frozen)]
 pub struct PyTreeDiff {
     inner: core::TreeDiff,
+    /// The `format` the diff was asked for: `render()` and `str()` use it.
+    format: DiffFormat,
+    /// When the diff was made (ms since the epoch): the default `ts`.
+    ts: u64,
 }
 
-fn diff_format(format: &str) -> RdResult<DiffFormat> {
-    Ok(format.parse::<DiffFormat>()?)
+fn diff_format(format: Option<&str>, default: DiffFormat) -> RdResult<DiffFormat> {
+    Ok(match format {
+        None => default,
+        Some(f) => f.parse::<DiffFormat>()?,
+    })
 }
 
 #[pymethods]
@@ -303,31 +326,48 @@ impl PyTreeDiff {
     fn to_agent(&self) -> String {
         self.inner.to_agent()
     }
-    #[pyo3(signature = (ts=0, since=None))]
-    fn to_yaml(&self, ts: u64, since: Option<u64>) -> String {
-        self.inner.to_yaml(ts, since)
+    /// When the diff was made (ms since the epoch); the default `ts` of
+    /// the YAML and JSON forms.
+    #[getter]
+    fn ts(&self) -> u64 {
+        self.ts
     }
-    #[pyo3(signature = (ts=0, since=None))]
-    fn to_json(&self, ts: u64, since: Option<u64>) -> String {
-        self.inner.to_json(ts, since)
+    /// The format asked for (`agent` by default): what `str()` renders.
+    #[getter]
+    fn format(&self) -> &'static str {
+        format_name(self.format)
+    }
+    #[pyo3(signature = (ts=None, since=None))]
+    fn to_yaml(&self, ts: Option<u64>, since: Option<u64>) -> String {
+        self.inner.to_yaml(ts.unwrap_or(self.ts), since)
+    }
+    #[pyo3(signature = (ts=None, since=None))]
+    fn to_json(&self, ts: Option<u64>, since: Option<u64>) -> String {
+        self.inner.to_json(ts.unwrap_or(self.ts), since)
     }
     /// `{"ts", "since", "diff": {"added", "removed", "changed", "unchanged_count"}}`.
-    #[pyo3(signature = (ts=0, since=None))]
+    #[pyo3(signature = (ts=None, since=None))]
     fn to_dict<'py>(
         &self,
         py: Python<'py>,
-        ts: u64,
+        ts: Option<u64>,
         since: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.inner.to_json(ts, since))
+        json_to_py(py, &self.to_json(ts, since))
     }
-    /// Renders as `agent`, `yaml` or `json`.
-    #[pyo3(signature = (format="agent", ts=0, since=None))]
-    fn render(&self, format: &str, ts: u64, since: Option<u64>) -> RdResult<String> {
-        Ok(self.inner.render(diff_format(format)?, ts, since))
+    /// Renders as `agent`, `yaml` or `json` (default: the format asked for).
+    #[pyo3(signature = (format=None, ts=None, since=None))]
+    fn render(
+        &self,
+        format: Option<&str>,
+        ts: Option<u64>,
+        since: Option<u64>,
+    ) -> RdResult<String> {
+        let format = diff_format(format, self.format)?;
+        Ok(self.inner.render(format, ts.unwrap_or(self.ts), since))
     }
     fn __str__(&self) -> String {
-        self.inner.to_agent()
+        self.inner.render(self.format, self.ts, None)
     }
     fn __repr__(&self) -> String {
         format!(
@@ -340,80 +380,22 @@ impl PyTreeDiff {
     }
 }
 
-const TREE_OPTIONS: &str = "identity, compareBounds, roles, prune, scope";
-
-fn bad(field: &str, message: impl Into<String>) -> Error {
-    Error::invalid_option(field, message)
-}
-
-/// Tree diff options from `{identity, compareBounds, roles, prune, scope}`
-/// (the core has no JSON form for them; this is only the conversion).
-fn tree_options(
+/// Tree diff options: the core's `treeDiffOptions` JSON (`format`,
+/// `identity`, `roles`, `prune`, `scope`, `compareBounds`, `lenient`).
+fn request(
     options: Option<&Bound<'_, PyAny>>,
     kwargs: Option<&Bound<'_, PyDict>>,
-) -> RdResult<core::DiffOptions> {
-    let mut out = core::DiffOptions::default();
-    let Some(json) = options_json("treeDiffOptions", options, kwargs)? else {
-        return Ok(out);
-    };
-    let value: Value = serde_json::from_str(&json).map_err(|e| Error::Parse {
-        what: "JSON",
-        line: e.line(),
-        message: e.to_string(),
-    })?;
-    let Value::Object(map) = value else {
-        return Err(bad("treeDiffOptions", "must be a JSON object").into());
-    };
-    for (key, v) in map {
-        let field = format!("treeDiffOptions.{key}");
-        match (key.as_str(), v) {
-            (_, Value::Null) => {}
-            ("identity", Value::String(s)) => {
-                out.identity = match s.as_str() {
-                    "refs" => IdentityMode::Refs,
-                    "content" => IdentityMode::Content,
-                    other => {
-                        return Err(bad(
-                            &field,
-                            format!("unknown identity `{other}`; allowed: refs, content"),
-                        )
-                        .into());
-                    }
-                }
-            }
-            ("compareBounds", Value::Bool(b)) => out.compare_bounds = b,
-            ("prune", Value::Bool(b)) => out.filter.prune = b,
-            ("roles", Value::Array(items)) => {
-                let mut roles = Vec::new();
-                for (i, item) in items.into_iter().enumerate() {
-                    match item {
-                        Value::String(s) => roles.push(s),
-                        _ => {
-                            return Err(bad(&format!("{field}[{i}]"), "must be a role name").into());
-                        }
-                    }
-                }
-                out.filter.roles = Some(roles);
-            }
-            ("scope", Value::String(s)) => {
-                out.filter.scope = Some(Selector::parse(&s).map_err(|e| match e {
-                    Error::InvalidOption { message, .. } => bad(&field, message),
-                    other => other,
-                })?)
-            }
-            ("identity" | "scope", _) => return Err(bad(&field, "must be a string").into()),
-            ("compareBounds" | "prune", _) => return Err(bad(&field, "must be a boolean").into()),
-            ("roles", _) => return Err(bad(&field, "must be a list of role names").into()),
-            (other, _) => {
-                return Err(bad(
-                    &field,
-                    format!("unknown field `{other}`, expected one of {TREE_OPTIONS}"),
-                )
-                .into());
-            }
-        }
-    }
-    Ok(out)
+) -> RdResult<TreeDiffRequest> {
+    Ok(match options_json("treeDiffOptions", options, kwargs)? {
+        None => TreeDiffRequest::default(),
+        Some(json) => TreeDiffRequest::from_json(&json)?,
+    })
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Diffs two trees (`Tree`s or aria snapshot text).
@@ -426,11 +408,15 @@ pub fn tree_diff(
     options: Option<&Bound<'_, PyAny>>,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> RdResult<PyTreeDiff> {
-    let opts = tree_options(options, kwargs)?;
-    let old = tree_arg(py, old)?;
-    let new = tree_arg(py, new)?;
-    let inner = py.detach(|| core::diff_with(&old, &new, &opts));
-    Ok(PyTreeDiff { inner })
+    let req = request(options, kwargs)?;
+    let old = tree_arg(py, old, req.lenient)?;
+    let new = tree_arg(py, new, req.lenient)?;
+    let inner = py.detach(|| core::diff_with(&old, &new, &req.options));
+    Ok(PyTreeDiff {
+        inner,
+        format: req.format,
+        ts: now_ms(),
+    })
 }
 
 /// In-memory `since` store: the last few trees per page key.
@@ -443,6 +429,8 @@ pub struct PySinceStore {
 #[pyclass(name = "SinceRead", module = "response_diff", frozen)]
 pub struct PySinceRead {
     inner: core::Read,
+    /// The `format` the read was asked for: `render()` and `str()` use it.
+    format: DiffFormat,
 }
 
 #[pymethods]
@@ -467,13 +455,16 @@ impl PySinceStore {
         options: Option<&Bound<'_, PyAny>>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> RdResult<PySinceRead> {
-        let opts = tree_options(options, kwargs)?;
-        let tree = tree_arg(py, tree)?;
+        let req = request(options, kwargs)?;
+        let tree = tree_arg(py, tree, req.lenient)?;
         let inner = py.detach(|| {
             let tree = Arc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone());
-            self.inner.read(&key, tree, since, &opts)
+            self.inner.read(&key, tree, since, &req.options)
         });
-        Ok(PySinceRead { inner })
+        Ok(PySinceRead {
+            inner,
+            format: req.format,
+        })
     }
 
     /// Forgets every tree of `key`.
@@ -502,7 +493,11 @@ impl PySinceRead {
     #[getter]
     fn diff(&self) -> Option<PyTreeDiff> {
         match &self.inner.outcome {
-            ReadOutcome::Diff(d) => Some(PyTreeDiff { inner: d.clone() }),
+            ReadOutcome::Diff(d) => Some(PyTreeDiff {
+                inner: d.clone(),
+                format: self.format,
+                ts: self.inner.ts,
+            }),
             _ => None,
         }
     }
@@ -516,10 +511,10 @@ impl PySinceRead {
             _ => None,
         }
     }
-    /// Renders as `agent`, `yaml` or `json`.
-    #[pyo3(signature = (format="agent"))]
-    fn render(&self, format: &str) -> RdResult<String> {
-        Ok(self.inner.render(diff_format(format)?))
+    /// Renders as `agent`, `yaml` or `json` (default: the format asked for).
+    #[pyo3(signature = (format=None))]
+    fn render(&self, format: Option<&str>) -> RdResult<String> {
+        Ok(self.inner.render(diff_format(format, self.format)?))
     }
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.inner.render(DiffFormat::Json))
@@ -528,7 +523,7 @@ impl PySinceRead {
         self.inner.render(DiffFormat::Json)
     }
     fn __str__(&self) -> String {
-        self.inner.render(DiffFormat::Agent)
+        self.inner.render(self.format)
     }
     fn __repr__(&self) -> String {
         let kind = match &self.inner.outcome {

@@ -110,8 +110,25 @@ def test_goldens_in_every_format() -> None:
     d8 = rd.tree_diff(*case(8))
     assert same_text(d8.to_agent(), golden(CORE_SNAPSHOTS / "tree_diff__case08_agent.snap"))
     with pytest.raises(rd.InvalidOptionError) as err:
-        d.render("xml")
+        d.render("xml")  # type: ignore[arg-type]
     assert err.value.field == "format"
+
+
+def test_requested_format_ts_and_lenient() -> None:
+    before, after = case(7)
+    d = rd.tree_diff(before, after, format="yaml")
+    assert d.format == "yaml" and d.ts > 1_600_000_000_000
+    assert str(d) == d.to_yaml() == d.render() and str(d).startswith(f"ts: {d.ts}\nsince: null\n")
+    assert rd.tree_diff(before, after, {"format": "json"}).to_dict()["diff"]["unchanged_count"] == 55
+    with pytest.raises(rd.InvalidOptionError) as err:
+        rd.tree_diff(before, after, format="xml")
+    assert err.value.field == "treeDiffOptions.format"
+    broken = '- list:\n  - listitem "a\n'
+    with pytest.raises(rd.ParseError):
+        rd.tree_diff(broken, broken)
+    assert rd.tree_diff(broken, broken, lenient=True).is_empty()
+    # Text that starts with `{` is the model's JSON, as in the C ABI.
+    assert rd.tree_diff(before.roots[0].to_json(), before).unchanged_count == len(before.roots[0])
 
 
 def test_text_input_and_filters() -> None:
@@ -124,8 +141,15 @@ def test_text_input_and_filters() -> None:
     with pytest.raises(rd.InvalidOptionError) as err:
         rd.tree_diff(page, after, identity="dom")
     assert err.value.field == "treeDiffOptions.identity"
-    with pytest.raises(rd.InvalidOptionError):
+    with pytest.raises(rd.InvalidOptionError) as err:
         rd.tree_diff(page, after, roles="button")
+    assert err.value.field == "treeDiffOptions.roles"
+    with pytest.raises(rd.InvalidOptionError) as err:
+        rd.tree_diff(page, after, colour="red")
+    assert err.value.field == "treeDiffOptions.colour"
+    with pytest.raises(rd.InvalidOptionError) as err:
+        rd.tree_diff(page, after, scope="div.cart")
+    assert err.value.field == "treeDiffOptions.scope"
     with pytest.raises(rd.ParseError):
         rd.tree_diff(page, '- link "broken')
 
@@ -135,10 +159,11 @@ def test_since_reads() -> None:
     v1, v2 = case(4)
     r1 = store.read("tab-1", v1)
     assert r1.diff is None and r1.tree == v1 and r1.notice is None and r1.since is None
-    r2 = store.read("tab-1", v2, r1.ts)
+    r2 = store.read("tab-1", v2, r1.ts, format="yaml")
     assert r2.ts > r1.ts and r2.since == r1.ts and r2.tree is None
     assert r2.diff is not None and [e.value for e in r2.diff.added] == ["Honeycrisp"]
-    assert r2.render().startswith(f"# ts {r2.ts}, changes since {r1.ts}\n")
+    assert r2.render("agent").startswith(f"# ts {r2.ts}, changes since {r1.ts}\n")
+    assert str(r2) == r2.render() == r2.render("yaml") and r2.diff.ts == r2.ts
     assert r2.to_dict()["diff"]["added"][0]["value"] == "Honeycrisp"
     assert r2.render("yaml").startswith(f"ts: {r2.ts}\nsince: {r1.ts}\n")
     # An unknown ts is not an error: the full tree and a notice.

@@ -499,7 +499,8 @@ class TreeChange:
 
 @final
 class TreeDiff:
-    """What changed between two trees. ``str(diff)`` is ``to_agent()``."""
+    """What changed between two trees. ``str(diff)`` renders it in the
+    ``format`` it was asked for (``agent`` by default)."""
 
     @property
     def added(self) -> list[Element]:
@@ -517,28 +518,40 @@ class TreeDiff:
     @property
     def refs_renumbered(self) -> int:
         """Matched elements whose ref differs (``identity="content"`` only)."""
+    @property
+    def ts(self) -> int:
+        """When the diff was made (ms since the epoch): the default ``ts`` of
+        the YAML and JSON forms."""
+    @property
+    def format(self) -> _TreeFormat:
+        """The format asked for: what ``str()`` and ``render()`` use."""
     def is_empty(self) -> bool: ...
     def to_agent(self) -> str:
         """``+ [e3] listitem "Item 2" (in list "Cart")``, ``- ...``, ``~ ...``
         lines, last ``# N elements unchanged``."""
-    def to_yaml(self, ts: int = 0, since: Optional[int] = None) -> str:
+    def to_yaml(self, ts: Optional[int] = None, since: Optional[int] = None) -> str:
         """``{ts, since, diff: {added, removed, changed, unchanged_count}}`` as YAML."""
-    def to_json(self, ts: int = 0, since: Optional[int] = None) -> str:
+    def to_json(self, ts: Optional[int] = None, since: Optional[int] = None) -> str:
         """The same as compact JSON."""
-    def to_dict(self, ts: int = 0, since: Optional[int] = None) -> dict[str, Any]: ...
-    def render(self, format: _TreeFormat = "agent", ts: int = 0, since: Optional[int] = None) -> str:
-        """Renders as ``agent``, ``yaml`` or ``json``; an unknown format is an
-        ``InvalidOptionError``."""
+    def to_dict(self, ts: Optional[int] = None, since: Optional[int] = None) -> dict[str, Any]: ...
+    def render(
+        self, format: Optional[_TreeFormat] = None, ts: Optional[int] = None, since: Optional[int] = None
+    ) -> str:
+        """Renders as ``agent``, ``yaml`` or ``json`` (default: ``format``);
+        an unknown format is an ``InvalidOptionError``."""
 
 _TreeArg = Union[Tree, str]
 
 def tree_diff(old: _TreeArg, new: _TreeArg, options: _Options = None, /, **kwargs: Any) -> TreeDiff:
-    """Diffs two trees (``Tree`` objects or aria snapshot text).
+    """Diffs two trees: ``Tree`` objects, aria snapshot text, or the model's
+    JSON text (starting with ``{``).
 
-    Options: ``identity`` "refs" (default: match by ref, then content) or
-    "content" (ignore refs); ``compareBounds`` (False); and filters applied
-    to both trees first: ``roles`` (keep only these), ``prune`` (drop unnamed
-    generic wrappers), ``scope`` (a ref or role selector)."""
+    Options (the ``treeDiffOptions`` JSON): ``identity`` "refs" (default:
+    match by ref, then content) or "content" (ignore refs); ``compareBounds``
+    (False); filters applied to both trees first: ``roles`` (keep only
+    these), ``prune`` (drop unnamed generic wrappers), ``scope`` (a ref or
+    role selector); ``format`` "agent" | "yaml" | "json" (what ``str()``
+    renders); ``lenient`` (parse text inputs leniently)."""
 
 @final
 class SinceRead:
@@ -556,7 +569,8 @@ class SinceRead:
     def diff(self) -> Optional[TreeDiff]: ...
     @property
     def tree(self) -> Optional[Tree]: ...
-    def render(self, format: _TreeFormat = "agent") -> str: ...
+    def render(self, format: Optional[_TreeFormat] = None) -> str:
+        """Renders as ``agent``, ``yaml`` or ``json`` (default: the format asked for)."""
     def to_dict(self) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
 
