@@ -69,7 +69,7 @@ python-dev: python-env
 ## each exception class, 8 threads on one detector, stubtest, and
 ## examples/python/session.py in Chromium.
 python-test: python-dev
-	.venv/bin/python -m pytest bindings/python/tests -q
+	.venv/bin/python -m pytest bindings/python/tests
 
 clean:
 	$(CARGO) clean
