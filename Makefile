@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench demo setup clean c-lib c-example c-valgrind node-build node-test node-example node-bench
+.PHONY: test lint fmt bench demo setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -16,6 +16,7 @@ setup:
 test: setup
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
+	$(MAKE) python-test
 	$(MAKE) node-test
 
 ## Formatting and clippy, warnings as errors.
@@ -58,6 +59,20 @@ bench: setup
 ## The main job: a scripted agent session with a per-step token table.
 demo:
 	$(CARGO) run --release -p response-diff --example session
+
+## The Python venv (.venv): maturin, pytest, mypy, Playwright for Python.
+python-env:
+	./scripts/python-env.sh
+
+## Build the Python extension into .venv (editable, dev profile).
+python-dev: python-env
+	VIRTUAL_ENV="$(CURDIR)/.venv" .venv/bin/maturin develop --quiet -m bindings/python/Cargo.toml
+
+## The Python tests: the README example, every capability on tests/fixtures,
+## each exception class, 8 threads on one detector, stubtest, and
+## examples/python/session.py in Chromium.
+python-test: python-dev
+	.venv/bin/python -m pytest bindings/python/tests
 
 NODE_DIR := bindings/node
 NPM_CI := npm ci --no-audit --no-fund
