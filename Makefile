@@ -80,7 +80,7 @@ NPM_CI := npm ci --no-audit --no-fund
 # lacks the other platforms' ones (this machine's does) makes npm write a
 # lockfile that `npm ci` then refuses. `npm install --no-save` installs the
 # same locked versions and leaves the lockfile as it is.
-NPM_LOCKED = ($(NPM_CI) $(1) || npm install --no-save --no-audit --no-fund $(1))
+NPM_LOCKED = ($(NPM_CI) $(1) 2>/dev/null || { echo "npm ci refused the lockfile; installing the locked versions with npm install --no-save"; npm install --no-save --no-audit --no-fund $(1); })
 
 ## The Node addon (release) with the locked dev dependencies (@napi-rs/cli,
 ## typescript, the diff peers, playwright-core; no browser download).

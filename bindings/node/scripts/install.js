@@ -17,16 +17,17 @@ if (!existsSync(join(root, 'Cargo.toml'))) {
   process.exit(1)
 }
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' })
+const run = (cmd, args, stdio = 'inherit') => execFileSync(cmd, args, { cwd: root, stdio })
 const flags = ['--ignore-scripts', '--no-audit', '--no-fund']
 try {
   require.resolve('@napi-rs/cli/package.json', { paths: [root] })
 } catch {
   try {
-    run(npm, ['ci', ...flags])
+    run(npm, ['ci', ...flags], ['ignore', 'inherit', 'ignore'])
   } catch {
     // A registry without the other platforms' optional packages makes npm
     // refuse its own lockfile in `npm ci`; this installs the same versions.
+    console.error('@x/response-diff: npm ci refused the lockfile; installing the locked versions with npm install --no-save')
     run(npm, ['install', '--no-save', ...flags])
   }
 }
