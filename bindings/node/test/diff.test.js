@@ -175,3 +175,15 @@ function apply(text, diff) {
   while (at < old.length) out.push(old[at++])
   return out.join('\n')
 }
+
+test('texts cross intact: accents, emoji, CJK; a lone surrogate becomes U+FFFD', () => {
+  const d = new ResponseDiffDetector()
+  const text = Array.from({ length: 30 }, (_, i) => `- listitem [ref=e${i}]: Caf\u00e9 \u{1F600} \u6f22\u5b57 ${i}\n`).join('')
+  d.detect('k', text)
+  assert.equal(d.previous('k'), text)
+  const r = d.detect('k', text.replace('\u6f22\u5b57 7\n', '\u6f22\u5b57 seven\n'), { format: 'minimal' })
+  assert.equal(r.mode, 'diff')
+  assert.ok(r.formattedDiff.includes('+ - listitem [ref=e7]: Caf\u00e9 \u{1F600} \u6f22\u5b57 seven'))
+  d.store('k', 'a\uD800b')
+  assert.equal(d.previous('k'), 'a\uFFFDb')
+})

@@ -79,6 +79,7 @@ test('IO_ERROR carries the path', () => {
 test('a wrong argument type is napi-rs\'s own error (not a core code)', () => {
   const d = new rd.ResponseDiffDetector()
   assert.throws(() => d.detect(1, 'x'), { code: 'StringExpected' })
+  assert.throws(() => d.detect('k', 1), { code: 'StringExpected' })
   assert.throws(() => rd.compareFingerprints({}, {}), { code: 'InvalidArg' })
 })
 
