@@ -177,7 +177,7 @@ rd_status rd_tree_parse(const char *aria, size_t aria_len, bool lenient, char **
 rd_status rd_tree_print(const char *tree_json, size_t tree_json_len, char **aria_out);
 
 // Diffs two accessibility trees, each aria snapshot text or the model's
-// JSON. `options_json` (NULL for the defaults) is `{"format":
+// JSON (as [`rd_tree_parse`] returns it). `options_json` (NULL for the defaults) is `{"format":
 // "agent"|"yaml"|"json", "identity": "refs"|"content", "roles": [..],
 // "prune": bool, "scope": "e12", "compareBounds": bool, "lenient": bool}`.
 // `*diff_out` is the rendered diff (free with [`rd_string_free`]).

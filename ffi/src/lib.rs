@@ -394,10 +394,10 @@ pub unsafe extern "C" fn rd_string_free(s: *mut *mut c_char) {
     });
 }
 
-/// A tree from aria snapshot text, or from the model's JSON when the text
-/// starts with `{`.
+/// A tree from aria snapshot text, or from the model's JSON (an array of
+/// root elements) when the text starts with `[`.
 fn parse_tree(text: &str, lenient: bool) -> Result<Tree, Error> {
-    if text.trim_start().starts_with('{') {
+    if text.trim_start().starts_with('[') {
         Tree::from_json(text)
     } else {
         tree::parse_aria(text, lenient)
@@ -436,7 +436,7 @@ pub unsafe extern "C" fn rd_tree_print(
 }
 
 /// Diffs two accessibility trees, each aria snapshot text or the model's
-/// JSON. `options_json` (NULL for the defaults) is `{"format":
+/// JSON (as [`rd_tree_parse`] returns it). `options_json` (NULL for the defaults) is `{"format":
 /// "agent"|"yaml"|"json", "identity": "refs"|"content", "roles": [..],
 /// "prune": bool, "scope": "e12", "compareBounds": bool, "lenient": bool}`.
 /// `*diff_out` is the rendered diff (free with [`rd_string_free`]).

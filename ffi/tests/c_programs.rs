@@ -10,6 +10,7 @@ const PROGRAMS: &[&str] = &[
     "test_render",
     "test_errors",
     "test_fingerprint",
+    "test_tree",
 ];
 
 fn crate_dir() -> PathBuf {

@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
   CHECK_CONTAINS(rd_last_error(), "treeDiffOptions.format");
   CHECK_STATUS(rd_tree_diff(before, b_len, after, a_len, S("{\"scope\": \"div > a\"}"), &out), RD_INVALID_OPTION);
   CHECK_CONTAINS(rd_last_error(), "CSS");
-  CHECK_STATUS(rd_tree_print(S("{\"roots\": 3}"), &out), RD_PARSE_ERROR);
+  CHECK_STATUS(rd_tree_print(S("[{\"role\": 3}]"), &out), RD_PARSE_ERROR);
   CHECK(out == NULL);
 
   free(before);
