@@ -39,6 +39,10 @@ typedef enum {
   RD_INTERNAL = 13,
 } rd_status;
 
+// Saves and compares DOM fingerprints by name (or by the hash of a recent
+// capture). Thread-safe.
+typedef struct rd_baseline_store rd_baseline_store;
+
 // Keeps the previous response per key and returns only what changed.
 // Thread-safe: one detector may be used from many threads at once.
 typedef struct rd_detector rd_detector;
@@ -159,6 +163,72 @@ rd_status rd_response_render(const char *response_json,
 // Frees the string `*s` points to (one this library returned) and sets
 // `*s` to NULL, so calling it again is harmless. `s` and `*s` may be NULL.
 void rd_string_free(char **s);
+
+// The page-side fingerprint extractor: JavaScript source of a function
+// `(options) => fingerprint` that any driver can evaluate (static; do not
+// free). See [`rd_fingerprint_expression`] for a ready-to-evaluate call.
+const char *rd_fingerprint_script(void);
+
+// A JavaScript expression that runs the extractor with `options_json`
+// (`{"scope": "full" | "above_fold" | "<css selector>", "depth":
+// "minimal" | "standard" | "detailed"}`, NULL for the defaults) and
+// evaluates to the fingerprint as a JSON string. Free `*expression_out`
+// with [`rd_string_free`].
+rd_status rd_fingerprint_expression(const char *options_json,
+                                    size_t options_len,
+                                    char **expression_out);
+
+// Compares two fingerprints (the extractor's JSON). `threshold` is
+// `"info"`, `"warning"` (the default, also for NULL) or `"error"`: changes
+// below it are counted but not listed. `*comparison_out` is
+// `{"status", "severity", "changes", "unchanged", "summary", …}` JSON, to
+// free with [`rd_string_free`].
+rd_status rd_fingerprint_compare(const char *baseline_json,
+                                 size_t baseline_len,
+                                 const char *current_json,
+                                 size_t current_len,
+                                 const char *threshold,
+                                 size_t threshold_len,
+                                 char **comparison_out);
+
+// Creates a baseline store, kept in memory and, when `directory` is not
+// NULL, persisted there (created 0700; files 0600). Free it with
+// [`rd_baseline_store_free`].
+rd_status rd_baseline_store_new(const char *directory,
+                                size_t directory_len,
+                                rd_baseline_store **store_out);
+
+// Saves a fingerprint (the extractor's JSON) as baseline `name`
+// (`[A-Za-z0-9._-]{1,64}`; anything else is `RD_INVALID_NAME`).
+rd_status rd_baseline_store_save(const rd_baseline_store *store,
+                                 const char *name,
+                                 size_t name_len,
+                                 const char *fingerprint_json,
+                                 size_t fingerprint_len);
+
+// Remembers a captured fingerprint so a later compare can name it by its
+// hash. `*hash_out` (may be NULL) is that hash, to free with
+// [`rd_string_free`].
+rd_status rd_baseline_store_record(const rd_baseline_store *store,
+                                   const char *fingerprint_json,
+                                   size_t fingerprint_len,
+                                   char **hash_out);
+
+// Compares `current_json` against baseline `against` (a name, or the hash
+// or a unique hash prefix of a recorded capture). A missing baseline is
+// `RD_BASELINE_NOT_FOUND`. `threshold` as in [`rd_fingerprint_compare`].
+rd_status rd_baseline_store_compare(const rd_baseline_store *store,
+                                    const char *against,
+                                    size_t against_len,
+                                    const char *current_json,
+                                    size_t current_len,
+                                    const char *threshold,
+                                    size_t threshold_len,
+                                    char **comparison_out);
+
+// Frees the store `*store` points to and sets `*store` to NULL, so calling
+// it again is harmless. `store` and `*store` may be NULL.
+void rd_baseline_store_free(rd_baseline_store **store);
 
 // The library version, e.g. `"0.1.0"` (static; do not free).
 const char *rd_version(void);

@@ -218,11 +218,32 @@ impl OutValue for *mut c_char {
     }
 }
 
-impl OutValue for *mut crate::rd_detector {
-    fn release(self) {
-        if !self.is_null() {
-            drop(unsafe { Box::from_raw(self) });
+/// Handles made with `Box::into_raw`.
+macro_rules! boxed_handles {
+    ($($t:ty),+) => {$(
+        impl OutValue for *mut $t {
+            fn release(self) {
+                if !self.is_null() {
+                    drop(unsafe { Box::from_raw(self) });
+                }
+            }
         }
+    )+};
+}
+boxed_handles!(crate::rd_detector, crate::rd_baseline_store);
+
+/// The body of every `_free(T **)`: takes the pointer out of `*slot`, sets
+/// `*slot` to NULL and releases it. NULL `slot` or `*slot` is fine.
+///
+/// # Safety
+/// `slot` must be NULL or valid for reads and writes; `*slot` must be NULL
+/// or a pointer this library returned and not yet freed.
+pub(crate) unsafe fn free_slot<X>(slot: *mut *mut X)
+where
+    *mut X: OutValue,
+{
+    if let Some(s) = unsafe { slot.as_mut() } {
+        std::mem::replace(s, std::ptr::null_mut()).release();
     }
 }
 

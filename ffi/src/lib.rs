@@ -38,9 +38,10 @@ use response_diff::diff::{
     compare_texts,
 };
 use response_diff::expectation::Expectation;
+use response_diff::fingerprint::{self, BaselineStore, ExtractOptions, Fingerprint, Severity};
 use response_diff::response::{DiffTarget, Response, render};
 
-use boundary::{Failure, ffi_boundary, input_str, opt_str, write_out};
+use boundary::{Failure, ffi_boundary, free_slot, input_str, opt_str, write_out};
 pub use boundary::{rd_last_error, rd_status, rd_status_message};
 
 /// Keeps the previous response per key and returns only what changed.
@@ -99,12 +100,7 @@ pub unsafe extern "C" fn rd_detector_new(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rd_detector_free(detector: *mut *mut rd_detector) {
     let _ = ffi_boundary(|| {
-        if let Some(slot) = unsafe { detector.as_mut() } {
-            let d = std::mem::replace(slot, std::ptr::null_mut());
-            if !d.is_null() {
-                drop(unsafe { Box::from_raw(d) });
-            }
-        }
+        unsafe { free_slot(detector) };
         Ok(())
     });
 }
@@ -388,12 +384,199 @@ pub unsafe extern "C" fn rd_response_render(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rd_string_free(s: *mut *mut c_char) {
     let _ = ffi_boundary(|| {
-        if let Some(slot) = unsafe { s.as_mut() } {
-            let p = std::mem::replace(slot, std::ptr::null_mut());
-            if !p.is_null() {
-                drop(unsafe { CString::from_raw(p) });
-            }
+        unsafe { free_slot(s) };
+        Ok(())
+    });
+}
+
+/// Saves and compares DOM fingerprints by name (or by the hash of a recent
+/// capture). Thread-safe.
+pub struct rd_baseline_store {
+    inner: std::sync::Mutex<BaselineStore>,
+}
+
+/// The page-side fingerprint extractor: JavaScript source of a function
+/// `(options) => fingerprint` that any driver can evaluate (static; do not
+/// free). See [`rd_fingerprint_expression`] for a ready-to-evaluate call.
+#[unsafe(no_mangle)]
+pub extern "C" fn rd_fingerprint_script() -> *const c_char {
+    static SCRIPT: std::sync::OnceLock<CString> = std::sync::OnceLock::new();
+    SCRIPT
+        .get_or_init(|| CString::new(fingerprint::EXTRACTOR_JS).unwrap_or_default())
+        .as_ptr()
+}
+
+/// A JavaScript expression that runs the extractor with `options_json`
+/// (`{"scope": "full" | "above_fold" | "<css selector>", "depth":
+/// "minimal" | "standard" | "detailed"}`, NULL for the defaults) and
+/// evaluates to the fingerprint as a JSON string. Free `*expression_out`
+/// with [`rd_string_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_fingerprint_expression(
+    options_json: *const c_char,
+    options_len: usize,
+    expression_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let opts = match unsafe { opt_str(options_json, options_len, "options_json")? } {
+            None => ExtractOptions::default(),
+            Some(j) => ExtractOptions::from_json(j)?,
+        };
+        unsafe {
+            write_out(
+                expression_out,
+                c_string(opts.expression())?.into_raw(),
+                "expression_out",
+            )
         }
+    })
+}
+
+fn severity(s: Option<&str>) -> Result<Severity, Error> {
+    s.map_or(Ok(Severity::default()), str::parse)
+}
+
+/// Compares two fingerprints (the extractor's JSON). `threshold` is
+/// `"info"`, `"warning"` (the default, also for NULL) or `"error"`: changes
+/// below it are counted but not listed. `*comparison_out` is
+/// `{"status", "severity", "changes", "unchanged", "summary", …}` JSON, to
+/// free with [`rd_string_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_fingerprint_compare(
+    baseline_json: *const c_char,
+    baseline_len: usize,
+    current_json: *const c_char,
+    current_len: usize,
+    threshold: *const c_char,
+    threshold_len: usize,
+    comparison_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let baseline = Fingerprint::from_json(unsafe {
+            input_str(baseline_json, baseline_len, "baseline_json")?
+        })?;
+        let current = Fingerprint::from_json(unsafe {
+            input_str(current_json, current_len, "current_json")?
+        })?;
+        let threshold = severity(unsafe { opt_str(threshold, threshold_len, "threshold")? })?;
+        let c = fingerprint::compare(&baseline, &current, threshold);
+        unsafe {
+            write_out(
+                comparison_out,
+                c_string(c.to_json())?.into_raw(),
+                "comparison_out",
+            )
+        }
+    })
+}
+
+/// Creates a baseline store, kept in memory and, when `directory` is not
+/// NULL, persisted there (created 0700; files 0600). Free it with
+/// [`rd_baseline_store_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_baseline_store_new(
+    directory: *const c_char,
+    directory_len: usize,
+    store_out: *mut *mut rd_baseline_store,
+) -> rd_status {
+    ffi_boundary(|| {
+        let store = match unsafe { opt_str(directory, directory_len, "directory")? } {
+            None => BaselineStore::new(),
+            Some(dir) => BaselineStore::open(dir)?,
+        };
+        let boxed = Box::new(rd_baseline_store {
+            inner: std::sync::Mutex::new(store),
+        });
+        unsafe { write_out(store_out, Box::into_raw(boxed), "store_out") }
+    })
+}
+
+fn store_lock<'a>(
+    store: *const rd_baseline_store,
+) -> Result<std::sync::MutexGuard<'a, BaselineStore>, Failure> {
+    let s = unsafe { store.as_ref() }.ok_or_else(|| Failure::null("store"))?;
+    Ok(s.inner.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
+/// Saves a fingerprint (the extractor's JSON) as baseline `name`
+/// (`[A-Za-z0-9._-]{1,64}`; anything else is `RD_INVALID_NAME`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_baseline_store_save(
+    store: *const rd_baseline_store,
+    name: *const c_char,
+    name_len: usize,
+    fingerprint_json: *const c_char,
+    fingerprint_len: usize,
+) -> rd_status {
+    ffi_boundary(|| {
+        let name = unsafe { input_str(name, name_len, "name")? };
+        let fp = Fingerprint::from_json(unsafe {
+            input_str(fingerprint_json, fingerprint_len, "fingerprint_json")?
+        })?;
+        store_lock(store)?.save(name, &fp)?;
+        Ok(())
+    })
+}
+
+/// Remembers a captured fingerprint so a later compare can name it by its
+/// hash. `*hash_out` (may be NULL) is that hash, to free with
+/// [`rd_string_free`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_baseline_store_record(
+    store: *const rd_baseline_store,
+    fingerprint_json: *const c_char,
+    fingerprint_len: usize,
+    hash_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let fp = Fingerprint::from_json(unsafe {
+            input_str(fingerprint_json, fingerprint_len, "fingerprint_json")?
+        })?;
+        store_lock(store)?.record(&fp);
+        if hash_out.is_null() {
+            return Ok(());
+        }
+        unsafe { write_out(hash_out, c_string(fp.hash.clone())?.into_raw(), "hash_out") }
+    })
+}
+
+/// Compares `current_json` against baseline `against` (a name, or the hash
+/// or a unique hash prefix of a recorded capture). A missing baseline is
+/// `RD_BASELINE_NOT_FOUND`. `threshold` as in [`rd_fingerprint_compare`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_baseline_store_compare(
+    store: *const rd_baseline_store,
+    against: *const c_char,
+    against_len: usize,
+    current_json: *const c_char,
+    current_len: usize,
+    threshold: *const c_char,
+    threshold_len: usize,
+    comparison_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let against = unsafe { input_str(against, against_len, "against")? };
+        let current = Fingerprint::from_json(unsafe {
+            input_str(current_json, current_len, "current_json")?
+        })?;
+        let threshold = severity(unsafe { opt_str(threshold, threshold_len, "threshold")? })?;
+        let c = store_lock(store)?.compare(against, &current, threshold)?;
+        unsafe {
+            write_out(
+                comparison_out,
+                c_string(c.to_json())?.into_raw(),
+                "comparison_out",
+            )
+        }
+    })
+}
+
+/// Frees the store `*store` points to and sets `*store` to NULL, so calling
+/// it again is harmless. `store` and `*store` may be NULL.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_baseline_store_free(store: *mut *mut rd_baseline_store) {
+    let _ = ffi_boundary(|| {
+        unsafe { free_slot(store) };
         Ok(())
     });
 }

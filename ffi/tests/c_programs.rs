@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PROGRAMS: &[&str] = &["test_detector", "test_render", "test_errors"];
+const PROGRAMS: &[&str] = &["test_detector", "test_render", "test_errors", "test_fingerprint"];
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -63,8 +63,10 @@ fn build(name: &str, sanitize: bool, out_dir: &Path) -> PathBuf {
     out
 }
 
-fn fixtures() -> PathBuf {
-    crate_dir().join("../tests/fixtures/diff")
+/// Arguments of every C test: the diff and fingerprint fixture folders.
+fn fixture_args() -> [PathBuf; 2] {
+    let f = crate_dir().join("../tests/fixtures");
+    [f.join("diff"), f.join("fingerprint")]
 }
 
 fn out_dir() -> PathBuf {
@@ -79,7 +81,7 @@ fn c_programs_pass_under_asan_and_ubsan() {
     for name in PROGRAMS {
         let exe = build(name, true, &dir);
         let out = Command::new(&exe)
-            .arg(fixtures())
+            .args(fixture_args())
             .env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
             .output()
             .unwrap();
@@ -104,7 +106,7 @@ fn c_programs_pass_under_valgrind_without_leaks() {
                 "--error-exitcode=99",
             ])
             .arg(&exe)
-            .arg(fixtures())
+            .args(fixture_args())
             .output()
             .expect("valgrind is installed (make setup installs it)");
         let stdout = String::from_utf8_lossy(&out.stdout);

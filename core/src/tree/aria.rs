@@ -388,10 +388,7 @@ impl<'a> KeyParser<'a> {
                 None => "expected a role".to_owned(),
             });
         }
-        let mut e = Element {
-            role: role.to_owned(),
-            ..Element::default()
-        };
+        let mut e = Element::new(role, "");
         let save = self.pos;
         self.skip_spaces();
         match self.peek() {
@@ -766,8 +763,9 @@ pub(crate) fn yaml_needs_quotes(s: &str) -> bool {
     if js_space(first) || js_space(last) {
         return true;
     }
-    let chars: Vec<char> = s.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    let mut prev: Option<char> = None;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         let u = c as u32;
         if matches!(u, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f..=0x9f) {
             return true;
@@ -775,12 +773,13 @@ pub(crate) fn yaml_needs_quotes(s: &str) -> bool {
         if c == '\n' || c == '\r' || c == '{' || c == '}' || c == '`' {
             return true;
         }
-        if c == ':' && chars.get(i + 1).is_none_or(|&n| js_space(n)) {
+        if c == ':' && chars.peek().is_none_or(|&n| js_space(n)) {
             return true;
         }
-        if c == '#' && i > 0 && js_space(chars[i - 1]) {
+        if c == '#' && prev.is_some_and(js_space) {
             return true;
         }
+        prev = Some(c);
     }
     if matches!(
         first,
@@ -788,21 +787,23 @@ pub(crate) fn yaml_needs_quotes(s: &str) -> bool {
     ) {
         return true;
     }
-    if js_number(s) {
+    if matches!(first, '0'..='9' | '+' | '.' | 'I') && js_number(s) {
         return true;
     }
-    let lower = s.to_lowercase();
-    if matches!(
-        lower.as_str(),
-        "y" | "n" | "yes" | "no" | "true" | "false" | "on" | "off" | "null" | "~"
-    ) {
+    if s.len() <= 5
+        && [
+            "y", "n", "yes", "no", "true", "false", "on", "off", "null", "~",
+        ]
+        .iter()
+        .any(|k| k.eq_ignore_ascii_case(s))
+    {
         return true;
     }
-    let body = lower
-        .strip_prefix('-')
-        .or_else(|| lower.strip_prefix('+'))
-        .unwrap_or(&lower);
-    matches!(body, ".inf" | ".nan")
+    if s.len() <= 5 {
+        let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+        return body.eq_ignore_ascii_case(".inf") || body.eq_ignore_ascii_case(".nan");
+    }
+    false
 }
 
 /// Whether JavaScript's `Number(s)` is not NaN (for a string without

@@ -1,4 +1,6 @@
-//! Accessibility trees: the aria snapshot model, parser, printer and tree diff (DESIGN §3.4).
+//! Accessibility trees (DESIGN §3.4): the element model, Playwright's aria
+//! snapshot text (parser and printer), JSON, selectors, filters, the tree
+//! diff with its renderers, and the `since` store.
 //!
 //! ```
 //! use response_diff::tree::{self, Selector};
@@ -7,13 +9,30 @@
 //! assert_eq!(page.to_aria(), text); // round trip
 //! let nav = page.find(&Selector::parse("navigation").unwrap()).unwrap();
 //! assert_eq!(nav.children[0].name, "Home");
+//!
+//! let after = tree::parse_aria(&text.replace("\"Home\"", "\"Start\""), false).unwrap();
+//! assert_eq!(
+//!     tree::diff(&page, &after).to_agent(),
+//!     "~ [e3] link \"Start\" (was \"Home\")\n# 1 element unchanged"
+//! );
 //! ```
 
 mod aria;
+mod diff;
+mod filter;
 mod json;
 mod model;
+mod render;
 mod select;
+mod store;
 
 pub use aria::parse_aria;
+pub use diff::{
+    Added, Change, DiffOptions, ElementRef, Field, IdentityMode, Parent, Removed, TreeDiff, diff,
+    diff_with,
+};
+pub use filter::Filter;
 pub use model::{Bounds, Element, Layout, MAX_DEPTH, Prop, State, Tree, Walk};
+pub use render::DiffFormat;
 pub use select::Selector;
+pub use store::{DiskStore, Read, ReadOutcome, SinceStore};

@@ -20,7 +20,12 @@ pub const MAX_DEPTH: usize = 1000;
 /// button.states.push(State::flag("disabled"));
 /// assert_eq!(button.to_aria(), r#"- button "Save" [disabled] [ref=e7]"#);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq)]
+///
+/// `Clone`, `PartialEq`, `Debug` and `Drop` are iterative, so trees as deep
+/// as [`MAX_DEPTH`] are safe on small thread stacks. (Because of the `Drop`
+/// impl, build elements with [`Element::new`] and field assignments rather
+/// than struct-update syntax.)
+#[derive(Default)]
 pub struct Element {
     /// ARIA role (`button`, `listitem`, …), or `text` for a static text node.
     pub role: String,
@@ -50,6 +55,91 @@ pub struct Element {
     /// Playwright puts them; only used to print the input back unchanged.
     #[doc(hidden)]
     pub layout: Layout,
+}
+
+impl Drop for Element {
+    fn drop(&mut self) {
+        if self.children.is_empty() {
+            return;
+        }
+        // Detach descendants level by level so no drop recurses.
+        let mut stack = std::mem::take(&mut self.children);
+        while let Some(mut e) = stack.pop() {
+            stack.append(&mut e.children);
+        }
+    }
+}
+
+impl Element {
+    /// This element's own fields, without children.
+    pub(crate) fn shallow_clone(&self) -> Element {
+        let mut e = Element::new(self.role.clone(), self.name.clone());
+        e.name_regex = self.name_regex;
+        e.value = self.value.clone();
+        e.description = self.description.clone();
+        e.aria_ref = self.aria_ref.clone();
+        e.bounds = self.bounds;
+        e.states = self.states.clone();
+        e.props = self.props.clone();
+        e.layout = self.layout;
+        e
+    }
+
+    /// Equality of the element's own fields, children ignored.
+    pub(crate) fn shallow_eq(&self, other: &Element) -> bool {
+        self.role == other.role
+            && self.name == other.name
+            && self.name_regex == other.name_regex
+            && self.value == other.value
+            && self.description == other.description
+            && self.aria_ref == other.aria_ref
+            && self.bounds == other.bounds
+            && self.states == other.states
+            && self.props == other.props
+    }
+}
+
+impl Clone for Element {
+    fn clone(&self) -> Self {
+        if self.children.is_empty() {
+            return self.shallow_clone();
+        }
+        let mut pre: Vec<(Element, usize)> = Vec::new();
+        let mut stack: Vec<(std::slice::Iter<'_, Element>, usize)> =
+            vec![(std::slice::from_ref(self).iter(), usize::MAX)];
+        while let Some((it, parent)) = stack.last_mut() {
+            let parent = *parent;
+            let Some(e) = it.next() else {
+                stack.pop();
+                continue;
+            };
+            pre.push((e.shallow_clone(), parent));
+            if !e.children.is_empty() {
+                stack.push((e.children.iter(), pre.len() - 1));
+            }
+        }
+        super::filter::assemble(pre).pop().unwrap_or_default()
+    }
+}
+
+impl PartialEq for Element {
+    fn eq(&self, other: &Self) -> bool {
+        let mut stack: Vec<(&Element, &Element)> = vec![(self, other)];
+        while let Some((a, b)) = stack.pop() {
+            if !a.shallow_eq(b) || a.children.len() != b.children.len() {
+                return false;
+            }
+            stack.extend(a.children.iter().zip(&b.children));
+        }
+        true
+    }
+}
+
+impl std::fmt::Debug for Element {
+    /// The element as aria snapshot text (iterative, unlike a derived `Debug`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Element({:?})", self.to_aria())
+    }
 }
 
 /// A bracketed attribute: `[checked]` is `State { name: "checked", value: None }`,
@@ -173,11 +263,10 @@ impl Element {
     /// assert_eq!(e.to_aria(), r#"- link "Home""#);
     /// ```
     pub fn new(role: impl Into<String>, name: impl Into<String>) -> Self {
-        Element {
-            role: role.into(),
-            name: name.into(),
-            ..Element::default()
-        }
+        let mut e = Element::default();
+        e.role = role.into();
+        e.name = name.into();
+        e
     }
 
     /// A static text node (`- text: hello`).

@@ -1,0 +1,777 @@
+// response-diff DOM fingerprint extractor (DESIGN §3.5).
+//
+// This file is one function expression. A driver evaluates it and calls it
+// with `{scope, depth}`; it returns a plain object in the seed's JSON shape,
+// or `{error: {field, message}}` when the options or the page do not allow
+// an extraction. It only reads the DOM: no writes, so layout and style are
+// computed at most once per call (reads are never interleaved with writes).
+//
+// Budget: it inspects selected elements only (landmarks, headings, lists,
+// forms, tables, images, interactive candidates, state markers) through
+// native querySelectorAll, checks visibility with Element.checkVisibility
+// (one cached call per element, no getComputedStyle in loops), and stops
+// inspecting interactive candidates once the cap of visible ones is reached.
+(function responseDiffFingerprint(options) {
+  'use strict';
+  try {
+    return extract(options || {});
+  } catch (e) {
+    return { error: { message: 'the page-side extractor failed: ' + (e && e.message ? e.message : String(e)) } };
+  }
+
+  function extract(opts) {
+    const scope = opts.scope == null ? 'full' : String(opts.scope);
+    const depth = opts.depth == null ? 'standard' : String(opts.depth);
+    if (depth !== 'minimal' && depth !== 'standard' && depth !== 'detailed') {
+      return { error: { field: 'depth', message: 'depth must be "minimal", "standard" or "detailed", not ' + JSON.stringify(depth) } };
+    }
+    if (scope === '') {
+      return { error: { field: 'scope', message: 'scope must be "full", "above_fold" or a CSS selector, not empty' } };
+    }
+    const doc = document;
+    const standard = depth !== 'minimal';
+    const detailed = depth === 'detailed';
+    const CAP = {
+      interactive: detailed ? 100 : 50,
+      headings: 50,
+      lists: 20,
+      forms: 10,
+      tables: 10,
+      landmarks: 20,
+      state: 10,
+      contains: 20,
+      landmarkInteractive: 20,
+      fields: 30,
+      headers: 20,
+      text: 100,
+      listItems: 1000,
+    };
+    const vw = window.innerWidth;
+    const vh = window.innerHeight;
+
+    // ---- scope ----------------------------------------------------------
+    let root = doc.body || doc.documentElement;
+    let aboveFold = false;
+    if (scope === 'above_fold') {
+      aboveFold = true;
+    } else if (scope !== 'full') {
+      let el;
+      try {
+        el = doc.querySelector(scope);
+      } catch (e) {
+        return { error: { field: 'scope', message: 'invalid CSS selector ' + JSON.stringify(scope) + ': ' + e.message } };
+      }
+      if (!el) {
+        return { error: { field: 'scope', message: 'selector ' + JSON.stringify(scope) + ' matches nothing on the page' } };
+      }
+      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
+        let d = null;
+        try {
+          d = el.contentDocument;
+        } catch (e) {
+          d = null;
+        }
+        if (!d || !(d.body || d.documentElement)) {
+          return { error: { field: 'scope', message: 'the iframe ' + JSON.stringify(scope) + ' is cross-origin or not loaded; only same-origin frames can be scoped' } };
+        }
+        root = d.body || d.documentElement;
+      } else {
+        root = el;
+      }
+    }
+    const rootDoc = root.ownerDocument || doc;
+    const base = (function () {
+      try {
+        return rootDoc.defaultView.location;
+      } catch (e) {
+        return window.location;
+      }
+    })();
+
+    // ---- roots: the scope plus every open shadow root under it (iframes are
+    // separate documents, so querySelectorAll never enters them) ----------
+    const roots = [root];
+    let shadowHosts = [];
+    (function collect(r) {
+      const host = r.nodeType === 1 ? r : null;
+      if (host && host.shadowRoot) {
+        shadowHosts.push(host);
+        roots.push(host.shadowRoot);
+        collect(host.shadowRoot);
+      }
+      const all = r.querySelectorAll('*');
+      for (let i = 0; i < all.length; i++) {
+        const sr = all[i].shadowRoot;
+        if (sr) {
+          shadowHosts.push(all[i]);
+          roots.push(sr);
+          collect(sr);
+        }
+      }
+    })(root);
+
+    function qsa(sel) {
+      const out = [];
+      if (root.nodeType === 1 && root.matches(sel)) out.push(root);
+      for (let i = 0; i < roots.length; i++) {
+        const list = roots[i].querySelectorAll(sel);
+        for (let j = 0; j < list.length; j++) out.push(list[j]);
+      }
+      return out;
+    }
+
+    // ---- visibility and geometry (cached reads only) -------------------
+    const CV = { opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true };
+    const visMemo = new Map();
+    function visible(el) {
+      let v = visMemo.get(el);
+      if (v !== undefined) return v;
+      if (typeof el.checkVisibility === 'function') {
+        v = el.checkVisibility(CV);
+      } else {
+        v = fallbackVisible(el);
+      }
+      visMemo.set(el, v);
+      return v;
+    }
+    function fallbackVisible(el) {
+      if (!el.getClientRects().length) return false;
+      for (let n = el; n && n.nodeType === 1; n = parentEl(n)) {
+        const cs = getComputedStyle(n);
+        if (cs.display === 'none' || cs.opacity === '0') return false;
+        if (n === el && cs.visibility !== 'visible') return false;
+      }
+      return true;
+    }
+    const rectMemo = new Map();
+    function rect(el) {
+      let r = rectMemo.get(el);
+      if (!r) {
+        r = el.getBoundingClientRect();
+        rectMemo.set(el, r);
+      }
+      return r;
+    }
+    function inViewport(el) {
+      const r = rect(el);
+      return r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw && (r.width > 0 || r.height > 0);
+    }
+    function inScope(el) {
+      return !aboveFold || inViewport(el);
+    }
+    // Flat-tree parent: slotted nodes belong to their slot, shadow roots to their host.
+    function parentEl(n) {
+      if (n.assignedSlot) return n.assignedSlot;
+      const p = n.parentNode;
+      if (!p) return null;
+      if (p.nodeType === 11) return p.host || null;
+      return p.nodeType === 1 ? p : null;
+    }
+
+    // ---- text and accessible names -------------------------------------
+    const BLOCK = new Set(['DIV', 'P', 'LI', 'UL', 'OL', 'TD', 'TH', 'TR', 'BR', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'NAV', 'MAIN', 'ASIDE', 'DT', 'DD', 'FIGCAPTION', 'LABEL', 'OPTION', 'TABLE', 'FORM', 'FIELDSET', 'LEGEND', 'BLOCKQUOTE', 'PRE', 'HR']);
+    const SKIP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SELECT', 'TEXTAREA', 'DATALIST']);
+    function textOf(node, limit) {
+      const max = limit || 240;
+      let out = '';
+      (function walk(n) {
+        const start = n.shadowRoot || n;
+        for (let c = start.firstChild; c && out.length < max; c = c.nextSibling) {
+          if (c.nodeType === 3) {
+            out += c.data;
+          } else if (c.nodeType === 1) {
+            const t = c.tagName;
+            if (SKIP.has(t) || c.hidden === true || c.getAttribute('aria-hidden') === 'true') continue;
+            if (t === 'IMG' || t === 'AREA') {
+              out += ' ' + (c.getAttribute('alt') || '') + ' ';
+              continue;
+            }
+            if (t === 'INPUT') {
+              const ty = (c.type || '').toLowerCase();
+              if (ty === 'submit' || ty === 'button' || ty === 'reset') out += ' ' + (c.value || '') + ' ';
+              continue;
+            }
+            const al = c.getAttribute('aria-label');
+            if (al) {
+              out += ' ' + al + ' ';
+              continue;
+            }
+            if (t === 'SLOT') {
+              const assigned = c.assignedNodes();
+              if (assigned.length) {
+                for (let i = 0; i < assigned.length && out.length < max; i++) {
+                  const a = assigned[i];
+                  if (a.nodeType === 3) out += a.data;
+                  else if (a.nodeType === 1) walkWrap(a);
+                }
+                continue;
+              }
+            }
+            walkWrap(c);
+          }
+        }
+        function walkWrap(c) {
+          const block = BLOCK.has(c.tagName);
+          if (block) out += ' ';
+          walk(c);
+          if (block) out += ' ';
+        }
+      })(node);
+      return out;
+    }
+    // Collapse whitespace; cut long text at a word boundary so that a cut
+    // never splits a date or a number differently from one load to the next.
+    function clean(s, limit) {
+      if (s == null) return '';
+      s = String(s).replace(/\s+/g, ' ').trim();
+      const max = limit || CAP.text;
+      if (s.length <= max) return s;
+      let cut = s.lastIndexOf(' ', max);
+      if (cut < max * 0.6) cut = max;
+      return s.slice(0, cut).trim() + '…';
+    }
+    function byIdIn(el, id) {
+      const r = el.getRootNode();
+      return typeof r.getElementById === 'function' ? r.getElementById(id) : rootDoc.getElementById(id);
+    }
+    function labelledBy(el) {
+      const ids = el.getAttribute('aria-labelledby');
+      if (!ids) return '';
+      const parts = [];
+      for (const id of ids.split(/\s+/)) {
+        if (!id) continue;
+        const t = byIdIn(el, id);
+        if (t) parts.push(t.getAttribute('aria-label') || textOf(t));
+      }
+      return clean(parts.join(' '));
+    }
+    // The label an author gave (aria-labelledby, aria-label), without content.
+    function ariaLabel(el) {
+      return labelledBy(el) || clean(el.getAttribute('aria-label'));
+    }
+    const FIELD_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'METER', 'PROGRESS', 'OUTPUT']);
+    function accName(el) {
+      let s = ariaLabel(el);
+      if (s) return s;
+      const tag = el.tagName;
+      if (FIELD_TAGS.has(tag)) {
+        const type = (el.getAttribute('type') || '').toLowerCase();
+        if (tag === 'INPUT' && (type === 'submit' || type === 'reset' || type === 'button')) {
+          s = clean(el.value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+          if (s) return s;
+        }
+        if (tag === 'INPUT' && type === 'image') {
+          s = clean(el.getAttribute('alt'));
+          if (s) return s;
+        }
+        const labels = el.labels;
+        if (labels && labels.length) {
+          const parts = [];
+          for (let i = 0; i < labels.length; i++) parts.push(textOf(labels[i]));
+          s = clean(parts.join(' '));
+          if (s) return s;
+        }
+        return clean(el.getAttribute('title')) || clean(el.getAttribute('placeholder'));
+      }
+      if (tag === 'IMG' || tag === 'AREA') return clean(el.getAttribute('alt')) || clean(el.getAttribute('title'));
+      s = clean(textOf(el));
+      if (s) return s;
+      return clean(el.getAttribute('title'));
+    }
+
+    // ---- selectors ------------------------------------------------------
+    const STATE_CLASS = /^(is-|has-|js-)|^(active|show|shown|open|opened|closed|hidden|visible|invisible|selected|disabled|enabled|loading|loaded|collapsed|expanded|in|fade|focus|focused|hover|current|error|invalid|valid|d-none|sr-only)$/;
+    function stableId(id) {
+      return !!id && id.length <= 64 && !/\d{3,}|[0-9a-f]{8,}|^[:\d]|^(ember|react|radix|mui|headlessui|rc-|__)/i.test(id);
+    }
+    function stableClass(c) {
+      return c.length <= 40 && /^[A-Za-z_-][\w-]*$/.test(c) && !/\d{3,}/.test(c) && !/^(css|sc|jsx|emotion|svelte|tw)-/.test(c) && !/__[A-Za-z0-9_-]{5,}$/.test(c) && !STATE_CLASS.test(c);
+    }
+    function quoteAttr(v) {
+      return '"' + String(v).slice(0, 40).replace(/["\\]/g, '\\$&').replace(/\s+/g, ' ') + '"';
+    }
+    function localSel(el) {
+      if (stableId(el.id)) return '#' + CSS.escape(el.id);
+      let s = el.tagName.toLowerCase();
+      let n = 0;
+      for (const c of el.classList) {
+        if (stableClass(c)) {
+          s += '.' + CSS.escape(c);
+          if (++n === 2) break;
+        }
+      }
+      if (n === 0) {
+        const al = el.getAttribute('aria-label');
+        const name = el.getAttribute('name');
+        const role = el.getAttribute('role');
+        if (al) s += '[aria-label=' + quoteAttr(al) + ']';
+        else if (name) s += '[name=' + quoteAttr(name) + ']';
+        else if (role) s += '[role=' + quoteAttr(role) + ']';
+      }
+      return s;
+    }
+    function count(r, s) {
+      try {
+        return r.querySelectorAll(s).length;
+      } catch (e) {
+        return 2;
+      }
+    }
+    const selMemo = new Map();
+    function sel(el) {
+      let s = selMemo.get(el);
+      if (s !== undefined) return s;
+      s = localSel(el);
+      const r = el.getRootNode();
+      // Not unique in its root: anchor it under the nearest ancestor that has
+      // a stable id or class (at most twice). Equal selectors that remain are
+      // told apart by the core in document order.
+      for (let anchors = 0, a = el.parentElement; s[0] !== '#' && anchors < 2 && a && count(r, s) > 1; a = a.parentElement) {
+        for (; a; a = a.parentElement) {
+          const ls = stableId(a.id) || Array.prototype.some.call(a.classList, stableClass) ? localSel(a) : '';
+          if (ls) {
+            s = ls + ' ' + s;
+            anchors++;
+            break;
+          }
+        }
+        if (!a) break;
+      }
+      if (r.nodeType === 11 && r.host) s = sel(r.host) + ' >>> ' + s;
+      selMemo.set(el, s);
+      return s;
+    }
+
+    // ---- landmarks ------------------------------------------------------
+    const ROLE_KEY = { banner: 'header', navigation: 'nav', main: 'main', contentinfo: 'footer', complementary: 'aside', search: 'search', region: 'region', form: 'form' };
+    const TAG_ROLE = { HEADER: 'banner', NAV: 'navigation', MAIN: 'main', FOOTER: 'contentinfo', ASIDE: 'complementary', SEARCH: 'search', SECTION: 'region' };
+    function landmarkRole(el) {
+      const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+      if (explicit) {
+        if (!ROLE_KEY[explicit]) return null;
+        if ((explicit === 'region' || explicit === 'form') && !ariaLabel(el)) return null;
+        return explicit;
+      }
+      const role = TAG_ROLE[el.tagName];
+      if (!role) return null;
+      // header/footer are landmarks only outside sectioning content.
+      if ((role === 'banner' || role === 'contentinfo') && el.parentElement && el.parentElement.closest('article,aside,main,nav,section')) return null;
+      if (role === 'region' && !ariaLabel(el)) return null;
+      return role;
+    }
+    const landmarkKey = new Map();
+    const landmarkList = [];
+    const keysUsed = new Set();
+    function uniqueKey(k) {
+      let key = k;
+      for (let i = 2; keysUsed.has(key); i++) key = k + '#' + i;
+      keysUsed.add(key);
+      return key;
+    }
+    const LM_SEL = 'header,nav,main,footer,aside,search,section[aria-label],section[aria-labelledby],[role=banner],[role=navigation],[role=main],[role=contentinfo],[role=complementary],[role=search],[role=region],[role=form]';
+    for (const el of qsa(LM_SEL)) {
+      if (landmarkList.length >= CAP.landmarks) break;
+      const role = landmarkRole(el);
+      if (!role || !inScope(el)) continue;
+      const label = ariaLabel(el);
+      const key = uniqueKey(label ? ROLE_KEY[role] + ':' + clean(label, 40) : ROLE_KEY[role]);
+      landmarkKey.set(el, key);
+      landmarkList.push({ el, key, role });
+    }
+    let noLandmarks = false;
+    if (!landmarkList.length) {
+      // No landmarks: fall back to the top-level <div> structure, descending
+      // through single wrappers such as <div id="app">.
+      noLandmarks = true;
+      let container = root.shadowRoot || root;
+      for (let i = 0; i < 4; i++) {
+        const kids = significantChildren(container);
+        if (kids.length === 1) container = kids[0].shadowRoot || kids[0];
+        else break;
+      }
+      for (const el of significantChildren(container)) {
+        if (landmarkList.length >= 10) break;
+        if (!inScope(el)) continue;
+        const key = uniqueKey(sel(el));
+        landmarkKey.set(el, key);
+        landmarkList.push({ el, key, role: 'generic' });
+      }
+    }
+    function significantChildren(n) {
+      const out = [];
+      for (let c = n.firstElementChild; c; c = c.nextElementSibling) {
+        if (SKIP.has(c.tagName) || c.tagName === 'LINK' || c.tagName === 'META') continue;
+        out.push(c);
+      }
+      return out;
+    }
+
+    // Region chain of an element's ancestors (landmarks, named sections,
+    // dialogs), memoized per ancestor so a page is walked at most once.
+    function regionName(n) {
+      const k = landmarkKey.get(n);
+      if (k) return k;
+      const t = n.tagName;
+      if (t === 'SECTION' || t === 'ARTICLE') {
+        const name = ariaLabel(n) || (stableId(n.id) ? n.id : '');
+        return name ? 'section:' + clean(name, 40) : null;
+      }
+      const role = n.getAttribute('role');
+      if (t === 'DIALOG' || role === 'dialog' || role === 'alertdialog') {
+        const name = ariaLabel(n);
+        return name ? 'dialog:' + clean(name, 40) : 'dialog';
+      }
+      // Lists and forms too, so compare can fold "link missing" into "list emptied".
+      if (t === 'UL' || t === 'OL' || t === 'MENU' || role === 'list') return 'list:' + sel(n);
+      if (t === 'FORM') return 'form:' + sel(n);
+      if (t === 'TABLE' || role === 'table' || role === 'grid' || role === 'treegrid') return 'table:' + sel(n);
+      return null;
+    }
+    const chainMemo = new Map();
+    const EMPTY = [];
+    function chainOf(el) {
+      const stack = [];
+      let chain = EMPTY;
+      for (let n = parentEl(el); n; n = parentEl(n)) {
+        const m = chainMemo.get(n);
+        if (m) {
+          chain = m;
+          break;
+        }
+        stack.push(n);
+        if (n === root) break;
+      }
+      for (let i = stack.length - 1; i >= 0; i--) {
+        const r = regionName(stack[i]);
+        if (r) chain = chain.concat([r]);
+        chainMemo.set(stack[i], chain);
+      }
+      return chain;
+    }
+    function location(el) {
+      const c = chainOf(el);
+      return c.length ? c.slice(-4).join(' > ') : '';
+    }
+    function nearestLandmark(el) {
+      for (let n = parentEl(el); n; n = parentEl(n)) {
+        const k = landmarkKey.get(n);
+        if (k) return k;
+        if (n === root) break;
+      }
+      return null;
+    }
+    const contains = new Map();
+    function addContains(el, item) {
+      const k = nearestLandmark(el);
+      if (!k) return;
+      let list = contains.get(k);
+      if (!list) contains.set(k, (list = []));
+      if (list.length < CAP.contains) list.push(item);
+    }
+    for (const lm of landmarkList) addContains(lm.el, lm.key);
+
+    // ---- interactive types ---------------------------------------------
+    const ROLE_TYPE = { button: 'button', link: 'link', checkbox: 'checkbox', radio: 'radio', switch: 'switch', tab: 'tab', menuitem: 'menuitem', menuitemcheckbox: 'menuitem', menuitemradio: 'menuitem', combobox: 'combobox', textbox: 'input', searchbox: 'input', slider: 'slider', spinbutton: 'input' };
+    const INPUT_TYPE = { button: 'button', submit: 'button', reset: 'button', image: 'button', checkbox: 'checkbox', radio: 'radio', range: 'slider', file: 'file', color: 'color' };
+    function itype(el) {
+      const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+      if (role && ROLE_TYPE[role]) return ROLE_TYPE[role];
+      switch (el.tagName) {
+        case 'A':
+        case 'AREA':
+          return 'link';
+        case 'BUTTON':
+        case 'SUMMARY':
+          return 'button';
+        case 'SELECT':
+          return 'select';
+        case 'TEXTAREA':
+          return 'textarea';
+        case 'INPUT':
+          return INPUT_TYPE[(el.getAttribute('type') || '').toLowerCase()] || 'input';
+      }
+      if (el.isContentEditable) return 'textbox';
+      return 'focusable';
+    }
+    const HAS_VALUE = new Set(['input', 'textarea', 'select', 'combobox', 'textbox', 'file', 'color', 'slider']);
+    function hrefPath(el) {
+      const h = el.getAttribute('href');
+      if (h == null) return undefined;
+      try {
+        const u = new URL(h, rootDoc.baseURI);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:' && u.protocol !== 'file:') return u.protocol;
+        // Same origin as the page (or the frame: srcdoc frames report "null").
+        const same = u.origin === base.origin || u.origin === window.location.origin;
+        let p = same ? u.pathname : '//' + u.host + u.pathname;
+        if (/^#[!/]/.test(u.hash)) p += u.hash;
+        return p;
+      } catch (e) {
+        return '';
+      }
+    }
+    function isEnabled(el) {
+      if (el.matches(':disabled')) return false;
+      return el.getAttribute('aria-disabled') !== 'true';
+    }
+    // The element hit at the centre of `el`, when that is another element
+    // (an overlay, a z-index bug); null when `el` is on top or cannot be
+    // tested (not entirely inside the viewport).
+    function coveredBy(el) {
+      const r = rect(el);
+      if (r.width < 1 || r.height < 1 || r.top < 0 || r.left < 0 || r.bottom > vh || r.right > vw) return null;
+      const rn = el.getRootNode();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const hit = typeof rn.elementFromPoint === 'function' ? rn.elementFromPoint(x, y) : rootDoc.elementFromPoint(x, y);
+      if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return null;
+      const labels = el.labels;
+      if (labels) for (let i = 0; i < labels.length; i++) if (labels[i] === hit || labels[i].contains(hit)) return null;
+      return hit;
+    }
+    function coverName(hit) {
+      for (let n = hit, i = 0; n && i < 6; n = parentEl(n), i++) {
+        const k = landmarkKey.get(n);
+        if (k) return k;
+        if (stableId(n.id) || Array.prototype.some.call(n.classList, stableClass)) return localSel(n);
+      }
+      return hit.tagName.toLowerCase();
+    }
+
+    const structure = {
+      landmarks: {},
+      content: { headings: [], lists: [], forms: [], tables: [], images: { count: 0, with_alt: 0, broken: 0 } },
+      interactive: [],
+      state: { error_elements: [], loading_indicators: [], empty_states: [], modals_open: [], notifications: [] },
+    };
+    const truncated = [];
+
+    if (standard) {
+      // ---- headings ------------------------------------------------------
+      for (const el of qsa('h1,h2,h3,h4,h5,h6,[role=heading]')) {
+        if (!visible(el) || !inScope(el)) continue;
+        const text = accName(el);
+        if (!text) continue;
+        if (structure.content.headings.length >= CAP.headings) {
+          truncated.push('headings');
+          break;
+        }
+        let level = /^H[1-6]$/.test(el.tagName) ? +el.tagName[1] : parseInt(el.getAttribute('aria-level'), 10);
+        if (!(level >= 1 && level <= 6)) level = 2;
+        structure.content.headings.push({ level, text });
+        addContains(el, 'heading:' + text);
+      }
+
+      // ---- named sections and shadow hosts, for landmark summaries --------
+      for (const el of qsa('section,article')) {
+        if (landmarkKey.has(el)) continue;
+        const name = regionName(el);
+        if (name && inScope(el)) addContains(el, name);
+      }
+      for (const host of shadowHosts) if (inScope(host)) addContains(host, 'shadow:' + host.tagName.toLowerCase());
+
+      // ---- lists ---------------------------------------------------------
+      for (const el of qsa('ul,ol,menu,[role=list]')) {
+        if (!inScope(el)) continue;
+        const r = (el.getAttribute('role') || '').toLowerCase();
+        if (r && r !== 'list') continue;
+        if (structure.content.lists.length >= CAP.lists) {
+          truncated.push('lists');
+          break;
+        }
+        let items = 0;
+        let seen = 0;
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.tagName !== 'LI' && c.getAttribute('role') !== 'listitem') continue;
+          // Count rendered items: a list whose items are all hidden by CSS is empty to the user.
+          if (++seen > CAP.listItems || visible(c)) items++;
+        }
+        const s = sel(el);
+        structure.content.lists.push({ selector: s, items, type: r === 'list' ? 'list' : el.tagName.toLowerCase(), visible: visible(el) });
+        addContains(el, 'list:' + s);
+      }
+
+      // ---- forms ---------------------------------------------------------
+      for (const el of qsa('form')) {
+        if (!inScope(el)) continue;
+        if (structure.content.forms.length >= CAP.forms) {
+          truncated.push('forms');
+          break;
+        }
+        const fields = [];
+        const buttons = [];
+        const els = el.elements;
+        for (let i = 0; i < els.length && fields.length + buttons.length < CAP.fields; i++) {
+          const c = els[i];
+          const t = c.tagName;
+          if (t === 'FIELDSET' || t === 'OBJECT' || t === 'OUTPUT') continue;
+          if (t === 'INPUT' && (c.getAttribute('type') || '').toLowerCase() === 'hidden') continue;
+          const ty = itype(c);
+          const name = accName(c) || (c.getAttribute('name') ? '@' + c.getAttribute('name') : '');
+          (ty === 'button' ? buttons : fields).push(ty + ':' + name);
+        }
+        const s = sel(el);
+        structure.content.forms.push({ selector: s, fields, buttons, visible: visible(el) });
+        addContains(el, 'form:' + s);
+      }
+
+      // ---- tables --------------------------------------------------------
+      for (const el of qsa('table,[role=table],[role=grid],[role=treegrid]')) {
+        const r = (el.getAttribute('role') || '').toLowerCase();
+        if (r === 'presentation' || r === 'none' || !inScope(el)) continue;
+        if (structure.content.tables.length >= CAP.tables) {
+          truncated.push('tables');
+          break;
+        }
+        let rows = 0;
+        let columns = 0;
+        const headers = [];
+        if (el.tagName === 'TABLE') {
+          const bodies = el.tBodies;
+          let rowList = [];
+          if (bodies.length) for (let b = 0; b < bodies.length; b++) rowList = rowList.concat(Array.from(bodies[b].rows));
+          else rowList = Array.from(el.rows).filter((row) => !row.parentElement || row.parentElement.tagName !== 'THEAD');
+          for (const row of rowList) {
+            if (row.cells.length && row.cells[0].tagName === 'TH' && !rows && !el.tHead && Array.from(row.cells).every((c) => c.tagName === 'TH')) {
+              if (detailed) for (const c of row.cells) if (headers.length < CAP.headers) headers.push(clean(textOf(c), 40));
+              columns = Math.max(columns, row.cells.length);
+              continue;
+            }
+            if (rows >= CAP.listItems || visible(row)) rows++;
+            if (columns === 0) columns = row.cells.length;
+          }
+          if (el.tHead && el.tHead.rows.length) {
+            const hr = el.tHead.rows[0];
+            columns = Math.max(columns, hr.cells.length);
+            if (detailed) for (const c of hr.cells) if (headers.length < CAP.headers) headers.push(clean(textOf(c), 40));
+          }
+        } else {
+          for (const row of el.querySelectorAll('[role=row]')) {
+            const cells = row.querySelectorAll('[role=cell],[role=gridcell]');
+            const heads = row.querySelectorAll('[role=columnheader]');
+            if (heads.length && !cells.length) {
+              columns = Math.max(columns, heads.length);
+              if (detailed) for (const c of heads) if (headers.length < CAP.headers) headers.push(clean(textOf(c), 40));
+            } else if (visible(row)) {
+              rows++;
+              if (!columns) columns = cells.length;
+            }
+          }
+        }
+        const s = sel(el);
+        const t = { selector: s, rows, columns, visible: visible(el) };
+        if (headers.length) t.headers = headers;
+        structure.content.tables.push(t);
+        addContains(el, 'table:' + s);
+      }
+
+      // ---- images --------------------------------------------------------
+      const imgs = structure.content.images;
+      for (const el of qsa('img')) {
+        if (!inScope(el)) continue;
+        imgs.count++;
+        if (el.hasAttribute('alt')) imgs.with_alt++;
+        if (el.complete && el.naturalWidth === 0 && (el.currentSrc || el.getAttribute('src'))) imgs.broken++;
+      }
+
+      // ---- interactive ---------------------------------------------------
+      const cand = qsa("a[href],area[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=combobox],[role=textbox],[role=searchbox],[role=slider],[role=spinbutton],[contenteditable=''],[contenteditable=true],[tabindex]:not([tabindex='-1'])");
+      const shown = [];
+      const hidden = [];
+      for (let i = 0; i < cand.length; i++) {
+        const el = cand[i];
+        if (visible(el)) {
+          if (!inScope(el)) continue;
+          if (shown.length >= CAP.interactive) {
+            truncated.push('interactive');
+            break;
+          }
+          shown.push(i);
+        } else if (!aboveFold && hidden.length < CAP.interactive) {
+          // Present but not rendered: kept so compare can say "hidden" rather than "missing".
+          hidden.push(i);
+        }
+      }
+      const picked = shown.concat(hidden.slice(0, Math.max(0, CAP.interactive - shown.length))).sort((a, b) => a - b);
+      const landmarkInteractive = new Map();
+      for (const i of picked) {
+        const el = cand[i];
+        const type = itype(el);
+        const e = { type, text: accName(el), visible: visible(el), enabled: isEnabled(el) };
+        const href = el.tagName === 'A' || el.tagName === 'AREA' ? hrefPath(el) : undefined;
+        if (href !== undefined) e.href = href;
+        if (HAS_VALUE.has(type) && !el.isContentEditable) e.value = el.value ? '[has value]' : '';
+        if (type === 'checkbox' || type === 'radio' || type === 'switch') {
+          e.checked = el.tagName === 'INPUT' ? !!el.checked : el.getAttribute('aria-checked') === 'true';
+        }
+        const loc = location(el);
+        if (loc) e.location = loc;
+        const cover = e.visible ? coveredBy(el) : null;
+        if (cover) {
+          e.obscured = true;
+          e.covered_by = coverName(cover);
+        }
+        structure.interactive.push(e);
+        if (detailed) {
+          const k = nearestLandmark(el);
+          if (k) {
+            let list = landmarkInteractive.get(k);
+            if (!list) landmarkInteractive.set(k, (list = []));
+            if (list.length < CAP.landmarkInteractive) list.push(type + ':' + e.text);
+          }
+        }
+      }
+      for (const lm of landmarkList) lm.interactive = landmarkInteractive.get(lm.key);
+    }
+
+    // ---- state (every depth) ---------------------------------------------
+    function stateList(selector, opt) {
+      const out = [];
+      const accepted = [];
+      for (const el of qsa(selector)) {
+        if (el.getAttribute('aria-hidden') === 'true' || !visible(el) || !inScope(el)) continue;
+        // Nested matches (an .error inside a [role=alert]) count once.
+        if (accepted.some((a) => a.contains(el))) continue;
+        let text;
+        if (el.getAttribute('aria-invalid') === 'true' && FIELD_TAGS.has(el.tagName)) text = 'invalid: ' + accName(el);
+        else if (opt.name) text = opt.name(el);
+        else text = clean(textOf(el));
+        if (opt.needText && !text) continue;
+        accepted.push(el);
+        if (out.length >= CAP.state) break;
+        out.push({ selector: sel(el), text });
+      }
+      return out;
+    }
+    const st = structure.state;
+    st.error_elements = stateList('[role=alert],[aria-invalid=true],.error,.errors,.alert-error,.alert-danger,.error-message,.error-banner,.has-error,.invalid-feedback,[data-error]:not([data-error=false])', { needText: true });
+    st.loading_indicators = stateList('[aria-busy=true],[role=progressbar],progress,.loading,.loader,.spinner,.skeleton,.is-loading', { name: (el) => ariaLabel(el) || clean(el.getAttribute('title')) || (el.tagName === 'PROGRESS' || el.getAttribute('role') === 'progressbar' ? '' : clean(textOf(el, 60), 60)) });
+    st.empty_states = stateList('.empty-state,.empty,.no-results,.no-data,[data-empty]:not([data-empty=false])', {});
+    st.modals_open = stateList('dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true],.modal.show,.modal.open,.modal.is-open,.modal.in', {
+      name: (el) => {
+        const n = ariaLabel(el);
+        if (n) return n;
+        const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]');
+        return h ? clean(textOf(h)) : '';
+      },
+    });
+    st.notifications = stateList("[role=status],[role=log],[aria-live=polite],[aria-live=assertive]:not([role=alert]),.toast,.notification,.snackbar,.flash", { needText: true });
+
+    for (const lm of landmarkList) {
+      const entry = { present: true, visible: visible(lm.el), role: lm.role, contains: (contains.get(lm.key) || []) };
+      if (detailed) entry.interactive = lm.interactive || [];
+      structure.landmarks[lm.key] = entry;
+    }
+    if (noLandmarks) structure.no_landmarks = true;
+    if (truncated.length) structure.truncated = Array.from(new Set(truncated));
+
+    return {
+      url: base.href,
+      title: clean(rootDoc.title, 200),
+      viewport: { width: vw, height: vh },
+      captured_at: new Date().toISOString(),
+      scope,
+      depth,
+      structure,
+    };
+  }
+})

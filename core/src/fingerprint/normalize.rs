@@ -1,0 +1,208 @@
+//! Normalization of dynamic text: dates, times, long numbers and ids.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
+
+const MONTH: &str = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?";
+const WEEKDAY: &str = "(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\\.?,?\\s+";
+const UNIT: &str =
+    "(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|[smhdw])";
+const TIME: &str = "\\d{1,2}:\\d{2}(?::\\d{2}(?:[.,]\\d{1,9})?)?(?:\\s?[AaPp]\\.?[Mm]\\.?)?(?:\\s?(?:Z|UTC|GMT|[+-]\\d{2}:?\\d{2}))?";
+
+static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
+    let alternatives = [
+        // UUIDs first: they contain digit runs the number rule would eat.
+        r"(?P<uuid>\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b)".to_owned(),
+        // ISO 8601 date-time: 2026-01-23T10:30:45.123Z
+        format!(r"(?P<datetime>\b\d{{4}}-\d{{2}}-\d{{2}}[T ]{TIME})"),
+        // 2026-01-23, 2026/01/23, 01/23/2026, 1/2/26, 23.01.2026
+        r"(?P<date>\b(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{1,2}\.\d{1,2}\.\d{4})\b)"
+            .to_owned(),
+        // Mon, Jan 23, 2026 / January 23rd / 23 Jan 2026 / Monday 23 January
+        format!(
+            r"(?P<dateword>\b(?:{WEEKDAY})?(?:{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}}\b)?|\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH}(?:,?\s+\d{{4}}\b)?))"
+        ),
+        // 10:30, 10:30:45, 10:30 PM, 10:30:45.123 UTC
+        format!(r"(?P<time>\b{TIME}|\b\d{{1,2}}\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.))"),
+        // 5 minutes ago, 3h ago, in 2 days, just now, an hour ago
+        format!(
+            r"(?P<relative>\b(?:\d+\s?{UNIT}\s+ago|in\s+\d+\s?{UNIT}|(?:a|an)\s+(?:second|minute|hour|day|week|month|year)\s+ago|just now|moments? ago)\b)"
+        ),
+        // 1,234,567.89 / 12 345 (thin or no-break space) / 1'234
+        r"(?P<grouped>\b\d{1,3}(?:[,.'\u{202F}\u{00A0}]\d{3})+(?:[.,]\d+)?\b)".to_owned(),
+        // Any word that contains a digit (ids, counters, hex, ord_8fK2…),
+        // with decimals: classified in `classify`.
+        r"(?P<word>[\p{L}\p{N}_]*\p{N}[\p{L}\p{N}_]*(?:[.,]\p{N}+)*)".to_owned(),
+    ];
+    Regex::new(&alternatives.join("|")).expect("the normalization pattern is valid")
+});
+
+static DIGITS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d{4,}").expect("the digit-run pattern is valid"));
+
+/// Replaces dynamic text with placeholders so that reloading a page does not
+/// change its fingerprint:
+///
+/// | text | becomes |
+/// |---|---|
+/// | UUIDs (`0f8fad5b-d9cb-469f-a165-70867728950e`) | `[id]` |
+/// | hex with digits and letters, 8+ (`a1b2c3d4`), mixed letters and digits 16+, `prefix_` ids (`ord_8fK2LmQ9x`) | `[id]` |
+/// | ISO dates, `01/23/2026`, `23.01.2026`, `Jan 23, 2026`, `23 January` (with a weekday) | `[date]` |
+/// | ISO date-times | `[date] [time]` |
+/// | `10:30`, `10:30:45.123 UTC`, `9 PM`, `5 minutes ago`, `in 2 days`, `just now` | `[time]` |
+/// | numbers with 4 or more digits (`48213`, `1,234.56`, `$19.99`), digit runs of 4+ inside words (`row12345`) | `[number]` |
+///
+/// Shorter numbers (`3 items`, `Page 2`) are content and stay. Whitespace
+/// runs collapse to one space. Headings are never normalized (the caller
+/// skips them); everything else in a fingerprint is.
+///
+/// ```
+/// use response_diff::fingerprint::normalize_text;
+///
+/// assert_eq!(normalize_text("Updated 2026-01-23T10:30:45Z by 48213"), "Updated [date] [time] by [number]");
+/// assert_eq!(normalize_text("Request 0f8fad5b-d9cb-469f-a165-70867728950e"), "Request [id]");
+/// assert_eq!(normalize_text("3 items, 5 minutes ago"), "3 items, [time]");
+/// assert_eq!(normalize_text("Save"), "Save");
+/// ```
+pub fn normalize_text(text: &str) -> Cow<'_, str> {
+    let collapsed: Cow<'_, str> = if needs_ws_collapse(text) {
+        Cow::Owned(super::model::collapse_ws(text))
+    } else {
+        Cow::Borrowed(text)
+    };
+    if !collapsed.bytes().any(|b| b.is_ascii_digit()) && !has_word_date(&collapsed) {
+        return collapsed;
+    }
+    let replaced = PATTERN.replace_all(&collapsed, |c: &Captures<'_>| replacement(c));
+    match replaced {
+        Cow::Borrowed(_) => collapsed,
+        Cow::Owned(o) => Cow::Owned(o),
+    }
+}
+
+/// [`normalize_text`] for URLs: the scheme, host and port stay as they are;
+/// the path, query and fragment are normalized.
+///
+/// ```
+/// use response_diff::fingerprint::normalize_url;
+///
+/// assert_eq!(normalize_url("http://127.0.0.1:8080/orders/12345?t=1700000000"),
+///            "http://127.0.0.1:8080/orders/[number]?t=[number]");
+/// assert_eq!(normalize_url("//cdn2024.example.com/v/2024-01-05"), "//cdn2024.example.com/v/[date]");
+/// ```
+pub fn normalize_url(url: &str) -> Cow<'_, str> {
+    let url = url.trim();
+    // Where the host starts: after `scheme://`, or after `//` (another
+    // origin's link, as the extractor writes it).
+    let host_start = match url.find("://") {
+        Some(i) => Some(i + 3),
+        None if url.starts_with("//") => Some(2),
+        None => None,
+    };
+    let split = match host_start {
+        Some(start) => url[start..]
+            .find(['/', '?', '#'])
+            .map_or(url.len(), |j| start + j),
+        None => 0,
+    };
+    let (origin, rest) = url.split_at(split);
+    match normalize_text(rest) {
+        Cow::Borrowed(_) => Cow::Borrowed(url),
+        Cow::Owned(r) => Cow::Owned(format!("{origin}{r}")),
+    }
+}
+
+/// Digits folded away, for matching elements whose text differs only in a
+/// counter (`Inbox (3)` and `Inbox (5)`).
+pub(crate) fn fold_digits(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_digits = false;
+    for ch in text.chars() {
+        if ch.is_ascii_digit() {
+            if !in_digits {
+                out.push('#');
+            }
+            in_digits = true;
+        } else {
+            out.push(ch);
+            in_digits = false;
+        }
+    }
+    out
+}
+
+fn needs_ws_collapse(s: &str) -> bool {
+    let mut prev_space = true;
+    for ch in s.chars() {
+        if ch.is_whitespace() {
+            if prev_space || ch != ' ' {
+                return true;
+            }
+            prev_space = true;
+        } else {
+            prev_space = false;
+        }
+    }
+    prev_space && !s.is_empty()
+}
+
+fn has_word_date(s: &str) -> bool {
+    s.contains("ago") || s.contains("just now") || s.contains("moment")
+}
+
+fn replacement(c: &Captures<'_>) -> String {
+    if c.name("uuid").is_some() {
+        "[id]".into()
+    } else if c.name("datetime").is_some() {
+        "[date] [time]".into()
+    } else if c.name("date").is_some() || c.name("dateword").is_some() {
+        "[date]".into()
+    } else if c.name("time").is_some() || c.name("relative").is_some() {
+        "[time]".into()
+    } else if let Some(m) = c.name("grouped") {
+        classify_number(m.as_str())
+    } else if let Some(m) = c.name("word") {
+        classify(m.as_str())
+    } else {
+        c[0].to_owned()
+    }
+}
+
+fn classify_number(s: &str) -> String {
+    if s.chars().filter(char::is_ascii_digit).count() >= 4 {
+        "[number]".into()
+    } else {
+        s.to_owned()
+    }
+}
+
+fn classify(word: &str) -> String {
+    let digits = word.chars().filter(char::is_ascii_digit).count();
+    let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+    if letters == 0 {
+        // 48213, 19.99, 3.14159
+        return classify_number(word);
+    }
+    let is_hex = word.chars().all(|c| c.is_ascii_hexdigit());
+    let uniform_case = !(word.chars().any(|c| c.is_ascii_lowercase())
+        && word.chars().any(|c| c.is_ascii_uppercase()));
+    if is_hex && uniform_case && word.len() >= 8 && digits > 0 {
+        return "[id]".into();
+    }
+    if word.len() >= 16 && digits > 0 && word.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return "[id]".into();
+    }
+    let prefixed_id = word.split_once('_').is_some_and(|(prefix, rest)| {
+        (2..=8).contains(&prefix.len())
+            && prefix.chars().all(|c| c.is_ascii_lowercase())
+            && rest.len() >= 8
+            && rest.chars().all(|c| c.is_ascii_alphanumeric())
+            && rest.chars().any(|c| c.is_ascii_digit())
+    });
+    if prefixed_id {
+        return "[id]".into();
+    }
+    DIGITS.replace_all(word, "[number]").into_owned()
+}

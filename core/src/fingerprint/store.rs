@@ -1,0 +1,560 @@
+//! Named baselines and recently captured fingerprints.
+
+use std::collections::VecDeque;
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use lru::LruCache;
+
+use super::compare::{Comparison, Severity, compare};
+use super::model::{Fingerprint, MAX_FINGERPRINT_BYTES};
+use crate::{Error, Result};
+
+/// Default bound on the fingerprints a store keeps in memory: 16 MiB of
+/// their compact JSON, named baselines and recent captures together.
+pub const DEFAULT_MEMORY_LIMIT: usize = 16 * 1024 * 1024;
+
+/// Default number of recently captured fingerprints kept for `against`-by-hash.
+pub const DEFAULT_RECENT_LIMIT: usize = 32;
+
+/// Shortest hash prefix accepted by [`BaselineStore::get`].
+pub const MIN_HASH_PREFIX: usize = 4;
+
+/// Checks a baseline name: 1 to 64 of `A-Z a-z 0-9 . _ -`, not `.` or `..`,
+/// not ending in `.`, and not a Windows device name (`con`, `nul`, `com1`,
+/// `lpt1.json`…). A name is never a path.
+///
+/// ```
+/// use response_diff::fingerprint::validate_name;
+///
+/// assert!(validate_name("dashboard-v2.1").is_ok());
+/// assert!(validate_name("../etc/passwd").is_err());
+/// assert!(validate_name("CON").is_err());
+/// assert!(validate_name("").is_err());
+/// ```
+pub fn validate_name(name: &str) -> Result<()> {
+    let refuse = |reason: &str| {
+        Err(Error::InvalidName {
+            name: name.chars().take(80).collect(),
+            reason: format!("{reason}; use 1 to 64 of A-Z a-z 0-9 . _ -"),
+        })
+    };
+    if name.is_empty() {
+        return refuse("a baseline name cannot be empty");
+    }
+    if name.len() > 64 {
+        return refuse(&format!("it is {} characters long", name.chars().count()));
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+    {
+        return refuse(&format!("{bad:?} is not allowed (a name is never a path)"));
+    }
+    if name == "." || name == ".." {
+        return refuse("`.` and `..` are not names");
+    }
+    if name.ends_with('.') {
+        return refuse("a name cannot end with `.`");
+    }
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    let device = matches!(stem.as_str(), "con" | "prn" | "aux" | "nul")
+        || ((stem.starts_with("com") || stem.starts_with("lpt"))
+            && stem.len() == 4
+            && stem.as_bytes()[3].is_ascii_digit());
+    if device {
+        return refuse("it is a Windows device name");
+    }
+    Ok(())
+}
+
+struct Entry {
+    fp: Arc<Fingerprint>,
+    bytes: usize,
+}
+
+/// Named baselines (and recently captured fingerprints), bounded in
+/// memory, optionally persisted in a private directory.
+///
+/// - Names follow [`validate_name`]; anything else is [`Error::InvalidName`].
+/// - Memory: at most [`DEFAULT_MEMORY_LIMIT`] bytes of fingerprint JSON in
+///   total (configurable); past it, the oldest recent capture goes first,
+///   then the least recently used named baseline. With a directory, an
+///   evicted baseline is read back from disk when asked for; without one it
+///   is gone. At most [`DEFAULT_RECENT_LIMIT`] recent captures.
+/// - Directory: created `0700` (tightened to `0700` if it exists), files
+///   `<name>.json` written `0600` through a temporary file and a rename, so
+///   a reader never sees half a file; symbolic links are never followed
+///   (the directory itself, and each file, is refused if it is one).
+/// - [`get`](Self::get) takes a name, or the hash (or a unique prefix of at
+///   least [`MIN_HASH_PREFIX`] hex digits) of a fingerprint in memory.
+///
+/// ```
+/// use response_diff::fingerprint::{BaselineStore, Fingerprint, Severity, Status};
+///
+/// let mut store = BaselineStore::new();
+/// let fp = Fingerprint::from_json(r#"{"url": "/", "structure": {}}"#)?;
+/// store.save("home", &fp)?;
+/// store.record(&fp);
+///
+/// let cmp = store.compare("home", &fp, Severity::Warning)?;
+/// assert_eq!(cmp.status, Status::Unchanged);
+/// // By hash prefix:
+/// assert_eq!(store.get(&fp.hash[..6])?.hash, fp.hash);
+/// // A missing baseline is a clear error.
+/// assert!(store.get("checkout").is_err());
+/// # Ok::<(), response_diff::Error>(())
+/// ```
+pub struct BaselineStore {
+    named: LruCache<String, Entry>,
+    recent: VecDeque<Entry>,
+    bytes: usize,
+    memory_limit: usize,
+    recent_limit: usize,
+    dir: Option<PathBuf>,
+}
+
+impl Default for BaselineStore {
+    fn default() -> Self {
+        BaselineStore::new()
+    }
+}
+
+impl std::fmt::Debug for BaselineStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BaselineStore")
+            .field("named", &self.named.len())
+            .field("recent", &self.recent.len())
+            .field("bytes", &self.bytes)
+            .field("memory_limit", &self.memory_limit)
+            .field("dir", &self.dir)
+            .finish()
+    }
+}
+
+/// Builder for a [`BaselineStore`]; see [`BaselineStore::configure`].
+#[derive(Debug, Clone)]
+pub struct BaselineStoreBuilder {
+    memory_limit: usize,
+    recent_limit: usize,
+    dir: Option<PathBuf>,
+}
+
+impl BaselineStoreBuilder {
+    /// Bytes of fingerprint JSON kept in memory (default
+    /// [`DEFAULT_MEMORY_LIMIT`]).
+    pub fn memory_limit(mut self, bytes: usize) -> Self {
+        self.memory_limit = bytes;
+        self
+    }
+
+    /// Recent captures kept for lookup by hash (default
+    /// [`DEFAULT_RECENT_LIMIT`]).
+    pub fn recent_limit(mut self, count: usize) -> Self {
+        self.recent_limit = count;
+        self
+    }
+
+    /// Persist named baselines in this directory.
+    pub fn directory(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.dir = Some(dir.into());
+        self
+    }
+
+    /// Builds the store, creating (or checking) the directory.
+    pub fn build(self) -> Result<BaselineStore> {
+        if let Some(dir) = &self.dir {
+            prepare_dir(dir)?;
+        }
+        Ok(BaselineStore {
+            named: LruCache::unbounded(),
+            recent: VecDeque::new(),
+            bytes: 0,
+            memory_limit: self.memory_limit,
+            recent_limit: self.recent_limit,
+            dir: self.dir,
+        })
+    }
+}
+
+impl BaselineStore {
+    /// An in-memory store with the default bounds.
+    pub fn new() -> Self {
+        BaselineStore {
+            named: LruCache::unbounded(),
+            recent: VecDeque::new(),
+            bytes: 0,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            recent_limit: DEFAULT_RECENT_LIMIT,
+            dir: None,
+        }
+    }
+
+    /// A builder for bounds and a directory.
+    ///
+    /// ```
+    /// use response_diff::fingerprint::BaselineStore;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("rd-doc-{}", std::process::id()));
+    /// let store = BaselineStore::configure().directory(&dir).memory_limit(1 << 20).build()?;
+    /// assert_eq!(store.directory(), Some(dir.as_path()));
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), response_diff::Error>(())
+    /// ```
+    pub fn configure() -> BaselineStoreBuilder {
+        BaselineStoreBuilder {
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            recent_limit: DEFAULT_RECENT_LIMIT,
+            dir: None,
+        }
+    }
+
+    /// A store persisted in `dir` (created `0700` if missing), default bounds.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Self> {
+        BaselineStore::configure().directory(dir).build()
+    }
+
+    /// The persistence directory, if any.
+    pub fn directory(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Saves `fp` as the baseline `name`, replacing any baseline of that
+    /// name (on disk first, when there is a directory).
+    pub fn save(&mut self, name: &str, fp: &Fingerprint) -> Result<()> {
+        validate_name(name)?;
+        let json = fp.to_json();
+        if json.len() > self.memory_limit {
+            return Err(Error::InputTooLarge {
+                what: "baseline",
+                size: json.len(),
+                limit: self.memory_limit,
+            });
+        }
+        if let Some(dir) = &self.dir {
+            write_atomic(dir, name, json.as_bytes())?;
+        }
+        self.insert_named(name, Arc::new(fp.clone()), json.len());
+        Ok(())
+    }
+
+    /// Remembers `fp` as recently captured, so that [`get`](Self::get) and
+    /// [`compare`](Self::compare) find it by its hash. Memory only.
+    pub fn record(&mut self, fp: &Fingerprint) {
+        let bytes = fp.to_json().len();
+        if bytes > self.memory_limit || self.recent_limit == 0 {
+            return;
+        }
+        if let Some(pos) = self.recent.iter().position(|e| e.fp.hash == fp.hash) {
+            if let Some(old) = self.recent.remove(pos) {
+                self.bytes = self.bytes.saturating_sub(old.bytes);
+            }
+        }
+        self.recent.push_back(Entry {
+            fp: Arc::new(fp.clone()),
+            bytes,
+        });
+        self.bytes += bytes;
+        while self.recent.len() > self.recent_limit {
+            if let Some(old) = self.recent.pop_front() {
+                self.bytes = self.bytes.saturating_sub(old.bytes);
+            }
+        }
+        self.evict();
+    }
+
+    /// Finds `against`: a baseline name (in memory, then on disk), else the
+    /// hash or a unique hash prefix of a fingerprint in memory.
+    ///
+    /// Errors: [`Error::InvalidName`] for a string that is not a valid name
+    /// or for an ambiguous prefix; [`Error::BaselineNotFound`] (listing the
+    /// known names) when nothing matches.
+    pub fn get(&mut self, against: &str) -> Result<Arc<Fingerprint>> {
+        validate_name(against)?;
+        if let Some(e) = self.named.get(against) {
+            return Ok(e.fp.clone());
+        }
+        if let Some(dir) = self.dir.clone() {
+            if let Some(fp) = read_baseline(&dir, against)? {
+                let fp = Arc::new(fp);
+                let bytes = fp.to_json().len();
+                self.insert_named(against, fp.clone(), bytes);
+                return Ok(fp);
+            }
+        }
+        if against.len() >= MIN_HASH_PREFIX && against.chars().all(|c| c.is_ascii_hexdigit()) {
+            let prefix = against.to_ascii_lowercase();
+            let mut found: Vec<Arc<Fingerprint>> = Vec::new();
+            let candidates = self
+                .recent
+                .iter()
+                .rev()
+                .chain(self.named.iter().map(|(_, e)| e));
+            for e in candidates {
+                if e.fp.hash.starts_with(&prefix) && !found.iter().any(|f| f.hash == e.fp.hash) {
+                    found.push(e.fp.clone());
+                }
+            }
+            match found.len() {
+                0 => {}
+                1 => return Ok(found.remove(0)),
+                n => {
+                    return Err(Error::InvalidName {
+                        name: against.to_owned(),
+                        reason: format!(
+                            "the hash prefix matches {n} fingerprints; give more hex digits"
+                        ),
+                    });
+                }
+            }
+        }
+        let mut known = self.names();
+        known.truncate(20);
+        Err(Error::BaselineNotFound {
+            name: against.to_owned(),
+            known,
+        })
+    }
+
+    /// Compares `current` with the baseline (or recent capture) `against`.
+    pub fn compare(
+        &mut self,
+        against: &str,
+        current: &Fingerprint,
+        threshold: Severity,
+    ) -> Result<Comparison> {
+        let baseline = self.get(against)?;
+        Ok(compare(&baseline, current, threshold))
+    }
+
+    /// Removes the baseline `name` from memory and disk. Returns whether it existed.
+    pub fn remove(&mut self, name: &str) -> Result<bool> {
+        validate_name(name)?;
+        let mut existed = false;
+        if let Some(e) = self.named.pop(name) {
+            self.bytes = self.bytes.saturating_sub(e.bytes);
+            existed = true;
+        }
+        if let Some(dir) = &self.dir {
+            let path = dir.join(format!("{name}.json"));
+            match fs::remove_file(&path) {
+                Ok(()) => existed = true,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(source) => return Err(Error::Io { path, source }),
+            }
+        }
+        Ok(existed)
+    }
+
+    /// Names of the baselines, in memory or on disk, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.named.iter().map(|(k, _)| k.clone()).collect();
+        let entries = self.dir.as_ref().and_then(|dir| fs::read_dir(dir).ok());
+        if let Some(entries) = entries {
+            for entry in entries.flatten() {
+                let file = entry.file_name();
+                let Some(file) = file.to_str() else { continue };
+                let Some(name) = file.strip_suffix(".json") else {
+                    continue;
+                };
+                let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
+                if is_file && validate_name(name).is_ok() {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Bytes of fingerprint JSON held in memory.
+    pub fn memory_usage(&self) -> usize {
+        self.bytes
+    }
+
+    /// Named baselines held in memory.
+    pub fn len(&self) -> usize {
+        self.named.len()
+    }
+
+    /// True when no named baseline is held in memory.
+    pub fn is_empty(&self) -> bool {
+        self.named.is_empty()
+    }
+
+    fn insert_named(&mut self, name: &str, fp: Arc<Fingerprint>, bytes: usize) {
+        if let Some(old) = self.named.put(name.to_owned(), Entry { fp, bytes }) {
+            self.bytes = self.bytes.saturating_sub(old.bytes);
+        }
+        self.bytes += bytes;
+        self.evict();
+    }
+
+    fn evict(&mut self) {
+        while self.bytes > self.memory_limit {
+            if let Some(old) = self.recent.pop_front() {
+                self.bytes = self.bytes.saturating_sub(old.bytes);
+            } else if let Some((_, old)) = self.named.pop_lru() {
+                self.bytes = self.bytes.saturating_sub(old.bytes);
+            } else {
+                break;
+            }
+        }
+    }
+}
+
+fn io_err(path: &Path, source: io::Error) -> Error {
+    Error::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn prepare_dir(dir: &Path) -> Result<()> {
+    match fs::symlink_metadata(dir) {
+        Ok(meta) => {
+            if meta.file_type().is_symlink() {
+                return Err(io_err(
+                    dir,
+                    io::Error::other("is a symbolic link; refusing to follow it"),
+                ));
+            }
+            if !meta.is_dir() {
+                return Err(io_err(
+                    dir,
+                    io::Error::other("exists and is not a directory"),
+                ));
+            }
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::{MetadataExt, PermissionsExt};
+                // SAFETY: geteuid has no preconditions and cannot fail.
+                let me = unsafe { libc::geteuid() };
+                if meta.uid() != me {
+                    return Err(io_err(
+                        dir,
+                        io::Error::other("is owned by another user; refusing to use it"),
+                    ));
+                }
+                if meta.mode() & 0o777 != 0o700 {
+                    fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+                        .map_err(|e| io_err(dir, e))?;
+                }
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let mut builder = fs::DirBuilder::new();
+            builder.recursive(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::DirBuilderExt;
+                builder.mode(0o700);
+            }
+            builder.create(dir).map_err(|e| io_err(dir, e))?;
+            #[cfg(unix)]
+            {
+                // The umask may have narrowed it further; make it exactly 0700.
+                use std::os::unix::fs::PermissionsExt;
+                fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+                    .map_err(|e| io_err(dir, e))?;
+            }
+            Ok(())
+        }
+        Err(e) => Err(io_err(dir, e)),
+    }
+}
+
+fn no_follow(opts: &mut fs::OpenOptions) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+    }
+    #[cfg(not(unix))]
+    let _ = opts;
+}
+
+fn read_baseline(dir: &Path, name: &str) -> Result<Option<Fingerprint>> {
+    let path = dir.join(format!("{name}.json"));
+    let mut opts = fs::OpenOptions::new();
+    opts.read(true);
+    no_follow(&mut opts);
+    #[cfg(not(unix))]
+    if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(io_err(
+            &path,
+            io::Error::other("is a symbolic link; refusing to follow it"),
+        ));
+    }
+    let mut file = match opts.open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            #[cfg(unix)]
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                return Err(io_err(
+                    &path,
+                    io::Error::other("is a symbolic link; refusing to follow it"),
+                ));
+            }
+            return Err(io_err(&path, e));
+        }
+    };
+    let meta = file.metadata().map_err(|e| io_err(&path, e))?;
+    if !meta.is_file() {
+        return Err(io_err(&path, io::Error::other("is not a regular file")));
+    }
+    let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+    if size > MAX_FINGERPRINT_BYTES {
+        return Err(Error::InputTooLarge {
+            what: "baseline file",
+            size,
+            limit: MAX_FINGERPRINT_BYTES,
+        });
+    }
+    let mut text = String::with_capacity(size);
+    Read::by_ref(&mut file)
+        .take(MAX_FINGERPRINT_BYTES as u64 + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| io_err(&path, e))?;
+    Fingerprint::from_json(&text).map(Some)
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
+    let path = dir.join(format!("{name}.json"));
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.json.{}.{n}.tmp", std::process::id()));
+    let mut opts = fs::OpenOptions::new();
+    // create_new never follows a symlink at the final component.
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    no_follow(&mut opts);
+    let result = (|| {
+        let mut file = opts.open(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        // rename replaces a symlink at `path` itself, never its target.
+        fs::rename(&tmp, &path)
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(io_err(&path, e));
+    }
+    #[cfg(unix)]
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}

@@ -1,0 +1,587 @@
+//! Renderers for a [`TreeDiff`]: agent lines, YAML and JSON. All
+//! deterministic: fixed key order, document order, no map iteration.
+
+use super::aria::{json_quote, yaml_needs_quotes};
+use super::diff::{Added, Change, ElementRef, Field, Parent, Removed, TreeDiff};
+use super::model::Element;
+use std::fmt::Write as _;
+
+/// Output format of a diff (and of a `since` read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum DiffFormat {
+    /// One line per change: `+ [e216] listitem "Item 2" (in list "Cart")`,
+    /// `- [e95] row "…"`, `~ [e12] textbox "Search" value="b" (was "a")`,
+    /// then `# 148 elements unchanged`. The default.
+    #[default]
+    Agent,
+    /// `{ts, since, diff: {added, removed, changed, unchanged_count}}` as YAML.
+    Yaml,
+    /// The same as compact JSON.
+    Json,
+}
+
+impl std::str::FromStr for DiffFormat {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> crate::Result<Self> {
+        match s {
+            "agent" => Ok(DiffFormat::Agent),
+            "yaml" => Ok(DiffFormat::Yaml),
+            "json" => Ok(DiffFormat::Json),
+            other => Err(crate::Error::invalid_option(
+                "format",
+                format!("unknown format `{other}`; allowed: agent, yaml, json"),
+            )),
+        }
+    }
+}
+
+impl TreeDiff {
+    /// Agent lines: added (nested additions indented under their added
+    /// parent), removed (topmost only: a removed element's subtree goes with
+    /// it), changed (one line per element, every changed field), and last
+    /// `# N elements unchanged`.
+    ///
+    /// ```
+    /// use response_diff::tree::{diff, parse_aria};
+    /// let old = parse_aria("- button \"Save\" [ref=e7]\n- row \"Bob\" [ref=e95]", false).unwrap();
+    /// let new = parse_aria("- button \"Saved\" [ref=e7]", false).unwrap();
+    /// assert_eq!(
+    ///     diff(&old, &new).to_agent(),
+    ///     "- [e95] row \"Bob\"\n~ [e7] button \"Saved\" (was \"Save\")\n# 0 elements unchanged"
+    /// );
+    /// ```
+    pub fn to_agent(&self) -> String {
+        let mut out = String::new();
+        let mut chain: Vec<(usize, usize)> = Vec::new(); // (new index, indent) of added lines
+        for a in &self.added {
+            let indent = match a.parent {
+                Parent::Added(p) => chain
+                    .iter()
+                    .rev()
+                    .find(|(i, _)| *i == p)
+                    .map(|(_, d)| d + 1),
+                _ => None,
+            };
+            out.push_str("+ ");
+            for _ in 0..indent.unwrap_or(0) {
+                out.push_str("  ");
+            }
+            describe_element(&mut out, &a.element, true);
+            if indent.is_none() {
+                if let Some(c) = &a.context {
+                    let _ = write!(out, " (in {})", context(c));
+                }
+            }
+            out.push('\n');
+            chain.push((a.index, indent.unwrap_or(0)));
+        }
+        for r in self.removed.iter().filter(|r| !r.parent_removed) {
+            out.push_str("- ");
+            describe_element(&mut out, &r.element, r.element.aria_ref.is_none());
+            if r.element.aria_ref.is_none() {
+                if let Some(c) = &r.context {
+                    let _ = write!(out, " (in {})", context(c));
+                }
+            }
+            out.push('\n');
+        }
+        let mut i = 0;
+        while i < self.changed.len() {
+            let first = &self.changed[i];
+            let mut j = i;
+            while j < self.changed.len() && self.changed[j].new_index == first.new_index {
+                j += 1;
+            }
+            out.push_str("~ ");
+            header(
+                &mut out,
+                first.aria_ref.as_deref(),
+                &first.role,
+                &first.name,
+            );
+            for c in &self.changed[i..j] {
+                out.push(' ');
+                change_part(&mut out, c);
+            }
+            out.push('\n');
+            i = j;
+        }
+        if self.refs_renumbered > 0 {
+            let _ = writeln!(
+                out,
+                "# {} refs renumbered (content equal); read the full tree for their new refs",
+                self.refs_renumbered
+            );
+        }
+        let _ = write!(
+            out,
+            "# {} element{} unchanged",
+            self.unchanged_count,
+            if self.unchanged_count == 1 { "" } else { "s" }
+        );
+        out
+    }
+
+    /// The diff as YAML: `ts`, `since`, then `diff` with `added`, `removed`,
+    /// `changed` (`{ref, role, name, field, from, to}`) and `unchanged_count`.
+    /// Strings are quoted whenever a YAML reader could take them for
+    /// anything but a string.
+    ///
+    /// ```
+    /// use response_diff::tree::{diff, parse_aria};
+    /// let old = parse_aria("- textbox \"Search\" [ref=e12]: a", false).unwrap();
+    /// let new = parse_aria("- textbox \"Search\" [ref=e12]: b", false).unwrap();
+    /// let yaml = diff(&old, &new).to_yaml(1700000000002, Some(1700000000001));
+    /// assert!(yaml.starts_with("ts: 1700000000002\nsince: 1700000000001\ndiff:\n  added: []\n  removed: []\n  changed:\n    - ref: e12\n"));
+    /// ```
+    pub fn to_yaml(&self, ts: u64, since: Option<u64>) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "ts: {ts}");
+        match since {
+            Some(s) => {
+                let _ = writeln!(out, "since: {s}");
+            }
+            None => out.push_str("since: null\n"),
+        }
+        out.push_str("diff:\n");
+        self.write_yaml_body(&mut out, "  ");
+        out.pop();
+        out
+    }
+
+    pub(crate) fn write_yaml_body(&self, out: &mut String, ind: &str) {
+        let list = |out: &mut String, key: &str, items: Vec<Vec<(&'static str, YamlVal)>>| {
+            if items.is_empty() {
+                let _ = writeln!(out, "{ind}{key}: []");
+                return;
+            }
+            let _ = writeln!(out, "{ind}{key}:");
+            for item in items {
+                let mut first = true;
+                for (k, v) in item {
+                    let lead = if first { "- " } else { "  " };
+                    first = false;
+                    let _ = write!(out, "{ind}  {lead}{k}:");
+                    v.write(out, &format!("{ind}      "));
+                }
+            }
+        };
+        list(out, "added", self.added.iter().map(added_fields).collect());
+        list(
+            out,
+            "removed",
+            self.removed
+                .iter()
+                .filter(|r| !r.parent_removed)
+                .map(removed_fields)
+                .collect(),
+        );
+        list(
+            out,
+            "changed",
+            self.changed.iter().map(change_fields).collect(),
+        );
+        let _ = writeln!(out, "{ind}unchanged_count: {}", self.unchanged_count);
+        if self.refs_renumbered > 0 {
+            let _ = writeln!(out, "{ind}refs_renumbered: {}", self.refs_renumbered);
+        }
+    }
+
+    /// The diff as compact JSON with the same keys and order as
+    /// [`TreeDiff::to_yaml`].
+    ///
+    /// ```
+    /// use response_diff::tree::{diff, parse_aria};
+    /// let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
+    /// assert_eq!(
+    ///     diff(&t, &t).to_json(5, Some(4)),
+    ///     r#"{"ts":5,"since":4,"diff":{"added":[],"removed":[],"changed":[],"unchanged_count":1}}"#
+    /// );
+    /// ```
+    pub fn to_json(&self, ts: u64, since: Option<u64>) -> String {
+        let mut out = format!("{{\"ts\":{ts},\"since\":");
+        match since {
+            Some(s) => {
+                let _ = write!(out, "{s}");
+            }
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"diff\":");
+        self.write_json_body(&mut out);
+        out.push('}');
+        out
+    }
+
+    pub(crate) fn write_json_body(&self, out: &mut String) {
+        let list = |out: &mut String, key: &str, items: Vec<Vec<(&'static str, YamlVal)>>| {
+            let _ = write!(out, "\"{key}\":[");
+            for (i, item) in items.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('{');
+                for (j, (k, v)) in item.into_iter().enumerate() {
+                    if j > 0 {
+                        out.push(',');
+                    }
+                    let _ = write!(out, "\"{k}\":");
+                    v.write_json(out);
+                }
+                out.push('}');
+            }
+            out.push_str("],");
+        };
+        out.push('{');
+        list(out, "added", self.added.iter().map(added_fields).collect());
+        list(
+            out,
+            "removed",
+            self.removed
+                .iter()
+                .filter(|r| !r.parent_removed)
+                .map(removed_fields)
+                .collect(),
+        );
+        list(
+            out,
+            "changed",
+            self.changed.iter().map(change_fields).collect(),
+        );
+        let _ = write!(out, "\"unchanged_count\":{}", self.unchanged_count);
+        if self.refs_renumbered > 0 {
+            let _ = write!(out, ",\"refs_renumbered\":{}", self.refs_renumbered);
+        }
+        out.push('}');
+    }
+
+    /// Renders in `format`; YAML and JSON carry `ts` and `since`.
+    ///
+    /// ```
+    /// use response_diff::tree::{diff, parse_aria, DiffFormat};
+    /// let t = parse_aria("- button \"Go\"", false).unwrap();
+    /// assert_eq!(diff(&t, &t).render(DiffFormat::Agent, 2, Some(1)), "# 1 element unchanged");
+    /// ```
+    pub fn render(&self, format: DiffFormat, ts: u64, since: Option<u64>) -> String {
+        match format {
+            DiffFormat::Agent => self.to_agent(),
+            DiffFormat::Yaml => self.to_yaml(ts, since),
+            DiffFormat::Json => self.to_json(ts, since),
+        }
+    }
+}
+
+/// A YAML/JSON value in a diff entry.
+pub(crate) enum YamlVal {
+    Str(String),
+    OptStr(Option<String>),
+    /// Ordered key/values; `None` values are bare flags (`true`).
+    Map(Vec<(String, Option<String>)>),
+    Obj(Vec<(&'static str, String)>),
+}
+
+impl YamlVal {
+    fn write(&self, out: &mut String, ind: &str) {
+        match self {
+            YamlVal::Str(s) => {
+                out.push(' ');
+                out.push_str(&yaml_scalar(s));
+                out.push('\n');
+            }
+            YamlVal::OptStr(None) => out.push_str(" null\n"),
+            YamlVal::OptStr(Some(s)) => {
+                out.push(' ');
+                out.push_str(&yaml_scalar(s));
+                out.push('\n');
+            }
+            YamlVal::Map(m) => {
+                out.push('\n');
+                for (k, v) in m {
+                    let _ = writeln!(
+                        out,
+                        "{ind}{}: {}",
+                        yaml_scalar(k),
+                        v.as_deref().map_or("true".into(), yaml_scalar)
+                    );
+                }
+            }
+            YamlVal::Obj(m) => {
+                out.push('\n');
+                for (k, v) in m {
+                    let _ = writeln!(out, "{ind}{k}: {}", yaml_scalar(v));
+                }
+            }
+        }
+    }
+
+    fn write_json(&self, out: &mut String) {
+        match self {
+            YamlVal::Str(s) | YamlVal::OptStr(Some(s)) => out.push_str(&json_quote(s)),
+            YamlVal::OptStr(None) => out.push_str("null"),
+            YamlVal::Map(m) => {
+                out.push('{');
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&json_quote(k));
+                    out.push(':');
+                    match v {
+                        None => out.push_str("true"),
+                        Some(v) => out.push_str(&json_quote(v)),
+                    }
+                }
+                out.push('}');
+            }
+            YamlVal::Obj(m) => {
+                out.push('{');
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    let _ = write!(out, "\"{k}\":{}", json_quote(v));
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// A string as a YAML scalar: plain when no YAML 1.1 or 1.2 reader could
+/// read it as anything else, otherwise JSON-quoted (JSON strings are valid
+/// YAML double-quoted scalars).
+pub(crate) fn yaml_scalar(s: &str) -> String {
+    let first = s.chars().next();
+    let risky = yaml_needs_quotes(s)
+        || first.is_some_and(|c| c.is_ascii_digit() || matches!(c, '.' | '+' | '-' | '<' | '='))
+        || s.chars().any(|c| {
+            matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\t')
+                || (c as u32) < 0x20
+                || (0x7f..=0x9f).contains(&(c as u32))
+                || (0xd800..=0xdfff).contains(&(c as u32))
+                || c == '\u{fffe}'
+                || c == '\u{ffff}'
+        })
+        || s.contains(": ")
+        || s.ends_with(':');
+    if risky { json_quote(s) } else { s.to_owned() }
+}
+
+fn identity_fields(e: &Element, out: &mut Vec<(&'static str, YamlVal)>) {
+    if let Some(r) = &e.aria_ref {
+        out.push(("ref", YamlVal::Str(r.clone())));
+    }
+    out.push(("role", YamlVal::Str(e.role.clone())));
+    if !e.name.is_empty() {
+        out.push(("name", YamlVal::Str(name_text(e))));
+    }
+}
+
+fn name_text(e: &Element) -> String {
+    if e.name_regex {
+        format!("/{}/", e.name)
+    } else {
+        e.name.clone()
+    }
+}
+
+fn parent_obj(c: &ElementRef) -> YamlVal {
+    let mut m = Vec::new();
+    if let Some(r) = &c.aria_ref {
+        m.push(("ref", r.clone()));
+    }
+    m.push(("role", c.role.clone()));
+    if !c.name.is_empty() {
+        m.push(("name", c.name.clone()));
+    }
+    YamlVal::Obj(m)
+}
+
+fn added_fields(a: &Added) -> Vec<(&'static str, YamlVal)> {
+    let e = &a.element;
+    let mut f = Vec::new();
+    identity_fields(e, &mut f);
+    if let Some(v) = &e.value {
+        f.push(("value", YamlVal::Str(v.clone())));
+    }
+    if let Some(v) = &e.description {
+        f.push(("description", YamlVal::Str(v.clone())));
+    }
+    if !e.states.is_empty() {
+        f.push((
+            "states",
+            YamlVal::Map(
+                e.states
+                    .iter()
+                    .map(|s| (s.name.clone(), s.value.clone()))
+                    .collect(),
+            ),
+        ));
+    }
+    if !e.props.is_empty() {
+        f.push((
+            "props",
+            YamlVal::Map(
+                e.props
+                    .iter()
+                    .map(|p| (p.name.clone(), Some(p.value.clone())))
+                    .collect(),
+            ),
+        ));
+    }
+    if let Some(b) = &e.bounds {
+        f.push(("bounds", YamlVal::Str(b.to_string())));
+    }
+    if let Some(c) = &a.context {
+        f.push(("parent", parent_obj(c)));
+    }
+    f
+}
+
+fn removed_fields(r: &Removed) -> Vec<(&'static str, YamlVal)> {
+    let e = &r.element;
+    let mut f = Vec::new();
+    identity_fields(e, &mut f);
+    if e.aria_ref.is_none() {
+        if let Some(v) = &e.value {
+            f.push(("value", YamlVal::Str(v.clone())));
+        }
+        if let Some(c) = &r.context {
+            f.push(("parent", parent_obj(c)));
+        }
+    }
+    f
+}
+
+fn change_fields(c: &Change) -> Vec<(&'static str, YamlVal)> {
+    vec![
+        ("ref", YamlVal::OptStr(c.aria_ref.clone())),
+        ("role", YamlVal::Str(c.role.clone())),
+        ("name", YamlVal::Str(c.name.clone())),
+        ("field", YamlVal::Str(c.field.key().into_owned())),
+        ("from", YamlVal::OptStr(c.from.clone())),
+        ("to", YamlVal::OptStr(c.to.clone())),
+    ]
+}
+
+// ---------------------------------------------------------------------------
+// Agent lines
+
+fn header(out: &mut String, aria_ref: Option<&str>, role: &str, name: &str) {
+    if let Some(r) = aria_ref {
+        let _ = write!(out, "[{r}] ");
+    }
+    out.push_str(role);
+    if !name.is_empty() {
+        out.push(' ');
+        out.push_str(&json_quote(name));
+    }
+}
+
+/// `[e5] button "Save" [disabled] value="x" /url="/a"`.
+fn describe_element(out: &mut String, e: &Element, with_value: bool) {
+    if let Some(r) = &e.aria_ref {
+        let _ = write!(out, "[{r}] ");
+    }
+    out.push_str(&e.role);
+    if !e.name.is_empty() {
+        out.push(' ');
+        if e.name_regex {
+            let _ = write!(out, "/{}/", e.name);
+        } else {
+            out.push_str(&json_quote(&e.name));
+        }
+    }
+    if !with_value {
+        return;
+    }
+    for s in &e.states {
+        let _ = write!(out, " {s}");
+    }
+    if let Some(v) = &e.value {
+        let _ = write!(out, " value={}", json_quote(v));
+    }
+    if let Some(v) = &e.description {
+        let _ = write!(out, " description={}", json_quote(v));
+    }
+    for p in &e.props {
+        let _ = write!(out, " /{}={}", p.name, json_quote(&p.value));
+    }
+}
+
+/// `list "Cart"`, `list [e6]`, `list`.
+fn context(c: &ElementRef) -> String {
+    if !c.name.is_empty() {
+        format!("{} {}", c.role, json_quote(&c.name))
+    } else if let Some(r) = &c.aria_ref {
+        format!("{} [{r}]", c.role)
+    } else {
+        c.role.clone()
+    }
+}
+
+fn quoted(v: &Option<String>) -> String {
+    v.as_deref().map_or_else(|| "none".to_owned(), json_quote)
+}
+
+fn change_part(out: &mut String, c: &Change) {
+    match &c.field {
+        Field::Name => {
+            let _ = match c.from.as_deref() {
+                Some(f) if !f.is_empty() => write!(out, "(was {})", json_quote(f)),
+                _ => write!(out, "(was unnamed)"),
+            };
+        }
+        Field::Role => {
+            let _ = write!(out, "(was {})", c.from.as_deref().unwrap_or("none"));
+        }
+        Field::Value => {
+            let _ = write!(out, "value={} (was {})", quoted(&c.to), quoted(&c.from));
+        }
+        Field::Description => {
+            let _ = write!(
+                out,
+                "description={} (was {})",
+                quoted(&c.to),
+                quoted(&c.from)
+            );
+        }
+        Field::State(s) => {
+            let attr = |v: &str| {
+                if v == "true" {
+                    format!("[{s}]")
+                } else {
+                    format!("[{s}={v}]")
+                }
+            };
+            let _ = match (c.from.as_deref(), c.to.as_deref()) {
+                (None, Some(t)) => write!(out, "+{}", attr(t)),
+                (Some(f), None) => write!(out, "-{}", attr(f)),
+                (Some(f), Some(t)) => write!(out, "{} (was {})", attr(t), attr(f)),
+                (None, None) => Ok(()),
+            };
+        }
+        Field::Prop(p) => {
+            let _ = write!(out, "/{p}={} (was {})", quoted(&c.to), quoted(&c.from));
+        }
+        Field::Bounds => {
+            let _ = write!(
+                out,
+                "box={} (was {})",
+                c.to.as_deref().unwrap_or("none"),
+                c.from.as_deref().unwrap_or("none")
+            );
+        }
+        Field::Ref => {
+            let _ = write!(out, "(ref was {})", c.from.as_deref().unwrap_or("none"));
+        }
+        Field::Parent => {
+            let _ = write!(
+                out,
+                "moved (in {}, was in {})",
+                c.to.as_deref().unwrap_or("top level"),
+                c.from.as_deref().unwrap_or("top level")
+            );
+        }
+    }
+}

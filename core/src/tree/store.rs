@@ -1,0 +1,574 @@
+//! `since` reads: every read gets a `ts`; a later read `since` that ts
+//! returns only what changed. In memory for servers and libraries
+//! ([`SinceStore`]), on disk for command-line tools ([`DiskStore`]).
+//!
+//! An unknown or expired `ts` never fails: the read returns the full tree
+//! with a one-line notice.
+
+use super::diff::{DiffOptions, TreeDiff, diff_with};
+use super::model::Tree;
+use super::render::{DiffFormat, yaml_scalar};
+use crate::{Error, Result};
+use std::collections::VecDeque;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The result of a read: its `ts`, the `since` it was asked for, and either
+/// a diff or the full tree.
+#[derive(Debug, Clone)]
+pub struct Read {
+    /// This read's timestamp (milliseconds since the Unix epoch, strictly
+    /// increasing per store). Pass it as `since` next time.
+    pub ts: u64,
+    /// The `since` the read asked for.
+    pub since: Option<u64>,
+    /// What the reader gets.
+    pub outcome: ReadOutcome,
+}
+
+/// Diff, or full tree (first read, or `since` unknown or expired).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum ReadOutcome {
+    /// What changed since `since`.
+    Diff(TreeDiff),
+    /// The whole (filtered) tree, with a notice when `since` could not be used.
+    Full {
+        /// The tree.
+        tree: Arc<Tree>,
+        /// One line saying why this is not a diff (None on a first read).
+        notice: Option<String>,
+    },
+}
+
+impl Read {
+    /// The notice of a full read, if any.
+    pub fn notice(&self) -> Option<&str> {
+        match &self.outcome {
+            ReadOutcome::Full { notice, .. } => notice.as_deref(),
+            ReadOutcome::Diff(_) => None,
+        }
+    }
+
+    /// Renders the read.
+    ///
+    /// - agent: `# ts 1707504003000, changes since 1707504000000` then the
+    ///   diff lines; or `# ts …`, the notice as a `# ` line, and the aria text.
+    /// - YAML / JSON: `{ts, since, diff}`; or `{ts, since, notice, snapshot}`
+    ///   (JSON: `tree`, the element array).
+    ///
+    /// ```
+    /// use response_diff::tree::{parse_aria, DiffFormat, DiffOptions, SinceStore};
+    /// let store = SinceStore::new();
+    /// let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
+    /// let first = store.read("tab1", t.clone(), None, &DiffOptions::default());
+    /// let again = store.read("tab1", t, Some(first.ts), &DiffOptions::default());
+    /// assert_eq!(
+    ///     again.render(DiffFormat::Agent),
+    ///     format!("# ts {}, changes since {}\n# 1 element unchanged", again.ts, first.ts)
+    /// );
+    /// ```
+    pub fn render(&self, format: DiffFormat) -> String {
+        match (&self.outcome, format) {
+            (ReadOutcome::Diff(d), DiffFormat::Agent) => {
+                let since = self.since.map_or_else(String::new, |s| s.to_string());
+                format!("# ts {}, changes since {since}\n{}", self.ts, d.to_agent())
+            }
+            (ReadOutcome::Diff(d), DiffFormat::Yaml) => d.to_yaml(self.ts, self.since),
+            (ReadOutcome::Diff(d), DiffFormat::Json) => d.to_json(self.ts, self.since),
+            (ReadOutcome::Full { tree, notice }, DiffFormat::Agent) => {
+                let mut out = format!("# ts {}", self.ts);
+                if let Some(n) = notice {
+                    out.push_str("\n# ");
+                    out.push_str(n);
+                }
+                out.push('\n');
+                out.push_str(&tree.to_aria());
+                out
+            }
+            (ReadOutcome::Full { tree, notice }, DiffFormat::Yaml) => {
+                let mut out = format!("ts: {}\nsince: ", self.ts);
+                match self.since {
+                    Some(s) => out.push_str(&s.to_string()),
+                    None => out.push_str("null"),
+                }
+                if let Some(n) = notice {
+                    out.push_str("\nnotice: ");
+                    out.push_str(&yaml_scalar(n));
+                }
+                out.push_str("\nsnapshot:");
+                let text = tree.to_aria();
+                let block_safe = !text.is_empty()
+                    && !text.starts_with(' ')
+                    && text.chars().all(|c| {
+                        c == '\n'
+                            || !(c.is_control()
+                                || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}'))
+                    });
+                if block_safe {
+                    out.push_str(" |-");
+                    for line in text.split('\n') {
+                        out.push_str("\n  ");
+                        out.push_str(line);
+                    }
+                } else {
+                    out.push(' ');
+                    out.push_str(&super::aria::json_quote(&text));
+                }
+                out
+            }
+            (ReadOutcome::Full { tree, notice }, DiffFormat::Json) => {
+                let mut out = format!("{{\"ts\":{},\"since\":", self.ts);
+                match self.since {
+                    Some(s) => out.push_str(&s.to_string()),
+                    None => out.push_str("null"),
+                }
+                if let Some(n) = notice {
+                    out.push_str(",\"notice\":");
+                    out.push_str(&super::aria::json_quote(n));
+                }
+                out.push_str(",\"tree\":");
+                out.push_str(&tree.to_json());
+                out.push('}');
+                out
+            }
+        }
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Builds the outcome of a read of `tree` against `old` (if found).
+fn outcome(
+    old: Option<&Tree>,
+    tree: &Arc<Tree>,
+    since: Option<u64>,
+    missing: impl FnOnce(u64) -> String,
+    options: &DiffOptions,
+) -> ReadOutcome {
+    let scope_notice = |t: &Tree| {
+        options.filter.scope.as_ref().and_then(|s| {
+            t.find(s)
+                .is_none()
+                .then(|| format!("scope `{s}` matches nothing in the current tree"))
+        })
+    };
+    match (since, old) {
+        (Some(_), Some(old)) => ReadOutcome::Diff(diff_with(old, tree, options)),
+        (since, _) => {
+            let full = if options.filter.is_noop() {
+                Arc::clone(tree)
+            } else {
+                Arc::new(options.filter.apply(tree))
+            };
+            let notice = since.map(missing).or_else(|| scope_notice(tree));
+            ReadOutcome::Full { tree: full, notice }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// In-memory `since` store: the last few trees per page key.
+///
+/// Keys are any strings (hosts key by tab or page). Each key keeps its
+/// `per_key` most recent trees; at most `keys` keys are kept, the least
+/// recently read going first. `Send + Sync`: share one across threads.
+///
+/// ```
+/// use response_diff::tree::{parse_aria, DiffOptions, ReadOutcome, SinceStore};
+/// let store = SinceStore::new();
+/// let opts = DiffOptions::default();
+/// let v1 = parse_aria("- list [ref=e1]:\n  - listitem [ref=e2]: a", false).unwrap();
+/// let v2 = parse_aria("- list [ref=e1]:\n  - listitem [ref=e2]: a\n  - listitem [ref=e3]: b", false).unwrap();
+/// let r1 = store.read("tab-1", v1, None, &opts);
+/// let r2 = store.read("tab-1", v2, Some(r1.ts), &opts);
+/// assert!(r2.ts > r1.ts);
+/// match r2.outcome {
+///     ReadOutcome::Diff(d) => assert_eq!(d.added.len(), 1),
+///     _ => unreachable!(),
+/// }
+/// // An unknown ts is not an error: the full tree and a notice.
+/// let r3 = store.read("tab-1", parse_aria("- button \"x\"", false).unwrap(), Some(42), &opts);
+/// assert!(r3.notice().unwrap().contains("42"));
+/// ```
+#[derive(Debug)]
+pub struct SinceStore {
+    inner: Mutex<MemInner>,
+    per_key: usize,
+}
+
+#[derive(Debug)]
+struct MemInner {
+    pages: lru::LruCache<String, VecDeque<(u64, Arc<Tree>)>>,
+    last_ts: u64,
+}
+
+impl Default for SinceStore {
+    fn default() -> Self {
+        SinceStore::new()
+    }
+}
+
+impl SinceStore {
+    /// A store keeping 8 trees per key for up to 256 keys.
+    pub fn new() -> Self {
+        SinceStore::with_limits(8, 256)
+    }
+
+    /// A store keeping `per_key` trees per key for up to `keys` keys (each at
+    /// least 1).
+    ///
+    /// ```
+    /// let store = response_diff::tree::SinceStore::with_limits(2, 10);
+    /// # let _ = store;
+    /// ```
+    pub fn with_limits(per_key: usize, keys: usize) -> Self {
+        SinceStore {
+            inner: Mutex::new(MemInner {
+                pages: lru::LruCache::new(NonZeroUsize::new(keys.max(1)).expect("max(1)")),
+                last_ts: 0,
+            }),
+            per_key: per_key.max(1),
+        }
+    }
+
+    /// Records `tree` as the latest read of `key` and returns it as a diff
+    /// against the read `since` (if still kept), else in full with a notice.
+    /// `options.filter` applies to both trees (and to the full tree).
+    pub fn read(&self, key: &str, tree: Tree, since: Option<u64>, options: &DiffOptions) -> Read {
+        let tree = Arc::new(tree);
+        let (ts, old) = {
+            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            let ts = now_ms().max(inner.last_ts + 1);
+            inner.last_ts = ts;
+            let per_key = self.per_key;
+            let history = inner.pages.get_or_insert_mut(key.to_owned(), VecDeque::new);
+            let old = since.and_then(|s| {
+                history
+                    .iter()
+                    .find(|(t, _)| *t == s)
+                    .map(|(_, t)| Arc::clone(t))
+            });
+            history.push_back((ts, Arc::clone(&tree)));
+            while history.len() > per_key {
+                history.pop_front();
+            }
+            (ts, old)
+        };
+        let per_key = self.per_key;
+        let outcome = outcome(
+            old.as_deref(),
+            &tree,
+            since,
+            |s| {
+                format!(
+                    "ts {s} is unknown or expired for `{key}` (only the last {per_key} reads are kept); this is the full tree"
+                )
+            },
+            options,
+        );
+        Read { ts, since, outcome }
+    }
+
+    /// Forgets every tree of `key`.
+    pub fn clear(&self, key: &str) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.pages.pop(key);
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// On-disk `since` store for command-line use: one process per read.
+///
+/// - The directory is private: created `0700` (an existing one is reset to
+///   `0700`; a symlink is refused), files are `0600`.
+/// - Each read writes `<key>.<ts>.json` atomically (temporary file, then
+///   rename). Keys are sanitized (`[A-Za-z0-9_-]`, at most 48 characters)
+///   and suffixed with a hash of the original, so a key is never a path.
+/// - Timestamps are milliseconds, strictly increasing across the store's
+///   files, so two reads in the same second never collide.
+/// - Files older than the time to live (default 60 s) are deleted on each
+///   read; symlinks in the directory are never followed.
+///
+/// ```
+/// use response_diff::tree::{parse_aria, DiffOptions, DiskStore, ReadOutcome};
+/// let dir = tempfile::tempdir().unwrap();
+/// let store = DiskStore::open(dir.path().join("since")).unwrap();
+/// let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
+/// let r1 = store.read("chrome", &t, None, &DiffOptions::default()).unwrap();
+/// let r2 = store.read("chrome", &t, Some(r1.ts), &DiffOptions::default()).unwrap();
+/// assert!(matches!(r2.outcome, ReadOutcome::Diff(ref d) if d.is_empty()));
+/// ```
+#[derive(Debug, Clone)]
+pub struct DiskStore {
+    dir: PathBuf,
+    ttl: Duration,
+}
+
+impl DiskStore {
+    /// Opens (creating if needed) a store in `dir` with a 60 s time to live.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<DiskStore> {
+        DiskStore::with_ttl(dir, Duration::from_secs(60))
+    }
+
+    /// Opens a store with the given time to live.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let s = response_diff::tree::DiskStore::with_ttl(dir.path().join("s"), std::time::Duration::from_secs(5)).unwrap();
+    /// assert_eq!(s.ttl(), std::time::Duration::from_secs(5));
+    /// ```
+    pub fn with_ttl(dir: impl Into<PathBuf>, ttl: Duration) -> Result<DiskStore> {
+        let dir = dir.into();
+        let io = |source: std::io::Error| Error::Io {
+            path: dir.clone(),
+            source,
+        };
+        if let Ok(meta) = std::fs::symlink_metadata(&dir) {
+            if meta.file_type().is_symlink() {
+                return Err(io(std::io::Error::other(
+                    "the store directory is a symlink; refusing to follow it",
+                )));
+            }
+            if !meta.is_dir() {
+                return Err(io(std::io::Error::other("not a directory")));
+            }
+        } else {
+            let mut b = std::fs::DirBuilder::new();
+            b.recursive(true);
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+            b.create(&dir).map_err(io)?;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let meta = std::fs::symlink_metadata(&dir).map_err(io)?;
+            if meta.file_type().is_symlink() || !meta.is_dir() {
+                return Err(io(std::io::Error::other(
+                    "the store directory was replaced while opening it",
+                )));
+            }
+            if meta.permissions().mode() & 0o777 != 0o700 {
+                std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+                    .map_err(io)?;
+            }
+        }
+        Ok(DiskStore { dir, ttl })
+    }
+
+    /// The directory for this user's store: `$XDG_RUNTIME_DIR/response-diff`
+    /// when set, else `<temp dir>/response-diff-<user>`.
+    pub fn default_dir() -> PathBuf {
+        if let Some(d) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+            return PathBuf::from(d).join("response-diff");
+        }
+        let user = std::env::var("USER")
+            .ok()
+            .map(|u| sanitize(&u))
+            .unwrap_or_else(|| "user".to_owned());
+        std::env::temp_dir().join(format!("response-diff-{user}"))
+    }
+
+    /// The store's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The time to live of stored trees.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// Reads `tree` for `key`: deletes expired files, diffs against the tree
+    /// stored at `since` (or returns the full tree with a notice), and stores
+    /// `tree` under a new ts. Errors only when the store cannot be written.
+    pub fn read(
+        &self,
+        key: &str,
+        tree: &Tree,
+        since: Option<u64>,
+        options: &DiffOptions,
+    ) -> Result<Read> {
+        self.read_at(key, tree, since, options, now_ms())
+    }
+
+    /// [`DiskStore::read`] at a given clock reading (milliseconds since the
+    /// epoch), for tests and replays.
+    ///
+    /// ```
+    /// use response_diff::tree::{parse_aria, DiffOptions, DiskStore};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let store = DiskStore::open(dir.path().join("s")).unwrap();
+    /// let t = parse_aria("- button \"Go\"", false).unwrap();
+    /// let r1 = store.read_at("k", &t, None, &DiffOptions::default(), 1_000_000).unwrap();
+    /// // 61 s later the first read has expired: full tree and a notice.
+    /// let r2 = store.read_at("k", &t, Some(r1.ts), &DiffOptions::default(), 1_061_000).unwrap();
+    /// assert!(r2.notice().unwrap().contains("expired"));
+    /// ```
+    pub fn read_at(
+        &self,
+        key: &str,
+        tree: &Tree,
+        since: Option<u64>,
+        options: &DiffOptions,
+        now: u64,
+    ) -> Result<Read> {
+        let file_key = file_key(key);
+        let ttl = self.ttl.as_millis() as u64;
+        let mut max_ts = 0u64;
+        let entries = std::fs::read_dir(&self.dir).map_err(|source| Error::Io {
+            path: self.dir.clone(),
+            source,
+        })?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if !meta.is_file() {
+                continue; // symlinks and directories are left alone, never followed
+            }
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            match parse_file_name(&name) {
+                Some((_, ts)) if ts.saturating_add(ttl) < now => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                Some((_, ts)) => max_ts = max_ts.max(ts),
+                None if name.starts_with(".tmp") => {
+                    let stale = meta
+                        .modified()
+                        .ok()
+                        .and_then(|m| m.elapsed().ok())
+                        .is_some_and(|age| age > self.ttl);
+                    if stale {
+                        let _ = std::fs::remove_file(&path);
+                    }
+                }
+                None => {}
+            }
+        }
+        let old = since.and_then(|s| self.load(&file_key, s, now, ttl));
+        let ts = now.max(max_ts + 1);
+        let shared = Arc::new(tree.clone());
+        let ttl_s = self.ttl.as_secs_f64();
+        let outcome = outcome(
+            old.as_ref(),
+            &shared,
+            since,
+            |s| {
+                format!(
+                    "ts {s} is unknown or expired for `{key}` (reads are kept {ttl_s} s); this is the full tree"
+                )
+            },
+            options,
+        );
+        self.write(&file_key, ts, tree)?;
+        Ok(Read { ts, since, outcome })
+    }
+
+    fn load(&self, file_key: &str, since: u64, now: u64, ttl: u64) -> Option<Tree> {
+        if since.saturating_add(ttl) < now {
+            return None;
+        }
+        let path = self.dir.join(format!("{file_key}.{since}.json"));
+        let meta = std::fs::symlink_metadata(&path).ok()?;
+        if !meta.is_file() {
+            return None;
+        }
+        let mut opts = std::fs::OpenOptions::new();
+        opts.read(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut opts, libc::O_NOFOLLOW);
+        let mut file = opts.open(&path).ok()?;
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut file, &mut text).ok()?;
+        Tree::from_json(&text).ok()
+    }
+
+    fn write(&self, file_key: &str, ts: u64, tree: &Tree) -> Result<()> {
+        let path = self.dir.join(format!("{file_key}.{ts}.json"));
+        let io = |source: std::io::Error| Error::Io {
+            path: path.clone(),
+            source,
+        };
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".tmp")
+            .tempfile_in(&self.dir)
+            .map_err(io)?;
+        std::io::Write::write_all(&mut tmp, tree.to_json().as_bytes()).map_err(io)?;
+        tmp.as_file().sync_all().map_err(io)?;
+        tmp.persist(&path).map_err(|e| io(e.error))?;
+        Ok(())
+    }
+}
+
+/// `[A-Za-z0-9_-]` only, at most 48 characters.
+fn sanitize(key: &str) -> String {
+    key.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(48)
+        .collect()
+}
+
+/// The sanitized key plus a short hash of the original, so distinct keys
+/// never share files.
+fn file_key(key: &str) -> String {
+    let hash = blake3::hash(key.as_bytes()).to_hex();
+    let name = sanitize(key);
+    let name = if name.is_empty() { "key" } else { &name };
+    format!("{name}-{}", &hash[..12])
+}
+
+/// `<file key>.<ts>.json` → (file key, ts).
+fn parse_file_name(name: &str) -> Option<(&str, u64)> {
+    let stem = name.strip_suffix(".json")?;
+    let (key, ts) = stem.rsplit_once('.')?;
+    if key.is_empty() || key.starts_with('.') {
+        return None;
+    }
+    Some((key, ts.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_never_paths() {
+        for k in ["../../etc/passwd", "/abs", "a/b", "..", "", "tab 1", "é"] {
+            let f = file_key(k);
+            assert!(
+                !f.contains('/') && !f.contains('.') && !f.starts_with('-'),
+                "{f}"
+            );
+            assert!(f.len() <= 48 + 13);
+        }
+        assert_ne!(file_key("a/b"), file_key("a_b"));
+    }
+
+    #[test]
+    fn file_names_parse() {
+        assert_eq!(
+            parse_file_name("tab-abc.1700000000000.json"),
+            Some(("tab-abc", 1700000000000))
+        );
+        assert_eq!(parse_file_name(".tmpXYZ"), None);
+        assert_eq!(parse_file_name("x.json"), None);
+    }
+}

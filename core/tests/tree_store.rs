@@ -1,0 +1,228 @@
+//! `since` stores: in memory and on disk. No test depends on timing: the
+//! disk store's clock is passed in.
+
+use response_diff::tree::{
+    DiffFormat, DiffOptions, DiskStore, Filter, ReadOutcome, Selector, SinceStore, Tree, parse_aria,
+};
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> Tree {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/aria")
+        .join(name);
+    parse_aria(&std::fs::read_to_string(path).unwrap(), false).unwrap()
+}
+
+fn opts() -> DiffOptions {
+    DiffOptions::default()
+}
+
+#[test]
+fn memory_store_diffs_since_an_earlier_read() {
+    let store = SinceStore::new();
+    let r1 = store.read("tab-1", fixture("case03.before.yml"), None, &opts());
+    assert!(matches!(r1.outcome, ReadOutcome::Full { notice: None, .. }));
+    let r2 = store.read("tab-1", fixture("case03.after.yml"), Some(r1.ts), &opts());
+    let ReadOutcome::Diff(d) = &r2.outcome else {
+        panic!("expected a diff")
+    };
+    assert_eq!(d.changed.len(), 1);
+    let text = r2.render(DiffFormat::Agent);
+    assert!(text.starts_with(&format!("# ts {}, changes since {}\n~ [e14]", r2.ts, r1.ts)));
+    // Other keys are independent.
+    let r3 = store.read("tab-2", fixture("shop.yml"), Some(r1.ts), &opts());
+    assert!(r3.notice().is_some());
+}
+
+#[test]
+fn timestamps_strictly_increase_even_within_a_millisecond() {
+    let store = SinceStore::with_limits(1000, 4);
+    let t = parse_aria("- button \"x\"", false).unwrap();
+    let ts: Vec<u64> = (0..500)
+        .map(|_| store.read("k", t.clone(), None, &opts()).ts)
+        .collect();
+    assert!(ts.windows(2).all(|w| w[1] > w[0]));
+    // Every one of them can be read since.
+    let r = store.read("k", t, Some(ts[3]), &opts());
+    assert!(matches!(r.outcome, ReadOutcome::Diff(_)));
+}
+
+#[test]
+fn expired_ts_gives_the_full_tree_and_a_notice_in_memory() {
+    let store = SinceStore::with_limits(2, 8);
+    let page = fixture("case03.after.yml");
+    let r1 = store.read("tab", fixture("case03.before.yml"), None, &opts());
+    store.read("tab", page.clone(), None, &opts());
+    store.read("tab", page.clone(), None, &opts()); // r1 is evicted now
+    let r = store.read("tab", page.clone(), Some(r1.ts), &opts());
+    let ReadOutcome::Full { tree, notice } = &r.outcome else {
+        panic!("expected the full tree")
+    };
+    assert_eq!(**tree, page);
+    let notice = notice.as_deref().unwrap();
+    assert!(
+        notice.contains(&r1.ts.to_string()) && notice.contains("full tree"),
+        "{notice}"
+    );
+    let text = r.render(DiffFormat::Agent);
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), format!("# ts {}", r.ts));
+    assert_eq!(lines.next().unwrap(), format!("# {notice}"));
+    assert_eq!(lines.collect::<Vec<_>>().join("\n"), page.to_aria());
+    // YAML and JSON forms carry the notice and the snapshot.
+    let y = yaml_rust2::YamlLoader::load_from_str(&r.render(DiffFormat::Yaml)).unwrap();
+    assert_eq!(y[0]["notice"].as_str(), Some(notice));
+    assert_eq!(y[0]["snapshot"].as_str(), Some(page.to_aria().as_str()));
+    let j: serde_json::Value = serde_json::from_str(&r.render(DiffFormat::Json)).unwrap();
+    assert_eq!(j["notice"].as_str(), Some(notice));
+    assert_eq!(Tree::from_json(&j["tree"].to_string()).unwrap(), page);
+}
+
+#[test]
+fn expired_ts_gives_the_full_tree_and_a_notice_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = DiskStore::open(dir.path().join("since")).unwrap();
+    let before = fixture("case03.before.yml");
+    let after = fixture("case03.after.yml");
+    let t0 = 1_700_000_000_000;
+    let r1 = store.read_at("chrome", &before, None, &opts(), t0).unwrap();
+    // Within 60 s: a diff.
+    let r2 = store
+        .read_at("chrome", &after, Some(r1.ts), &opts(), t0 + 59_000)
+        .unwrap();
+    assert!(matches!(r2.outcome, ReadOutcome::Diff(ref d) if d.changed.len() == 1));
+    // After 60 s: full tree and a notice, and the old file is gone.
+    let r3 = store
+        .read_at("chrome", &after, Some(r1.ts), &opts(), t0 + 61_000)
+        .unwrap();
+    assert!(r3.notice().unwrap().contains("expired"));
+    assert!(matches!(r3.outcome, ReadOutcome::Full { ref tree, .. } if **tree == after));
+    let names: Vec<String> = std::fs::read_dir(store.dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.contains(&format!(".{}.", r1.ts))),
+        "{names:?}"
+    );
+    // Unknown ts: the same, never an error.
+    let r4 = store
+        .read_at("chrome", &after, Some(12345), &opts(), t0 + 62_000)
+        .unwrap();
+    assert!(r4.notice().is_some());
+}
+
+#[test]
+fn two_reads_in_the_same_millisecond_do_not_collide_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = DiskStore::open(dir.path().join("s")).unwrap();
+    let a = parse_aria("- button \"a\"", false).unwrap();
+    let b = parse_aria("- button \"b\"", false).unwrap();
+    let now = 1_700_000_000_000;
+    let r1 = store.read_at("k", &a, None, &opts(), now).unwrap();
+    let r2 = store.read_at("k", &b, None, &opts(), now).unwrap();
+    let r3 = store.read_at("other", &b, None, &opts(), now).unwrap();
+    assert!(r1.ts < r2.ts && r2.ts < r3.ts);
+    // Both are kept and distinct.
+    let r = store.read_at("k", &b, Some(r1.ts), &opts(), now).unwrap();
+    assert!(matches!(r.outcome, ReadOutcome::Diff(ref d) if d.changed.len() == 1));
+    let r = store.read_at("k", &b, Some(r2.ts), &opts(), now).unwrap();
+    assert!(matches!(r.outcome, ReadOutcome::Diff(ref d) if d.is_empty()));
+}
+
+#[cfg(unix)]
+#[test]
+fn disk_store_is_private_and_never_follows_symlinks() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("since");
+    let store = DiskStore::open(&root).unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&root), 0o700);
+    let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
+    let now = 1_700_000_000_000;
+    let r1 = store
+        .read_at("../../etc/passwd", &t, None, &opts(), now)
+        .unwrap();
+    let files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    assert_eq!(mode(&files[0]), 0o600);
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("______etc_passwd-") && name.ends_with(&format!(".{}.json", r1.ts)),
+        "{name}"
+    );
+
+    // A symlink planted under the name of a future snapshot is not followed:
+    // reading since its ts gives the full tree, and its target is untouched.
+    let secret = dir.path().join("secret.json");
+    std::fs::write(&secret, t.to_json()).unwrap();
+    let key_part = name.split('.').next().unwrap().to_owned();
+    let planted_ts = now + 10;
+    std::os::unix::fs::symlink(&secret, root.join(format!("{key_part}.{planted_ts}.json")))
+        .unwrap();
+    let r = store
+        .read_at("../../etc/passwd", &t, Some(planted_ts), &opts(), now + 20)
+        .unwrap();
+    assert!(r.notice().is_some(), "the symlink must not be read");
+    // Expiry does not follow or delete through it either.
+    store
+        .read_at("../../etc/passwd", &t, None, &opts(), now + 500_000)
+        .unwrap();
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), t.to_json());
+
+    // A store directory that is itself a symlink is refused.
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&root, &link).unwrap();
+    assert!(DiskStore::open(&link).is_err());
+
+    // A too-open existing directory is tightened.
+    let open = dir.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    DiskStore::open(&open).unwrap();
+    assert_eq!(mode(&open), 0o700);
+}
+
+#[test]
+fn filters_apply_to_since_reads() {
+    let store = SinceStore::new();
+    let scope = DiffOptions {
+        filter: Filter {
+            scope: Some(Selector::parse("complementary \"Cart\"").unwrap()),
+            ..Filter::default()
+        },
+        ..DiffOptions::default()
+    };
+    let r1 = store.read("t", fixture("case07.before.yml"), None, &scope);
+    let ReadOutcome::Full { tree, .. } = &r1.outcome else {
+        panic!()
+    };
+    assert_eq!(tree.roots[0].role, "complementary");
+    let r2 = store.read("t", fixture("case07.after.yml"), Some(r1.ts), &scope);
+    let ReadOutcome::Diff(d) = &r2.outcome else {
+        panic!()
+    };
+    assert_eq!(d.unchanged_count, 9);
+    // A scope that matches nothing says so.
+    let missing = DiffOptions {
+        filter: Filter {
+            scope: Some(Selector::parse("dialog").unwrap()),
+            ..Filter::default()
+        },
+        ..DiffOptions::default()
+    };
+    let r = store.read("t", fixture("shop.yml"), None, &missing);
+    assert!(r.notice().unwrap().contains("matches nothing"));
+}
+
+#[test]
+fn stores_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<SinceStore>();
+    check::<DiskStore>();
+    check::<Tree>();
+}
