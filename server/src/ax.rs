@@ -182,7 +182,9 @@ impl AxSnapshot {
         let role = aria_role(role);
         let mut node = Node {
             role: role.to_owned(),
-            name: ax_string(n, "name").map(|s| collapse(&s)).unwrap_or_default(),
+            name: ax_string(n, "name")
+                .map(|s| collapse(&s))
+                .unwrap_or_default(),
             value: None,
             description: ax_string(n, "description")
                 .map(|s| collapse(&s))
@@ -334,10 +336,18 @@ fn aria_role(role: &str) -> &str {
         "DescriptionList" => "list",
         "DescriptionListTerm" => "term",
         "DescriptionListDetail" => "definition",
-        "HeaderAsNonLandmark" | "FooterAsNonLandmark" | "SectionWithoutName" | "Section"
-        | "Div" | "Pre" | "Abbr" | "Ruby" | "Figcaption" | "Legend" | "Details" | "Unknown" => {
-            "generic"
-        }
+        "HeaderAsNonLandmark"
+        | "FooterAsNonLandmark"
+        | "SectionWithoutName"
+        | "Section"
+        | "Div"
+        | "Pre"
+        | "Abbr"
+        | "Ruby"
+        | "Figcaption"
+        | "Legend"
+        | "Details"
+        | "Unknown" => "generic",
         other => other,
     }
 }
@@ -459,9 +469,11 @@ mod tests {
     #[test]
     fn shapes_like_playwright() {
         let mut heading = node(3, Some(2), "heading", "Cart", &[4]);
-        heading["properties"] = json!([{"name": "level", "value": {"type": "integer", "value": 2}}]);
+        heading["properties"] =
+            json!([{"name": "level", "value": {"type": "integer", "value": 2}}]);
         let mut button = node(7, Some(2), "button", "Add to cart", &[8]);
-        button["properties"] = json!([{"name": "disabled", "value": {"type": "boolean", "value": true}}]);
+        button["properties"] =
+            json!([{"name": "disabled", "value": {"type": "boolean", "value": true}}]);
         let mut link = node(9, Some(2), "link", "Help", &[10]);
         link["properties"] = json!([{"name": "url", "value": {"type": "string", "value": "http://127.0.0.1:9/help.html"}}]);
         let mut textbox = node(11, Some(2), "textbox", "Email", &[12]);

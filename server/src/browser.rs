@@ -1,9 +1,13 @@
-//! One Chromium, launched lazily through `headless_chrome`, and the CDP
-//! calls the tools need.
+//! One Chromium, launched lazily by `headless_chrome`, and the CDP calls the
+//! tools need.
 //!
-//! Version-sensitive calls go through raw JSON ([`raw`]): the protocol
-//! bundled with headless_chrome is older than Debian's Chromium, and its typed
-//! return objects fail on enum values it does not know (TOOLCHAIN.md).
+//! headless_chrome launches and supervises the process (flags, profile,
+//! DevTools endpoint, kill on drop) and keeps the list of tabs, including
+//! the ones a page opens itself. The tools' calls go through [`Cdp`], a
+//! second connection to the same browser with one round trip per call (see
+//! `cdp.rs` for why), as plain JSON: the protocol bundled with
+//! headless_chrome is older than Debian's Chromium and its typed results
+//! fail on values it does not know (TOOLCHAIN.md).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -12,53 +16,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use headless_chrome::protocol::cdp::types::{Event, Method};
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::{Value, json};
 
-/// Declares raw CDP methods: params and result are plain JSON.
-macro_rules! raw_methods {
-    ($($ty:ident = $name:literal),* $(,)?) => {
-        $(
-            #[derive(Debug, serde::Serialize)]
-            #[serde(transparent)]
-            pub struct $ty(pub Value);
-            impl Method for $ty {
-                const NAME: &'static str = $name;
-                type ReturnObject = Value;
-            }
-        )*
-    };
-}
-
-/// Raw CDP methods (JSON in, JSON out).
-pub mod raw {
-    use super::*;
-    raw_methods!(
-        AccessibilityEnable = "Accessibility.enable",
-        GetFullAxTree = "Accessibility.getFullAXTree",
-        DomEnable = "DOM.enable",
-        DomGetDocument = "DOM.getDocument",
-        DomResolveNode = "DOM.resolveNode",
-        DomDescribeNode = "DOM.describeNode",
-        DomScrollIntoView = "DOM.scrollIntoViewIfNeeded",
-        DomGetContentQuads = "DOM.getContentQuads",
-        DomFocus = "DOM.focus",
-        RuntimeEvaluate = "Runtime.evaluate",
-        RuntimeCallFunctionOn = "Runtime.callFunctionOn",
-        RuntimeReleaseObject = "Runtime.releaseObject",
-        InputMouse = "Input.dispatchMouseEvent",
-        InputKey = "Input.dispatchKeyEvent",
-        InputInsertText = "Input.insertText",
-        PageNavigate = "Page.navigate",
-        PageHistory = "Page.getNavigationHistory",
-        PageHistoryEntry = "Page.navigateToHistoryEntry",
-        PageScreenshot = "Page.captureScreenshot",
-        PageLayoutMetrics = "Page.getLayoutMetrics",
-        PageHandleDialog = "Page.handleJavaScriptDialog",
-        BrowserVersion = "Browser.getVersion",
-    );
-}
+use crate::cdp::{Cdp, Listener};
 
 /// Launch settings (from the command line).
 #[derive(Debug, Clone)]
@@ -71,7 +32,7 @@ pub struct BrowserConfig {
     pub viewport: (u32, u32),
     /// Profile directory; `None` makes a fresh one per launch, removed on exit.
     pub user_data_dir: Option<PathBuf>,
-    /// Time limit of one action (navigation, waiting for an element).
+    /// Time limit of one action (navigation, waiting for text).
     pub action_timeout: Duration,
 }
 
@@ -134,10 +95,10 @@ pub fn process_alive(pid: u32) -> bool {
     }
 }
 
-/// Kills a process we started (the browser) by its id.
+/// Kills a process this server started (the browser), by its id.
 pub fn kill_process(pid: u32) {
     if pid > 1 {
-        // SAFETY: plain syscall on a pid this server launched.
+        // SAFETY: a plain syscall on a pid this server launched.
         unsafe {
             libc::kill(pid as libc::pid_t, libc::SIGKILL);
         }
@@ -145,6 +106,12 @@ pub fn kill_process(pid: u32) {
 }
 
 static PROFILES: AtomicU64 = AtomicU64::new(0);
+static TAB_KEYS: AtomicU64 = AtomicU64::new(1);
+
+/// Locks a mutex, ignoring poisoning (the data is plain bookkeeping).
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// A console message as captured from the page.
 #[derive(Debug, Clone)]
@@ -153,7 +120,7 @@ pub struct ConsoleEntry {
     pub level: String,
     /// Text.
     pub text: String,
-    /// `url:line`, when known.
+    /// `path:line`, when known.
     pub location: Option<String>,
 }
 
@@ -166,9 +133,9 @@ pub struct TabEvents {
     pub reported: usize,
     /// Messages dropped from the front (cap).
     pub dropped: usize,
-    /// Markers seen by [`Session::sync_events`].
+    /// Highest marker seen by [`Page::sync_events`].
     pub last_marker: u64,
-    /// Main-frame navigations requested or started (counter).
+    /// Main-frame navigations requested or started (a counter).
     pub navigations: u64,
     /// Dialogs the server accepted, not yet reported.
     pub dialogs: Vec<String>,
@@ -176,42 +143,279 @@ pub struct TabEvents {
 
 const CONSOLE_CAP: usize = 2_000;
 const MARKER: &str = "__response_diff_sync__";
+static MARKERS: AtomicU64 = AtomicU64::new(1);
 
-/// One open tab and what its listener collected.
-pub struct TabHandle {
-    /// The tab.
+/// One tab: headless_chrome's handle and our CDP session on it.
+#[derive(Clone)]
+pub struct Page {
+    /// headless_chrome's tab (tab lifetime and the full key table).
     pub tab: Arc<Tab>,
-    /// Events collected by its listener.
+    cdp: Arc<Cdp>,
+    session: String,
+    target: String,
+    key: String,
+    /// Events collected by the listener.
     pub events: Arc<Mutex<TabEvents>>,
+    timeout: Duration,
 }
 
-impl TabHandle {
-    /// The CDP target id; used as the key of the tab's diff chains.
-    pub fn id(&self) -> String {
-        self.tab.get_target_id().clone()
+impl Page {
+    /// A short, stable key for this tab (`tab1`, `tab2`, …): the key of its
+    /// diff chains and `since` reads.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The CDP target id.
+    pub fn target_id(&self) -> &str {
+        &self.target
+    }
+
+    /// Calls a CDP method on this tab's session.
+    pub fn call(&self, method: &str, params: Value) -> Result<Value> {
+        self.cdp.call(
+            Some(&self.session),
+            method,
+            params,
+            self.timeout + Duration::from_secs(5),
+        )
+    }
+
+    /// Evaluates `expression` in the page and returns its value (by value).
+    /// A thrown exception is a [`JsError`] with its message.
+    pub fn evaluate(
+        &self,
+        expression: &str,
+        await_promise: bool,
+        timeout: Duration,
+    ) -> Result<Value> {
+        let r = self.cdp.call(
+            Some(&self.session),
+            "Runtime.evaluate",
+            json!({
+                "expression": expression,
+                "returnByValue": true,
+                "awaitPromise": await_promise,
+                "timeout": timeout.as_millis() as u64,
+                "userGesture": true,
+            }),
+            timeout + Duration::from_secs(5),
+        )?;
+        result_value(r)
+    }
+
+    /// Calls `function` (a JS function declaration) with `this` = the
+    /// object and `args` as values.
+    pub fn call_on(&self, object_id: &str, function: &str, args: &[Value]) -> Result<Value> {
+        let arguments: Vec<Value> = args.iter().map(|v| json!({ "value": v })).collect();
+        let r = self.call(
+            "Runtime.callFunctionOn",
+            json!({
+                "objectId": object_id,
+                "functionDeclaration": function,
+                "arguments": arguments,
+                "returnByValue": true,
+                "awaitPromise": true,
+                "userGesture": true,
+            }),
+        )?;
+        result_value(r)
+    }
+
+    /// Resolves a backend node id to a JS object id; `None` when the node
+    /// is gone or no longer in the document.
+    pub fn resolve_backend(&self, backend_id: i64) -> Option<String> {
+        let r = self
+            .call("DOM.resolveNode", json!({ "backendNodeId": backend_id }))
+            .ok()?;
+        let id = r.pointer("/object/objectId")?.as_str()?.to_owned();
+        let connected = self
+            .call_on(&id, "function() { return this.isConnected; }", &[])
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        connected.then_some(id)
+    }
+
+    /// The backend node id of a JS object (a DOM node).
+    pub fn backend_of(&self, object_id: &str) -> Result<i64> {
+        let r = self.call("DOM.describeNode", json!({ "objectId": object_id }))?;
+        r.pointer("/node/backendNodeId")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| anyhow!("the element has no backend node id"))
+    }
+
+    /// Scrolls the node into view and returns the centre of its first
+    /// visible content quad, in viewport coordinates.
+    pub fn center_of(&self, backend_id: i64) -> Result<(f64, f64)> {
+        let _ = self.call(
+            "DOM.scrollIntoViewIfNeeded",
+            json!({ "backendNodeId": backend_id }),
+        );
+        let r = self.call(
+            "DOM.getContentQuads",
+            json!({ "backendNodeId": backend_id }),
+        );
+        let quads = r
+            .ok()
+            .and_then(|r| r.get("quads").and_then(Value::as_array).cloned())
+            .unwrap_or_default();
+        for q in quads {
+            let p: Vec<f64> = q
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                .unwrap_or_default();
+            if p.len() == 8 {
+                let area = ((p[0] * p[3] - p[2] * p[1])
+                    + (p[2] * p[5] - p[4] * p[3])
+                    + (p[4] * p[7] - p[6] * p[5])
+                    + (p[6] * p[1] - p[0] * p[7]))
+                    .abs()
+                    / 2.0;
+                if area > 0.5 {
+                    let x = (p[0] + p[2] + p[4] + p[6]) / 4.0;
+                    let y = (p[1] + p[3] + p[5] + p[7]) / 4.0;
+                    return Ok((x, y));
+                }
+            }
+        }
+        bail!(NotVisible)
+    }
+
+    /// A mouse event at a point.
+    pub fn mouse(&self, kind: &str, x: f64, y: f64, button: &str, clicks: u32) -> Result<()> {
+        let buttons = match (kind, button) {
+            ("mousePressed", "left") => 1,
+            ("mousePressed", "right") => 2,
+            ("mousePressed", "middle") => 4,
+            _ => 0,
+        };
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": kind, "x": x, "y": y, "button": button, "clickCount": clicks, "buttons": buttons }),
+        )?;
+        Ok(())
+    }
+
+    /// Presses and releases a key: common keys here, any other name of
+    /// the US layout through headless_chrome's key table.
+    pub fn press_key(&self, key: &str) -> Result<()> {
+        let def = match key {
+            "Enter" => Some(("Enter", "Enter", 13, Some("\r"))),
+            "Tab" => Some(("Tab", "Tab", 9, None)),
+            "Escape" => Some(("Escape", "Escape", 27, None)),
+            "Backspace" => Some(("Backspace", "Backspace", 8, None)),
+            "Delete" => Some(("Delete", "Delete", 46, None)),
+            "ArrowUp" => Some(("ArrowUp", "ArrowUp", 38, None)),
+            "ArrowDown" => Some(("ArrowDown", "ArrowDown", 40, None)),
+            "ArrowLeft" => Some(("ArrowLeft", "ArrowLeft", 37, None)),
+            "ArrowRight" => Some(("ArrowRight", "ArrowRight", 39, None)),
+            "Home" => Some(("Home", "Home", 36, None)),
+            "End" => Some(("End", "End", 35, None)),
+            "PageUp" => Some(("PageUp", "PageUp", 33, None)),
+            "PageDown" => Some(("PageDown", "PageDown", 34, None)),
+            " " | "Space" => Some((" ", "Space", 32, Some(" "))),
+            _ => None,
+        };
+        let Some((name, code, key_code, text)) = def else {
+            self.tab
+                .press_key(key)
+                .map_err(|_| anyhow!(UnknownKey(key.to_owned())))?;
+            return Ok(());
+        };
+        let down = if text.is_some() {
+            "keyDown"
+        } else {
+            "rawKeyDown"
+        };
+        for kind in [down, "keyUp"] {
+            let mut p = json!({
+                "type": kind, "key": name, "code": code,
+                "windowsVirtualKeyCode": key_code, "nativeVirtualKeyCode": key_code,
+            });
+            if let (Some(t), true) = (text, kind != "keyUp") {
+                p["text"] = json!(t);
+            }
+            self.call("Input.dispatchKeyEvent", p)?;
+        }
+        Ok(())
+    }
+
+    /// Marks the current document with a fresh token; see [`Page::wait_loaded`].
+    pub fn mark(&self, token: u64) {
+        let _ = self.evaluate(
+            &format!("window.__rdDoc = {token}"),
+            false,
+            Duration::from_secs(2),
+        );
+    }
+
+    /// Waits until a document other than the one marked with `token` has
+    /// loaded. (A document restored from the back-forward cache carries an
+    /// older token, so it counts as new.)
+    pub fn wait_loaded(&self, token: u64, timeout: Duration) -> Result<()> {
+        let deadline = Instant::now() + timeout;
+        let check = format!("window.__rdDoc !== {token} && document.readyState === 'complete'");
+        loop {
+            let done = self
+                .evaluate(&check, false, Duration::from_secs(2))
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+            if done {
+                return Ok(());
+            }
+            if !self.cdp.is_open() {
+                bail!(crate::cdp::CdpError::Closed);
+            }
+            if Instant::now() > deadline {
+                bail!(Timeout(timeout));
+            }
+            std::thread::sleep(Duration::from_millis(15));
+        }
+    }
+
+    /// Waits until the listener has handled every event the page sent
+    /// before now (a console marker round trip), so that console messages
+    /// and navigations caused by an action are all seen.
+    pub fn sync_events(&self) {
+        let marker = MARKERS.fetch_add(1, Ordering::SeqCst);
+        let expr = format!("console.debug('{MARKER}{marker}')");
+        if self.evaluate(&expr, false, Duration::from_secs(5)).is_err() {
+            return;
+        }
+        // Events are read in order from one socket, so the marker arrives
+        // before the evaluation's answer; this loop almost never spins.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if lock(&self.events).last_marker >= marker {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        tracing::debug!("event sync marker {marker} not seen in 2 s");
     }
 }
 
 /// A launched browser with its tabs.
 pub struct Session {
     browser: Option<Browser>,
+    cdp: Arc<Cdp>,
     profile: Option<PathBuf>,
     pid: Option<u32>,
-    tabs: Vec<TabHandle>,
+    pages: Vec<Page>,
     current: usize,
-    next_marker: u64,
-    /// Action time limit.
-    pub action_timeout: Duration,
+    action_timeout: Duration,
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
         drop(self.browser.take());
-        if let Some(pid) = self.pid {
+        if let Some(pid) = self.pid
+            && process_alive(pid)
+        {
             // headless_chrome kills its child on drop; make sure.
-            if process_alive(pid) {
-                kill_process(pid);
-            }
+            kill_process(pid);
         }
         if let Some(dir) = self.profile.take() {
             for _ in 0..20 {
@@ -225,8 +429,9 @@ impl Drop for Session {
 }
 
 impl Session {
-    /// Launches Chromium and opens one tab. `pid_slot` receives the browser's
-    /// process id (the server's watchdog kills it when a call hangs).
+    /// Launches Chromium and opens one tab. `pid_slot` receives the
+    /// browser's process id (the server's watchdog kills it when a call
+    /// hangs).
     pub fn launch(config: &BrowserConfig, pid_slot: &AtomicU32) -> Result<Session> {
         let path = match &config.executable {
             Some(p) => p.clone(),
@@ -272,8 +477,8 @@ impl Session {
             .sandbox(!is_root())
             .window_size(Some(config.viewport))
             .user_data_dir(Some(profile.clone()))
-            // The server's own watchdog bounds every call; the transport must
-            // not drop an idle connection (its default is 30 s).
+            // headless_chrome drops a connection idle for this long (default
+            // 30 s); ours stays open as long as the server runs.
             .idle_browser_timeout(Duration::from_secs(365 * 24 * 3600))
             .args(args)
             .build()
@@ -282,28 +487,30 @@ impl Session {
             .with_context(|| format!("launching Chromium ({})", path.display()))?;
         let pid = browser.get_process_id();
         pid_slot.store(pid.unwrap_or(0), Ordering::SeqCst);
+        let cdp = Arc::new(Cdp::connect(&browser.get_ws_url())?);
         let mut session = Session {
             browser: Some(browser),
+            cdp,
             profile: owned.then_some(profile),
             pid,
-            tabs: Vec::new(),
+            pages: Vec::new(),
             current: 0,
-            next_marker: 1,
             action_timeout: config.action_timeout,
         };
         let tab = session
             .browser()
             .new_tab()
             .context("opening the first tab")?;
+        let first = tab.get_target_id().clone();
         session.adopt(tab)?;
-        // Close the launch's own about:blank tab: ours is the one to show.
+        // Close the launch's own blank tab: ours is the one to show.
         let others: Vec<Arc<Tab>> = session
             .browser()
             .get_tabs()
             .lock()
             .map_err(|_| anyhow!("tab list poisoned"))?
             .iter()
-            .filter(|t| t.get_target_id() != session.tabs[0].tab.get_target_id())
+            .filter(|t| *t.get_target_id() != first)
             .cloned()
             .collect();
         for t in others {
@@ -321,32 +528,69 @@ impl Session {
         self.pid
     }
 
-    /// Whether the browser process and its connection are alive.
+    /// Whether the browser process and our connection are alive.
     pub fn is_alive(&self) -> bool {
         if let Some(pid) = self.pid
             && !process_alive(pid)
         {
             return false;
         }
-        self.browser().get_version().is_ok()
+        self.cdp.is_open()
+            && self
+                .cdp
+                .call(
+                    None,
+                    "Browser.getVersion",
+                    json!({}),
+                    Duration::from_secs(5),
+                )
+                .is_ok()
     }
 
-    /// Instruments a tab: console, exceptions, dialogs, navigations.
+    /// Attaches our session to a tab and listens to it.
     fn adopt(&mut self, tab: Arc<Tab>) -> Result<usize> {
-        tab.set_default_timeout(self.action_timeout);
+        let target = tab.get_target_id().clone();
+        let r = self.cdp.call(
+            None,
+            "Target.attachToTarget",
+            json!({ "targetId": target, "flatten": true }),
+            Duration::from_secs(10),
+        )?;
+        let session = r
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| anyhow!("attaching to the tab gave no session"))?
+            .to_owned();
         let events = Arc::new(Mutex::new(TabEvents::default()));
-        let sink = Arc::clone(&events);
-        let main_frame = tab.get_target_id().clone();
-        let dialog_tab = Arc::downgrade(&tab);
-        tab.add_event_listener(Arc::new(move |event: &Event| {
-            on_event(event, &sink, &main_frame, &dialog_tab);
-        }))?;
-        tab.enable_runtime()?;
-        tab.enable_log()?;
-        tab.call_method(raw::DomEnable(json!({})))?;
-        tab.call_method(raw::AccessibilityEnable(json!({})))?;
-        self.tabs.push(TabHandle { tab, events });
-        Ok(self.tabs.len() - 1)
+        let page = Page {
+            tab,
+            cdp: Arc::clone(&self.cdp),
+            session: session.clone(),
+            target: target.clone(),
+            key: format!("tab{}", TAB_KEYS.fetch_add(1, Ordering::Relaxed)),
+            events: Arc::clone(&events),
+            timeout: self.action_timeout,
+        };
+        let cdp = Arc::downgrade(&self.cdp);
+        let listener: Listener = {
+            let session = session.clone();
+            Arc::new(move |method: &str, params: &Value| {
+                on_event(method, params, &events, &target, &cdp, &session);
+            })
+        };
+        self.cdp.listen(&session, listener);
+        for (method, params) in [
+            ("Page.enable", json!({})),
+            ("Runtime.enable", json!({})),
+            ("Log.enable", json!({})),
+            ("DOM.enable", json!({})),
+            ("Accessibility.enable", json!({})),
+        ] {
+            page.call(method, params)
+                .with_context(|| format!("{method} on a new tab"))?;
+        }
+        self.pages.push(page);
+        Ok(self.pages.len() - 1)
     }
 
     /// Brings the tab list in line with the browser's: adopts tabs the page
@@ -358,28 +602,32 @@ impl Session {
             .lock()
             .map_err(|_| anyhow!("tab list poisoned"))?
             .clone();
-        let current_id = self.tabs.get(self.current).map(TabHandle::id);
-        self.tabs
-            .retain(|h| live.iter().any(|t| t.get_target_id() == h.tab.get_target_id()));
+        let current_key = self.pages.get(self.current).map(|p| p.key.clone());
+        let cdp = Arc::clone(&self.cdp);
+        self.pages.retain(|p| {
+            let keep = live.iter().any(|t| *t.get_target_id() == p.target);
+            if !keep {
+                cdp.forget(&p.session);
+            }
+            keep
+        });
         for t in live {
-            if !self.tabs.iter().any(|h| h.tab.get_target_id() == t.get_target_id()) {
+            if !self.pages.iter().any(|p| p.target == *t.get_target_id()) {
                 self.adopt(t)?;
             }
         }
-        self.current = current_id
-            .and_then(|id| self.tabs.iter().position(|h| h.id() == id))
+        self.current = current_key
+            .and_then(|k| self.pages.iter().position(|p| p.key == k))
             .unwrap_or(0);
-        if self.tabs.is_empty() {
-            let tab = self.browser().new_tab()?;
-            self.adopt(tab)?;
-            self.current = 0;
+        if self.pages.is_empty() {
+            self.new_tab()?;
         }
         Ok(())
     }
 
     /// The current tab.
-    pub fn current(&self) -> &TabHandle {
-        &self.tabs[self.current]
+    pub fn current(&self) -> &Page {
+        &self.pages[self.current]
     }
 
     /// Index of the current tab.
@@ -388,8 +636,8 @@ impl Session {
     }
 
     /// All tabs.
-    pub fn tabs(&self) -> &[TabHandle] {
-        &self.tabs
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
     }
 
     /// Opens a tab and makes it current.
@@ -402,83 +650,70 @@ impl Session {
 
     /// Makes tab `i` current.
     pub fn select(&mut self, i: usize) -> Result<()> {
-        let h = self.tabs.get(i).ok_or_else(|| {
-            anyhow!(
-                "there is no tab {i}; open tabs are 0..{}",
-                self.tabs.len().saturating_sub(1)
-            )
-        })?;
-        let _ = h.tab.activate();
+        let p = self.pages.get(i).ok_or_else(|| self.no_tab(i))?;
+        let _ = p.call("Page.bringToFront", json!({}));
         self.current = i;
         Ok(())
     }
 
-    /// Closes tab `i`; the current tab becomes the previous one.
+    fn no_tab(&self, i: usize) -> anyhow::Error {
+        anyhow!(
+            "there is no tab {i}; the open tabs are 0 to {} (see action `list`)",
+            self.pages.len().saturating_sub(1)
+        )
+    }
+
+    /// Closes tab `i`; the tab before it becomes current.
     pub fn close_tab(&mut self, i: usize) -> Result<()> {
-        if i >= self.tabs.len() {
-            bail!(
-                "there is no tab {i}; open tabs are 0..{}",
-                self.tabs.len().saturating_sub(1)
-            );
+        if i >= self.pages.len() {
+            return Err(self.no_tab(i));
         }
-        let h = self.tabs.remove(i);
-        let _ = h.tab.close(false);
-        if self.tabs.is_empty() {
+        let p = self.pages.remove(i);
+        self.cdp.forget(&p.session);
+        let _ = self.cdp.call(
+            None,
+            "Target.closeTarget",
+            json!({ "targetId": p.target }),
+            Duration::from_secs(5),
+        );
+        if self.pages.is_empty() {
             self.new_tab()?;
         }
         if self.current >= i && self.current > 0 {
             self.current -= 1;
         }
-        self.current = self.current.min(self.tabs.len() - 1);
+        self.current = self.current.min(self.pages.len() - 1);
         Ok(())
     }
-
-    /// Waits until the listener of the current tab has handled every event
-    /// the page sent before now (a console marker round trip), so console
-    /// messages and navigations caused by an action are all seen.
-    pub fn sync_events(&mut self) {
-        let marker = self.next_marker;
-        self.next_marker += 1;
-        let h = &self.tabs[self.current];
-        let expr = format!("console.debug('{MARKER}{marker}')");
-        if evaluate(&h.tab, &expr, false, Duration::from_secs(5)).is_err() {
-            return;
-        }
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if lock(&h.events).last_marker >= marker {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        tracing::debug!("event sync marker {marker} not seen in 2 s");
-    }
-}
-
-/// Locks a mutex, ignoring poisoning (the data is plain bookkeeping).
-pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn on_event(
-    event: &Event,
+    method: &str,
+    p: &Value,
     sink: &Mutex<TabEvents>,
     main_frame: &str,
-    tab: &std::sync::Weak<Tab>,
+    cdp: &std::sync::Weak<Cdp>,
+    session: &str,
 ) {
-    match event {
-        Event::RuntimeConsoleAPICalled(e) => {
-            let p = &e.params;
-            let text = p
-                .args
+    let str_at = |ptr: &str| p.pointer(ptr).and_then(Value::as_str).unwrap_or_default();
+    match method {
+        "Runtime.consoleAPICalled" => {
+            let args = p
+                .get("args")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let text = args
                 .iter()
-                .map(|a| match &a.value {
+                .map(|a| match a.get("value") {
                     Some(Value::String(s)) => s.clone(),
-                    Some(v) => v.to_string(),
-                    None => a
-                        .description
-                        .clone()
-                        .unwrap_or_else(|| format!("{:?}", a.Type).to_lowercase()),
+                    Some(v) if !v.is_null() => v.to_string(),
+                    _ => a
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .or_else(|| a.get("type").and_then(Value::as_str))
+                        .unwrap_or_default()
+                        .to_owned(),
                 })
                 .collect::<Vec<_>>()
                 .join(" ");
@@ -489,28 +724,41 @@ fn on_event(
                 }
                 return;
             }
-            let level = format!("{:?}", p.Type).to_lowercase();
-            let location = p.stack_trace.as_ref().and_then(|s| {
-                s.call_frames
-                    .first()
-                    .filter(|f| !f.url.is_empty())
-                    .map(|f| format!("{}:{}", short_url(&f.url), f.line_number + 1))
-            });
-            push(&mut ev, level, text, location);
+            let location = p
+                .pointer("/stackTrace/callFrames/0")
+                .filter(|f| {
+                    f.get("url")
+                        .and_then(Value::as_str)
+                        .is_some_and(|u| !u.is_empty())
+                })
+                .map(|f| {
+                    format!(
+                        "{}:{}",
+                        short_url(f.get("url").and_then(Value::as_str).unwrap_or_default()),
+                        f.get("lineNumber").and_then(Value::as_u64).unwrap_or(0) + 1
+                    )
+                });
+            push(&mut ev, str_at("/type").to_owned(), text, location);
         }
-        Event::RuntimeExceptionThrown(e) => {
-            let d = &e.params.exception_details;
+        "Runtime.exceptionThrown" => {
+            let d = p.get("exceptionDetails").cloned().unwrap_or(Value::Null);
             let text = d
-                .exception
-                .as_ref()
-                .and_then(|x| x.description.clone())
+                .pointer("/exception/description")
+                .and_then(Value::as_str)
                 .map(|s| s.lines().next().unwrap_or_default().to_owned())
-                .unwrap_or_else(|| d.text.clone());
+                .or_else(|| d.get("text").and_then(Value::as_str).map(str::to_owned))
+                .unwrap_or_default();
             let location = d
-                .url
-                .as_ref()
+                .get("url")
+                .and_then(Value::as_str)
                 .filter(|u| !u.is_empty())
-                .map(|u| format!("{}:{}", short_url(u), d.line_number + 1));
+                .map(|u| {
+                    format!(
+                        "{}:{}",
+                        short_url(u),
+                        d.get("lineNumber").and_then(Value::as_u64).unwrap_or(0) + 1
+                    )
+                });
             push(
                 &mut lock(sink),
                 "error".into(),
@@ -518,40 +766,50 @@ fn on_event(
                 location,
             );
         }
-        Event::LogEntryAdded(e) => {
-            let entry = &e.params.entry;
-            let level = format!("{:?}", entry.level).to_lowercase();
-            let location = entry.url.as_ref().map(|u| short_url(u).to_owned());
-            push(&mut lock(sink), level, entry.text.clone(), location);
+        "Log.entryAdded" => {
+            let location = p
+                .pointer("/entry/url")
+                .and_then(Value::as_str)
+                .map(|u| short_url(u).to_owned());
+            push(
+                &mut lock(sink),
+                str_at("/entry/level").to_owned(),
+                str_at("/entry/text").to_owned(),
+                location,
+            );
         }
-        Event::PageFrameRequestedNavigation(e) if e.params.frame_id == main_frame => {
-            lock(sink).navigations += 1;
-        }
-        Event::PageFrameStartedLoading(e) if e.params.frame_id == main_frame => {
-            lock(sink).navigations += 1;
-        }
-        Event::PageFrameNavigated(e)
-            if e.params.frame.parent_id.is_none() && e.params.frame.id == main_frame =>
+        "Page.frameRequestedNavigation"
+        | "Page.frameStartedLoading"
+        | "Page.frameStartedNavigating"
+            if str_at("/frameId") == main_frame =>
         {
+            lock(sink).navigations += 1;
+        }
+        "Page.frameNavigated" if p.pointer("/frame/parentId").is_none() => {
             let mut ev = lock(sink);
             ev.console.clear();
             ev.reported = 0;
             ev.dropped = 0;
         }
-        Event::PageJavascriptDialogOpening(e) => {
+        "Page.javascriptDialogOpening" => {
             // A dialog blocks the page (and every evaluation) until handled:
-            // accept it and tell the agent in the next response.
-            let p = &e.params;
-            let kind = format!("{:?}", p.Type).to_lowercase();
-            lock(sink)
-                .dialogs
-                .push(format!("{kind} \"{}\" (accepted)", p.message));
-            if let Some(tab) = tab.upgrade() {
-                let prompt = p.default_prompt.clone().unwrap_or_default();
+            // accept it, and tell the agent in the next response.
+            lock(sink).dialogs.push(format!(
+                "{} \"{}\" (accepted)",
+                str_at("/type"),
+                str_at("/message")
+            ));
+            let prompt = str_at("/defaultPrompt").to_owned();
+            if let Some(cdp) = cdp.upgrade() {
+                let session = session.to_owned();
+                // Not from the reader thread: it must stay free to read the answer.
                 std::thread::spawn(move || {
-                    let _ = tab.call_method(raw::PageHandleDialog(
-                        json!({"accept": true, "promptText": prompt}),
-                    ));
+                    let _ = cdp.call(
+                        Some(&session),
+                        "Page.handleJavaScriptDialog",
+                        json!({ "accept": true, "promptText": prompt }),
+                        Duration::from_secs(5),
+                    );
                 });
             }
         }
@@ -573,39 +831,12 @@ fn push(ev: &mut TabEvents, level: String, text: String, location: Option<String
     }
 }
 
-/// `http://127.0.0.1:8000/app.js` → `/app.js` for locations (the host is
-/// the page's own nearly always).
+/// `http://127.0.0.1:8000/app.js` → `/app.js` for locations (nearly always
+/// the page's own host).
 fn short_url(url: &str) -> &str {
     url.split_once("://")
         .and_then(|(_, rest)| rest.find('/').map(|i| &rest[i..]))
         .unwrap_or(url)
-}
-
-/// Evaluates `expression` in the page and returns its value (by value).
-/// A thrown exception is an error with its message.
-pub fn evaluate(tab: &Tab, expression: &str, await_promise: bool, timeout: Duration) -> Result<Value> {
-    let r = tab.call_method(raw::RuntimeEvaluate(json!({
-        "expression": expression,
-        "returnByValue": true,
-        "awaitPromise": await_promise,
-        "timeout": timeout.as_millis() as u64,
-        "userGesture": true,
-    })))?;
-    result_value(r)
-}
-
-/// Calls `function` (a JS function declaration) with `this` = the object.
-pub fn call_on(tab: &Tab, object_id: &str, function: &str, args: &[Value]) -> Result<Value> {
-    let arguments: Vec<Value> = args.iter().map(|v| json!({ "value": v })).collect();
-    let r = tab.call_method(raw::RuntimeCallFunctionOn(json!({
-        "objectId": object_id,
-        "functionDeclaration": function,
-        "arguments": arguments,
-        "returnByValue": true,
-        "awaitPromise": true,
-        "userGesture": true,
-    })))?;
-    result_value(r)
 }
 
 fn result_value(r: Value) -> Result<Value> {
@@ -623,10 +854,7 @@ fn result_value(r: Value) -> Result<Value> {
         Some("undefined") => Ok(Value::Null),
         _ => Ok(result.get("value").cloned().unwrap_or_else(|| {
             // Not serializable by value (a function, a DOM node, …).
-            result
-                .get("description")
-                .cloned()
-                .unwrap_or(Value::Null)
+            result.get("description").cloned().unwrap_or(Value::Null)
         })),
     }
 }
@@ -643,60 +871,6 @@ impl std::fmt::Display for JsError {
 
 impl std::error::Error for JsError {}
 
-/// Resolves a backend node id to a JS object id; `None` when the node is gone
-/// or detached from the document.
-pub fn resolve_backend(tab: &Tab, backend_id: i64) -> Option<String> {
-    let r = tab
-        .call_method(raw::DomResolveNode(json!({ "backendNodeId": backend_id })))
-        .ok()?;
-    let id = r.pointer("/object/objectId")?.as_str()?.to_owned();
-    let connected = call_on(tab, &id, "function() { return this.isConnected; }", &[])
-        .ok()
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-    connected.then_some(id)
-}
-
-/// The backend node id of a JS object (a DOM node).
-pub fn backend_of(tab: &Tab, object_id: &str) -> Result<i64> {
-    let r = tab.call_method(raw::DomDescribeNode(json!({ "objectId": object_id })))?;
-    r.pointer("/node/backendNodeId")
-        .and_then(Value::as_i64)
-        .ok_or_else(|| anyhow!("the element has no backend node id"))
-}
-
-/// Scrolls the node into view and returns the centre of its first content
-/// quad in viewport coordinates.
-pub fn center_of(tab: &Tab, backend_id: i64) -> Result<(f64, f64)> {
-    let _ = tab.call_method(raw::DomScrollIntoView(json!({ "backendNodeId": backend_id })));
-    let r = tab.call_method(raw::DomGetContentQuads(json!({ "backendNodeId": backend_id })))?;
-    let quads = r
-        .get("quads")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    for q in quads {
-        let p: Vec<f64> = q
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_f64).collect())
-            .unwrap_or_default();
-        if p.len() == 8 {
-            let area = ((p[0] * p[3] - p[2] * p[1])
-                + (p[2] * p[5] - p[4] * p[3])
-                + (p[4] * p[7] - p[6] * p[5])
-                + (p[6] * p[1] - p[0] * p[7]))
-                .abs()
-                / 2.0;
-            if area > 0.5 {
-                let x = (p[0] + p[2] + p[4] + p[6]) / 4.0;
-                let y = (p[1] + p[3] + p[5] + p[7]) / 4.0;
-                return Ok((x, y));
-            }
-        }
-    }
-    bail!(NotVisible)
-}
-
 /// The element has no visible box (hidden, zero-sized or not rendered).
 #[derive(Debug)]
 pub struct NotVisible;
@@ -709,52 +883,21 @@ impl std::fmt::Display for NotVisible {
 
 impl std::error::Error for NotVisible {}
 
-/// Mouse event at a point.
-pub fn mouse(tab: &Tab, kind: &str, x: f64, y: f64, button: &str, clicks: u32) -> Result<()> {
-    tab.call_method(raw::InputMouse(json!({
-        "type": kind, "x": x, "y": y, "button": button, "clickCount": clicks,
-        "buttons": if kind == "mousePressed" { button_mask(button) } else { 0 },
-    })))?;
-    Ok(())
-}
+/// A key name no table knows.
+#[derive(Debug)]
+pub struct UnknownKey(pub String);
 
-fn button_mask(button: &str) -> u32 {
-    match button {
-        "left" => 1,
-        "right" => 2,
-        "middle" => 4,
-        _ => 0,
-    }
-}
-
-/// Waits until a new document has finished loading in `tab` (the old one was
-/// marked with `window.__rdOld` before the navigation).
-pub fn wait_for_load(tab: &Tab, timeout: Duration) -> Result<()> {
-    let deadline = Instant::now() + timeout;
-    loop {
-        let done = evaluate(
-            tab,
-            "!window.__rdOld && document.readyState === 'complete'",
-            false,
-            Duration::from_secs(2),
+impl std::fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown key `{}`; use a name such as Enter, Tab, Escape, Backspace, ArrowDown, PageDown or a single character",
+            self.0
         )
-        .ok()
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-        if done {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            bail!(Timeout(timeout));
-        }
-        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
-/// Marks the current document so [`wait_for_load`] can tell the next one apart.
-pub fn mark_document(tab: &Tab) {
-    let _ = evaluate(tab, "window.__rdOld = true", false, Duration::from_secs(2));
-}
+impl std::error::Error for UnknownKey {}
 
 /// A wait ran out of time.
 #[derive(Debug)]

@@ -1,25 +1,105 @@
-use std::sync::atomic::AtomicU32;
-use response_diff_server::{ax, browser, site};
-fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().collect();
-    let s = site::Site::serve(site::bundled_site_dir(), 0)?;
-    let pid = AtomicU32::new(0);
-    let mut sess = browser::Session::launch(&browser::BrowserConfig::default(), &pid)?;
-    let tab = sess.current().tab.clone();
-    let url = s.url(&args[1]);
-    browser::mark_document(&tab);
-    tab.call_method(browser::raw::PageNavigate(serde_json::json!({"url": url})))?;
-    browser::wait_for_load(&tab, std::time::Duration::from_secs(10))?;
-    if let Some(js) = args.get(2) { browser::evaluate(&tab, js, true, std::time::Duration::from_secs(5))?; }
-    let t = std::time::Instant::now();
-    let raw = tab.call_method(browser::raw::GetFullAxTree(serde_json::json!({})))?;
-    eprintln!("ax {:?}", t.elapsed());
-    std::fs::write("/tmp/ax.json", serde_json::to_string_pretty(&raw)?)?;
-    let snap = ax::AxSnapshot::parse(raw, Some(&url))?;
-    println!("{}", snap.tree().to_aria());
-    eprintln!("total {:?}", t.elapsed());
-    sess.sync_events();
-    let ev = browser::lock(&sess.current().events);
-    eprintln!("{:?}", ev.console);
-    Ok(())
+//! `response-diff`: the MCP server (`mcp`) and command-line tools.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow};
+use clap::{Parser, Subcommand};
+use response_diff::expectation::Expectation;
+use response_diff_server::cli::BrowserFlags;
+use response_diff_server::engine::{Engine, EngineConfig};
+use response_diff_server::{cli, demo, mcp};
+
+/// Return only what changed: an MCP server and command-line tools for
+/// browser agents, on headless Chromium.
+#[derive(Parser)]
+#[command(name = "response-diff", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the MCP tools on stdin/stdout (put this in an MCP client's config).
+    Mcp {
+        #[command(flatten)]
+        browser: BrowserFlags,
+        /// Default expectation (JSON) for every call, e.g. '{"diffOptions":{"enabled":true}}'.
+        /// Calls and batches refine it.
+        #[arg(long, value_name = "JSON")]
+        default_expectation: Option<String>,
+        /// Keep named fingerprint baselines in this directory (default: memory only).
+        #[arg(long, value_name = "DIR")]
+        baseline_dir: Option<PathBuf>,
+    },
+    /// Read a web page's accessibility tree; with --since, only what changed.
+    Read(cli::ReadArgs),
+    /// Diff two text files (response diff: unified, split or minimal).
+    Diff(cli::DiffArgs),
+    /// Diff two accessibility trees (aria snapshot or JSON files).
+    TreeDiff(cli::TreeDiffArgs),
+    /// Capture a page's DOM fingerprint; --save keeps it as a named baseline.
+    Fingerprint(cli::FingerprintArgs),
+    /// Compare a page's DOM fingerprint with a saved baseline.
+    Compare(cli::CompareArgs),
+    /// The scripted agent session on the bundled demo site, with its token table.
+    Demo(demo::DemoArgs),
+}
+
+fn main() -> ExitCode {
+    // Logs go to stderr only: stdout is the MCP protocol channel.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("RESPONSE_DIFF_LOG").unwrap_or_else(|_| {
+                "response_diff_server=info,rmcp=warn,headless_chrome=off".into()
+            }),
+        )
+        .init();
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Mcp {
+            browser,
+            default_expectation,
+            baseline_dir,
+        } => {
+            let default_expectation = match default_expectation {
+                Some(json) => Expectation::from_json_at(&json, "--default-expectation")
+                    .map_err(|e| anyhow!("{e}"))?,
+                None => Expectation::default(),
+            };
+            let engine = Engine::new(EngineConfig {
+                browser: browser.config(),
+                default_expectation,
+                baseline_dir,
+            })?;
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .context("starting the async runtime")?;
+            rt.block_on(mcp::serve_stdio(engine))?;
+            // Blocking threads may still wait on stdin; do not wait for them.
+            rt.shutdown_timeout(Duration::from_millis(100));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Read(a) => cli::read(a),
+        Command::Diff(a) => cli::diff(a),
+        Command::TreeDiff(a) => cli::tree_diff(a),
+        Command::Fingerprint(a) => cli::fingerprint(a),
+        Command::Compare(a) => cli::compare(a),
+        Command::Demo(a) => demo::run(a),
+    }
 }

@@ -97,7 +97,13 @@ fn handle(stream: TcpStream, root: &Path) -> Result<()> {
     let path = target.split(['?', '#']).next().unwrap_or("/");
     let mut out = stream;
     if method != "GET" && method != "HEAD" {
-        return respond(&mut out, 405, "text/plain", b"method not allowed", method == "HEAD");
+        return respond(
+            &mut out,
+            405,
+            "text/plain",
+            b"method not allowed",
+            method == "HEAD",
+        );
     }
     let mut rel = PathBuf::new();
     for c in Path::new(path.trim_start_matches('/')).components() {

@@ -401,6 +401,29 @@ pub struct ToolInfo {
     pub schema: fn() -> Arc<Map<String, Value>>,
 }
 
+/// Tool descriptions (one place for the catalog and the MCP tools).
+pub mod desc {
+    #![allow(missing_docs)]
+    pub const NAVIGATE: &str = "Open a URL in the current tab.";
+    pub const NAVIGATE_BACK: &str = "Go back to the previous page.";
+    pub const CLICK: &str = "Click an element by ref.";
+    pub const TYPE: &str = "Type text into a field by ref (replaces its content).";
+    pub const PRESS_KEY: &str = "Press a key on the focused element.";
+    pub const SELECT_OPTION: &str = "Select options in a select by ref.";
+    pub const HOVER: &str = "Hover over an element by ref.";
+    pub const SNAPSHOT: &str = "Accessibility snapshot of the page, with refs for actions. Every read reports a ts; pass since=ts to get only what changed.";
+    pub const SCREENSHOT: &str =
+        "Screenshot of the viewport, the full page or an element; see expectation.imageOptions.";
+    pub const CONSOLE_MESSAGES: &str = "Console messages of the current page.";
+    pub const TABS: &str = "List, open, select or close tabs.";
+    pub const EVALUATE: &str = "Run a JS function in the page; returns its JSON result.";
+    pub const WAIT_FOR: &str = "Wait for text to appear or disappear, or for some seconds.";
+    pub const CLOSE: &str = "Close the browser; a later call starts a fresh one.";
+    pub const BATCH: &str = "Run tool calls in order; returns a summary and each step's result. Every step is validated before any runs.";
+    pub const GET_FINGERPRINT: &str = "Compact semantic summary of the page (landmarks, headings, forms, interactive elements, errors); saveAs keeps it as a named baseline.";
+    pub const COMPARE_FINGERPRINT: &str = "Compare the page with a baseline name or fingerprint hash; reports typed changes with severities.";
+}
+
 macro_rules! catalog {
     ($($name:literal => $params:ty, $desc:expr;)*) => {
         /// Every tool: name, description, input schema, in catalog order.
@@ -411,23 +434,23 @@ macro_rules! catalog {
 }
 
 catalog! {
-    "browser_navigate" => NavigateParams, "Open a URL in the current tab.";
-    "browser_navigate_back" => ExpectationOnly, "Go back to the previous page.";
-    "browser_click" => ClickParams, "Click an element by ref.";
-    "browser_type" => TypeParams, "Type text into a field by ref (replaces its content).";
-    "browser_press_key" => PressKeyParams, "Press a key on the focused element.";
-    "browser_select_option" => SelectParams, "Select options in a select by ref.";
-    "browser_hover" => HoverParams, "Hover over an element by ref.";
-    "browser_snapshot" => SnapshotParams, "Accessibility snapshot of the page (refs for actions). Every read reports a ts; pass since=ts to get only what changed.";
-    "browser_take_screenshot" => ScreenshotParams, "Screenshot of the viewport, page or an element; see expectation.imageOptions.";
-    "browser_console_messages" => ExpectationOnly, "Console messages of the current page.";
-    "browser_tabs" => TabsParams, "List, open, select or close tabs.";
-    "browser_evaluate" => EvaluateParams, "Run a JS function in the page; returns its JSON result.";
-    "browser_wait_for" => WaitForParams, "Wait for text to appear or disappear, or for some seconds.";
-    "browser_close" => CloseParams, "Close the browser (a later call starts a fresh one).";
-    "browser_batch_execute" => BatchParams, "Run several tool calls in order; returns a summary and each step's result. All steps are validated first.";
-    "browser_get_dom_fingerprint" => FingerprintParams, "Compact semantic summary of the page (landmarks, headings, forms, interactive elements, errors); saveAs keeps it as a baseline.";
-    "browser_compare_dom_fingerprint" => CompareParams, "Compare the page with a saved baseline or fingerprint hash; reports typed changes with severities.";
+    "browser_navigate" => NavigateParams, desc::NAVIGATE;
+    "browser_navigate_back" => ExpectationOnly, desc::NAVIGATE_BACK;
+    "browser_click" => ClickParams, desc::CLICK;
+    "browser_type" => TypeParams, desc::TYPE;
+    "browser_press_key" => PressKeyParams, desc::PRESS_KEY;
+    "browser_select_option" => SelectParams, desc::SELECT_OPTION;
+    "browser_hover" => HoverParams, desc::HOVER;
+    "browser_snapshot" => SnapshotParams, desc::SNAPSHOT;
+    "browser_take_screenshot" => ScreenshotParams, desc::SCREENSHOT;
+    "browser_console_messages" => ExpectationOnly, desc::CONSOLE_MESSAGES;
+    "browser_tabs" => TabsParams, desc::TABS;
+    "browser_evaluate" => EvaluateParams, desc::EVALUATE;
+    "browser_wait_for" => WaitForParams, desc::WAIT_FOR;
+    "browser_close" => CloseParams, desc::CLOSE;
+    "browser_batch_execute" => BatchParams, desc::BATCH;
+    "browser_get_dom_fingerprint" => FingerprintParams, desc::GET_FINGERPRINT;
+    "browser_compare_dom_fingerprint" => CompareParams, desc::COMPARE_FINGERPRINT;
 }
 
 /// The shared, compact expectation schema (the same in every tool).
@@ -535,7 +558,10 @@ fn compact(v: &mut Value, defs: &Value, depth: usize) {
         if let Some(Value::Array(one_of)) = m.get("oneOf").cloned()
             && one_of.iter().all(|s| s.get("const").is_some())
         {
-            let values: Vec<Value> = one_of.iter().filter_map(|s| s.get("const").cloned()).collect();
+            let values: Vec<Value> = one_of
+                .iter()
+                .filter_map(|s| s.get("const").cloned())
+                .collect();
             m.remove("oneOf");
             m.insert("type".into(), json!("string"));
             m.insert("enum".into(), Value::Array(values));
@@ -544,7 +570,13 @@ fn compact(v: &mut Value, defs: &Value, depth: usize) {
             .get("format")
             .and_then(Value::as_str)
             .is_some_and(|f| f.starts_with("uint"));
-        for k in ["title", "format", "default", "additionalProperties", "$schema"] {
+        for k in [
+            "title",
+            "format",
+            "default",
+            "additionalProperties",
+            "$schema",
+        ] {
             m.remove(k);
         }
         if is_uint && m.get("minimum") == Some(&json!(0)) {
@@ -656,7 +688,9 @@ fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, 
         "browser_press_key" => {
             let p: PressKeyParams = from_args(name, &args).map_err(prefix)?;
             if p.key.is_empty() {
-                return Err(at("browser_press_key: `key` is empty; send a key name such as Enter, Tab, ArrowDown or a"));
+                return Err(at(
+                    "browser_press_key: `key` is empty; send a key name such as Enter, Tab, ArrowDown or a",
+                ));
             }
             Call::PressKey(p)
         }
@@ -671,7 +705,9 @@ fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, 
         "browser_tabs" => {
             let p: TabsParams = from_args(name, &args).map_err(prefix)?;
             if p.action == TabAction::Select && p.index.is_none() {
-                return Err(at("browser_tabs: action `select` needs `index` (see action `list`)"));
+                return Err(at(
+                    "browser_tabs: action `select` needs `index` (see action `list`)",
+                ));
             }
             if let Some(u) = &p.url {
                 check_url(u).map_err(|e| at(&e))?;
@@ -682,12 +718,16 @@ fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, 
         "browser_wait_for" => {
             let p: WaitForParams = from_args(name, &args).map_err(prefix)?;
             if p.text.is_none() && p.text_gone.is_none() && p.time.is_none() {
-                return Err(at("browser_wait_for: give `text`, `textGone` or `time` (seconds)"));
+                return Err(at(
+                    "browser_wait_for: give `text`, `textGone` or `time` (seconds)",
+                ));
             }
             if let Some(t) = p.time
                 && !(0.0..=300.0).contains(&t)
             {
-                return Err(at("browser_wait_for: `time` must be between 0 and 300 seconds"));
+                return Err(at(
+                    "browser_wait_for: `time` must be between 0 and 300 seconds",
+                ));
             }
             Call::WaitFor(p)
         }
@@ -697,14 +737,17 @@ fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, 
         }
         "browser_batch_execute" => {
             if !path.is_empty() {
-                return Err(at("browser_batch_execute cannot run inside a batch; put its steps in this batch"));
+                return Err(at(
+                    "browser_batch_execute cannot run inside a batch; put its steps in this batch",
+                ));
             }
             let p: BatchParams = from_args(name, &args)?;
             Call::Batch(parse_batch(p)?)
         }
         "browser_get_dom_fingerprint" => {
             let p: FingerprintParams = from_args(name, &args).map_err(prefix)?;
-            check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref()).map_err(|e| at(&e))?;
+            check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref())
+                .map_err(|e| at(&e))?;
             if let Some(n) = &p.save_as {
                 response_diff::fingerprint::validate_name(n)
                     .map_err(|e| at(&format!("browser_get_dom_fingerprint: saveAs: {e}")))?;
@@ -713,7 +756,8 @@ fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, 
         }
         "browser_compare_dom_fingerprint" => {
             let p: CompareParams = from_args(name, &args).map_err(prefix)?;
-            check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref()).map_err(|e| at(&e))?;
+            check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref())
+                .map_err(|e| at(&e))?;
             if let Some(s) = &p.severity_threshold {
                 parse_severity(s).map_err(|e| at(&e))?;
             }
@@ -730,7 +774,9 @@ fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, 
 
 fn parse_batch(p: BatchParams) -> Result<Batch, String> {
     if p.steps.is_empty() {
-        return Err("browser_batch_execute: `steps` is empty; give at least one {tool, arguments}".into());
+        return Err(
+            "browser_batch_execute: `steps` is empty; give at least one {tool, arguments}".into(),
+        );
     }
     let global = expectation_at(p.global_expectation.as_ref(), "globalExpectation")?;
     let mut steps = Vec::with_capacity(p.steps.len());
@@ -752,14 +798,12 @@ fn parse_batch(p: BatchParams) -> Result<Batch, String> {
 }
 
 fn check_url(url: &str) -> Result<(), String> {
-    let ok = url
-        .split_once(':')
-        .is_some_and(|(scheme, _)| {
-            !scheme.is_empty()
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        });
+    let ok = url.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
     if ok {
         Ok(())
     } else {
@@ -809,14 +853,20 @@ mod tests {
     fn names() {
         assert_eq!(canonical("click"), Some("browser_click"));
         assert_eq!(canonical("browser_click"), Some("browser_click"));
-        assert_eq!(canonical("mcp__rd__browser_snapshot"), Some("browser_snapshot"));
+        assert_eq!(
+            canonical("mcp__rd__browser_snapshot"),
+            Some("browser_snapshot")
+        );
         assert_eq!(canonical("browser_drag"), None);
     }
 
     #[test]
     fn errors_say_what_to_send() {
         let e = parse("browser_navigate", args(json!({}))).unwrap_err();
-        assert!(e.contains("missing field `url`") && e.contains("url (string, required)"), "{e}");
+        assert!(
+            e.contains("missing field `url`") && e.contains("url (string, required)"),
+            "{e}"
+        );
         let e = parse("browser_navigate", args(json!({"url": "example"}))).unwrap_err();
         assert!(e.contains("has no scheme"), "{e}");
         let e = parse("browser_click", args(json!({"ref": "e1", "dbl": true}))).unwrap_err();
@@ -845,7 +895,10 @@ mod tests {
             args(json!({"steps": [{"tool": "click", "arguments": {}}]})),
         )
         .unwrap_err();
-        assert!(e.starts_with("steps[0].browser_click: missing field `ref`"), "{e}");
+        assert!(
+            e.starts_with("steps[0].browser_click: missing field `ref`"),
+            "{e}"
+        );
         let ok = parse(
             "browser_batch_execute",
             args(json!({
@@ -870,7 +923,11 @@ mod tests {
     fn schemas_are_compact_and_share_the_expectation() {
         for t in TOOLS {
             let s = serde_json::to_string(&*(t.schema)()).unwrap();
-            assert!(!s.contains("$ref") && !s.contains("$defs") && !s.contains("null"), "{}: {s}", t.name);
+            assert!(
+                !s.contains("$ref") && !s.contains("$defs") && !s.contains("null"),
+                "{}: {s}",
+                t.name
+            );
             if t.name != "browser_close" && t.name != "browser_batch_execute" {
                 assert!(s.contains(&expectation_schema().to_string()), "{}", t.name);
             }
