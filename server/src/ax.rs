@@ -13,7 +13,9 @@
 //!   (`- button "Add to cart"`), a node whose only child is other text
 //!   shows it inline (`- paragraph: Subtotal: $8.50`);
 //! - an unnamed `generic` wrapping at most one element is replaced by it;
-//! - text fields show their value inline and no children.
+//! - text fields show their value inline and no children;
+//! - descriptions are left out, as Playwright does (they mostly repeat text
+//!   that is on the page anyway, such as an error under a field).
 
 use std::collections::HashMap;
 
@@ -43,7 +45,6 @@ struct Node {
     role: String,
     name: String,
     value: Option<String>,
-    description: Option<String>,
     backend: Option<i64>,
     states: Vec<State>,
     props: Vec<Prop>,
@@ -186,17 +187,11 @@ impl AxSnapshot {
                 .map(|s| collapse(&s))
                 .unwrap_or_default(),
             value: None,
-            description: ax_string(n, "description")
-                .map(|s| collapse(&s))
-                .filter(|s| !s.is_empty()),
             backend: n.get("backendDOMNodeId").and_then(Value::as_i64),
             states: Vec::new(),
             props: Vec::new(),
             children: Vec::new(),
         };
-        if node.description.as_deref() == Some(node.name.as_str()) {
-            node.description = None;
-        }
         self.read_properties(n, &mut node);
         let is_field = FIELD_ROLES.contains(&role);
         if is_field {
@@ -420,7 +415,6 @@ fn to_element(item: Item) -> Element {
         Item::Node(n) => {
             let n = *n;
             let mut e = Element::new(n.role, n.name);
-            e.description = n.description;
             e.aria_ref = n.backend.map(|b| format!("e{b}"));
             e.states = n.states;
             e.props = n.props;

@@ -100,6 +100,7 @@ pub struct ReadArgs {
     /// How long a read stays usable for --since, in seconds.
     #[arg(long, default_value_t = 60)]
     pub ttl: u64,
+    #[allow(missing_docs)]
     #[command(flatten)]
     pub browser: BrowserFlags,
 }
@@ -161,6 +162,7 @@ pub struct FingerprintArgs {
     /// Where baselines are kept (default: ~/.local/state/response-diff/baselines).
     #[arg(long, value_name = "DIR")]
     pub baseline_dir: Option<PathBuf>,
+    #[allow(missing_docs)]
     #[command(flatten)]
     pub browser: BrowserFlags,
 }
@@ -189,6 +191,7 @@ pub struct CompareArgs {
     /// Where baselines are kept (default: ~/.local/state/response-diff/baselines).
     #[arg(long, value_name = "DIR")]
     pub baseline_dir: Option<PathBuf>,
+    #[allow(missing_docs)]
     #[command(flatten)]
     pub browser: BrowserFlags,
 }

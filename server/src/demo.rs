@@ -39,6 +39,7 @@ pub struct DemoArgs {
     /// Write every step's four responses here (Markdown).
     #[arg(long, value_name = "FILE")]
     pub transcript: Option<PathBuf>,
+    #[allow(missing_docs)]
     #[command(flatten)]
     pub browser: BrowserFlags,
 }

@@ -149,6 +149,8 @@ pub struct Engine {
     since: SinceStore,
     baselines: BaselineStore,
     nav_token: AtomicU64,
+    /// The browser died; the next launch reports it.
+    crashed: Option<()>,
 }
 
 /// Tools whose defaults the server refines (the core has no entry for
@@ -178,6 +180,7 @@ impl Engine {
             since: SinceStore::with_limits(16, 256),
             baselines,
             nav_token: AtomicU64::new(1),
+            crashed: None,
         })
     }
 
@@ -293,7 +296,7 @@ impl Engine {
                     msg.push_str(
                         "\nThe browser stopped during this call; it will be relaunched on the next call.",
                     );
-                    self.session = None;
+                    self.drop_dead_session();
                 }
                 return Err(self.error_output(msg));
             }
@@ -330,24 +333,30 @@ impl Engine {
     }
 
     fn ensure_session(&mut self) -> Result<Option<String>> {
-        let mut notice = None;
         if let Some(s) = &mut self.session {
             if s.is_alive() {
                 s.sync_tabs()?;
                 return Ok(None);
             }
             tracing::warn!("the browser is gone; relaunching");
-            let keys: Vec<String> = s.pages().iter().map(|t| t.key().to_owned()).collect();
-            self.forget(&keys);
-            self.session = None;
-            notice = Some(
-                "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned(),
-            );
+            self.drop_dead_session();
         }
         let session = Session::launch(&self.config.browser, &self.pid)?;
         tracing::info!("browser started (pid {:?})", session.pid());
         self.session = Some(session);
-        Ok(notice)
+        Ok(self.crashed.take().map(|_| {
+            "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned()
+        }))
+    }
+
+    /// Forgets a browser that died; the next launch says so.
+    fn drop_dead_session(&mut self) {
+        if let Some(s) = self.session.take() {
+            let keys: Vec<String> = s.pages().iter().map(|t| t.key().to_owned()).collect();
+            self.forget(&keys);
+        }
+        self.pid.store(0, Ordering::SeqCst);
+        self.crashed = Some(());
     }
 
     fn forget(&mut self, keys: &[String]) {

@@ -1,4 +1,5 @@
 //! The reference MCP server and command-line tool of response-diff.
+#![warn(missing_docs)]
 pub mod ax;
 pub mod browser;
 pub mod cdp;

@@ -457,17 +457,17 @@ catalog! {
 pub fn expectation_schema() -> Value {
     json!({
         "type": "object",
-        "description": "What to return; fields left out keep the tool's default.",
+        "description": "What to return; omitted fields keep the tool's defaults.",
         "properties": {
             "includeSnapshot": {"type": "boolean"},
             "includeConsole": {"type": "boolean"},
             "includeTabs": {"type": "boolean"},
             "includeCode": {"type": "boolean"},
             "includeDownloads": {"type": "boolean"},
-            "snapshotOptions": {"type": "object", "description": "selector (ref, role \"name\" or CSS), maxLength, format: aria|text|html"},
-            "consoleOptions": {"type": "object", "description": "levels: log|info|warn|error|debug[], maxMessages, patterns: regex[], removeDuplicates"},
-            "imageOptions": {"type": "object", "description": "quality 1-100, maxWidth, maxHeight, format: jpeg|png|webp"},
-            "diffOptions": {"type": "object", "description": "enabled: only what changed since the last call; threshold 0-1, format: unified|split|minimal, maxDiffLines, ignoreWhitespace, context"}
+            "snapshotOptions": {"type": "object", "description": "selector (ref, role \"name\" or CSS), maxLength, format aria|text|html"},
+            "consoleOptions": {"type": "object", "description": "levels[], maxMessages, patterns[], removeDuplicates"},
+            "imageOptions": {"type": "object", "description": "quality, maxWidth, maxHeight, format jpeg|png|webp"},
+            "diffOptions": {"type": "object", "description": "enabled: return only what changed; format unified|split|minimal, context, maxDiffLines, threshold, ignoreWhitespace"}
         }
     })
 }
@@ -497,8 +497,11 @@ pub fn input_schema<T: JsonSchema>() -> Arc<Map<String, Value>> {
         }
         if let Some(Value::Object(steps)) = props.get_mut("steps")
             && let Some(Value::Object(items)) = steps.get_mut("items")
-            && let Some(Value::Object(step_props)) = items.get_mut("properties")
         {
+            items.remove("description");
+            let Some(Value::Object(step_props)) = items.get_mut("properties") else {
+                return Arc::new(map);
+            };
             step_props.insert(
                 "expectation".into(),
                 json!({"type": "object", "description": "Like expectation."}),
