@@ -41,11 +41,16 @@ c-example: c-lib
 c-valgrind:
 	$(CARGO) test -p response-diff-ffi --test c_programs -- valgrind
 
-## Benchmarks: criterion medians and ratios to the floor, as a Markdown table.
-bench:
+## Benchmarks: criterion medians (response diff with ratios to the floor,
+## tree diff, fingerprint parse/compare) and the in-browser fingerprint runs.
+bench: setup
 	$(CARGO) bench -p response-diff --bench detector
 	@mkdir -p bench-out
-	python3 scripts/bench_table.py $${CARGO_TARGET_DIR:-target} | tee bench-out/detector.md
+	python3 scripts/bench_table.py $(TARGET_DIR) | tee bench-out/detector.md
+	$(CARGO) bench -p response-diff --bench tree_diff
+	$(CARGO) bench -p response-diff --bench fingerprint_compare
+	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-speed | tee bench-out/fingerprint-speed.md
+	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-regressions | tee bench-out/fingerprint-regressions.md
 
 ## The main job: a scripted agent session with a per-step token table.
 demo:

@@ -19,7 +19,9 @@ typedef enum {
   RD_INVALID_JSON = 3,
   // An option had an unknown key, a wrong type or an out-of-range value.
   RD_INVALID_OPTION = 4,
-  // An aria snapshot or fingerprint could not be parsed.
+  // A document (aria snapshot, fingerprint, tree JSON) could not be
+  // parsed; the message gives the line. Malformed *option* JSON is
+  // `RD_INVALID_JSON`.
   RD_PARSE_ERROR = 5,
   // An input was over its size limit.
   RD_INPUT_TOO_LARGE = 6,
@@ -163,6 +165,29 @@ rd_status rd_response_render(const char *response_json,
 // Frees the string `*s` points to (one this library returned) and sets
 // `*s` to NULL, so calling it again is harmless. `s` and `*s` may be NULL.
 void rd_string_free(char **s);
+
+// Parses a Playwright aria snapshot into the element model, as JSON in
+// `*tree_json_out` (free with [`rd_string_free`]). Malformed lines are
+// `RD_PARSE_ERROR` with the line number, unless `lenient`, which keeps
+// them as text nodes.
+rd_status rd_tree_parse(const char *aria, size_t aria_len, bool lenient, char **tree_json_out);
+
+// Prints a tree (the model's JSON, as [`rd_tree_parse`] returns it) as aria
+// snapshot text in `*aria_out` (free with [`rd_string_free`]).
+rd_status rd_tree_print(const char *tree_json, size_t tree_json_len, char **aria_out);
+
+// Diffs two accessibility trees, each aria snapshot text or the model's
+// JSON. `options_json` (NULL for the defaults) is `{"format":
+// "agent"|"yaml"|"json", "identity": "refs"|"content", "roles": [..],
+// "prune": bool, "scope": "e12", "compareBounds": bool, "lenient": bool}`.
+// `*diff_out` is the rendered diff (free with [`rd_string_free`]).
+rd_status rd_tree_diff(const char *old,
+                       size_t old_len,
+                       const char *new_,
+                       size_t new_len,
+                       const char *options_json,
+                       size_t options_len,
+                       char **diff_out);
 
 // The page-side fingerprint extractor: JavaScript source of a function
 // `(options) => fingerprint` that any driver can evaluate (static; do not

@@ -20,7 +20,9 @@ pub enum rd_status {
     RD_INVALID_JSON = 3,
     /// An option had an unknown key, a wrong type or an out-of-range value.
     RD_INVALID_OPTION = 4,
-    /// An aria snapshot or fingerprint could not be parsed.
+    /// A document (aria snapshot, fingerprint, tree JSON) could not be
+    /// parsed; the message gives the line. Malformed *option* JSON is
+    /// `RD_INVALID_JSON`.
     RD_PARSE_ERROR = 5,
     /// An input was over its size limit.
     RD_INPUT_TOO_LARGE = 6,

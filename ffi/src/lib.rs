@@ -40,6 +40,7 @@ use response_diff::diff::{
 use response_diff::expectation::Expectation;
 use response_diff::fingerprint::{self, BaselineStore, ExtractOptions, Fingerprint, Severity};
 use response_diff::response::{DiffTarget, Response, render};
+use response_diff::tree::{self, Tree, TreeDiffRequest};
 
 use boundary::{Failure, ffi_boundary, free_slot, input_str, opt_str, write_out};
 pub use boundary::{rd_last_error, rd_status, rd_status_message};
@@ -50,11 +51,6 @@ pub struct rd_detector {
     inner: ResponseDiffDetector,
 }
 
-fn json_out<T: serde::Serialize>(value: &T) -> Result<CString, Failure> {
-    let s = serde_json::to_string(value).map_err(|e| Failure::internal(e.to_string()))?;
-    c_string(s)
-}
-
 fn c_string(s: String) -> Result<CString, Failure> {
     CString::new(s).map_err(|_| {
         Failure::new(
@@ -62,6 +58,27 @@ fn c_string(s: String) -> Result<CString, Failure> {
             "the result contains a NUL byte and cannot be returned as a C string".into(),
         )
     })
+}
+
+/// Hands `s` to the caller through `out` (freed with `rd_string_free`).
+///
+/// # Safety
+/// `out` must be NULL or valid for writes.
+unsafe fn out_string(out: *mut *mut c_char, s: String, arg: &str) -> Result<(), Failure> {
+    unsafe { write_out(out, c_string(s)?.into_raw(), arg) }
+}
+
+/// Hands `value` as JSON to the caller through `out`.
+///
+/// # Safety
+/// As [`out_string`].
+unsafe fn out_json<T: serde::Serialize>(
+    out: *mut *mut c_char,
+    value: &T,
+    arg: &str,
+) -> Result<(), Failure> {
+    let s = serde_json::to_string(value).map_err(|e| Failure::internal(e.to_string()))?;
+    unsafe { out_string(out, s, arg) }
 }
 
 fn diff_settings(json: Option<&str>) -> Result<DiffSettings, Error> {
@@ -136,7 +153,7 @@ pub unsafe extern "C" fn rd_detector_detect(
         let settings =
             diff_settings(unsafe { opt_str(options_json, options_len, "options_json")? })?;
         let result = d.detect(key, text, &settings)?;
-        unsafe { write_out(result_out, json_out(&result)?.into_raw(), "result_out") }
+        unsafe { out_json(result_out, &result, "result_out") }
     })
 }
 
@@ -222,7 +239,7 @@ pub unsafe extern "C" fn rd_diff_compare(
         let settings =
             diff_settings(unsafe { opt_str(options_json, options_len, "options_json")? })?;
         let result = compare_texts(old, new, &settings);
-        unsafe { write_out(result_out, json_out(&result)?.into_raw(), "result_out") }
+        unsafe { out_json(result_out, &result, "result_out") }
     })
 }
 
@@ -257,7 +274,7 @@ pub unsafe extern "C" fn rd_diff_format(
             },
         );
         let text = DiffFormatter::new(s.format, s.context).format(&d).text;
-        unsafe { write_out(text_out, c_string(text)?.into_raw(), "text_out") }
+        unsafe { out_string(text_out, text, "text_out") }
     })
 }
 
@@ -277,7 +294,7 @@ pub unsafe extern "C" fn rd_expectation_validate(
         if normalized_out.is_null() {
             return Ok(());
         }
-        unsafe { write_out(normalized_out, json_out(&e)?.into_raw(), "normalized_out") }
+        unsafe { out_json(normalized_out, &e, "normalized_out") }
     })
 }
 
@@ -298,13 +315,7 @@ pub unsafe extern "C" fn rd_expectation_merge(
         let layers = parse_layers(unsafe { opt_str(layers_json, layers_len, "layers_json")? })?;
         let refs: Vec<&Expectation> = layers.iter().collect();
         let resolved = Expectation::resolve(tool, &refs)?;
-        unsafe {
-            write_out(
-                resolved_out,
-                json_out(&resolved.to_expectation())?.into_raw(),
-                "resolved_out",
-            )
-        }
+        unsafe { out_json(resolved_out, &resolved.to_expectation(), "resolved_out") }
     })
 }
 
@@ -369,13 +380,7 @@ pub unsafe extern "C" fn rd_response_render(
             })
         };
         let rendered = render(&response, &exp, target)?;
-        unsafe {
-            write_out(
-                rendered_out,
-                json_out(&rendered)?.into_raw(),
-                "rendered_out",
-            )
-        }
+        unsafe { out_json(rendered_out, &rendered, "rendered_out") }
     })
 }
 
@@ -387,6 +392,77 @@ pub unsafe extern "C" fn rd_string_free(s: *mut *mut c_char) {
         unsafe { free_slot(s) };
         Ok(())
     });
+}
+
+/// A tree from aria snapshot text, or from the model's JSON when the text
+/// starts with `{`.
+fn parse_tree(text: &str, lenient: bool) -> Result<Tree, Error> {
+    if text.trim_start().starts_with('{') {
+        Tree::from_json(text)
+    } else {
+        tree::parse_aria(text, lenient)
+    }
+}
+
+/// Parses a Playwright aria snapshot into the element model, as JSON in
+/// `*tree_json_out` (free with [`rd_string_free`]). Malformed lines are
+/// `RD_PARSE_ERROR` with the line number, unless `lenient`, which keeps
+/// them as text nodes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_tree_parse(
+    aria: *const c_char,
+    aria_len: usize,
+    lenient: bool,
+    tree_json_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let t = tree::parse_aria(unsafe { input_str(aria, aria_len, "aria")? }, lenient)?;
+        unsafe { out_string(tree_json_out, t.to_json(), "tree_json_out") }
+    })
+}
+
+/// Prints a tree (the model's JSON, as [`rd_tree_parse`] returns it) as aria
+/// snapshot text in `*aria_out` (free with [`rd_string_free`]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_tree_print(
+    tree_json: *const c_char,
+    tree_json_len: usize,
+    aria_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let t = Tree::from_json(unsafe { input_str(tree_json, tree_json_len, "tree_json")? })?;
+        unsafe { out_string(aria_out, t.to_aria(), "aria_out") }
+    })
+}
+
+/// Diffs two accessibility trees, each aria snapshot text or the model's
+/// JSON. `options_json` (NULL for the defaults) is `{"format":
+/// "agent"|"yaml"|"json", "identity": "refs"|"content", "roles": [..],
+/// "prune": bool, "scope": "e12", "compareBounds": bool, "lenient": bool}`.
+/// `*diff_out` is the rendered diff (free with [`rd_string_free`]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_tree_diff(
+    old: *const c_char,
+    old_len: usize,
+    new: *const c_char,
+    new_len: usize,
+    options_json: *const c_char,
+    options_len: usize,
+    diff_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let req = match unsafe { opt_str(options_json, options_len, "options_json")? } {
+            None => TreeDiffRequest::default(),
+            Some(j) => TreeDiffRequest::from_json(j)?,
+        };
+        let old = parse_tree(unsafe { input_str(old, old_len, "old")? }, req.lenient)?;
+        let new = parse_tree(unsafe { input_str(new, new_len, "new")? }, req.lenient)?;
+        let d = tree::diff_with(&old, &new, &req.options);
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        unsafe { out_string(diff_out, d.render(req.format, now_ms, None), "diff_out") }
+    })
 }
 
 /// Saves and compares DOM fingerprints by name (or by the hash of a recent
@@ -422,13 +498,7 @@ pub unsafe extern "C" fn rd_fingerprint_expression(
             None => ExtractOptions::default(),
             Some(j) => ExtractOptions::from_json(j)?,
         };
-        unsafe {
-            write_out(
-                expression_out,
-                c_string(opts.expression())?.into_raw(),
-                "expression_out",
-            )
-        }
+        unsafe { out_string(expression_out, opts.expression(), "expression_out") }
     })
 }
 
@@ -460,13 +530,7 @@ pub unsafe extern "C" fn rd_fingerprint_compare(
         })?;
         let threshold = severity(unsafe { opt_str(threshold, threshold_len, "threshold")? })?;
         let c = fingerprint::compare(&baseline, &current, threshold);
-        unsafe {
-            write_out(
-                comparison_out,
-                c_string(c.to_json())?.into_raw(),
-                "comparison_out",
-            )
-        }
+        unsafe { out_string(comparison_out, c.to_json(), "comparison_out") }
     })
 }
 
@@ -536,7 +600,7 @@ pub unsafe extern "C" fn rd_baseline_store_record(
         if hash_out.is_null() {
             return Ok(());
         }
-        unsafe { write_out(hash_out, c_string(fp.hash.clone())?.into_raw(), "hash_out") }
+        unsafe { out_string(hash_out, fp.hash.clone(), "hash_out") }
     })
 }
 
@@ -561,13 +625,7 @@ pub unsafe extern "C" fn rd_baseline_store_compare(
         })?;
         let threshold = severity(unsafe { opt_str(threshold, threshold_len, "threshold")? })?;
         let c = store_lock(store)?.compare(against, &current, threshold)?;
-        unsafe {
-            write_out(
-                comparison_out,
-                c_string(c.to_json())?.into_raw(),
-                "comparison_out",
-            )
-        }
+        unsafe { out_string(comparison_out, c.to_json(), "comparison_out") }
     })
 }
 

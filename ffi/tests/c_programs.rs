@@ -5,7 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PROGRAMS: &[&str] = &["test_detector", "test_render", "test_errors", "test_fingerprint"];
+const PROGRAMS: &[&str] = &[
+    "test_detector",
+    "test_render",
+    "test_errors",
+    "test_fingerprint",
+];
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -63,10 +68,10 @@ fn build(name: &str, sanitize: bool, out_dir: &Path) -> PathBuf {
     out
 }
 
-/// Arguments of every C test: the diff and fingerprint fixture folders.
-fn fixture_args() -> [PathBuf; 2] {
+/// Arguments of every C test: the diff, fingerprint and aria fixture folders.
+fn fixture_args() -> [PathBuf; 3] {
     let f = crate_dir().join("../tests/fixtures");
-    [f.join("diff"), f.join("fingerprint")]
+    [f.join("diff"), f.join("fingerprint"), f.join("aria")]
 }
 
 fn out_dir() -> PathBuf {

@@ -23,6 +23,7 @@ mod filter;
 mod json;
 mod model;
 mod render;
+mod request;
 mod select;
 mod store;
 
@@ -34,5 +35,6 @@ pub use diff::{
 pub use filter::Filter;
 pub use model::{Bounds, Element, Layout, MAX_DEPTH, Prop, State, Tree, Walk};
 pub use render::DiffFormat;
+pub use request::TreeDiffRequest;
 pub use select::Selector;
 pub use store::{DiskStore, Read, ReadOutcome, SinceStore};

@@ -48,7 +48,9 @@ int main(int argc, char **argv) {
   CHECK_STATUS(rd_baseline_store_save(store, S("../../etc/passwd"), base, base_len), RD_INVALID_NAME);
   CHECK_STATUS(rd_baseline_store_save(store, S("a/b"), base, base_len), RD_INVALID_NAME);
   CHECK_STATUS(rd_baseline_store_save(store, S(""), base, base_len), RD_INVALID_NAME);
-  CHECK_STATUS(rd_fingerprint_compare(S("{\"url\": "), gone, gone_len, NULL, 0, &out), RD_INVALID_JSON);
+  /* A malformed document (as opposed to malformed options) is a parse error with its line. */
+  CHECK_STATUS(rd_fingerprint_compare(S("{\"url\": "), gone, gone_len, NULL, 0, &out), RD_PARSE_ERROR);
+  CHECK_CONTAINS(rd_last_error(), "line 1");
   CHECK_STATUS(rd_fingerprint_compare(base, base_len, gone, gone_len, S("fatal"), &out), RD_INVALID_OPTION);
   CHECK_CONTAINS(rd_last_error(), "severityThreshold");
   CHECK_STATUS(rd_baseline_store_save(NULL, S("x"), base, base_len), RD_NULL_ARGUMENT);

@@ -1,0 +1,96 @@
+//! The JSON options of a tree diff, shared by every binding:
+//! `{"format", "identity", "roles", "prune", "scope", "compareBounds",
+//! "lenient"}`.
+
+use serde::Deserialize;
+
+use super::{DiffFormat, DiffOptions, Filter, IdentityMode, Selector};
+use crate::{Error, Result};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct TreeDiffJson {
+    format: Option<FormatJson>,
+    identity: Option<IdentityJson>,
+    roles: Option<Vec<String>>,
+    prune: Option<bool>,
+    scope: Option<String>,
+    compare_bounds: Option<bool>,
+    lenient: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum FormatJson {
+    Agent,
+    Yaml,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum IdentityJson {
+    Refs,
+    Content,
+}
+
+/// Tree diff options as the bindings receive them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TreeDiffRequest {
+    /// How the diff is printed (default agent).
+    pub format: DiffFormat,
+    /// Identity and filters.
+    pub options: DiffOptions,
+    /// Parse aria text leniently (odd lines become text nodes).
+    pub lenient: bool,
+}
+
+impl TreeDiffRequest {
+    /// Parses `{"format": "agent"|"yaml"|"json", "identity": "refs"|"content",
+    /// "roles": [..], "prune": bool, "scope": "e12" | "list \"Cart\"",
+    /// "compareBounds": bool, "lenient": bool}`; every field optional.
+    ///
+    /// ```
+    /// use response_diff::tree::{DiffFormat, IdentityMode, TreeDiffRequest};
+    /// let r = TreeDiffRequest::from_json(r#"{"format": "yaml", "identity": "content", "prune": true}"#).unwrap();
+    /// assert_eq!(r.format, DiffFormat::Yaml);
+    /// assert_eq!(r.options.identity, IdentityMode::Content);
+    /// assert!(r.options.filter.prune);
+    /// assert!(TreeDiffRequest::from_json(r#"{"scope": "div.cart"}"#).is_err());
+    /// ```
+    pub fn from_json(json: &str) -> Result<TreeDiffRequest> {
+        let j: TreeDiffJson = crate::json::from_str(json, "treeDiffOptions")?;
+        let scope = match j.scope {
+            None => None,
+            Some(s) => Some(Selector::parse(&s).map_err(|e| {
+                Error::invalid_option(
+                    "treeDiffOptions.scope",
+                    match e {
+                        Error::Parse { message, .. } => message,
+                        other => other.to_string(),
+                    },
+                )
+            })?),
+        };
+        Ok(TreeDiffRequest {
+            format: match j.format {
+                None | Some(FormatJson::Agent) => DiffFormat::Agent,
+                Some(FormatJson::Yaml) => DiffFormat::Yaml,
+                Some(FormatJson::Json) => DiffFormat::Json,
+            },
+            options: DiffOptions {
+                identity: match j.identity {
+                    None | Some(IdentityJson::Refs) => IdentityMode::Refs,
+                    Some(IdentityJson::Content) => IdentityMode::Content,
+                },
+                compare_bounds: j.compare_bounds.unwrap_or(false),
+                filter: Filter {
+                    roles: j.roles,
+                    prune: j.prune.unwrap_or(false),
+                    scope,
+                },
+            },
+            lenient: j.lenient.unwrap_or(false),
+        })
+    }
+}
