@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench demo setup clean c-lib c-example c-valgrind
+.PHONY: test lint fmt bench demo e2e setup clean c-lib c-example c-valgrind
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -12,10 +12,21 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 setup:
 	./scripts/ensure-tools.sh
 
-## Every test: Rust unit, golden, property and doc tests, browser tests.
+## Every test: Rust unit, golden, property and doc tests, browser tests,
+## and the MCP server's end-to-end tests.
 test: setup
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
+	$(MAKE) e2e
+
+## The MCP server end to end: the official MCP client (npm) and the inspector
+## CLI drive the server binary on real Chromium, pages on 127.0.0.1. Installs
+## its npm packages itself (npm ci, tests/e2e/package-lock.json).
+e2e: setup
+	$(CARGO) build -p response-diff-server
+	@command -v npm >/dev/null || { echo "e2e: npm (Node 20+) is needed for the MCP client" >&2; exit 1; }
+	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
+	cd tests/e2e && RESPONSE_DIFF_BIN=$(abspath $(TARGET_DIR))/debug/response-diff npm test --silent
 
 ## Formatting and clippy, warnings as errors.
 lint:
@@ -52,9 +63,12 @@ bench: setup
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-speed | tee bench-out/fingerprint-speed.md
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-regressions | tee bench-out/fingerprint-regressions.md
 
-## The main job: a scripted agent session with a per-step token table.
-demo:
-	$(CARGO) run --release -p response-diff --example session
+## The main job: a scripted agent session through the MCP server's tools on
+## the bundled demo site (127.0.0.1), with its per-step token table (o200k)
+## and a fingerprint check of a broken deploy; installs Chromium if missing.
+demo: setup
+	$(CARGO) build --release -p response-diff-server
+	$(TARGET_DIR)/release/response-diff demo --transcript $(TARGET_DIR)/demo-transcript.md
 
 clean:
 	$(CARGO) clean

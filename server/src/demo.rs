@@ -274,7 +274,10 @@ pub fn session(site: &Site, engine: Engine) -> Result<Report> {
         json!({"url": shop}),
         None,
     )?;
-    s.call("browser_get_dom_fingerprint", json!({"saveAs": "shop"}))?;
+    s.call(
+        "browser_get_dom_fingerprint",
+        json!({"saveAs": "shop", "depth": "detailed"}),
+    )?;
     for tea in ["Sencha Kyoto", "Jasmine Pearls", "Assam Breakfast"] {
         let r = s.find(
             Some(&format!("article {}", json_str(tea))),
@@ -389,7 +392,7 @@ pub fn session(site: &Site, engine: Engine) -> Result<Report> {
     let broken_full_tokens = s.counter.count(&broken.text);
     let cmp = s.call(
         "browser_compare_dom_fingerprint",
-        json!({"against": "shop", "expectation": {"includeConsole": false}}),
+        json!({"against": "shop", "depth": "detailed", "expectation": {"includeConsole": false}}),
     )?;
     s.call("browser_evaluate", json!({"function": "() => localStorage.removeItem('regression')", "expectation": {"includeConsole": false}}))?;
     let comparison = cmp

@@ -228,13 +228,7 @@ fn snapshot_matches_playwright_on_its_fixture_page() {
         false,
     )
     .unwrap();
-    let theirs = Tree::new(
-        theirs
-            .roots
-            .into_iter()
-            .flat_map(take_children)
-            .collect(),
-    );
+    let theirs = Tree::new(theirs.roots.into_iter().flat_map(take_children).collect());
     assert_eq!(normalized(&ours), normalized(&theirs));
 }
 

@@ -169,18 +169,19 @@ describe('response-diff MCP server', () => {
     await server.call('browser_navigate', { url: site.url('/index.html'), expectation: { includeSnapshot: false } });
     await server.call('browser_evaluate', { function: "() => localStorage.removeItem('regression')" });
     await server.call('browser_navigate', { url: site.url('/index.html'), expectation: { includeSnapshot: false } });
-    const fp = await server.call('browser_get_dom_fingerprint', { saveAs: 'shop' });
+    const fp = await server.call('browser_get_dom_fingerprint', { saveAs: 'shop', depth: 'detailed' });
     assert.equal(fp.isError, false, fp.text);
     assert.match(fp.text, /Fingerprint [0-9a-f]{16} \(\d+ tokens\); saved as baseline `shop`/);
     assert.equal(section(fp.text, 'Page snapshot'), null);
-    const clean = await server.call('browser_compare_dom_fingerprint', { against: 'shop' });
+    const clean = await server.call('browser_compare_dom_fingerprint', { against: 'shop', depth: 'detailed' });
     assert.match(clean.text, /unchanged, clean/);
 
     await server.call('browser_evaluate', { function: "() => localStorage.setItem('regression', '1')" });
     await server.call('browser_navigate', { url: site.url('/index.html'), expectation: { includeSnapshot: false } });
-    const cmp = await server.call('browser_compare_dom_fingerprint', { against: 'shop' });
+    const cmp = await server.call('browser_compare_dom_fingerprint', { against: 'shop', depth: 'detailed' });
     assert.equal(cmp.isError, false, cmp.text);
-    assert.match(cmp.text, /changed, error: 2 errors/);
+    assert.match(cmp.text, /changed, error: 3 errors/);
+    assert.match(cmp.text, /error element_missing: Interactive link 'Sign up' is no longer present/);
     assert.match(cmp.text, /error error_appeared: Error element appeared: 'Prices could not be loaded/);
     assert.match(cmp.text, /error element_hidden: Interactive button 'Checkout' is present but no longer visible/);
     await server.call('browser_evaluate', { function: "() => localStorage.removeItem('regression')" });
