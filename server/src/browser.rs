@@ -181,6 +181,11 @@ impl Page {
         )
     }
 
+    /// Calls a CDP method on this tab's session, waiting at most `timeout`.
+    pub fn call_within(&self, method: &str, params: Value, timeout: Duration) -> Result<Value> {
+        self.cdp.call(Some(&self.session), method, params, timeout)
+    }
+
     /// Evaluates `expression` in the page and returns its value (by value).
     /// A thrown exception is a [`JsError`] with its message.
     pub fn evaluate(
@@ -199,7 +204,7 @@ impl Page {
                 "timeout": timeout.as_millis() as u64,
                 "userGesture": true,
             }),
-            timeout + Duration::from_secs(5),
+            timeout + Duration::from_secs(1),
         )?;
         result_value(r)
     }

@@ -690,7 +690,21 @@ impl Engine {
                             "(async () => {{ const f = ({}\n); return typeof f === 'function' ? await f() : f; }})()",
                             p.function
                         );
-                        tab.evaluate(&expr, true, timeout)?
+                        tab.evaluate(&expr, true, timeout).map_err(|e| {
+                            if matches!(
+                                e.downcast_ref::<crate::cdp::CdpError>(),
+                                Some(crate::cdp::CdpError::Remote { .. })
+                            ) {
+                                // Runtime.evaluate stops a script at its
+                                // timeout and answers with a bare error.
+                                anyhow!(UserError(format!(
+                                    "the function did not finish within {} s (--action-timeout) and was stopped",
+                                    timeout.as_secs()
+                                )))
+                            } else {
+                                e
+                            }
+                        })?
                     }
                 };
                 self.sync();
@@ -860,7 +874,17 @@ impl Engine {
 
     fn navigate(&self, tab: &Page, url: &str) -> Result<()> {
         let token = self.mark(tab);
-        let r = tab.call("Page.navigate", json!({ "url": url }))?;
+        let r = match tab.call_within("Page.navigate", json!({ "url": url }), self.timeout()) {
+            Ok(r) => r,
+            Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+                let _ = tab.call("Page.stopLoading", json!({}));
+                bail!(UserError(format!(
+                    "navigation to {url} got no response within {} s and was stopped; check that the server answers",
+                    self.timeout().as_secs()
+                )));
+            }
+            Err(e) => return Err(e),
+        };
         if let Some(err) = r
             .get("errorText")
             .and_then(Value::as_str)
@@ -873,7 +897,12 @@ impl Engine {
         if r.get("loaderId").is_none() {
             return Ok(()); // same-document navigation (a #fragment)
         }
-        self.wait_loaded(tab, token, self.timeout(), &format!("navigation to {url}"))
+        let loaded = self.wait_loaded(tab, token, self.timeout(), &format!("navigation to {url}"));
+        if loaded.is_err() {
+            // Leave the page usable: stop what is still loading.
+            let _ = tab.call("Page.stopLoading", json!({}));
+        }
+        loaded
     }
 
     /// After an input action: sees every event it caused, and waits for a
@@ -1207,7 +1236,7 @@ fn page_state(tab: &Page) -> Result<PageState> {
     let v = tab.evaluate(
         "[location.href, document.title]",
         false,
-        Duration::from_secs(5),
+        Duration::from_secs(2),
     )?;
     Ok(PageState {
         url: v

@@ -268,6 +268,34 @@ describe('response-diff MCP server', () => {
   });
 });
 
+describe('a page that hangs (--action-timeout 2)', () => {
+  test('a script that never ends and a server that never answers are tool errors; the server goes on', async () => {
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => {});
+    await new Promise((ok) => silent.listen(0, '127.0.0.1', ok));
+    const site = await serveSite();
+    const server = await startServer(['--action-timeout', '2']);
+    try {
+      await server.call('browser_navigate', { url: site.url('/help.html'), expectation: { includeSnapshot: false } });
+      const loop = await server.call('browser_evaluate', { function: '() => { while (true) {} }' });
+      assert.equal(loop.isError, true);
+      assert.match(loop.text, /the function did not finish within 2 s \(--action-timeout\) and was stopped/);
+      const still = await server.call('browser_snapshot');
+      assert.match(still.text, /- heading "Help & FAQ"/);
+      const nav = await server.call('browser_navigate', { url: `http://127.0.0.1:${silent.address().port}/` });
+      assert.equal(nav.isError, true);
+      assert.match(nav.text, /got no response within 2 s and was stopped/);
+      const back = await server.call('browser_navigate', { url: site.url('/signup.html') });
+      assert.equal(back.isError, false, back.text);
+    } finally {
+      await server.close();
+      await site.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});
+
 describe('the operator default expectation (--default-expectation)', () => {
   test('turns diffs on for every call; calls refine it', async () => {
     const site = await serveSite();
