@@ -108,6 +108,29 @@ pub fn kill_process(pid: u32) {
 static PROFILES: AtomicU64 = AtomicU64::new(0);
 static TAB_KEYS: AtomicU64 = AtomicU64::new(1);
 
+/// Removes fresh profiles that servers no longer running left behind (a
+/// killed browser's helper processes can still be writing when its session
+/// is dropped, so its profile may outlive the server). Profiles of running
+/// servers, this one included, are left alone.
+fn remove_stale_profiles() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("response-diff-profile-")) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+        if is_dir && !process_alive(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// Locks a mutex, ignoring poisoning (the data is plain bookkeeping).
 pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -449,6 +472,7 @@ impl Session {
                 (dir.clone(), false)
             }
             None => {
+                remove_stale_profiles();
                 let dir = std::env::temp_dir().join(format!(
                     "response-diff-profile-{}-{}",
                     std::process::id(),
