@@ -118,7 +118,10 @@ fn remove_stale_profiles() {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("response-diff-profile-")) else {
+        let Some(rest) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("response-diff-profile-"))
+        else {
             continue;
         };
         let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
@@ -171,8 +174,9 @@ static MARKERS: AtomicU64 = AtomicU64::new(1);
 /// One tab: headless_chrome's handle and our CDP session on it.
 #[derive(Clone)]
 pub struct Page {
-    /// headless_chrome's tab (tab lifetime and the full key table).
-    pub tab: Arc<Tab>,
+    /// headless_chrome's handle on the same tab, once it has registered it
+    /// (used for keys outside our own small table).
+    tab: Option<Arc<Tab>>,
     cdp: Arc<Cdp>,
     session: String,
     target: String,
@@ -345,9 +349,31 @@ impl Page {
             " " | "Space" => Some((" ", "Space", 32, Some(" "))),
             _ => None,
         };
-        let Some((name, code, key_code, text)) = def else {
-            self.tab
-                .press_key(key)
+        let single = (key.chars().count() == 1).then(|| {
+            let c = key.chars().next().unwrap_or(' ');
+            let code = if c.is_ascii_alphabetic() {
+                format!("Key{}", c.to_ascii_uppercase())
+            } else if c.is_ascii_digit() {
+                format!("Digit{c}")
+            } else {
+                String::new()
+            };
+            let key_code = if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase() as u32
+            } else {
+                0
+            };
+            (code, key_code)
+        });
+        let Some((name, code, key_code, text)) = def.or(match &single {
+            Some((code, key_code)) => Some((key, code.as_str(), *key_code, Some(key))),
+            None => None,
+        }) else {
+            let tab = self
+                .tab
+                .as_ref()
+                .ok_or_else(|| anyhow!(UnknownKey(key.to_owned())))?;
+            tab.press_key(key)
                 .map_err(|_| anyhow!(UnknownKey(key.to_owned())))?;
             return Ok(());
         };
@@ -434,6 +460,8 @@ pub struct Session {
     pages: Vec<Page>,
     current: usize,
     action_timeout: Duration,
+    /// Tabs that did not answer when adopted (not retried).
+    unusable: Vec<String>,
 }
 
 impl Drop for Session {
@@ -525,31 +553,20 @@ impl Session {
             pages: Vec::new(),
             current: 0,
             action_timeout: config.action_timeout,
+            unusable: Vec::new(),
         };
-        let tab = session
-            .browser()
-            .new_tab()
-            .context("opening the first tab")?;
-        let first = tab.get_target_id().clone();
-        session.adopt(tab)?;
-        // Close the launch's own blank tab: ours is the one to show.
-        let others: Vec<Arc<Tab>> = session
-            .browser()
-            .get_tabs()
-            .lock()
-            .map_err(|_| anyhow!("tab list poisoned"))?
-            .iter()
-            .filter(|t| *t.get_target_id() != first)
-            .cloned()
-            .collect();
-        for t in others {
-            let _ = t.close(false);
+        // Our first tab, then close the launch's own blank tab.
+        let launch_tabs = session.page_targets()?;
+        session.new_tab().context("opening the first tab")?;
+        for t in launch_tabs {
+            let _ = session.cdp.call(
+                None,
+                "Target.closeTarget",
+                json!({ "targetId": t }),
+                Duration::from_secs(5),
+            );
         }
         Ok(session)
-    }
-
-    fn browser(&self) -> &Browser {
-        self.browser.as_ref().expect("present until drop")
     }
 
     /// The browser's process id.
@@ -576,9 +593,22 @@ impl Session {
                 .is_ok()
     }
 
+    /// The ids of the browser's page targets, in the browser's order.
+    fn page_targets(&self) -> Result<Vec<String>> {
+        let r = self
+            .cdp
+            .call(None, "Target.getTargets", json!({}), Duration::from_secs(5))?;
+        Ok(r.get("targetInfos")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|t| t.get("type").and_then(Value::as_str) == Some("page"))
+            .filter_map(|t| t.get("targetId").and_then(Value::as_str).map(str::to_owned))
+            .collect())
+    }
+
     /// Attaches our session to a tab and listens to it.
-    fn adopt(&mut self, tab: Arc<Tab>) -> Result<usize> {
-        let target = tab.get_target_id().clone();
+    fn adopt(&mut self, target: String) -> Result<usize> {
         let r = self.cdp.call(
             None,
             "Target.attachToTarget",
@@ -592,7 +622,7 @@ impl Session {
             .to_owned();
         let events = Arc::new(Mutex::new(TabEvents::default()));
         let page = Page {
-            tab,
+            tab: None,
             cdp: Arc::clone(&self.cdp),
             session: session.clone(),
             target: target.clone(),
@@ -615,8 +645,16 @@ impl Session {
             ("DOM.enable", json!({})),
             ("Accessibility.enable", json!({})),
         ] {
-            page.call(method, params)
-                .with_context(|| format!("{method} on a new tab"))?;
+            if let Err(e) = page.call_within(method, params, Duration::from_secs(5)) {
+                self.cdp.forget(&session);
+                let _ = self.cdp.call(
+                    None,
+                    "Target.detachFromTarget",
+                    json!({ "sessionId": session }),
+                    Duration::from_secs(2),
+                );
+                return Err(e.context(format!("{method} on a new tab")));
+            }
         }
         self.pages.push(page);
         Ok(self.pages.len() - 1)
@@ -625,24 +663,25 @@ impl Session {
     /// Brings the tab list in line with the browser's: adopts tabs the page
     /// opened, forgets closed ones.
     pub fn sync_tabs(&mut self) -> Result<()> {
-        let live: Vec<Arc<Tab>> = self
-            .browser()
-            .get_tabs()
-            .lock()
-            .map_err(|_| anyhow!("tab list poisoned"))?
-            .clone();
+        let live = self.page_targets()?;
         let current_key = self.pages.get(self.current).map(|p| p.key.clone());
         let cdp = Arc::clone(&self.cdp);
         self.pages.retain(|p| {
-            let keep = live.iter().any(|t| *t.get_target_id() == p.target);
+            let keep = live.contains(&p.target);
             if !keep {
                 cdp.forget(&p.session);
             }
             keep
         });
         for t in live {
-            if !self.pages.iter().any(|p| p.target == *t.get_target_id()) {
-                self.adopt(t)?;
+            if !self.pages.iter().any(|p| p.target == t)
+                && !self.unusable.contains(&t)
+                && let Err(e) = self.adopt(t.clone())
+            {
+                // A tab that does not answer (a popup Chromium blocked, such
+                // as a data: URL) is left out of the list, not an error.
+                tracing::warn!("tab {t} does not answer; left out: {e:#}");
+                self.unusable.push(t);
             }
         }
         self.current = current_key
@@ -650,6 +689,17 @@ impl Session {
             .unwrap_or(0);
         if self.pages.is_empty() {
             self.new_tab()?;
+        }
+        // headless_chrome registers tabs on its own connection, a little later.
+        let known: Vec<Arc<Tab>> = match self.browser.as_ref().map(|b| b.get_tabs().lock()) {
+            Some(Ok(tabs)) => tabs.clone(),
+            _ => Vec::new(),
+        };
+        for p in self.pages.iter_mut().filter(|p| p.tab.is_none()) {
+            p.tab = known
+                .iter()
+                .find(|t| *t.get_target_id() == p.target)
+                .cloned();
         }
         Ok(())
     }
@@ -671,8 +721,18 @@ impl Session {
 
     /// Opens a tab and makes it current.
     pub fn new_tab(&mut self) -> Result<usize> {
-        let tab = self.browser().new_tab().context("opening a tab")?;
-        let i = self.adopt(tab)?;
+        let r = self.cdp.call(
+            None,
+            "Target.createTarget",
+            json!({ "url": "about:blank" }),
+            Duration::from_secs(10),
+        )?;
+        let target = r
+            .get("targetId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| anyhow!("the browser opened no tab"))?
+            .to_owned();
+        let i = self.adopt(target)?;
         self.current = i;
         Ok(i)
     }

@@ -278,6 +278,9 @@ impl Engine {
     pub fn perform(&mut self, parsed: &Parsed) -> Result<Performed, Output> {
         let notice = match self.ensure_session() {
             Ok(n) => n,
+            Err(e) if e.downcast_ref::<UserError>().is_some() => {
+                return Err(Output::error(describe_error(&e)));
+            }
             Err(e) => {
                 return Err(Output::error(format!(
                     "could not start Chromium: {e:#}. Install it (`make setup`) or pass --executable-path."
@@ -335,7 +338,8 @@ impl Engine {
     fn ensure_session(&mut self) -> Result<Option<String>> {
         if let Some(s) = &mut self.session {
             if s.is_alive() {
-                s.sync_tabs()?;
+                s.sync_tabs()
+                    .map_err(|e| anyhow!(UserError(format!("{e:#}"))))?;
                 return Ok(None);
             }
             tracing::warn!("the browser is gone; relaunching");
@@ -794,7 +798,13 @@ impl Engine {
     fn tabs(&mut self, p: &tools::TabsParams) -> Result<Acted> {
         let session = self.session()?;
         let (result, snapshot) = match p.action {
-            TabAction::List => (format!("{} open tabs", session.pages().len()), false),
+            TabAction::List => {
+                let n = session.pages().len();
+                (
+                    format!("{n} open tab{}", if n == 1 { "" } else { "s" }),
+                    false,
+                )
+            }
             TabAction::New => {
                 let i = session.new_tab()?;
                 if let Some(url) = &p.url {

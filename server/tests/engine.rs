@@ -251,3 +251,52 @@ fn normalized(t: &Tree) -> String {
     }
     t.to_aria()
 }
+
+#[test]
+fn exceptions_dialogs_popups_and_fingerprint_hashes() {
+    let site = Site::serve(bundled_site_dir(), 0).unwrap();
+    let mut e = engine();
+    let page = format!(
+        "data:text/html,<title>Events</title>\
+         <button onclick=\"throw new Error('boom')\">Boom</button>\
+         <button onclick=\"alert('hello')\">Alert</button>\
+         <a href=\"{}\" target=\"_blank\">Open</a>",
+        site.url("/help.html")
+    );
+    let text = ok(&mut e, "browser_navigate", json!({"url": page}));
+    let boom = ok(
+        &mut e,
+        "browser_click",
+        json!({"ref": ref_of(&text, "- ", "button \"Boom\"")}),
+    );
+    assert!(boom.contains("- [error] Uncaught Error: boom"), "{boom}");
+    let alert = ok(
+        &mut e,
+        "browser_click",
+        json!({"ref": ref_of(&text, "- ", "button \"Alert\"")}),
+    );
+    assert!(
+        alert.contains("A dialog opened: alert \"hello\" (accepted)."),
+        "{alert}"
+    );
+    ok(
+        &mut e,
+        "browser_click",
+        json!({"ref": ref_of(&text, "- ", "link \"Open\"")}),
+    );
+    let tabs = ok(&mut e, "browser_tabs", json!({"action": "list"}));
+    assert!(
+        tabs.contains("2 open tabs") && tabs.contains("- 1: [Leaf & Co. — Help]"),
+        "{tabs}"
+    );
+
+    let fp = ok(&mut e, "browser_get_dom_fingerprint", json!({}));
+    let hash = fp.split("Fingerprint ").nth(1).unwrap()[..16].to_owned();
+    let same = ok(
+        &mut e,
+        "browser_compare_dom_fingerprint",
+        json!({"against": &hash[..8]}),
+    );
+    assert!(same.contains("unchanged, clean"), "{same}");
+    e.shutdown();
+}
