@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench demo e2e setup clean c-lib c-example c-valgrind
+.PHONY: test lint fmt bench demo e2e setup clean c-lib c-example c-valgrind python-env python-dev python-test
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -17,6 +17,7 @@ setup:
 test: setup
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
+	$(MAKE) python-test
 	$(MAKE) e2e
 
 ## The MCP server end to end: the official MCP client (npm) and the inspector
@@ -69,6 +70,20 @@ bench: setup
 demo: setup
 	$(CARGO) build --release -p response-diff-server
 	$(TARGET_DIR)/release/response-diff demo --transcript $(TARGET_DIR)/demo-transcript.md
+
+## The Python venv (.venv): maturin, pytest, mypy, Playwright for Python.
+python-env:
+	./scripts/python-env.sh
+
+## Build the Python extension into .venv (editable, dev profile).
+python-dev: python-env
+	VIRTUAL_ENV="$(CURDIR)/.venv" .venv/bin/maturin develop --quiet -m bindings/python/Cargo.toml
+
+## The Python tests: the README example, every capability on tests/fixtures,
+## each exception class, 8 threads on one detector, stubtest, and
+## examples/python/session.py in Chromium.
+python-test: python-dev
+	.venv/bin/python -m pytest bindings/python/tests
 
 clean:
 	$(CARGO) clean

@@ -417,6 +417,26 @@ fn compare(
         return unchanged(metadata);
     }
 
+    if !diff.exact() {
+        // The search was skipped because no diff could fit: full, without
+        // formatting a diff nobody will read.
+        let text = format!(
+            "Full response (at least {} lines changed (+{} \u{2212}{}), over maxDiffLines ({})):\n{current}",
+            metadata.added_lines + metadata.removed_lines,
+            metadata.added_lines,
+            metadata.removed_lines,
+            s.max_diff_lines
+        );
+        return DiffResult {
+            has_difference: true,
+            similarity,
+            change_ratio,
+            mode: DiffMode::Full,
+            formatted_diff: text,
+            metadata,
+        };
+    }
+
     let formatted = DiffFormatter::new(s.format, s.context).format(&diff);
     metadata.context_lines = formatted.context_lines;
     let changed = metadata.added_lines + metadata.removed_lines;
@@ -504,16 +524,40 @@ mod tests {
     #[test]
     fn max_diff_lines_forces_full() {
         let d = ResponseDiffDetector::new();
+        let a = page(100);
+        // Four changed lines can never fit in three: the search is skipped.
         let s = DiffSettings {
             max_diff_lines: 3,
             ..DiffSettings::default()
         };
-        let a = page(100);
         d.detect("k", &a, &s).unwrap();
         let b = a.replace("Item 7\"", "X\"").replace("Item 70\"", "Y\"");
         let r = d.detect("k", &b, &s).unwrap();
         assert_eq!(r.mode, DiffMode::Full);
-        assert!(r.formatted_diff.starts_with("Full response (the diff has"));
+        assert!(!r.metadata.exact);
+        assert!(
+            r.formatted_diff.starts_with(
+                "Full response (at least 4 lines changed (+2 \u{2212}2), over maxDiffLines (3)):\n"
+            ),
+            "{}",
+            r.formatted_diff
+        );
+        // Two changed lines could fit in five, but not with their context.
+        let s = DiffSettings {
+            max_diff_lines: 5,
+            ..DiffSettings::default()
+        };
+        d.store("k", &a).unwrap();
+        let b = a.replace("Item 7\"", "X\"");
+        let r = d.detect("k", &b, &s).unwrap();
+        assert_eq!(r.mode, DiffMode::Full);
+        assert!(r.metadata.exact);
+        assert!(
+            r.formatted_diff
+                .starts_with("Full response (the diff has 9 lines, over maxDiffLines (5)):\n"),
+            "{}",
+            r.formatted_diff
+        );
     }
 
     #[test]

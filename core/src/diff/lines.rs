@@ -132,6 +132,9 @@ fn count_newlines(bytes: &[u8]) -> usize {
 /// is kept (it is nesting in a snapshot), trailing whitespace is dropped and
 /// inner runs of whitespace count as one space.
 pub fn normalize_whitespace(line: &str) -> Cow<'_, str> {
+    if line.is_ascii() {
+        return normalize_ascii(line);
+    }
     let body_start = line.len() - line.trim_start().len();
     let (indent, body) = line.split_at(body_start);
     let body = body.trim_end();
@@ -163,6 +166,47 @@ pub fn normalize_whitespace(line: &str) -> Cow<'_, str> {
             out.push(' ');
             out.push_str(w);
         }
+    }
+    Cow::Owned(out)
+}
+
+/// What `char::is_whitespace` accepts among ASCII bytes.
+fn is_ascii_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// [`normalize_whitespace`] for ASCII lines, byte by byte.
+fn normalize_ascii(line: &str) -> Cow<'_, str> {
+    let bytes = line.as_bytes();
+    let start = bytes
+        .iter()
+        .position(|&b| !is_ascii_ws(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is_ascii_ws(b))
+        .map_or(start, |i| i + 1);
+    let mut prev_ws = false;
+    let collapse = bytes[start..end].iter().any(|&b| {
+        let ws = is_ascii_ws(b);
+        let bad = ws && (prev_ws || b != b' ');
+        prev_ws = ws;
+        bad
+    });
+    if !collapse {
+        return Cow::Borrowed(&line[..end]);
+    }
+    let mut out = String::with_capacity(end);
+    out.push_str(&line[..start]);
+    for (i, word) in line[start..end]
+        .split(|c: char| c.is_ascii() && is_ascii_ws(c as u8))
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
     }
     Cow::Owned(out)
 }
@@ -326,18 +370,20 @@ impl<'a> LineDiff<'a> {
         let mut deadline_hit = false;
         let mut lower_bounds = None;
         if !old_mid_lines.is_empty() || !new_mid_lines.is_empty() {
-            let (old_ids, new_ids, distinct) =
-                intern(&old_mid_lines, &new_mid_lines, opts.ignore_whitespace);
+            let ws = opts.ignore_whitespace;
+            let old_h: Vec<u64> = old_mid_lines.iter().map(|l| line_hash(l, ws)).collect();
+            let new_h: Vec<u64> = new_mid_lines.iter().map(|l| line_hash(l, ws)).collect();
+            let same = |i: usize, j: usize| lines_equal(&old_mid_lines[i], &new_mid_lines[j], ws);
             let bounds = opts
                 .max_changes
-                .map(|max| (max, change_lower_bounds(&old_ids, &new_ids, distinct)))
+                .map(|max| (max, change_lower_bounds(&old_h, &new_h)))
                 .filter(|&(max, (del, ins))| del + ins > max);
-            if old_ids == new_ids {
+            if old_h == new_h && (0..old_h.len()).all(|i| same(i, i)) {
                 // Equal after whitespace normalization.
                 ops.push(Op {
                     kind: OpKind::Equal,
-                    old: o0..o0 + old_ids.len(),
-                    new: n0..n0 + new_ids.len(),
+                    old: o0..o0 + old_h.len(),
+                    new: n0..n0 + new_h.len(),
                 });
             } else if let Some((_, b)) = bounds {
                 // No diff can fit: skip the search, keep a coarse but
@@ -345,21 +391,41 @@ impl<'a> LineDiff<'a> {
                 lower_bounds = Some(b);
                 ops.push(Op {
                     kind: OpKind::Delete,
-                    old: o0..o0 + old_ids.len(),
+                    old: o0..o0 + old_h.len(),
                     new: n0..n0,
                 });
                 ops.push(Op {
                     kind: OpKind::Insert,
-                    old: o0 + old_ids.len()..o0 + old_ids.len(),
-                    new: n0..n0 + new_ids.len(),
+                    old: o0 + old_h.len()..o0 + old_h.len(),
+                    new: n0..n0 + new_h.len(),
                 });
             } else {
-                let raw = similar::capture_diff_slices_deadline(
+                // Diff the line hashes; a 64-bit collision could pair two
+                // different lines, so check every pair the diff keeps and
+                // fall back to exact interning if one differs.
+                let mut raw = similar::capture_diff_slices_deadline(
                     similar::Algorithm::Myers,
-                    &old_ids,
-                    &new_ids,
+                    &old_h,
+                    &new_h,
                     deadline_at,
                 );
+                let collision = raw.iter().any(|op| match *op {
+                    similar::DiffOp::Equal {
+                        old_index,
+                        new_index,
+                        len,
+                    } => (0..len).any(|k| !same(old_index + k, new_index + k)),
+                    _ => false,
+                });
+                if collision {
+                    let (old_ids, new_ids) = intern(&old_mid_lines, &new_mid_lines, ws);
+                    raw = similar::capture_diff_slices_deadline(
+                        similar::Algorithm::Myers,
+                        &old_ids,
+                        &new_ids,
+                        deadline_at,
+                    );
+                }
                 deadline_hit = deadline_at.is_some_and(|d| Instant::now() > d);
                 for op in raw {
                     push_similar_op(&mut ops, op, o0, n0);
@@ -478,43 +544,80 @@ fn tail_of(prefix: &str, n: usize) -> usize {
     0
 }
 
-fn intern<'a>(
-    old: &[Line<'a>],
-    new: &[Line<'a>],
-    ignore_whitespace: bool,
-) -> (Vec<u32>, Vec<u32>, usize) {
+/// Exact interning, the fallback after a hash collision.
+fn intern<'a>(old: &[Line<'a>], new: &[Line<'a>], ignore_whitespace: bool) -> (Vec<u32>, Vec<u32>) {
     let mut ids: FxHashMap<Cow<'a, str>, u32> = FxHashMap::default();
-    ids.reserve(old.len() + new.len());
     let mut id_of = |line: &Line<'a>| -> u32 {
-        let key: Cow<'a, str> = if ignore_whitespace {
-            normalize_whitespace(line.text)
-        } else if line.newline {
-            Cow::Borrowed(line.text)
-        } else {
-            // A missing final newline is a difference of its own.
-            Cow::Owned(format!("{}\u{0}no-newline", line.text))
-        };
+        let key = line_key(line, ignore_whitespace);
         let next = ids.len() as u32;
         *ids.entry(key).or_insert(next)
     };
     let a = old.iter().map(&mut id_of).collect();
     let b = new.iter().map(&mut id_of).collect();
-    let distinct = ids.len();
-    (a, b, distinct)
+    (a, b)
 }
 
-/// Lower bounds of (removed, added) lines of any diff of `old` and `new`:
-/// no line can be kept more often than it occurs on both sides.
-fn change_lower_bounds(old: &[u32], new: &[u32], distinct: usize) -> (usize, usize) {
-    let mut counts = vec![(0u32, 0u32); distinct];
-    for &id in old {
-        counts[id as usize].0 += 1;
+/// What two lines are compared by.
+fn line_key<'a>(line: &Line<'a>, ignore_whitespace: bool) -> Cow<'a, str> {
+    if ignore_whitespace {
+        normalize_whitespace(line.text)
+    } else if line.newline {
+        Cow::Borrowed(line.text)
+    } else {
+        // A missing final newline is a difference of its own.
+        Cow::Owned(format!("{}\u{0}no-newline", line.text))
     }
-    for &id in new {
-        counts[id as usize].1 += 1;
+}
+
+fn lines_equal(a: &Line<'_>, b: &Line<'_>, ignore_whitespace: bool) -> bool {
+    if ignore_whitespace {
+        a.text == b.text || normalize_whitespace(a.text) == normalize_whitespace(b.text)
+    } else {
+        a.text == b.text && a.newline == b.newline
     }
-    let common: usize = counts.iter().map(|&(a, b)| a.min(b) as usize).sum();
-    (old.len() - common, new.len() - common)
+}
+
+fn line_hash(line: &Line<'_>, ignore_whitespace: bool) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    if ignore_whitespace {
+        normalize_whitespace(line.text).hash(&mut h);
+    } else {
+        line.text.hash(&mut h);
+        line.newline.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Lower bounds of (removed, added) lines of any diff: an old line whose
+/// hash no new line has must be removed, and the other way round. Checked
+/// against a bitset of hashes, so a collision can only lower the bounds.
+fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
+    // About 16 bits per line keeps false hits (which only weaken the bound)
+    // near 6 %, without zeroing a large table for small texts.
+    let bits_len = (old.len().max(new.len()) * 16)
+        .next_power_of_two()
+        .clamp(1 << 10, 1 << 24);
+    let mask = bits_len - 1;
+    let bitset = |hashes: &[u64]| {
+        let mut bits = vec![0u64; bits_len / 64];
+        for &h in hashes {
+            let i = (h as usize) & mask;
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        bits
+    };
+    let absent = |bits: &[u64], hashes: &[u64]| {
+        hashes
+            .iter()
+            .filter(|&&h| {
+                let i = (h as usize) & mask;
+                bits[i / 64] & (1 << (i % 64)) == 0
+            })
+            .count()
+    };
+    let (old_bits, new_bits) = (bitset(old), bitset(new));
+    (absent(&new_bits, old), absent(&old_bits, new))
 }
 
 fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp, o0: usize, n0: usize) {
@@ -630,6 +733,44 @@ mod tests {
             normalize_whitespace("    - a")
         );
         assert!(matches!(normalize_whitespace("  - a b"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn ascii_fast_path_agrees_with_the_unicode_path() {
+        fn unicode(line: &str) -> String {
+            let body_start = line.len() - line.trim_start().len();
+            let body = line[body_start..].trim_end();
+            let words: Vec<&str> = body.split_whitespace().collect();
+            format!("{}{}", &line[..body_start], words.join(" "))
+        }
+        let samples = [
+            "",
+            " ",
+            "\t\t",
+            "a",
+            "  - a  b ",
+            "x\x0by",
+            "\x0c- a\tb\r",
+            "  -  a",
+            "- a ",
+            "a  ",
+            "\x0b lead",
+            "mid\x0c\x0cdle",
+            "  - paragraph [ref=e1]: $1.00",
+        ];
+        for s in samples {
+            assert_eq!(normalize_ascii(s), unicode(s), "{s:?}");
+        }
+        // Every 3-byte string over a whitespace-heavy alphabet.
+        let alphabet = [b' ', b'\t', b'\x0b', b'a', b'-'];
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    let s = String::from_utf8(vec![a, b, c]).unwrap();
+                    assert_eq!(normalize_ascii(&s), unicode(&s), "{s:?}");
+                }
+            }
+        }
     }
 
     #[test]
