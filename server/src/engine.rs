@@ -441,12 +441,11 @@ impl Engine {
             summary.push_str(&format!(", failed: step {}", failed.join(", step ")));
         }
         if let Some(n) = stopped {
-            summary.push_str(&format!(
-                ". Stopped at step {n} (stopOnFirstError); steps {}..{total} did not run",
-                n + 1
-            ));
-            if n == total {
-                summary = summary.replace(&format!("; steps {}..{total} did not run", n + 1), "");
+            summary.push_str(&format!(". Stopped at step {n} (stopOnFirstError)"));
+            match total - n {
+                0 => {}
+                1 => summary.push_str(&format!("; step {total} did not run")),
+                _ => summary.push_str(&format!("; steps {}..{total} did not run", n + 1)),
             }
         }
         summary.push('.');

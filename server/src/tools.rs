@@ -495,17 +495,15 @@ pub fn input_schema<T: JsonSchema>() -> Arc<Map<String, Value>> {
         if props.contains_key("expectation") {
             props.insert("expectation".into(), expectation_schema());
         }
-        if let Some(Value::Object(steps)) = props.get_mut("steps")
-            && let Some(Value::Object(items)) = steps.get_mut("items")
+        if let Some(Value::Object(items)) = props.get_mut("steps").and_then(|s| s.get_mut("items"))
         {
             items.remove("description");
-            let Some(Value::Object(step_props)) = items.get_mut("properties") else {
-                return Arc::new(map);
-            };
-            step_props.insert(
-                "expectation".into(),
-                json!({"type": "object", "description": "Like expectation."}),
-            );
+            if let Some(Value::Object(step_props)) = items.get_mut("properties") {
+                step_props.insert(
+                    "expectation".into(),
+                    json!({"type": "object", "description": "Like expectation."}),
+                );
+            }
         }
         if let Some(Value::Object(g)) = props.get_mut("globalExpectation") {
             g.insert("type".into(), json!(["object", "string"]));

@@ -149,7 +149,7 @@ describe('response-diff MCP server', () => {
       ],
     });
     assert.equal(stopped.isError, true);
-    assert.match(stopped.text, /^### Batch\n2 of 3 steps ran: 1 ok, failed: step 2 \(browser_click\)\. Stopped at step 2 \(stopOnFirstError\); steps 3\.\.3 did not run\./);
+    assert.match(stopped.text, /^### Batch\n2 of 3 steps ran: 1 ok, failed: step 2 \(browser_click\)\. Stopped at step 2 \(stopOnFirstError\); step 3 did not run\./);
     assert.match(stopped.text, /### Step 2: browser_click \(failed\)\n#### Result\nError: ref e999999 is not on the page; take a new snapshot/);
     assert.doesNotMatch(stopped.text, /### Step 3/);
 
