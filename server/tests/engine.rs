@@ -300,3 +300,126 @@ fn exceptions_dialogs_popups_and_fingerprint_hashes() {
     assert!(same.contains("unchanged, clean"), "{same}");
     e.shutdown();
 }
+
+#[test]
+fn back_hover_waits_formats_and_screenshots() {
+    let site = Site::serve(bundled_site_dir(), 0).unwrap();
+    let mut config = EngineConfig::default();
+    config.browser.action_timeout = std::time::Duration::from_secs(2);
+    let mut e = Engine::new(config).unwrap();
+    let shop = ok(
+        &mut e,
+        "browser_navigate",
+        json!({"url": site.url("/index.html")}),
+    );
+    ok(
+        &mut e,
+        "browser_navigate",
+        json!({"url": site.url("/help.html"), "expectation": {"includeSnapshot": false}}),
+    );
+    let back = ok(&mut e, "browser_navigate_back", json!({}));
+    assert!(
+        back.contains("Went back") && back.contains("Loose-leaf teas"),
+        "{back}"
+    );
+    // The tab started at about:blank; one more step back is the start.
+    ok(
+        &mut e,
+        "browser_navigate_back",
+        json!({"expectation": {"includeSnapshot": false}}),
+    );
+    let none = call(&mut e, "browser_navigate_back", json!({}));
+    assert!(
+        none.is_error && none.text.contains("no previous page"),
+        "{}",
+        none.text
+    );
+    ok(
+        &mut e,
+        "browser_navigate",
+        json!({"url": site.url("/index.html"), "expectation": {"includeSnapshot": false}}),
+    );
+    let shop = ok(&mut e, "browser_snapshot", json!({}));
+
+    let hover = ok(
+        &mut e,
+        "browser_hover",
+        json!({"ref": ref_of(&shop, "article \"Genmaicha\"", "button \"Quick view\"")}),
+    );
+    assert!(
+        hover.contains("Hovered over button \"Quick view\""),
+        "{hover}"
+    );
+
+    let text = ok(
+        &mut e,
+        "browser_snapshot",
+        json!({"expectation": {"snapshotOptions": {"selector": "e99999999"}}}),
+    );
+    assert!(
+        text.contains("No element matches selector `e99999999`"),
+        "{text}"
+    );
+    let text = ok(
+        &mut e,
+        "browser_snapshot",
+        json!({"expectation": {"snapshotOptions": {"selector": "#cart", "format": "text"}}}),
+    );
+    assert!(text.contains("```text\nCart\nCart (0)\nYour cart is empty.\nCart items\nSubtotal: $0.00\nCheckout\n```"), "{text}");
+    let html = ok(
+        &mut e,
+        "browser_snapshot",
+        json!({"expectation": {"snapshotOptions": {"selector": "#cart h2", "format": "html"}}}),
+    );
+    assert!(html.contains("```html\n<h2>Cart (0)</h2>\n```"), "{html}");
+    let capped = ok(
+        &mut e,
+        "browser_snapshot",
+        json!({"expectation": {"snapshotOptions": {"maxLength": 200}}}),
+    );
+    assert!(
+        capped.contains("more lines (") && capped.contains("characters) not shown"),
+        "{capped}"
+    );
+
+    let gone = ok(
+        &mut e,
+        "browser_wait_for",
+        json!({"textGone": "Nothing like this", "time": 0.1}),
+    );
+    assert!(
+        gone.contains("Waited 0.1 s; text \"Nothing like this\" is gone"),
+        "{gone}"
+    );
+    let never = call(
+        &mut e,
+        "browser_wait_for",
+        json!({"text": "Nothing like this"}),
+    );
+    assert!(
+        never.is_error && never.text.contains("did not appear within"),
+        "{}",
+        never.text
+    );
+
+    let full = call(&mut e, "browser_take_screenshot", json!({"fullPage": true}));
+    assert!(!full.is_error && full.images.len() == 1 && full.images[0].mime_type == "image/png");
+    assert!(
+        full.text
+            .contains("Took a screenshot of the full page (1280×"),
+        "{}",
+        full.text
+    );
+    let checkout = ref_of(&shop, "complementary", "button \"Checkout\"");
+    let el = call(
+        &mut e,
+        "browser_take_screenshot",
+        json!({"ref": checkout, "expectation": {"imageOptions": {"format": "webp"}}}),
+    );
+    assert!(
+        !el.is_error && el.images[0].mime_type == "image/webp",
+        "{}",
+        el.text
+    );
+    e.shutdown();
+}
