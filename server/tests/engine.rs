@@ -307,7 +307,7 @@ fn back_hover_waits_formats_and_screenshots() {
     let mut config = EngineConfig::default();
     config.browser.action_timeout = std::time::Duration::from_secs(2);
     let mut e = Engine::new(config).unwrap();
-    let shop = ok(
+    ok(
         &mut e,
         "browser_navigate",
         json!({"url": site.url("/index.html")}),
