@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench demo setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: test lint fmt bench demo e2e setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -12,12 +12,23 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 setup:
 	./scripts/ensure-tools.sh
 
-## Every test: Rust unit, golden, property and doc tests, browser tests, Node tests.
+## Every test: Rust unit, golden, property and doc tests, browser tests,
+## C tests, Python and Node tests, and the MCP server's end-to-end tests.
 test: setup
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	$(MAKE) python-test
 	$(MAKE) node-test
+	$(MAKE) e2e
+
+## The MCP server end to end: the official MCP client (npm) and the inspector
+## CLI drive the server binary on real Chromium, pages on 127.0.0.1. Installs
+## its npm packages itself (npm ci, tests/e2e/package-lock.json).
+e2e: setup
+	$(CARGO) build -p response-diff-server
+	@command -v npm >/dev/null || { echo "e2e: npm (Node 20+) is needed for the MCP client" >&2; exit 1; }
+	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
+	cd tests/e2e && RESPONSE_DIFF_BIN=$(abspath $(TARGET_DIR))/debug/response-diff npm test --silent
 
 ## Formatting and clippy, warnings as errors.
 lint:
@@ -56,9 +67,12 @@ bench: setup
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-regressions | tee bench-out/fingerprint-regressions.md
 	$(MAKE) node-bench
 
-## The main job: a scripted agent session with a per-step token table.
-demo:
-	$(CARGO) run --release -p response-diff --example session
+## The main job: a scripted agent session through the MCP server's tools on
+## the bundled demo site (127.0.0.1), with its per-step token table (o200k)
+## and a fingerprint check of a broken deploy; installs Chromium if missing.
+demo: setup
+	$(CARGO) build --release -p response-diff-server
+	$(TARGET_DIR)/release/response-diff demo --transcript $(TARGET_DIR)/demo-transcript.md
 
 ## The Python venv (.venv): maturin, pytest, mypy, Playwright for Python.
 python-env:

@@ -1,0 +1,1001 @@
+//! One Chromium, launched lazily by `headless_chrome`, and the CDP calls the
+//! tools need.
+//!
+//! headless_chrome launches and supervises the process (flags, profile,
+//! DevTools endpoint, kill on drop) and keeps the list of tabs, including
+//! the ones a page opens itself. The tools' calls go through [`Cdp`], a
+//! second connection to the same browser with one round trip per call (see
+//! `cdp.rs` for why), as plain JSON: the protocol bundled with
+//! headless_chrome is older than Debian's Chromium and its typed results
+//! fail on values it does not know (TOOLCHAIN.md).
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use serde_json::{Value, json};
+
+use crate::cdp::{Cdp, Listener};
+
+/// Launch settings (from the command line).
+#[derive(Debug, Clone)]
+pub struct BrowserConfig {
+    /// Chromium binary; `None` finds one ([`find_chromium`]).
+    pub executable: Option<PathBuf>,
+    /// Headless (the default) or headed.
+    pub headless: bool,
+    /// Window (viewport) size in CSS pixels.
+    pub viewport: (u32, u32),
+    /// Profile directory; `None` makes a fresh one per launch, removed on exit.
+    pub user_data_dir: Option<PathBuf>,
+    /// Time limit of one action (navigation, waiting for text).
+    pub action_timeout: Duration,
+}
+
+impl Default for BrowserConfig {
+    fn default() -> Self {
+        BrowserConfig {
+            executable: None,
+            headless: true,
+            viewport: (1280, 800),
+            user_data_dir: None,
+            action_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The Chromium binary: `$CHROMIUM`, Debian's real binary behind the
+/// `/usr/bin/chromium` wrapper, the wrapper, then other usual names on `PATH`.
+pub fn find_chromium() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return Ok(PathBuf::from(p));
+    }
+    for p in ["/usr/lib/chromium/chromium", "/usr/bin/chromium"] {
+        if Path::new(p).exists() {
+            return Ok(PathBuf::from(p));
+        }
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        for name in [
+            "chromium",
+            "chromium-browser",
+            "google-chrome",
+            "google-chrome-stable",
+        ] {
+            let p = dir.join(name);
+            if p.exists() {
+                return Ok(p);
+            }
+        }
+    }
+    bail!(
+        "no Chromium found; install it (`make setup`, or apt-get install chromium) or pass --executable-path"
+    )
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Whether a process exists and is not a zombie.
+pub fn process_alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.trim_start().chars().next())
+            .is_some_and(|state| state != 'Z' && state != 'X'),
+        Err(_) => false,
+    }
+}
+
+/// Kills a process this server started (the browser), by its id.
+pub fn kill_process(pid: u32) {
+    if pid > 1 {
+        // SAFETY: a plain syscall on a pid this server launched.
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGKILL);
+        }
+    }
+}
+
+static PROFILES: AtomicU64 = AtomicU64::new(0);
+static TAB_KEYS: AtomicU64 = AtomicU64::new(1);
+
+/// Removes fresh profiles that servers no longer running left behind (a
+/// killed browser's helper processes can still be writing when its session
+/// is dropped, so its profile may outlive the server). Profiles of running
+/// servers, this one included, are left alone.
+fn remove_stale_profiles() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("response-diff-profile-"))
+        else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+        if is_dir && !process_alive(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Locks a mutex, ignoring poisoning (the data is plain bookkeeping).
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A console message as captured from the page.
+#[derive(Debug, Clone)]
+pub struct ConsoleEntry {
+    /// Browser level (`log`, `warning`, `error`, …).
+    pub level: String,
+    /// Text.
+    pub text: String,
+    /// `path:line`, when known.
+    pub location: Option<String>,
+}
+
+/// What the event listener of one tab collects.
+#[derive(Debug, Default)]
+pub struct TabEvents {
+    /// Console messages since the last main-frame navigation.
+    pub console: Vec<ConsoleEntry>,
+    /// Messages already shown in a response (an index into `console`).
+    pub reported: usize,
+    /// Messages dropped from the front (cap).
+    pub dropped: usize,
+    /// Highest marker seen by [`Page::sync_events`].
+    pub last_marker: u64,
+    /// Main-frame navigations requested or started (a counter).
+    pub navigations: u64,
+    /// Dialogs the server accepted, not yet reported.
+    pub dialogs: Vec<String>,
+}
+
+const CONSOLE_CAP: usize = 2_000;
+const MARKER: &str = "__response_diff_sync__";
+static MARKERS: AtomicU64 = AtomicU64::new(1);
+
+/// One tab: headless_chrome's handle and our CDP session on it.
+#[derive(Clone)]
+pub struct Page {
+    /// headless_chrome's handle on the same tab, once it has registered it
+    /// (used for keys outside our own small table).
+    tab: Option<Arc<Tab>>,
+    cdp: Arc<Cdp>,
+    session: String,
+    target: String,
+    key: String,
+    /// Events collected by the listener.
+    pub events: Arc<Mutex<TabEvents>>,
+    timeout: Duration,
+}
+
+impl Page {
+    /// A short, stable key for this tab (`tab1`, `tab2`, …): the key of its
+    /// diff chains and `since` reads.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The CDP target id.
+    pub fn target_id(&self) -> &str {
+        &self.target
+    }
+
+    /// Calls a CDP method on this tab's session.
+    pub fn call(&self, method: &str, params: Value) -> Result<Value> {
+        self.cdp.call(
+            Some(&self.session),
+            method,
+            params,
+            self.timeout + Duration::from_secs(5),
+        )
+    }
+
+    /// Calls a CDP method on this tab's session, waiting at most `timeout`.
+    pub fn call_within(&self, method: &str, params: Value, timeout: Duration) -> Result<Value> {
+        self.cdp.call(Some(&self.session), method, params, timeout)
+    }
+
+    /// Evaluates `expression` in the page and returns its value (by value).
+    /// A thrown exception is a [`JsError`] with its message.
+    pub fn evaluate(
+        &self,
+        expression: &str,
+        await_promise: bool,
+        timeout: Duration,
+    ) -> Result<Value> {
+        let r = self.cdp.call(
+            Some(&self.session),
+            "Runtime.evaluate",
+            json!({
+                "expression": expression,
+                "returnByValue": true,
+                "awaitPromise": await_promise,
+                "timeout": timeout.as_millis() as u64,
+                "userGesture": true,
+            }),
+            timeout + Duration::from_secs(1),
+        )?;
+        result_value(r)
+    }
+
+    /// Calls `function` (a JS function declaration) with `this` = the
+    /// object and `args` as values.
+    pub fn call_on(&self, object_id: &str, function: &str, args: &[Value]) -> Result<Value> {
+        let arguments: Vec<Value> = args.iter().map(|v| json!({ "value": v })).collect();
+        let r = self.call(
+            "Runtime.callFunctionOn",
+            json!({
+                "objectId": object_id,
+                "functionDeclaration": function,
+                "arguments": arguments,
+                "returnByValue": true,
+                "awaitPromise": true,
+                "userGesture": true,
+            }),
+        )?;
+        result_value(r)
+    }
+
+    /// Resolves a backend node id to a JS object id; `None` when the node
+    /// is gone or no longer in the document.
+    pub fn resolve_backend(&self, backend_id: i64) -> Option<String> {
+        let r = self
+            .call("DOM.resolveNode", json!({ "backendNodeId": backend_id }))
+            .ok()?;
+        let id = r.pointer("/object/objectId")?.as_str()?.to_owned();
+        let connected = self
+            .call_on(&id, "function() { return this.isConnected; }", &[])
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        connected.then_some(id)
+    }
+
+    /// The backend node id of a JS object (a DOM node).
+    pub fn backend_of(&self, object_id: &str) -> Result<i64> {
+        let r = self.call("DOM.describeNode", json!({ "objectId": object_id }))?;
+        r.pointer("/node/backendNodeId")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| anyhow!("the element has no backend node id"))
+    }
+
+    /// Scrolls the node into view and returns the centre of its first
+    /// visible content quad, in viewport coordinates.
+    pub fn center_of(&self, backend_id: i64) -> Result<(f64, f64)> {
+        let _ = self.call(
+            "DOM.scrollIntoViewIfNeeded",
+            json!({ "backendNodeId": backend_id }),
+        );
+        let r = self.call(
+            "DOM.getContentQuads",
+            json!({ "backendNodeId": backend_id }),
+        );
+        let quads = r
+            .ok()
+            .and_then(|r| r.get("quads").and_then(Value::as_array).cloned())
+            .unwrap_or_default();
+        for q in quads {
+            let p: Vec<f64> = q
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                .unwrap_or_default();
+            if p.len() == 8 {
+                let area = ((p[0] * p[3] - p[2] * p[1])
+                    + (p[2] * p[5] - p[4] * p[3])
+                    + (p[4] * p[7] - p[6] * p[5])
+                    + (p[6] * p[1] - p[0] * p[7]))
+                    .abs()
+                    / 2.0;
+                if area > 0.5 {
+                    let x = (p[0] + p[2] + p[4] + p[6]) / 4.0;
+                    let y = (p[1] + p[3] + p[5] + p[7]) / 4.0;
+                    return Ok((x, y));
+                }
+            }
+        }
+        bail!(NotVisible)
+    }
+
+    /// A mouse event at a point.
+    pub fn mouse(&self, kind: &str, x: f64, y: f64, button: &str, clicks: u32) -> Result<()> {
+        let buttons = match (kind, button) {
+            ("mousePressed", "left") => 1,
+            ("mousePressed", "right") => 2,
+            ("mousePressed", "middle") => 4,
+            _ => 0,
+        };
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": kind, "x": x, "y": y, "button": button, "clickCount": clicks, "buttons": buttons }),
+        )?;
+        Ok(())
+    }
+
+    /// Presses and releases a key: common keys here, any other name of
+    /// the US layout through headless_chrome's key table.
+    pub fn press_key(&self, key: &str) -> Result<()> {
+        let def = match key {
+            "Enter" => Some(("Enter", "Enter", 13, Some("\r"))),
+            "Tab" => Some(("Tab", "Tab", 9, None)),
+            "Escape" => Some(("Escape", "Escape", 27, None)),
+            "Backspace" => Some(("Backspace", "Backspace", 8, None)),
+            "Delete" => Some(("Delete", "Delete", 46, None)),
+            "ArrowUp" => Some(("ArrowUp", "ArrowUp", 38, None)),
+            "ArrowDown" => Some(("ArrowDown", "ArrowDown", 40, None)),
+            "ArrowLeft" => Some(("ArrowLeft", "ArrowLeft", 37, None)),
+            "ArrowRight" => Some(("ArrowRight", "ArrowRight", 39, None)),
+            "Home" => Some(("Home", "Home", 36, None)),
+            "End" => Some(("End", "End", 35, None)),
+            "PageUp" => Some(("PageUp", "PageUp", 33, None)),
+            "PageDown" => Some(("PageDown", "PageDown", 34, None)),
+            " " | "Space" => Some((" ", "Space", 32, Some(" "))),
+            _ => None,
+        };
+        let single = (key.chars().count() == 1).then(|| {
+            let c = key.chars().next().unwrap_or(' ');
+            let code = if c.is_ascii_alphabetic() {
+                format!("Key{}", c.to_ascii_uppercase())
+            } else if c.is_ascii_digit() {
+                format!("Digit{c}")
+            } else {
+                String::new()
+            };
+            let key_code = if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase() as u32
+            } else {
+                0
+            };
+            (code, key_code)
+        });
+        let Some((name, code, key_code, text)) = def.or(match &single {
+            Some((code, key_code)) => Some((key, code.as_str(), *key_code, Some(key))),
+            None => None,
+        }) else {
+            let tab = self
+                .tab
+                .as_ref()
+                .ok_or_else(|| anyhow!(UnknownKey(key.to_owned())))?;
+            tab.press_key(key)
+                .map_err(|_| anyhow!(UnknownKey(key.to_owned())))?;
+            return Ok(());
+        };
+        let down = if text.is_some() {
+            "keyDown"
+        } else {
+            "rawKeyDown"
+        };
+        for kind in [down, "keyUp"] {
+            let mut p = json!({
+                "type": kind, "key": name, "code": code,
+                "windowsVirtualKeyCode": key_code, "nativeVirtualKeyCode": key_code,
+            });
+            if let (Some(t), true) = (text, kind != "keyUp") {
+                p["text"] = json!(t);
+            }
+            self.call("Input.dispatchKeyEvent", p)?;
+        }
+        Ok(())
+    }
+
+    /// Marks the current document with a fresh token; see [`Page::wait_loaded`].
+    pub fn mark(&self, token: u64) {
+        let _ = self.evaluate(
+            &format!("window.__rdDoc = {token}"),
+            false,
+            Duration::from_secs(2),
+        );
+    }
+
+    /// Waits until a document other than the one marked with `token` has
+    /// loaded. (A document restored from the back-forward cache carries an
+    /// older token, so it counts as new.)
+    pub fn wait_loaded(&self, token: u64, timeout: Duration) -> Result<()> {
+        let deadline = Instant::now() + timeout;
+        let check = format!("window.__rdDoc !== {token} && document.readyState === 'complete'");
+        loop {
+            let done = self
+                .evaluate(&check, false, Duration::from_secs(2))
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+            if done {
+                return Ok(());
+            }
+            if !self.cdp.is_open() {
+                bail!(crate::cdp::CdpError::Closed);
+            }
+            if Instant::now() > deadline {
+                bail!(Timeout(timeout));
+            }
+            std::thread::sleep(Duration::from_millis(15));
+        }
+    }
+
+    /// Waits until the listener has handled every event the page sent
+    /// before now (a console marker round trip), so that console messages
+    /// and navigations caused by an action are all seen.
+    pub fn sync_events(&self) {
+        let marker = MARKERS.fetch_add(1, Ordering::SeqCst);
+        let expr = format!("console.debug('{MARKER}{marker}')");
+        if self.evaluate(&expr, false, Duration::from_secs(5)).is_err() {
+            return;
+        }
+        // Events are read in order from one socket, so the marker arrives
+        // before the evaluation's answer; this loop almost never spins.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if lock(&self.events).last_marker >= marker {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        tracing::debug!("event sync marker {marker} not seen in 2 s");
+    }
+}
+
+/// A launched browser with its tabs.
+pub struct Session {
+    browser: Option<Browser>,
+    cdp: Arc<Cdp>,
+    profile: Option<PathBuf>,
+    pid: Option<u32>,
+    pages: Vec<Page>,
+    current: usize,
+    action_timeout: Duration,
+    /// Tabs that did not answer when adopted (not retried).
+    unusable: Vec<String>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        drop(self.browser.take());
+        if let Some(pid) = self.pid
+            && process_alive(pid)
+        {
+            // headless_chrome kills its child on drop; make sure.
+            kill_process(pid);
+        }
+        if let Some(dir) = self.profile.take() {
+            for _ in 0..20 {
+                if std::fs::remove_dir_all(&dir).is_ok() || !dir.exists() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+    }
+}
+
+impl Session {
+    /// Launches Chromium and opens one tab. `pid_slot` receives the
+    /// browser's process id (the server's watchdog kills it when a call
+    /// hangs).
+    pub fn launch(config: &BrowserConfig, pid_slot: &AtomicU32) -> Result<Session> {
+        let path = match &config.executable {
+            Some(p) => p.clone(),
+            None => find_chromium()?,
+        };
+        let (profile, owned) = match &config.user_data_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+                (dir.clone(), false)
+            }
+            None => {
+                remove_stale_profiles();
+                let dir = std::env::temp_dir().join(format!(
+                    "response-diff-profile-{}-{}",
+                    std::process::id(),
+                    PROFILES.fetch_add(1, Ordering::Relaxed)
+                ));
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+                (dir, true)
+            }
+        };
+        let args: Vec<&OsStr> = [
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--disable-default-apps",
+            "--mute-audio",
+            "--hide-scrollbars",
+            "--no-default-browser-check",
+        ]
+        .iter()
+        .map(OsStr::new)
+        .collect();
+        let options = LaunchOptions::default_builder()
+            .path(Some(path.clone()))
+            .headless(config.headless)
+            .sandbox(!is_root())
+            .window_size(Some(config.viewport))
+            .user_data_dir(Some(profile.clone()))
+            // headless_chrome drops a connection idle for this long (default
+            // 30 s); ours stays open as long as the server runs.
+            .idle_browser_timeout(Duration::from_secs(365 * 24 * 3600))
+            .args(args)
+            .build()
+            .map_err(|e| anyhow!("browser launch options: {e}"))?;
+        let browser = Browser::new(options)
+            .with_context(|| format!("launching Chromium ({})", path.display()))?;
+        let pid = browser.get_process_id();
+        pid_slot.store(pid.unwrap_or(0), Ordering::SeqCst);
+        let cdp = Arc::new(Cdp::connect(&browser.get_ws_url())?);
+        let mut session = Session {
+            browser: Some(browser),
+            cdp,
+            profile: owned.then_some(profile),
+            pid,
+            pages: Vec::new(),
+            current: 0,
+            action_timeout: config.action_timeout,
+            unusable: Vec::new(),
+        };
+        // Our first tab, then close the launch's own blank tab.
+        let launch_tabs = session.page_targets()?;
+        session.new_tab().context("opening the first tab")?;
+        for t in launch_tabs {
+            let _ = session.cdp.call(
+                None,
+                "Target.closeTarget",
+                json!({ "targetId": t }),
+                Duration::from_secs(5),
+            );
+        }
+        Ok(session)
+    }
+
+    /// The browser's process id.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// Whether the browser process and our connection are alive.
+    pub fn is_alive(&self) -> bool {
+        if let Some(pid) = self.pid
+            && !process_alive(pid)
+        {
+            return false;
+        }
+        self.cdp.is_open()
+            && self
+                .cdp
+                .call(
+                    None,
+                    "Browser.getVersion",
+                    json!({}),
+                    Duration::from_secs(5),
+                )
+                .is_ok()
+    }
+
+    /// The ids of the browser's page targets, in the browser's order.
+    fn page_targets(&self) -> Result<Vec<String>> {
+        let r = self
+            .cdp
+            .call(None, "Target.getTargets", json!({}), Duration::from_secs(5))?;
+        Ok(r.get("targetInfos")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|t| t.get("type").and_then(Value::as_str) == Some("page"))
+            .filter_map(|t| t.get("targetId").and_then(Value::as_str).map(str::to_owned))
+            .collect())
+    }
+
+    /// Attaches our session to a tab and listens to it.
+    fn adopt(&mut self, target: String) -> Result<usize> {
+        let r = self.cdp.call(
+            None,
+            "Target.attachToTarget",
+            json!({ "targetId": target, "flatten": true }),
+            Duration::from_secs(10),
+        )?;
+        let session = r
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| anyhow!("attaching to the tab gave no session"))?
+            .to_owned();
+        let events = Arc::new(Mutex::new(TabEvents::default()));
+        let page = Page {
+            tab: None,
+            cdp: Arc::clone(&self.cdp),
+            session: session.clone(),
+            target: target.clone(),
+            key: format!("tab{}", TAB_KEYS.fetch_add(1, Ordering::Relaxed)),
+            events: Arc::clone(&events),
+            timeout: self.action_timeout,
+        };
+        let cdp = Arc::downgrade(&self.cdp);
+        let listener: Listener = {
+            let session = session.clone();
+            Arc::new(move |method: &str, params: &Value| {
+                on_event(method, params, &events, &target, &cdp, &session);
+            })
+        };
+        self.cdp.listen(&session, listener);
+        for (method, params) in [
+            ("Page.enable", json!({})),
+            ("Runtime.enable", json!({})),
+            ("Log.enable", json!({})),
+            ("DOM.enable", json!({})),
+            ("Accessibility.enable", json!({})),
+        ] {
+            if let Err(e) = page.call_within(method, params, Duration::from_secs(5)) {
+                self.cdp.forget(&session);
+                let _ = self.cdp.call(
+                    None,
+                    "Target.detachFromTarget",
+                    json!({ "sessionId": session }),
+                    Duration::from_secs(2),
+                );
+                return Err(e.context(format!("{method} on a new tab")));
+            }
+        }
+        self.pages.push(page);
+        Ok(self.pages.len() - 1)
+    }
+
+    /// Brings the tab list in line with the browser's: adopts tabs the page
+    /// opened, forgets closed ones.
+    pub fn sync_tabs(&mut self) -> Result<()> {
+        let live = self.page_targets()?;
+        let current_key = self.pages.get(self.current).map(|p| p.key.clone());
+        let cdp = Arc::clone(&self.cdp);
+        self.pages.retain(|p| {
+            let keep = live.contains(&p.target);
+            if !keep {
+                cdp.forget(&p.session);
+            }
+            keep
+        });
+        for t in live {
+            if !self.pages.iter().any(|p| p.target == t)
+                && !self.unusable.contains(&t)
+                && let Err(e) = self.adopt(t.clone())
+            {
+                // A tab that does not answer (a popup Chromium blocked, such
+                // as a data: URL) is left out of the list, not an error.
+                tracing::warn!("tab {t} does not answer; left out: {e:#}");
+                self.unusable.push(t);
+            }
+        }
+        self.current = current_key
+            .and_then(|k| self.pages.iter().position(|p| p.key == k))
+            .unwrap_or(0);
+        if self.pages.is_empty() {
+            self.new_tab()?;
+        }
+        // headless_chrome registers tabs on its own connection, a little later.
+        let known: Vec<Arc<Tab>> = match self.browser.as_ref().map(|b| b.get_tabs().lock()) {
+            Some(Ok(tabs)) => tabs.clone(),
+            _ => Vec::new(),
+        };
+        for p in self.pages.iter_mut().filter(|p| p.tab.is_none()) {
+            p.tab = known
+                .iter()
+                .find(|t| *t.get_target_id() == p.target)
+                .cloned();
+        }
+        Ok(())
+    }
+
+    /// The current tab.
+    pub fn current(&self) -> &Page {
+        &self.pages[self.current]
+    }
+
+    /// Index of the current tab.
+    pub fn current_index(&self) -> usize {
+        self.current
+    }
+
+    /// All tabs.
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
+    }
+
+    /// Opens a tab and makes it current.
+    pub fn new_tab(&mut self) -> Result<usize> {
+        let r = self.cdp.call(
+            None,
+            "Target.createTarget",
+            json!({ "url": "about:blank" }),
+            Duration::from_secs(10),
+        )?;
+        let target = r
+            .get("targetId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| anyhow!("the browser opened no tab"))?
+            .to_owned();
+        let i = self.adopt(target)?;
+        self.current = i;
+        Ok(i)
+    }
+
+    /// Makes tab `i` current.
+    pub fn select(&mut self, i: usize) -> Result<()> {
+        let p = self.pages.get(i).ok_or_else(|| self.no_tab(i))?;
+        let _ = p.call("Page.bringToFront", json!({}));
+        self.current = i;
+        Ok(())
+    }
+
+    fn no_tab(&self, i: usize) -> anyhow::Error {
+        anyhow!(
+            "there is no tab {i}; the open tabs are 0 to {} (see action `list`)",
+            self.pages.len().saturating_sub(1)
+        )
+    }
+
+    /// Closes tab `i`; the tab before it becomes current.
+    pub fn close_tab(&mut self, i: usize) -> Result<()> {
+        if i >= self.pages.len() {
+            return Err(self.no_tab(i));
+        }
+        let p = self.pages.remove(i);
+        self.cdp.forget(&p.session);
+        let _ = self.cdp.call(
+            None,
+            "Target.closeTarget",
+            json!({ "targetId": p.target }),
+            Duration::from_secs(5),
+        );
+        if self.pages.is_empty() {
+            self.new_tab()?;
+        }
+        if self.current >= i && self.current > 0 {
+            self.current -= 1;
+        }
+        self.current = self.current.min(self.pages.len() - 1);
+        Ok(())
+    }
+}
+
+fn on_event(
+    method: &str,
+    p: &Value,
+    sink: &Mutex<TabEvents>,
+    main_frame: &str,
+    cdp: &std::sync::Weak<Cdp>,
+    session: &str,
+) {
+    let str_at = |ptr: &str| p.pointer(ptr).and_then(Value::as_str).unwrap_or_default();
+    match method {
+        "Runtime.consoleAPICalled" => {
+            let args = p
+                .get("args")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let text = args
+                .iter()
+                .map(|a| match a.get("value") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(v) if !v.is_null() => v.to_string(),
+                    _ => a
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .or_else(|| a.get("type").and_then(Value::as_str))
+                        .unwrap_or_default()
+                        .to_owned(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut ev = lock(sink);
+            if let Some(n) = text.strip_prefix(MARKER) {
+                if let Ok(n) = n.parse::<u64>() {
+                    ev.last_marker = ev.last_marker.max(n);
+                }
+                return;
+            }
+            let location = p
+                .pointer("/stackTrace/callFrames/0")
+                .filter(|f| {
+                    f.get("url")
+                        .and_then(Value::as_str)
+                        .is_some_and(|u| !u.is_empty())
+                })
+                .map(|f| {
+                    format!(
+                        "{}:{}",
+                        short_url(f.get("url").and_then(Value::as_str).unwrap_or_default()),
+                        f.get("lineNumber").and_then(Value::as_u64).unwrap_or(0) + 1
+                    )
+                });
+            push(&mut ev, str_at("/type").to_owned(), text, location);
+        }
+        "Runtime.exceptionThrown" => {
+            let d = p.get("exceptionDetails").cloned().unwrap_or(Value::Null);
+            let text = d
+                .pointer("/exception/description")
+                .and_then(Value::as_str)
+                .map(|s| s.lines().next().unwrap_or_default().to_owned())
+                .or_else(|| d.get("text").and_then(Value::as_str).map(str::to_owned))
+                .unwrap_or_default();
+            let location = d
+                .get("url")
+                .and_then(Value::as_str)
+                .filter(|u| !u.is_empty())
+                .map(|u| {
+                    format!(
+                        "{}:{}",
+                        short_url(u),
+                        d.get("lineNumber").and_then(Value::as_u64).unwrap_or(0) + 1
+                    )
+                });
+            push(
+                &mut lock(sink),
+                "error".into(),
+                format!("Uncaught {text}"),
+                location,
+            );
+        }
+        "Log.entryAdded" => {
+            let location = p
+                .pointer("/entry/url")
+                .and_then(Value::as_str)
+                .map(|u| short_url(u).to_owned());
+            push(
+                &mut lock(sink),
+                str_at("/entry/level").to_owned(),
+                str_at("/entry/text").to_owned(),
+                location,
+            );
+        }
+        "Page.frameRequestedNavigation"
+        | "Page.frameStartedLoading"
+        | "Page.frameStartedNavigating"
+            if str_at("/frameId") == main_frame =>
+        {
+            lock(sink).navigations += 1;
+        }
+        "Page.frameNavigated" if p.pointer("/frame/parentId").is_none() => {
+            let mut ev = lock(sink);
+            ev.console.clear();
+            ev.reported = 0;
+            ev.dropped = 0;
+        }
+        "Page.javascriptDialogOpening" => {
+            // A dialog blocks the page (and every evaluation) until handled:
+            // accept it, and tell the agent in the next response.
+            lock(sink).dialogs.push(format!(
+                "{} \"{}\" (accepted)",
+                str_at("/type"),
+                str_at("/message")
+            ));
+            let prompt = str_at("/defaultPrompt").to_owned();
+            if let Some(cdp) = cdp.upgrade() {
+                let session = session.to_owned();
+                // Not from the reader thread: it must stay free to read the answer.
+                std::thread::spawn(move || {
+                    let _ = cdp.call(
+                        Some(&session),
+                        "Page.handleJavaScriptDialog",
+                        json!({ "accept": true, "promptText": prompt }),
+                        Duration::from_secs(5),
+                    );
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+fn push(ev: &mut TabEvents, level: String, text: String, location: Option<String>) {
+    ev.console.push(ConsoleEntry {
+        level,
+        text,
+        location,
+    });
+    if ev.console.len() > CONSOLE_CAP {
+        let extra = ev.console.len() - CONSOLE_CAP;
+        ev.console.drain(..extra);
+        ev.reported = ev.reported.saturating_sub(extra);
+        ev.dropped += extra;
+    }
+}
+
+/// `http://127.0.0.1:8000/app.js` → `/app.js` for locations (nearly always
+/// the page's own host).
+fn short_url(url: &str) -> &str {
+    url.split_once("://")
+        .and_then(|(_, rest)| rest.find('/').map(|i| &rest[i..]))
+        .unwrap_or(url)
+}
+
+fn result_value(r: Value) -> Result<Value> {
+    if let Some(ex) = r.get("exceptionDetails") {
+        let msg = ex
+            .pointer("/exception/description")
+            .and_then(Value::as_str)
+            .map(|s| s.lines().next().unwrap_or_default().to_owned())
+            .or_else(|| ex.get("text").and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_else(|| "unknown error".into());
+        bail!(JsError(msg));
+    }
+    let result = r.get("result").cloned().unwrap_or(Value::Null);
+    match result.get("type").and_then(Value::as_str) {
+        Some("undefined") => Ok(Value::Null),
+        _ => Ok(result.get("value").cloned().unwrap_or_else(|| {
+            // Not serializable by value (a function, a DOM node, …).
+            result.get("description").cloned().unwrap_or(Value::Null)
+        })),
+    }
+}
+
+/// An exception thrown by page JavaScript.
+#[derive(Debug)]
+pub struct JsError(pub String);
+
+impl std::fmt::Display for JsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for JsError {}
+
+/// The element has no visible box (hidden, zero-sized or not rendered).
+#[derive(Debug)]
+pub struct NotVisible;
+
+impl std::fmt::Display for NotVisible {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the element is not visible (no box on screen)")
+    }
+}
+
+impl std::error::Error for NotVisible {}
+
+/// A key name no table knows.
+#[derive(Debug)]
+pub struct UnknownKey(pub String);
+
+impl std::fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown key `{}`; use a name such as Enter, Tab, Escape, Backspace, ArrowDown, PageDown or a single character",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownKey {}
+
+/// A wait ran out of time.
+#[derive(Debug)]
+pub struct Timeout(pub Duration);
+
+impl std::fmt::Display for Timeout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "timed out after {} s", self.0.as_secs_f64())
+    }
+}
+
+impl std::error::Error for Timeout {}

@@ -1,0 +1,377 @@
+//! The command-line tools: `read`, `diff`, `tree-diff`, `fingerprint`,
+//! `compare`. Each is a thin layer over the core and the engine.
+//!
+//! Exit codes follow diff(1): 0 nothing changed, 1 something changed (a
+//! diff, a regression), 2 trouble.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
+use response_diff::diff::{DiffMode, DiffOptions, compare_texts};
+use response_diff::fingerprint::{BaselineStore, Severity, Status};
+use response_diff::tree::{
+    self, DiffFormat, DiffOptions as TreeDiffOptions, DiskStore, Filter, IdentityMode, ReadOutcome,
+    Selector, Tree,
+};
+use serde_json::{Map, json};
+
+use crate::browser::BrowserConfig;
+use crate::engine::{Engine, EngineConfig, capture_fingerprint};
+use crate::tools;
+
+/// Browser flags shared by the commands that open pages.
+#[derive(Args, Clone, Debug)]
+pub struct BrowserFlags {
+    /// Chromium binary (default: $CHROMIUM, Debian's chromium, then PATH).
+    #[arg(long, value_name = "PATH")]
+    pub executable_path: Option<PathBuf>,
+    /// Show the browser window instead of running headless.
+    #[arg(long)]
+    pub headed: bool,
+    /// Viewport size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x800", value_parser = parse_viewport)]
+    pub viewport: (u32, u32),
+    /// Profile directory (default: a fresh one, removed on exit).
+    #[arg(long, value_name = "DIR")]
+    pub user_data_dir: Option<PathBuf>,
+    /// Time limit of one action (navigation, waiting), in seconds.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    pub action_timeout: u64,
+}
+
+impl BrowserFlags {
+    /// The launch settings.
+    pub fn config(&self) -> BrowserConfig {
+        BrowserConfig {
+            executable: self.executable_path.clone(),
+            headless: !self.headed,
+            viewport: self.viewport,
+            user_data_dir: self.user_data_dir.clone(),
+            action_timeout: Duration::from_secs(self.action_timeout.max(1)),
+        }
+    }
+}
+
+fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{s}` is not WIDTHxHEIGHT, e.g. 1280x800"))?;
+    let w: u32 = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad width in `{s}`"))?;
+    let h: u32 = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad height in `{s}`"))?;
+    if !(100..=8192).contains(&w) || !(100..=8192).contains(&h) {
+        return Err(format!("viewport `{s}`: each side must be 100 to 8192"));
+    }
+    Ok((w, h))
+}
+
+/// `read`.
+#[derive(Args, Debug)]
+pub struct ReadArgs {
+    /// Page to read.
+    #[arg(long)]
+    pub url: String,
+    /// agent (one line per element, `+ - ~` for changes), yaml or json.
+    #[arg(long, default_value = "agent")]
+    pub format: String,
+    /// The ts of an earlier read: print only what changed since.
+    #[arg(long)]
+    pub since: Option<u64>,
+    /// Keep only these roles (comma-separated), e.g. button,link,textbox.
+    #[arg(long, value_delimiter = ',')]
+    pub roles: Vec<String>,
+    /// Drop unnamed generic wrappers.
+    #[arg(long)]
+    pub prune: bool,
+    /// Only the subtree of this ref or role (`e12`, `list "Cart"`).
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// Where reads are kept for --since (default: a private per-user directory).
+    #[arg(long, value_name = "DIR")]
+    pub store_dir: Option<PathBuf>,
+    /// How long a read stays usable for --since, in seconds.
+    #[arg(long, default_value_t = 60)]
+    pub ttl: u64,
+    #[allow(missing_docs)]
+    #[command(flatten)]
+    pub browser: BrowserFlags,
+}
+
+/// `diff`.
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The earlier text.
+    pub old: PathBuf,
+    /// The later text.
+    pub new: PathBuf,
+    /// unified, split or minimal.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// diffOptions as JSON, e.g. '{"context": 1, "maxDiffLines": 200}'.
+    #[arg(long, value_name = "JSON")]
+    pub options: Option<String>,
+}
+
+/// `tree-diff`.
+#[derive(Args, Debug)]
+pub struct TreeDiffArgs {
+    /// The earlier tree (aria snapshot text, or JSON).
+    pub old: PathBuf,
+    /// The later tree.
+    pub new: PathBuf,
+    /// agent, yaml or json.
+    #[arg(long, default_value = "agent")]
+    pub format: String,
+    /// Keep only these roles (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub roles: Vec<String>,
+    /// Drop unnamed generic wrappers.
+    #[arg(long)]
+    pub prune: bool,
+    /// Only the subtree of this ref or role.
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// Ignore refs and match by content (for trees whose refs are renumbered).
+    #[arg(long)]
+    pub ignore_refs: bool,
+}
+
+/// `fingerprint`.
+#[derive(Args, Debug)]
+pub struct FingerprintArgs {
+    /// Page to fingerprint.
+    #[arg(long)]
+    pub url: String,
+    /// Save as this baseline name ([A-Za-z0-9._-], at most 64).
+    #[arg(long, value_name = "NAME")]
+    pub save: Option<String>,
+    /// full, above_fold or a CSS selector.
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// minimal, standard or detailed.
+    #[arg(long)]
+    pub depth: Option<String>,
+    /// Where baselines are kept (default: ~/.local/state/response-diff/baselines).
+    #[arg(long, value_name = "DIR")]
+    pub baseline_dir: Option<PathBuf>,
+    #[allow(missing_docs)]
+    #[command(flatten)]
+    pub browser: BrowserFlags,
+}
+
+/// `compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Page to check.
+    #[arg(long)]
+    pub url: String,
+    /// Baseline name (or a fingerprint hash kept in the baseline directory).
+    #[arg(long, value_name = "NAME")]
+    pub against: String,
+    /// Least severity reported: info, warning or error.
+    #[arg(long, default_value = "warning")]
+    pub severity_threshold: String,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// full, above_fold or a CSS selector (as when the baseline was saved).
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// minimal, standard or detailed (as when the baseline was saved).
+    #[arg(long)]
+    pub depth: Option<String>,
+    /// Where baselines are kept (default: ~/.local/state/response-diff/baselines).
+    #[arg(long, value_name = "DIR")]
+    pub baseline_dir: Option<PathBuf>,
+    #[allow(missing_docs)]
+    #[command(flatten)]
+    pub browser: BrowserFlags,
+}
+
+/// The default baseline directory: `$XDG_STATE_HOME/response-diff/baselines`,
+/// else `~/.local/state/response-diff/baselines`.
+pub fn default_baseline_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("response-diff").join("baselines")
+}
+
+/// Opens `url` in a fresh browser and returns the engine (for more reads).
+fn open(url: &str, browser: &BrowserFlags) -> Result<Engine> {
+    let mut engine = Engine::new(EngineConfig {
+        browser: browser.config(),
+        ..EngineConfig::default()
+    })?;
+    let mut args = Map::new();
+    args.insert("url".into(), json!(url));
+    args.insert("expectation".into(), json!({"includeSnapshot": false}));
+    let out = engine
+        .call("browser_navigate", args)
+        .map_err(|e| anyhow!("{e}"))?;
+    if out.is_error {
+        bail!("{}", out.text.trim_start_matches("### Result\n"));
+    }
+    Ok(engine)
+}
+
+fn filter(roles: &[String], prune: bool, scope: Option<&str>) -> Result<Filter> {
+    Ok(Filter {
+        roles: (!roles.is_empty()).then(|| roles.to_vec()),
+        prune,
+        scope: scope.map(Selector::parse).transpose()?,
+    })
+}
+
+/// `read --url …`: the page's tree, or what changed since an earlier read.
+pub fn read(a: ReadArgs) -> Result<ExitCode> {
+    let format: DiffFormat = a.format.parse()?;
+    let opts = TreeDiffOptions {
+        // Every read is a new browser, so refs are not comparable across
+        // reads: match by content.
+        identity: IdentityMode::Content,
+        filter: filter(&a.roles, a.prune, a.scope.as_deref())?,
+        ..TreeDiffOptions::default()
+    };
+    let mut engine = open(&a.url, &a.browser)?;
+    let tree = engine.snapshot_tree()?;
+    engine.shutdown();
+    let store = DiskStore::with_ttl(
+        a.store_dir.clone().unwrap_or_else(DiskStore::default_dir),
+        Duration::from_secs(a.ttl),
+    )?;
+    let r = store.read(&a.url, &tree, a.since, &opts)?;
+    println!("{}", r.render(format));
+    Ok(match (&r.outcome, a.since) {
+        (ReadOutcome::Diff(d), _) if d.is_empty() => ExitCode::SUCCESS,
+        (ReadOutcome::Diff(_), _) => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// `diff OLD NEW`: the response diff of two texts.
+pub fn diff(a: DiffArgs) -> Result<ExitCode> {
+    let old =
+        std::fs::read_to_string(&a.old).with_context(|| format!("reading {}", a.old.display()))?;
+    let new =
+        std::fs::read_to_string(&a.new).with_context(|| format!("reading {}", a.new.display()))?;
+    let mut opts = match &a.options {
+        Some(json) => DiffOptions::from_json(json)?,
+        None => DiffOptions::default(),
+    };
+    if let Some(f) = &a.format {
+        let v: DiffOptions = DiffOptions::from_json(&json!({ "format": f }).to_string())?;
+        opts.merge(&v);
+    }
+    opts.enabled = Some(true);
+    let settings = opts.resolve();
+    let r = compare_texts(Some(&old), &new, &settings);
+    println!("{}", r.formatted_diff.trim_end_matches('\n'));
+    Ok(if r.mode == DiffMode::Unchanged {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn load_tree(path: &PathBuf) -> Result<Tree> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let t = text.trim_start();
+    let tree = if t.starts_with('[') || t.starts_with('{') {
+        Tree::from_json(&text)
+    } else {
+        tree::parse_aria(&text, false)
+    };
+    tree.with_context(|| format!("parsing {}", path.display()))
+}
+
+/// `tree-diff OLD NEW`.
+pub fn tree_diff(a: TreeDiffArgs) -> Result<ExitCode> {
+    let format: DiffFormat = a.format.parse()?;
+    let old = load_tree(&a.old)?;
+    let new = load_tree(&a.new)?;
+    let opts = TreeDiffOptions {
+        identity: if a.ignore_refs {
+            IdentityMode::Content
+        } else {
+            IdentityMode::Refs
+        },
+        filter: filter(&a.roles, a.prune, a.scope.as_deref())?,
+        ..TreeDiffOptions::default()
+    };
+    let d = tree::diff_with(&old, &new, &opts);
+    let ts = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    println!("{}", d.render(format, ts, None));
+    Ok(if d.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn baselines(dir: Option<PathBuf>) -> Result<BaselineStore> {
+    let dir = dir.unwrap_or_else(default_baseline_dir);
+    BaselineStore::open(&dir).with_context(|| format!("opening baselines in {}", dir.display()))
+}
+
+/// `fingerprint --url … [--save NAME]`.
+pub fn fingerprint(a: FingerprintArgs) -> Result<ExitCode> {
+    if let Some(name) = &a.save {
+        response_diff::fingerprint::validate_name(name)?;
+    }
+    let mut engine = open(&a.url, &a.browser)?;
+    let page = engine.current_page().ok_or_else(|| anyhow!("no page"))?;
+    let fp = capture_fingerprint(&page, a.scope.as_deref(), a.depth.as_deref())?;
+    engine.shutdown();
+    println!("{}", fp.to_json_pretty());
+    eprintln!("hash {} ({} tokens, estimated)", fp.hash, fp.token_count);
+    if let Some(name) = &a.save {
+        let mut store = baselines(a.baseline_dir)?;
+        store.save(name, &fp)?;
+        eprintln!(
+            "saved baseline `{name}` in {}",
+            store
+                .directory()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `compare --url … --against NAME`.
+pub fn compare(a: CompareArgs) -> Result<ExitCode> {
+    let threshold: Severity =
+        tools::parse_severity(&a.severity_threshold).map_err(|e| anyhow!(e))?;
+    let mut store = baselines(a.baseline_dir.clone())?;
+    // Fail before launching a browser when the baseline does not exist.
+    store.get(&a.against)?;
+    let mut engine = open(&a.url, &a.browser)?;
+    let page = engine.current_page().ok_or_else(|| anyhow!("no page"))?;
+    let fp = capture_fingerprint(&page, a.scope.as_deref(), a.depth.as_deref())?;
+    engine.shutdown();
+    let cmp = store.compare(&a.against, &fp, threshold)?;
+    if a.json {
+        println!("{}", cmp.to_json_pretty());
+    } else {
+        print!("{cmp}");
+    }
+    Ok(if cmp.is_clean() && cmp.status != Status::Loading {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,11 @@
+//! The reference MCP server and command-line tool of response-diff.
+#![warn(missing_docs)]
+pub mod ax;
+pub mod browser;
+pub mod cdp;
+pub mod cli;
+pub mod demo;
+pub mod engine;
+pub mod mcp;
+pub mod site;
+pub mod tools;

@@ -1,0 +1,105 @@
+//! `response-diff`: the MCP server (`mcp`) and command-line tools.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow};
+use clap::{Parser, Subcommand};
+use response_diff::expectation::Expectation;
+use response_diff_server::cli::BrowserFlags;
+use response_diff_server::engine::{Engine, EngineConfig};
+use response_diff_server::{cli, demo, mcp};
+
+/// Return only what changed: an MCP server and command-line tools for
+/// browser agents, on headless Chromium.
+#[derive(Parser)]
+#[command(name = "response-diff", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the MCP tools on stdin/stdout (put this in an MCP client's config).
+    Mcp {
+        #[command(flatten)]
+        browser: BrowserFlags,
+        /// Default expectation (JSON) for every call, e.g. '{"diffOptions":{"enabled":true}}'.
+        /// Calls and batches refine it.
+        #[arg(long, value_name = "JSON")]
+        default_expectation: Option<String>,
+        /// Keep named fingerprint baselines in this directory (default: memory only).
+        #[arg(long, value_name = "DIR")]
+        baseline_dir: Option<PathBuf>,
+    },
+    /// Read a web page's accessibility tree; with --since, only what changed.
+    Read(cli::ReadArgs),
+    /// Diff two text files (response diff: unified, split or minimal).
+    Diff(cli::DiffArgs),
+    /// Diff two accessibility trees (aria snapshot or JSON files).
+    TreeDiff(cli::TreeDiffArgs),
+    /// Capture a page's DOM fingerprint; --save keeps it as a named baseline.
+    Fingerprint(cli::FingerprintArgs),
+    /// Compare a page's DOM fingerprint with a saved baseline.
+    Compare(cli::CompareArgs),
+    /// The scripted agent session on the bundled demo site, with its token table.
+    Demo(demo::DemoArgs),
+}
+
+fn main() -> ExitCode {
+    // Logs go to stderr only: stdout is the MCP protocol channel.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("RESPONSE_DIFF_LOG").unwrap_or_else(|_| {
+                "response_diff_server=info,rmcp=warn,headless_chrome=off".into()
+            }),
+        )
+        .init();
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Mcp {
+            browser,
+            default_expectation,
+            baseline_dir,
+        } => {
+            let default_expectation = match default_expectation {
+                Some(json) => Expectation::from_json_at(&json, "--default-expectation")
+                    .map_err(|e| anyhow!("{e}"))?,
+                None => Expectation::default(),
+            };
+            let engine = Engine::new(EngineConfig {
+                browser: browser.config(),
+                default_expectation,
+                baseline_dir,
+            })?;
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .context("starting the async runtime")?;
+            rt.block_on(mcp::serve_stdio(engine))?;
+            // Blocking threads may still wait on stdin; do not wait for them.
+            rt.shutdown_timeout(Duration::from_millis(100));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Read(a) => cli::read(a),
+        Command::Diff(a) => cli::diff(a),
+        Command::TreeDiff(a) => cli::tree_diff(a),
+        Command::Fingerprint(a) => cli::fingerprint(a),
+        Command::Compare(a) => cli::compare(a),
+        Command::Demo(a) => demo::run(a),
+    }
+}

@@ -1,0 +1,306 @@
+//! The MCP server (stdio, rmcp): each `#[tool]` is a thin wrapper that hands
+//! the raw arguments to [`Engine::call`] on a blocking thread.
+//!
+//! Arguments are validated by the engine (one validator for calls and
+//! batch steps), so each tool's input schema is given explicitly
+//! ([`tools::input_schema`], compact and derived from the parameter
+//! structs). Wrong arguments are `INVALID_PARAMS`; a failed action is a tool
+//! error (`isError`); a call that hangs past its budget stops the browser
+//! (the next call relaunches it) and is a tool error too. Nothing a tool
+//! does ends the server.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use base64::Engine as _;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
+};
+use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde_json::Value;
+
+use crate::browser::{kill_process, lock};
+use crate::engine::{Engine, InvalidParams, Output};
+use crate::tools::{self, desc};
+
+/// The MCP server.
+#[derive(Clone)]
+pub struct McpServer {
+    engine: Arc<Mutex<Engine>>,
+    pid: Arc<AtomicU32>,
+    action_timeout: Duration,
+    tool_router: ToolRouter<Self>,
+}
+
+impl McpServer {
+    /// A server around an engine.
+    pub fn new(engine: Engine) -> McpServer {
+        let pid = engine.pid_cell();
+        let action_timeout = engine.config().browser.action_timeout;
+        McpServer {
+            engine: Arc::new(Mutex::new(engine)),
+            pid,
+            action_timeout,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// The tools/list catalog as the server sends it.
+    pub fn catalog() -> Vec<rmcp::model::Tool> {
+        Self::tool_router().list_all()
+    }
+
+    /// Stops the browser (on shutdown).
+    pub fn shutdown(&self) {
+        lock(&self.engine).shutdown();
+    }
+
+    /// How long a call may take before the watchdog stops the browser.
+    fn budget(&self, tool: &str, args: &JsonObject) -> Duration {
+        let one = self.action_timeout * 2 + Duration::from_secs(30);
+        match tool {
+            "browser_batch_execute" => {
+                let steps = args
+                    .get("steps")
+                    .and_then(Value::as_array)
+                    .map_or(1, Vec::len)
+                    .max(1) as u32;
+                one * steps.min(1000)
+            }
+            "browser_wait_for" => {
+                let t = args.get("time").and_then(Value::as_f64).unwrap_or(0.0);
+                one + Duration::from_secs_f64(t.clamp(0.0, 300.0))
+            }
+            _ => one,
+        }
+    }
+
+    async fn dispatch(
+        &self,
+        tool: &'static str,
+        args: JsonObject,
+    ) -> Result<CallToolResult, ErrorData> {
+        let budget = self.budget(tool, &args);
+        let engine = Arc::clone(&self.engine);
+        let task = tokio::task::spawn_blocking(move || lock(&engine).call(tool, args));
+        match tokio::time::timeout(budget, task).await {
+            Ok(Ok(Ok(out))) => Ok(to_result(out)),
+            Ok(Ok(Err(InvalidParams(msg)))) => Err(ErrorData::invalid_params(msg, None)),
+            Ok(Err(e)) => {
+                tracing::error!("{tool} panicked: {e}");
+                Err(ErrorData::internal_error(
+                    format!(
+                        "{tool} failed inside the server ({e}); the server is still running, try again"
+                    ),
+                    None,
+                ))
+            }
+            Err(_) => {
+                // The call hangs (a page stuck in a script, a dead renderer):
+                // stopping the browser ends every pending CDP call, so the
+                // blocked thread returns and the next call relaunches.
+                let pid = self.pid.load(Ordering::SeqCst);
+                tracing::warn!("{tool} exceeded {budget:?}; stopping the browser (pid {pid})");
+                kill_process(pid);
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "### Result\nError: {tool} did not finish in {} s, so the browser was stopped; the next call starts a fresh one.",
+                    budget.as_secs()
+                ))]))
+            }
+        }
+    }
+}
+
+fn to_result(out: Output) -> CallToolResult {
+    let mut content = vec![ContentBlock::text(out.text)];
+    for image in out.images {
+        content.push(ContentBlock::image(
+            base64::engine::general_purpose::STANDARD.encode(&image.data),
+            image.mime_type,
+        ));
+    }
+    if out.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    }
+}
+
+#[tool_router]
+impl McpServer {
+    #[tool(name = "browser_navigate", description = desc::NAVIGATE, input_schema = tools::input_schema::<tools::NavigateParams>())]
+    async fn browser_navigate(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_navigate", a).await
+    }
+
+    #[tool(name = "browser_navigate_back", description = desc::NAVIGATE_BACK, input_schema = tools::input_schema::<tools::ExpectationOnly>())]
+    async fn browser_navigate_back(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_navigate_back", a).await
+    }
+
+    #[tool(name = "browser_click", description = desc::CLICK, input_schema = tools::input_schema::<tools::ClickParams>())]
+    async fn browser_click(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_click", a).await
+    }
+
+    #[tool(name = "browser_type", description = desc::TYPE, input_schema = tools::input_schema::<tools::TypeParams>())]
+    async fn browser_type(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_type", a).await
+    }
+
+    #[tool(name = "browser_press_key", description = desc::PRESS_KEY, input_schema = tools::input_schema::<tools::PressKeyParams>())]
+    async fn browser_press_key(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_press_key", a).await
+    }
+
+    #[tool(name = "browser_select_option", description = desc::SELECT_OPTION, input_schema = tools::input_schema::<tools::SelectParams>())]
+    async fn browser_select_option(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_select_option", a).await
+    }
+
+    #[tool(name = "browser_hover", description = desc::HOVER, input_schema = tools::input_schema::<tools::HoverParams>())]
+    async fn browser_hover(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_hover", a).await
+    }
+
+    #[tool(name = "browser_snapshot", description = desc::SNAPSHOT, input_schema = tools::input_schema::<tools::SnapshotParams>())]
+    async fn browser_snapshot(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_snapshot", a).await
+    }
+
+    #[tool(name = "browser_take_screenshot", description = desc::SCREENSHOT, input_schema = tools::input_schema::<tools::ScreenshotParams>())]
+    async fn browser_take_screenshot(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_take_screenshot", a).await
+    }
+
+    #[tool(name = "browser_console_messages", description = desc::CONSOLE_MESSAGES, input_schema = tools::input_schema::<tools::ExpectationOnly>())]
+    async fn browser_console_messages(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_console_messages", a).await
+    }
+
+    #[tool(name = "browser_tabs", description = desc::TABS, input_schema = tools::input_schema::<tools::TabsParams>())]
+    async fn browser_tabs(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_tabs", a).await
+    }
+
+    #[tool(name = "browser_evaluate", description = desc::EVALUATE, input_schema = tools::input_schema::<tools::EvaluateParams>())]
+    async fn browser_evaluate(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_evaluate", a).await
+    }
+
+    #[tool(name = "browser_wait_for", description = desc::WAIT_FOR, input_schema = tools::input_schema::<tools::WaitForParams>())]
+    async fn browser_wait_for(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_wait_for", a).await
+    }
+
+    #[tool(name = "browser_close", description = desc::CLOSE, input_schema = tools::input_schema::<tools::CloseParams>())]
+    async fn browser_close(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_close", a).await
+    }
+
+    #[tool(name = "browser_batch_execute", description = desc::BATCH, input_schema = tools::input_schema::<tools::BatchParams>())]
+    async fn browser_batch_execute(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_batch_execute", a).await
+    }
+
+    #[tool(name = "browser_get_dom_fingerprint", description = desc::GET_FINGERPRINT, input_schema = tools::input_schema::<tools::FingerprintParams>())]
+    async fn browser_get_dom_fingerprint(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_get_dom_fingerprint", a).await
+    }
+
+    #[tool(name = "browser_compare_dom_fingerprint", description = desc::COMPARE_FINGERPRINT, input_schema = tools::input_schema::<tools::CompareParams>())]
+    async fn browser_compare_dom_fingerprint(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.dispatch("browser_compare_dom_fingerprint", a).await
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("response-diff", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Drives a headless Chromium. Act on elements by the [ref=eN] of the latest snapshot. \
+                 To pay only for what changed: expectation.diffOptions.enabled (a diff of the page \
+                 snapshot since the previous call on the tab), browser_snapshot with since=<ts>, \
+                 snapshotOptions.selector to scope a snapshot.",
+            )
+    }
+}
+
+/// Serves MCP on stdin/stdout until the client goes away (or SIGINT /
+/// SIGTERM), then stops the browser.
+pub async fn serve_stdio(engine: Engine) -> anyhow::Result<()> {
+    let server = McpServer::new(engine);
+    let running = server.clone().serve(rmcp::transport::stdio()).await?;
+    let cancel = running.cancellation_token();
+    let stop = async {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {},
+            _ = term.recv() => {},
+        }
+        Ok::<(), std::io::Error>(())
+    };
+    tokio::select! {
+        r = running.waiting() => { r?; }
+        r = stop => { r?; cancel.cancel(); }
+    }
+    let s = server.clone();
+    tokio::task::spawn_blocking(move || s.shutdown()).await?;
+    Ok(())
+}

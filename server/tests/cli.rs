@@ -1,0 +1,199 @@
+//! The command-line tools, run as a user would run them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use response_diff_server::site::{Site, bundled_site_dir};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_response-diff"))
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().expect("running response-diff");
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/aria")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rd-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn diff_and_tree_diff_on_files() {
+    let (before, after) = (
+        fixtures().join("case07.before.yml"),
+        fixtures().join("case07.after.yml"),
+    );
+    let (code, out, err) = run(bin().arg("diff").arg(&before).arg(&after));
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("changed: +") && out.contains("@@ -"), "{out}");
+    let (code, out, _) = run(bin()
+        .args(["diff", "--format", "minimal"])
+        .arg(&before)
+        .arg(&after));
+    assert_eq!(code, 1);
+    assert!(
+        out.lines()
+            .skip(1)
+            .all(|l| l.starts_with("- ") || l.starts_with("+ ")),
+        "{out}"
+    );
+    let (code, out, _) = run(bin().arg("diff").arg(&before).arg(&before));
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("No changes since the previous response"),
+        "{out}"
+    );
+
+    let (code, out, err) = run(bin().arg("tree-diff").arg(&before).arg(&after));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("~ [e") && out.lines().last().unwrap().ends_with("elements unchanged"),
+        "{out}"
+    );
+    let (_, yaml, _) = run(bin()
+        .args(["tree-diff", "--format", "yaml"])
+        .arg(&before)
+        .arg(&after));
+    assert!(
+        yaml.contains("diff:") && yaml.contains("unchanged_count:"),
+        "{yaml}"
+    );
+    let (code, out, _) = run(bin()
+        .args(["tree-diff", "--roles", "button,heading"])
+        .arg(&before)
+        .arg(&after));
+    assert_eq!(code, 1);
+    assert!(!out.contains("listitem"), "{out}");
+    let (code, _, err) = run(bin().arg("tree-diff").arg(&before).arg("/no/such/file"));
+    assert_eq!(code, 2);
+    assert!(err.contains("/no/such/file"), "{err}");
+}
+
+#[test]
+fn read_since_fingerprint_and_compare_on_a_page() {
+    let site = Site::serve(bundled_site_dir(), 0).unwrap();
+    let store = scratch("since");
+    let baselines = scratch("baselines");
+    let url = site.url("/help.html");
+
+    let (code, first, err) = run(bin()
+        .args(["read", "--url", &url, "--store-dir"])
+        .arg(&store));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        first.starts_with("# ts ") && first.contains("- heading \"Help & FAQ\" [level=1]"),
+        "{first}"
+    );
+    let ts: u64 = first[5..].lines().next().unwrap().trim().parse().unwrap();
+    let (code, again, err) = run(bin()
+        .args([
+            "read",
+            "--url",
+            &url,
+            "--since",
+            &ts.to_string(),
+            "--store-dir",
+        ])
+        .arg(&store));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        again.contains(&format!("changes since {ts}")) && again.contains("elements unchanged"),
+        "{again}"
+    );
+    let (_, json, _) = run(bin()
+        .args([
+            "read",
+            "--url",
+            &url,
+            "--format",
+            "json",
+            "--roles",
+            "heading",
+            "--since",
+            "1",
+            "--store-dir",
+        ])
+        .arg(&store));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(
+        v["notice"].as_str().unwrap().contains("unknown or expired"),
+        "{json}"
+    );
+
+    let (code, fp, err) = run(bin()
+        .args([
+            "fingerprint",
+            "--url",
+            &url,
+            "--save",
+            "help",
+            "--baseline-dir",
+        ])
+        .arg(&baselines));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        fp.contains("\"structure\"") && err.contains("saved baseline `help`"),
+        "{err}"
+    );
+    let (code, out, err) = run(bin()
+        .args([
+            "compare",
+            "--url",
+            &url,
+            "--against",
+            "help",
+            "--baseline-dir",
+        ])
+        .arg(&baselines));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("unchanged, clean"), "{out}");
+    let (code, out, _) = run(bin()
+        .args([
+            "compare",
+            "--url",
+            &site.url("/signup.html"),
+            "--against",
+            "help",
+            "--baseline-dir",
+        ])
+        .arg(&baselines));
+    assert_eq!(code, 1);
+    assert!(out.contains("url_changed"), "{out}");
+    let (code, _, err) = run(bin()
+        .args([
+            "compare",
+            "--url",
+            &url,
+            "--against",
+            "nope",
+            "--baseline-dir",
+        ])
+        .arg(&baselines));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no baseline named `nope` (known: help)"),
+        "{err}"
+    );
+    let (code, _, err) = run(bin()
+        .args(["read", "--url", "http://127.0.0.1:9/", "--store-dir"])
+        .arg(&store));
+    assert_eq!(code, 2);
+    assert!(err.contains("net::ERR_"), "{err}");
+    let _ = std::fs::remove_dir_all(&store);
+    let _ = std::fs::remove_dir_all(&baselines);
+}

@@ -1,0 +1,146 @@
+// Shared helpers: the server binary, a static site on 127.0.0.1, an MCP
+// client over stdio, and small readers for the responses.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, '../../..');
+export const siteDir = join(repo, 'tests/fixtures/site');
+
+/** The server binary: $RESPONSE_DIFF_BIN, else the debug build. */
+export function binary() {
+  if (process.env.RESPONSE_DIFF_BIN) return process.env.RESPONSE_DIFF_BIN;
+  const target = process.env.CARGO_TARGET_DIR || join(repo, 'target');
+  const bin = join(target, 'debug/response-diff');
+  if (!existsSync(bin)) {
+    const r = spawnSync('cargo', ['build', '-q', '-p', 'response-diff-server'], { cwd: repo, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('cargo build -p response-diff-server failed');
+  }
+  return bin;
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** Serves a folder on 127.0.0.1 (a free port); `pages` adds in-memory pages. */
+export async function serveSite(root = siteDir, pages = {}) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (pages[path] !== undefined) {
+      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
+      res.end(pages[path]);
+      return;
+    }
+    const file = normalize(join(root, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(root) || !existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { origin, url: (p) => origin + p, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** A port on 127.0.0.1 that nothing listens on. */
+export async function closedPort() {
+  const s = createServer();
+  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
+  const port = s.address().port;
+  await new Promise((ok) => s.close(ok));
+  return port;
+}
+
+/** Starts `response-diff mcp` and connects a real MCP client over stdio. */
+export async function startServer(args = []) {
+  const transport = new StdioClientTransport({
+    command: binary(),
+    args: ['mcp', ...args],
+    stderr: 'pipe',
+    env: { ...process.env, RESPONSE_DIFF_LOG: 'response_diff_server=info' },
+  });
+  let log = '';
+  transport.stderr?.on('data', (d) => { log += d; });
+  const client = new Client({ name: 'response-diff-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    log: () => log,
+    /** Calls a tool; returns { text, images, isError }. */
+    async call(name, args = {}) {
+      const r = await client.callTool({ name, arguments: args });
+      const text = r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+      const images = r.content.filter((c) => c.type === 'image');
+      return { text, images, isError: Boolean(r.isError) };
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The ref of the first snapshot line matching `pattern` (a string or regex). */
+export function refOf(text, pattern) {
+  for (const line of text.split('\n')) {
+    const hit = typeof pattern === 'string' ? line.includes(pattern) : pattern.test(line);
+    const m = hit && line.match(/\[ref=(e\d+)\]/);
+    if (m) return m[1];
+  }
+  throw new Error(`no line matching ${pattern} with a ref in:\n${text}`);
+}
+
+/** The ref of the first line matching `pattern` after the line matching `after`. */
+export function refAfter(text, after, pattern) {
+  const i = text.indexOf(after);
+  if (i < 0) throw new Error(`no ${after} in:\n${text}`);
+  return refOf(text.slice(i), pattern);
+}
+
+/** The ts a snapshot response reports. */
+export function tsOf(text) {
+  const m = text.match(/Snapshot ts: (\d+)/) || text.match(/# ts (\d+)/);
+  if (!m) throw new Error(`no ts in:\n${text}`);
+  return Number(m[1]);
+}
+
+/** The section under `### heading` (up to the next section). */
+export function section(text, heading) {
+  const start = text.indexOf(`### ${heading}`);
+  if (start < 0) return null;
+  const body = text.slice(text.indexOf('\n', start) + 1);
+  const end = body.indexOf('\n### ');
+  return end < 0 ? body : body.slice(0, end);
+}
+
+/** Child processes of `pid` whose command name contains `name` (Linux /proc). */
+export function childProcesses(pid, name) {
+  const out = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const [state, ppid] = stat.slice(close + 2).split(' ');
+    if (Number(ppid) === pid && comm.includes(name) && state !== 'Z') out.push(Number(entry));
+  }
+  return out;
+}
+
+/** Whether a process is gone (or a zombie). */
+export function gone(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state === 'Z' || state === 'X';
+  } catch {
+    return true;
+  }
+}
