@@ -169,28 +169,25 @@ impl BaselineStoreBuilder {
         if let Some(dir) = &self.dir {
             prepare_dir(dir)?;
         }
-        Ok(BaselineStore {
+        Ok(self.store())
+    }
+
+    fn store(self) -> BaselineStore {
+        BaselineStore {
             named: LruCache::unbounded(),
             recent: VecDeque::new(),
             bytes: 0,
             memory_limit: self.memory_limit,
             recent_limit: self.recent_limit,
             dir: self.dir,
-        })
+        }
     }
 }
 
 impl BaselineStore {
     /// An in-memory store with the default bounds.
     pub fn new() -> Self {
-        BaselineStore {
-            named: LruCache::unbounded(),
-            recent: VecDeque::new(),
-            bytes: 0,
-            memory_limit: DEFAULT_MEMORY_LIMIT,
-            recent_limit: DEFAULT_RECENT_LIMIT,
-            dir: None,
-        }
+        Self::configure().store()
     }
 
     /// A builder for bounds and a directory.
