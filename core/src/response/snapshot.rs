@@ -1,8 +1,8 @@
 //! The snapshot pipeline: selector → format → maxLength.
 
+use crate::Result;
 use crate::expectation::{SnapshotFormat, SnapshotOptions};
 use crate::tree::{Selector, parse_aria};
-use crate::{Error, Result};
 
 use super::Snapshot;
 
@@ -67,15 +67,7 @@ pub fn view_snapshot(snap: &Snapshot, opts: &SnapshotOptions) -> Result<Snapshot
         let element = match &opts.selector {
             None => None,
             Some(sel) => {
-                let selector = Selector::parse(sel).map_err(|e| {
-                    Error::invalid_option(
-                        "expectation.snapshotOptions.selector",
-                        match e {
-                            Error::Parse { message, .. } => message,
-                            other => other.to_string(),
-                        },
-                    )
-                })?;
+                let selector = Selector::parse_option(sel, "expectation.snapshotOptions.selector")?;
                 match tree.find(&selector) {
                     Some(e) => Some(e),
                     None => {
@@ -156,6 +148,7 @@ fn group(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Error;
 
     const PAGE: &str = "- banner [ref=e1]:\n  - navigation \"Main\" [ref=e2]:\n    - link \"Home\" [ref=e3]:\n      - /url: /\n- main [ref=e4]:\n  - heading \"Cart\" [level=1] [ref=e5]\n  - textbox \"Coupon\" [ref=e6]: SAVE10\n  - button \"Pay\" [ref=e7]";
 

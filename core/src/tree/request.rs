@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use super::{DiffFormat, DiffOptions, Filter, IdentityMode, Selector};
-use crate::{Error, Result};
+use crate::Result;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -62,15 +62,7 @@ impl TreeDiffRequest {
         let j: TreeDiffJson = crate::json::from_str(json, "treeDiffOptions")?;
         let scope = match j.scope {
             None => None,
-            Some(s) => Some(Selector::parse(&s).map_err(|e| {
-                Error::invalid_option(
-                    "treeDiffOptions.scope",
-                    match e {
-                        Error::Parse { message, .. } => message,
-                        other => other.to_string(),
-                    },
-                )
-            })?),
+            Some(s) => Some(Selector::parse_option(&s, "treeDiffOptions.scope")?),
         };
         Ok(TreeDiffRequest {
             format: match j.format {

@@ -46,6 +46,26 @@ const HTML_ONLY_TAGS: &[&str] = &[
 ];
 
 impl Selector {
+    /// [`Selector::parse`] for a selector given as an option: a bad one is
+    /// [`Error::InvalidOption`] naming `field`, with the parse message.
+    ///
+    /// ```
+    /// use response_diff::tree::Selector;
+    /// let e = Selector::parse_option("div > a", "scope").unwrap_err();
+    /// assert!(e.to_string().starts_with("invalid option `scope`"));
+    /// ```
+    pub fn parse_option(input: &str, field: &str) -> Result<Selector> {
+        Selector::parse(input).map_err(|e| {
+            Error::invalid_option(
+                field,
+                match e {
+                    Error::Parse { message, .. } => message,
+                    other => other.to_string(),
+                },
+            )
+        })
+    }
+
     /// Parses a selector: a ref (`e12`, `f1e12`) or a role with an optional
     /// quoted name (`button "Submit"`).
     ///
