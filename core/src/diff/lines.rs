@@ -91,30 +91,29 @@ pub struct LineDiff<'a> {
 }
 
 /// Splits `text` into lines. A trailing `\n` does not start a new line.
+///
+/// One vectorized scan over the whole text finds every newline, instead of
+/// a search per line (snapshot lines are short, so per-call setup would
+/// dominate).
 pub fn split_lines(text: &str) -> impl Iterator<Item = Line<'_>> {
-    let mut rest = text;
+    let mut start = 0;
+    let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
     std::iter::from_fn(move || {
-        if rest.is_empty() {
+        if start >= text.len() {
             return None;
         }
-        match rest.find('\n') {
-            Some(i) => {
-                let line = Line {
-                    text: &rest[..i],
-                    newline: true,
-                };
-                rest = &rest[i + 1..];
-                Some(line)
-            }
-            None => {
-                let line = Line {
-                    text: rest,
-                    newline: false,
-                };
-                rest = "";
-                Some(line)
-            }
-        }
+        let line = match newlines.next() {
+            Some(i) => Line {
+                text: &text[start..i],
+                newline: true,
+            },
+            None => Line {
+                text: &text[start..],
+                newline: false,
+            },
+        };
+        start += line.text.len() + 1;
+        Some(line)
     })
 }
 
@@ -581,7 +580,13 @@ fn line_hash(line: &Line<'_>, ignore_whitespace: bool) -> u64 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let mut h = rustc_hash::FxBuildHasher.build_hasher();
     if ignore_whitespace {
-        normalize_whitespace(line.text).hash(&mut h);
+        // Most lines are already normal: hash them as they are, which is
+        // what normalizing would give, without the byte-by-byte pass.
+        if is_normal_ascii(line.text.as_bytes()) {
+            line.text.hash(&mut h);
+        } else {
+            normalize_whitespace(line.text).hash(&mut h);
+        }
     } else {
         line.text.hash(&mut h);
         line.newline.hash(&mut h);
@@ -592,6 +597,48 @@ fn line_hash(line: &Line<'_>, ignore_whitespace: bool) -> u64 {
 /// Lower bounds of (removed, added) lines of any diff: an old line whose
 /// hash no new line has must be removed, and the other way round. Checked
 /// against a bitset of hashes, so a collision can only lower the bounds.
+/// Whether [`normalize_whitespace`] would return `line` unchanged, checked
+/// eight bytes at a time: ASCII, no trailing whitespace, and after the
+/// indentation only single spaces. False also for some normal lines (any
+/// control byte below 0x0e): those take the slow path, which is exact.
+fn is_normal_ascii(line: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let start = line
+        .iter()
+        .position(|&b| !is_ascii_ws(b))
+        .unwrap_or(line.len());
+    let body = &line[start..];
+    if body.last().is_some_and(|&b| is_ascii_ws(b)) {
+        return false;
+    }
+    // The body starts with a non-space, so no space precedes it.
+    let mut prev_space = false;
+    let mut chunks = body.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        // Non-ASCII, or some byte below 0x0e (tab, newline, VT, FF, CR and
+        // other controls): let the exact path decide.
+        if w & HI != 0 || w.wrapping_sub(LO * 0x0e) & !w & HI != 0 {
+            return false;
+        }
+        // High bit of each byte that is a space (exact: no borrows).
+        let x = w ^ (LO * b' ' as u64);
+        let spaces = !(((x & !HI).wrapping_add(!HI)) | x | !HI);
+        if spaces & (spaces << 8) != 0 || (prev_space && spaces & 0x80 != 0) {
+            return false;
+        }
+        prev_space = spaces >> 63 != 0;
+    }
+    for &b in chunks.remainder() {
+        if b >= 0x80 || (is_ascii_ws(b) && (b != b' ' || prev_space)) {
+            return false;
+        }
+        prev_space = b == b' ';
+    }
+    true
+}
+
 fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
     // About 16 bits per line keeps false hits (which only weaken the bound)
     // near 6 %, without zeroing a large table for small texts.
@@ -684,6 +731,59 @@ fn merge_equal_runs(ops: Vec<Op>) -> Vec<Op> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normal_form_check_agrees_with_normalize() {
+        let cases = [
+            "",
+            "a",
+            "    - button \"Save\" [ref=e12]",
+            "  - a  b",
+            "  - abcdefg  hijk",
+            "  - abcdefg hijk ",
+            "  - abcdefgh\tijk",
+            "\t- abcdefghijklmnop qrstu",
+            "- abcdefg\u{a0}hij",
+            "- abcdefg \u{2003}hij",
+            "- abcdefg\x01hijklmnop",
+            "- abcdef\r",
+            "- abcdefg        h",
+            "- abcdefg h i j k l m n o p",
+        ];
+        for c in cases {
+            let normal = normalize_whitespace(c) == c;
+            // Never claims normal for a line that is not; exact for these.
+            assert_eq!(
+                is_normal_ascii(c.as_bytes()),
+                normal && c.is_ascii() && !c.contains('\x01'),
+                "{c:?}"
+            );
+        }
+        // Every split of a double space across the 8-byte chunks.
+        for pad in 1..20 {
+            let line = format!("- {}  x", "a".repeat(pad));
+            assert!(!is_normal_ascii(line.as_bytes()), "{line:?}");
+            let line = format!("- {} x", "a".repeat(pad));
+            assert!(is_normal_ascii(line.as_bytes()), "{line:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn normal_form_check_is_sound(line in "[ a\t\r\x0b\x0c\u{a0}\u{3000}b-]{0,40}") {
+            if is_normal_ascii(line.as_bytes()) {
+                proptest::prop_assert_eq!(normalize_whitespace(&line), line.as_str());
+            }
+            let hashed = line_hash(&Line { text: &line, newline: true }, true);
+            let reference = {
+                use std::hash::{BuildHasher, Hash, Hasher};
+                let mut h = rustc_hash::FxBuildHasher.build_hasher();
+                normalize_whitespace(&line).hash(&mut h);
+                h.finish()
+            };
+            proptest::prop_assert_eq!(hashed, reference);
+        }
+    }
 
     fn kinds(d: &LineDiff<'_>) -> Vec<(OpKind, usize, usize)> {
         d.ops()
