@@ -776,10 +776,8 @@ mod tests {
             }
             let hashed = line_hash(&Line { text: &line, newline: true }, true);
             let reference = {
-                use std::hash::{BuildHasher, Hash, Hasher};
-                let mut h = rustc_hash::FxBuildHasher.build_hasher();
-                normalize_whitespace(&line).hash(&mut h);
-                h.finish()
+                use std::hash::BuildHasher;
+                rustc_hash::FxBuildHasher.hash_one(normalize_whitespace(&line))
             };
             proptest::prop_assert_eq!(hashed, reference);
         }
