@@ -397,6 +397,16 @@ export interface Download {
 export type ErrorCode = 'INVALID_OPTION' | 'PARSE_ERROR' | 'INPUT_TOO_LARGE' | 'BASELINE_NOT_FOUND' | 'INVALID_NAME' | 'IMAGE_ERROR' | 'IO_ERROR' | 'INTERNAL'
 
 /**
+ * Estimated tokens of `text`: UTF-8 bytes / 4, rounded up (the label to
+ * print next to it is "estimated tokens (bytes/4)"). Reports should count
+ * with a real tokenizer; this is the cheap default the library uses.
+ *
+ * It also measures what crossing into the addon costs: the text is
+ * converted exactly as `detect` converts it, and nothing else is done.
+ */
+export declare function estimateTokens(text: string): number
+
+/**
  * Which sections a response includes and how much of each (DESIGN §3.1).
  * Every field is optional: a field left out keeps the tool's default.
  * Unknown keys and out-of-range values throw `INVALID_OPTION` naming the

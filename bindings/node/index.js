@@ -850,6 +850,7 @@ module.exports.DEFAULT_MAX_STORED_BYTES = nativeBinding.DEFAULT_MAX_STORED_BYTES
 module.exports.DiffFormat = nativeBinding.DiffFormat
 module.exports.DiffMode = nativeBinding.DiffMode
 module.exports.ErrorCode = nativeBinding.ErrorCode
+module.exports.estimateTokens = nativeBinding.estimateTokens
 module.exports.EXTRACTOR_JS = nativeBinding.EXTRACTOR_JS
 module.exports.FingerprintDepth = nativeBinding.FingerprintDepth
 module.exports.fingerprintExpression = nativeBinding.fingerprintExpression

@@ -22,6 +22,13 @@ function runners(name) {
       const d = new ResponseDiffDetector()
       return [() => d.store('tab', old), () => d.detect('tab', next, OPTIONS)]
     }
+    case 'floor': {
+      // The crossing alone: the new text converted into the addon exactly
+      // as \`detect\` converts it, a number back, no work. Any addon that
+      // must read the text pays at least this.
+      const { estimateTokens } = require('../index.js')
+      return [null, () => estimateTokens(next)]
+    }
     case 'compare': {
       // Both texts cross: the stateless decision rule.
       const { compareTexts } = require('../index.js')

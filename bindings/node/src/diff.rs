@@ -6,7 +6,7 @@ use response_diff::diff as core;
 
 use crate::error::OrThrow;
 use crate::json::options_json;
-use crate::text::Text;
+use crate::text::{JsText, Text};
 
 /// Default cap on a detector's stored bytes (10 MiB).
 #[napi]
@@ -99,7 +99,7 @@ pub struct DiffMetadata {
 }
 
 /// The outcome of comparing a response with the previous one.
-#[napi(object)]
+#[napi(object, object_from_js = false)]
 pub struct DiffResult {
     /// Whether the texts differ (false for `first` and `unchanged`).
     pub has_difference: bool,
@@ -110,7 +110,8 @@ pub struct DiffResult {
     /// Which of the four answers this is.
     pub mode: DiffMode,
     /// What to show the agent.
-    pub formatted_diff: String,
+    #[napi(ts_type = "string")]
+    pub formatted_diff: JsText,
     /// Counts and hashes.
     pub metadata: DiffMetadata,
 }
@@ -127,7 +128,7 @@ impl From<core::DiffResult> for DiffResult {
             similarity: r.similarity,
             change_ratio: r.change_ratio,
             mode: r.mode.into(),
-            formatted_diff: r.formatted_diff,
+            formatted_diff: r.formatted_diff.into(),
             metadata: DiffMetadata {
                 added_lines: count(m.added_lines),
                 removed_lines: count(m.removed_lines),
@@ -140,6 +141,22 @@ impl From<core::DiffResult> for DiffResult {
                 exact: m.exact,
             },
         }
+    }
+}
+
+impl DiffResult {
+    /// The result for JavaScript; a `first` or `full` answer hands back the
+    /// caller's own `current` string (after the note) instead of a copy.
+    fn answering(mut r: core::DiffResult, current: &Text) -> DiffResult {
+        let reuse = matches!(r.mode, core::DiffMode::First | core::DiffMode::Full);
+        let text = std::mem::take(&mut r.formatted_diff);
+        let mut out = DiffResult::from(r);
+        out.formatted_diff = if reuse {
+            current.reuse_in(text)
+        } else {
+            text.into()
+        };
+        out
     }
 }
 
@@ -207,10 +224,8 @@ impl ResponseDiffDetector {
         #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
     ) -> Result<DiffResult> {
         let s = settings(&env, options)?;
-        self.inner
-            .detect(&key, &text.0, &s)
-            .or_throw(&env)
-            .map(Into::into)
+        let r = self.inner.detect(&key, &text.0, &s).or_throw(&env)?;
+        Ok(DiffResult::answering(r, &text))
     }
 
     /// Stores `text` under `key` without comparing. Returns false when the
@@ -268,7 +283,8 @@ pub fn compare_texts(
 ) -> Result<DiffResult> {
     let s = settings(&env, options)?;
     let previous = previous.as_ref().map(|t| t.0.as_str());
-    Ok(core::compare_texts(previous, &current.0, &s).into())
+    let r = core::compare_texts(previous, &current.0, &s);
+    Ok(DiffResult::answering(r, &current))
 }
 
 /// The line diff of two texts in one format (`format`, `context` and

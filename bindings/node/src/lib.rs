@@ -19,4 +19,5 @@ pub mod fingerprint;
 mod json;
 pub mod response;
 mod text;
+pub mod tokens;
 pub mod tree;

@@ -100,7 +100,7 @@ pub struct Image {
 }
 
 /// A rendered response.
-#[napi(object)]
+#[napi(object, object_from_js = false)]
 pub struct Rendered {
     /// The Markdown text.
     pub text: String,

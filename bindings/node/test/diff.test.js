@@ -187,3 +187,32 @@ test('texts cross intact: accents, emoji, CJK; a lone surrogate becomes U+FFFD',
   d.store('k', 'a\uD800b')
   assert.equal(d.previous('k'), 'a\uFFFDb')
 })
+
+test('estimateTokens: UTF-8 bytes / 4, rounded up, as the core counts', () => {
+  const { estimateTokens } = require('..')
+  assert.equal(estimateTokens(''), 0)
+  assert.equal(estimateTokens('abcdefgh'), 2)
+  assert.equal(estimateTokens('abcdefghi'), 3)
+  // 'é' is 2 bytes and '😀' is 4 in UTF-8: 6 bytes, 2 tokens.
+  assert.equal(estimateTokens('é😀'), 2)
+  assert.throws(() => estimateTokens(42), /string/i)
+})
+
+test('first and full answers hand back the caller text exactly, after the note', () => {
+  const d = new ResponseDiffDetector({ maxStoredBytes: 64 })
+  const page = (n) => Array.from({ length: 20 }, (_, i) => `- item ${i} ${n} é😀\n`).join('')
+  const a = page('a')
+  const roomy = new ResponseDiffDetector()
+  const first = roomy.detect('k', a)
+  assert.equal(first.mode, 'first')
+  assert.equal(first.formattedDiff, a)
+  // Over the 64-byte cap: a note before the text, still the exact text after it.
+  const over = d.detect('k2', a)
+  assert.equal(over.mode, 'first')
+  assert.ok(over.formattedDiff.startsWith('(Not kept'))
+  assert.ok(over.formattedDiff.endsWith(a))
+  const full = compareTexts(a, page('b'))
+  assert.equal(full.mode, 'full')
+  assert.match(full.formattedDiff, /^Full response \([^\n]*\):\n/)
+  assert.equal(full.formattedDiff.slice(full.formattedDiff.indexOf('\n') + 1), page('b'))
+})

@@ -66,7 +66,8 @@ pub struct DiffMetadata {
     /// Whether the current text was stored for the next call (false when it
     /// alone is over the store cap).
     pub stored: bool,
-    /// Whether the diff's time budget ran out (the diff is still correct).
+    /// Whether the diff's time budget ran out before it was provably
+    /// minimal (the diff is still correct, but may be larger than needed).
     pub deadline_hit: bool,
     /// False when the line search was skipped because even the smallest
     /// diff could not fit in `maxDiffLines` (mode is then `full`);
@@ -256,8 +257,9 @@ impl ResponseDiffDetector {
         result.metadata.stored = stored;
         if !stored {
             let note = format!(
-                "(Not kept for the next diff: {} bytes is over the detector's {}-byte store cap.)\n",
+                "(Not kept for the next diff: {} bytes with its key and {} bytes of bookkeeping is over the detector's {}-byte store cap.)\n",
                 current.len(),
+                super::store::ENTRY_OVERHEAD,
                 self.config.max_stored_bytes
             );
             result.formatted_diff.insert_str(0, &note);

@@ -425,7 +425,24 @@ impl<'a> LineDiff<'a> {
                         deadline_at,
                     );
                 }
-                deadline_hit = deadline_at.is_some_and(|d| Instant::now() > d);
+                // Past the deadline the search may have been cut short,
+                // unless the diff is as small as any diff can be (a thread
+                // descheduled past the deadline may still have finished).
+                deadline_hit = deadline_at.is_some_and(|d| Instant::now() > d) && {
+                    let changed: usize = raw
+                        .iter()
+                        .map(|op| match *op {
+                            similar::DiffOp::Equal { .. } => 0,
+                            similar::DiffOp::Delete { old_len, .. } => old_len,
+                            similar::DiffOp::Insert { new_len, .. } => new_len,
+                            similar::DiffOp::Replace {
+                                old_len, new_len, ..
+                            } => old_len + new_len,
+                        })
+                        .sum();
+                    let (del, ins) = change_lower_bounds(&old_h, &new_h);
+                    changed > del + ins
+                };
                 for op in raw {
                     push_similar_op(&mut ops, op, o0, n0);
                 }
@@ -502,8 +519,10 @@ impl<'a> LineDiff<'a> {
         }
     }
 
-    /// Whether the deadline cut the search short (the diff is still
-    /// correct, but may be larger than the minimal one).
+    /// Whether the deadline passed and may have cut the search short (the
+    /// diff is still correct, but may be larger than the minimal one).
+    /// False when the diff is provably minimal: it changes no more lines
+    /// than lines present on one side only.
     pub fn deadline_hit(&self) -> bool {
         self.deadline_hit
     }
