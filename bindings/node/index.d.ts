@@ -129,6 +129,19 @@ export declare class ResponseDiffDetector {
    */
   constructor(config?: DetectorConfig)
   /**
+   * The process-wide detector called `name`, shared by every worker
+   * thread that asks for it: one store, one cap, safe to use from all of
+   * them at once. The first caller creates it (with `config`); a later
+   * `config` must be absent or the same. It lives while any thread holds
+   * it.
+   *
+   * ```js
+   * // in each worker_threads Worker:
+   * const d = ResponseDiffDetector.shared('pages')
+   * ```
+   */
+  static shared(name: string, config?: DetectorConfig): ResponseDiffDetector
+  /**
    * Compares `text` with the text stored under `key`, then stores `text`
    * in its place.
    */

@@ -1,5 +1,7 @@
 //! Response diff: the detector class, stateless compare, the formatter.
 
+use std::sync::{Arc, Mutex, Weak};
+
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use response_diff::diff as core;
@@ -192,7 +194,18 @@ pub(crate) fn settings(
 /// ```
 #[napi]
 pub struct ResponseDiffDetector {
-    pub(crate) inner: core::ResponseDiffDetector,
+    pub(crate) inner: Arc<core::ResponseDiffDetector>,
+}
+
+/// Detectors any worker thread can attach to by name; an entry lives while
+/// some `ResponseDiffDetector` object (in any thread) holds it.
+static SHARED: Mutex<Vec<(String, Weak<core::ResponseDiffDetector>)>> = Mutex::new(Vec::new());
+
+fn detector_config(env: &Env, config: Option<serde_json::Value>) -> Result<core::DetectorConfig> {
+    match options_json(config) {
+        None => Ok(core::DetectorConfig::default()),
+        Some(json) => core::DetectorConfig::from_json(&json).or_throw(env),
+    }
 }
 
 #[napi]
@@ -204,13 +217,51 @@ impl ResponseDiffDetector {
         env: Env,
         #[napi(ts_arg_type = "DetectorConfig")] config: Option<serde_json::Value>,
     ) -> Result<Self> {
-        let config = match options_json(config) {
-            None => core::DetectorConfig::default(),
-            Some(json) => core::DetectorConfig::from_json(&json).or_throw(&env)?,
-        };
+        let config = detector_config(&env, config)?;
         Ok(ResponseDiffDetector {
-            inner: core::ResponseDiffDetector::with_config(config),
+            inner: Arc::new(core::ResponseDiffDetector::with_config(config)),
         })
+    }
+
+    /// The process-wide detector called `name`, shared by every worker
+    /// thread that asks for it: one store, one cap, safe to use from all of
+    /// them at once. The first caller creates it (with `config`); a later
+    /// `config` must be absent or the same. It lives while any thread holds
+    /// it.
+    ///
+    /// ```js
+    /// // in each worker_threads Worker:
+    /// const d = ResponseDiffDetector.shared('pages')
+    /// ```
+    #[napi(factory)]
+    pub fn shared(
+        env: Env,
+        name: String,
+        #[napi(ts_arg_type = "DetectorConfig")] config: Option<serde_json::Value>,
+    ) -> Result<Self> {
+        let given = options_json(config.clone()).is_some();
+        let config = detector_config(&env, config)?;
+        let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+        shared.retain(|(_, d)| d.strong_count() > 0);
+        if let Some(inner) = shared
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, d)| d.upgrade())
+        {
+            if given && inner.config() != config {
+                return Err(response_diff::Error::invalid_option(
+                    "config",
+                    format!(
+                        "the shared detector {name:?} already exists with other limits; pass no config, or the same one"
+                    ),
+                ))
+                .or_throw(&env);
+            }
+            return Ok(ResponseDiffDetector { inner });
+        }
+        let inner = Arc::new(core::ResponseDiffDetector::with_config(config));
+        shared.push((name, Arc::downgrade(&inner)));
+        Ok(ResponseDiffDetector { inner })
     }
 
     /// Compares `text` with the text stored under `key`, then stores `text`
