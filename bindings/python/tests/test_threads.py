@@ -90,3 +90,80 @@ def test_threads_share_a_baseline_store_and_a_since_store() -> None:
         assert cmp == rd.compare_fingerprints(before[i], after[i]).to_json()
         assert agent == rd.tree_diff(*trees[i]).to_agent()
     assert store.names() == sorted(f"page-{i}" for i in range(THREADS))
+
+
+CALLS = 10_000
+
+
+def conc_page(t: int, i: int) -> str:
+    """The pages of core/tests/concurrency.rs (and the Node workers test):
+    unique per (thread, call), one-line changes, an added line, and now and
+    then another page altogether."""
+    if i % 97 == 0:
+        return f'- heading "Page {t}-{i}" [level=1]\n- paragraph: moved\n'
+    s = "- main:\n" + "".join(f"  - listitem: item {line}\n" for line in range(12))
+    s += f"  - status: thread {t} call {i}\n"
+    if i % 3 == 0:
+        s += "  - alert: saved\n"
+    return s
+
+
+def test_eight_threads_ten_thousand_calls_on_own_and_shared_keys() -> None:
+    """8 threads x 10,000 calls on their own key and 10,000 on one shared
+    key, at once; every result equals compare_texts on the text the call
+    replaced, and the shared key's calls form one clean sequence."""
+    detector = rd.ResponseDiffDetector()
+    options = rd.DiffOptions(enabled=True)
+    barrier = threading.Barrier(THREADS)
+
+    def work(t: int) -> tuple[list[rd.DiffResult], list[rd.DiffResult]]:
+        own, shared = [], []
+        barrier.wait()
+        for i in range(CALLS):
+            text = conc_page(t, i)
+            own.append(detector.detect(f"tab-{t}", text, options))
+            shared.append(detector.detect("shared", text, options))
+        return own, shared
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        seen = list(pool.map(work, range(THREADS)))
+
+    def same(got: rd.DiffResult, want: rd.DiffResult, where: str) -> None:
+        assert got.to_dict() == want.to_dict(), where
+
+    for t, (own, _) in enumerate(seen):
+        previous = None
+        for i, got in enumerate(own):
+            text = conc_page(t, i)
+            same(got, rd.compare_texts(previous, text, options), f"thread {t} call {i}, own key")
+            previous = text
+
+    by_hash = {
+        rd.compare_texts(None, conc_page(t, i)).metadata.current_hash: (t, i)
+        for t in range(THREADS)
+        for i in range(CALLS)
+    }
+    assert len(by_hash) == THREADS * CALLS, "every text is distinct"
+    replaced: set[str] = set()
+    firsts = 0
+    modes: dict[str, int] = {}
+    for t, (_, shared) in enumerate(seen):
+        for i, got in enumerate(shared):
+            h = got.metadata.previous_hash
+            previous = None
+            if h is None:
+                firsts += 1
+            else:
+                assert h in by_hash, f"thread {t} call {i} replaced a text nobody sent"
+                assert h not in replaced, f"text {by_hash[h]} replaced twice"
+                replaced.add(h)
+                previous = conc_page(*by_hash[h])
+            same(got, rd.compare_texts(previous, conc_page(t, i), options), f"thread {t} call {i}, shared key")
+            modes[got.mode] = modes.get(got.mode, 0) + 1
+    assert firsts == 1
+    assert len(replaced) == THREADS * CALLS - 1
+    last = detector.previous("shared")
+    assert last is not None
+    assert rd.compare_texts(None, last).metadata.current_hash not in replaced
+    assert {"first", "diff", "full"} <= set(modes), modes
+    assert len(detector) == THREADS + 1
