@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::Result;
-use crate::diff::{DiffMode, DiffResult, ResponseDiffDetector};
+use crate::diff::{DiffMode, DiffResult, ResponseDiffDetector, compare_texts};
 use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation};
 
 pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
@@ -255,10 +255,16 @@ pub fn render(
     if expectation.include_snapshot
         && let Some(snap) = &response.snapshot
     {
-        let (body, result) = render_snapshot(snap, expectation, diff)?;
+        let url = response.page.as_ref().map(|p| p.url.as_str());
+        let (body, result, base) = render_snapshot(snap, expectation, diff, url)?;
         snapshot_diff = result;
-        let heading = match snapshot_diff.as_ref().map(|r| r.mode) {
-            Some(DiffMode::Diff) => "Page snapshot (diff since the previous snapshot)",
+        let heading = match (snapshot_diff.as_ref().map(|r| r.mode), base) {
+            (Some(DiffMode::Diff), Base::Previous) => {
+                "Page snapshot (diff since the previous snapshot)"
+            }
+            (Some(DiffMode::Diff), Base::SameUrl) => {
+                "Page snapshot (diff since the last snapshot of this URL)"
+            }
             _ => "Page snapshot",
         };
         section(&mut out, heading, &body);
@@ -340,21 +346,36 @@ pub fn fence(lang: &str, body: &str) -> String {
     format!("{ticks}{lang}\n{body}\n{ticks}")
 }
 
+/// What a snapshot diff was taken against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Base {
+    /// The previous snapshot under the key (the tab's last page).
+    Previous,
+    /// The last snapshot of the same URL (a page seen before: back, or a
+    /// return visit), when the previous snapshot was another page.
+    SameUrl,
+}
+
 fn render_snapshot(
     snap: &Snapshot,
     expectation: &ResolvedExpectation,
     diff: Option<DiffTarget<'_>>,
-) -> Result<(String, Option<DiffResult>)> {
+    url: Option<&str>,
+) -> Result<(String, Option<DiffResult>, Base)> {
     let view = view_snapshot(snap, &expectation.snapshot)?;
     let lang = view.lang;
     let text = match &view.text {
         Some(t) => t,
-        None => return Ok((view.notice.unwrap_or_default(), None)),
+        None => return Ok((view.notice.unwrap_or_default(), None, Base::Previous)),
     };
     let notice = view.notice.map(|n| format!("\n{n}")).unwrap_or_default();
     let target = diff.filter(|_| expectation.diff.enabled);
     let Some(target) = target else {
-        return Ok((format!("{}{notice}", fence(lang, text)), None));
+        return Ok((
+            format!("{}{notice}", fence(lang, text)),
+            None,
+            Base::Previous,
+        ));
     };
     let key = format!(
         "{}\u{1f}{}\u{1f}{}",
@@ -362,7 +383,39 @@ fn render_snapshot(
         lang,
         expectation.snapshot.selector.as_deref().unwrap_or("")
     );
-    let r = target.detector.detect(&key, text, &expectation.diff)?;
+    let mut r = target.detector.detect(&key, text, &expectation.diff)?;
+    let mut base = Base::Previous;
+    if let Some(url) = url.filter(|u| !u.is_empty()) {
+        // Each URL also keeps its own last snapshot (fragment ignored). When
+        // the previous snapshot was another page, a page the agent has seen
+        // before diffs against what it saw of it.
+        let url_key = format!(
+            "{key}\u{1f}url\u{1f}{}",
+            url.split('#').next().unwrap_or(url)
+        );
+        if matches!(r.mode, DiffMode::First | DiffMode::Full)
+            && let Some(seen) = target.detector.previous(&url_key)
+        {
+            let mut alt = compare_texts(Some(&seen), text, &expectation.diff);
+            if matches!(alt.mode, DiffMode::Diff | DiffMode::Unchanged) {
+                if alt.mode == DiffMode::Unchanged {
+                    alt.formatted_diff = format!(
+                        "No changes since the last snapshot of this URL ({} line{}).",
+                        alt.metadata.total_lines,
+                        if alt.metadata.total_lines == 1 {
+                            ""
+                        } else {
+                            "s"
+                        }
+                    );
+                }
+                alt.metadata.stored = r.metadata.stored;
+                r = alt;
+                base = Base::SameUrl;
+            }
+        }
+        target.detector.store(&url_key, text)?;
+    }
     let body = match r.mode {
         DiffMode::Diff => match r.formatted_diff.split_once('\n') {
             Some((header, diff)) => format!("{header}\n{}", fence("diff", diff)),
@@ -383,7 +436,7 @@ fn render_snapshot(
             target.detector.config().max_stored_bytes
         )
     };
-    Ok((format!("{body}{notice}{stored_note}"), Some(r)))
+    Ok((format!("{body}{notice}{stored_note}"), Some(r), base))
 }
 
 fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option<String> {
@@ -581,6 +634,69 @@ mod tests {
             again
                 .text
                 .contains("### Page snapshot\nNo changes since the previous response (30 lines).")
+        );
+    }
+
+    #[test]
+    fn a_page_seen_before_diffs_against_its_own_last_snapshot() {
+        let det = ResponseDiffDetector::new();
+        let target = DiffTarget {
+            detector: &det,
+            key: "tab1",
+        };
+        let page = |url: &str, word: &str, n: usize| -> Response {
+            let aria: String = (0..30)
+                .map(|i| {
+                    format!(
+                        "- listitem [ref=e{i}]: {word} {}\n",
+                        if i == 7 { n } else { i }
+                    )
+                })
+                .collect();
+            Response {
+                page: Some(PageState {
+                    url: url.into(),
+                    title: word.into(),
+                }),
+                snapshot: Some(Snapshot::aria(aria)),
+                ..Response::default()
+            }
+        };
+        let on = exp(r#"{"diffOptions": {"enabled": true}}"#);
+        let shop = "http://127.0.0.1/shop";
+        let mode = |r: &Rendered| r.snapshot_diff.as_ref().unwrap().mode;
+        assert_eq!(
+            mode(&render(&page(shop, "tea", 1), &on, Some(target)).unwrap()),
+            DiffMode::First
+        );
+        // Another page: nothing to diff against.
+        let other = render(
+            &page("http://127.0.0.1/signup", "form", 1),
+            &on,
+            Some(target),
+        )
+        .unwrap();
+        assert_eq!(mode(&other), DiffMode::Full);
+        // Back to the shop (fragment ignored), one line changed since it was seen.
+        let back = render(&page(&format!("{shop}#cart"), "tea", 2), &on, Some(target)).unwrap();
+        assert_eq!(mode(&back), DiffMode::Diff);
+        assert!(back.text.contains(
+            "### Page snapshot (diff since the last snapshot of this URL)\n30 lines, 2 changed: +1 \u{2212}1\n"
+        ));
+        // The tab chain moved on too: the same page again is unchanged.
+        let again = render(&page(shop, "tea", 2), &on, Some(target)).unwrap();
+        assert_eq!(mode(&again), DiffMode::Unchanged);
+        // Away and back with nothing changed on the shop.
+        render(
+            &page("http://127.0.0.1/signup", "form", 2),
+            &on,
+            Some(target),
+        )
+        .unwrap();
+        let same = render(&page(shop, "tea", 2), &on, Some(target)).unwrap();
+        assert!(
+            same.text
+                .contains("No changes since the last snapshot of this URL (30 lines).")
         );
     }
 }
