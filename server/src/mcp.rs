@@ -15,11 +15,14 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ServerCapabilities, ServerConfig,
 };
-use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::Value;
 
 use crate::browser::{kill_process, lock};
@@ -270,6 +273,29 @@ impl McpServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for McpServer {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // rmcp answers an unknown name with a bare "tool not found"; say
+        // which tools there are (the same message a batch step gets).
+        if self.tool_router.get(&request.name).is_none() {
+            let message = match tools::canonical(&request.name) {
+                Some(full) => format!(
+                    "unknown tool `{}`; did you mean `{full}`? Call tools by their full name",
+                    request.name
+                ),
+                None => tools::parse(&request.name, JsonObject::new())
+                    .err()
+                    .unwrap_or_else(|| format!("unknown tool `{}`", request.name)),
+            };
+            return Err(ErrorData::invalid_params(message, None));
+        }
+        let tcc = ToolCallContext::new(self, request, context);
+        self.tool_router.call(tcc).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("response-diff", env!("CARGO_PKG_VERSION")))
@@ -286,7 +312,10 @@ impl ServerHandler for McpServer {
 /// SIGTERM), then stops the browser.
 pub async fn serve_stdio(engine: Engine) -> anyhow::Result<()> {
     let server = McpServer::new(engine);
-    let running = server.clone().serve(rmcp::transport::stdio()).await?;
+    let running = server
+        .clone()
+        .serve(crate::stdio::GuardedTransport::stdio()?)
+        .await?;
     let cancel = running.cancellation_token();
     let stop = async {
         let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
