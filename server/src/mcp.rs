@@ -8,6 +8,19 @@
 //! error (`isError`); a call that hangs past its budget stops the browser
 //! (the next call relaunches it) and is a tool error too. Nothing a tool
 //! does ends the server.
+//!
+//! Faults, and what the agent sees (tests/e2e/test/faults.test.js):
+//! - a line on stdin that is not a JSON-RPC message: an error answer
+//!   (`-32700`, `-32600`, `-32602`; see [`crate::stdio`]); an unknown tool:
+//!   `INVALID_PARAMS` listing the tools;
+//! - a page that does not finish loading, a script that does not finish
+//!   (`browser_evaluate`, a click handler stuck in a loop): a tool error
+//!   after `--action-timeout`; a stuck script is terminated
+//!   (`Runtime.terminateExecution`), so the same tab answers the next call;
+//! - the browser killed or crashed: the next call relaunches it and says
+//!   so; a call it dies under fails with a note that the next relaunches;
+//! - the tab's renderer killed or crashed: the next call reloads the tab
+//!   and says so.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};

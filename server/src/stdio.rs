@@ -43,7 +43,7 @@ pub enum Verdict {
     /// A valid message: hand it to the server.
     Message(Box<ClientJsonRpcMessage>),
     /// Not a valid message: send this error back.
-    Reply(ServerJsonRpcMessage),
+    Reply(Box<ServerJsonRpcMessage>),
     /// Nothing to do (a blank line, a broken notification).
     Drop,
 }
@@ -141,7 +141,14 @@ pub fn judge(line: &[u8]) -> Verdict {
         Err(e) => match (method, id) {
             (Some(method), Some(id)) => reply(
                 ErrorCode::INVALID_PARAMS,
-                format!("Invalid params for `{method}`: {e}"),
+                format!(
+                    "Invalid params for `{method}`: {}",
+                    if MCP_REQUESTS.contains(&method.as_str()) {
+                        params_error(&method, params)
+                    } else {
+                        e.to_string()
+                    }
+                ),
                 Some(id),
             ),
             (Some(method), None) => {
@@ -176,6 +183,9 @@ const MCP_REQUESTS: &[&str] = &[
 
 /// Why `params` do not fit `method` (serde's words where we can get them).
 fn params_error(method: &str, params: Option<Value>) -> String {
+    if let Some(p) = params.as_ref().filter(|p| !p.is_object()) {
+        return format!("`params` must be an object, not {}", kind(p));
+    }
     let params = params.unwrap_or(Value::Null);
     let detail = match method {
         "tools/call" => serde_json::from_value::<CallToolRequestParams>(params).err(),
@@ -203,10 +213,10 @@ fn kind(v: &Value) -> &'static str {
 }
 
 fn reply(code: ErrorCode, message: String, id: Option<RequestId>) -> Verdict {
-    Verdict::Reply(ServerJsonRpcMessage::error(
+    Verdict::Reply(Box::new(ServerJsonRpcMessage::error(
         ErrorData::new(code, message, None),
         id,
-    ))
+    )))
 }
 
 fn invalid(why: &str, id: Option<RequestId>) -> Verdict {
@@ -431,7 +441,7 @@ mod tests {
     }
 
     #[test]
-    fn messages_pass_and_broken_notifications_drop() {
+    fn messages_pass_and_notifications_get_no_answer() {
         assert!(matches!(
             judge(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
             Verdict::Message(_)
@@ -440,10 +450,13 @@ mod tests {
             judge(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r"),
             Verdict::Message(_)
         ));
-        assert!(matches!(
-            judge(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[]}}"#),
-            Verdict::Drop
-        ));
+        // Notifications are never answered, well-formed or not.
+        for n in [
+            &br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[]}}"#[..],
+            br#"{"jsonrpc":"2.0","method":"notifications/no_such_thing"}"#,
+        ] {
+            assert!(!matches!(judge(n), Verdict::Reply(_)));
+        }
         assert!(matches!(judge(b"   "), Verdict::Drop));
     }
 

@@ -192,6 +192,25 @@ describe('malformed JSON-RPC on stdin (raw bytes, not the SDK)', () => {
     assert.equal(e.error.code, -32602);
     assert.match(e.error.message, /^Invalid params for `tools\/call`: invalid type: integer `42`, expected a string; send \{"name": "browser_snapshot", "arguments": \{…\}\}/);
 
+    await raw.send({ jsonrpc: '2.0', id: 'arr', method: 'tools/call', params: { name: 'browser_navigate', arguments: [1, 2] } });
+    e = await raw.next();
+    assert.equal(e.id, 'arr');
+    assert.equal(e.error.code, -32602);
+    assert.match(e.error.message, /invalid type: sequence, expected a map/);
+
+    await raw.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: 'all' });
+    e = await raw.next();
+    assert.equal(e.id, 'list');
+    assert.equal(e.error.code, -32602);
+    assert.equal(e.error.message, 'Invalid params for `tools/list`: `params` must be an object, not a string');
+
+    // No arguments at all: the tool says what it needs.
+    await raw.send({ jsonrpc: '2.0', id: 'none', method: 'tools/call', params: { name: 'browser_navigate' } });
+    e = await raw.next();
+    assert.equal(e.id, 'none');
+    assert.equal(e.error.code, -32602);
+    assert.match(e.error.message, /browser_navigate: missing field `url`.*url \(string, required\)/);
+
     await raw.send({ jsonrpc: '2.0', id: 10, method: 'tools/dance' });
     e = await raw.next();
     assert.equal(e.id, 10);
