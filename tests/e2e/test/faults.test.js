@@ -402,16 +402,28 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
   test('Chromium killed during a call: that call fails clearly, the next relaunches', async () => {
     await answersNext();
     const [chromium] = childProcesses(pid, 'chrom');
-    const waiting = server.call('browser_wait_for', { text: 'this text never appears' });
-    // The wait polls the page for 3 s; the kill lands in it.
-    await new Promise((ok) => setTimeout(ok, 1000));
-    process.kill(chromium, 'SIGKILL');
-    const r = await waiting;
-    assert.equal(r.isError, true, r.text);
-    assert.match(r.text, /The browser stopped during this call; it will be relaunched on the next call\./);
+    // The page tells us when the call is running (a request to `signal`),
+    // then waits forever; the kill lands inside the call.
+    let started;
+    const running = new Promise((ok) => { started = ok; });
+    const signal = createServer((req, res) => { res.end('ok'); started(); });
+    await new Promise((ok) => signal.listen(0, '127.0.0.1', ok));
+    try {
+      const call = server.call('browser_evaluate', {
+        function: `() => { fetch('http://127.0.0.1:${signal.address().port}/', { mode: 'no-cors' }); return new Promise(() => {}); }`,
+      });
+      await running;
+      process.kill(chromium, 'SIGKILL');
+      const r = await call;
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /The browser stopped during this call; it will be relaunched on the next call\./);
+    } finally {
+      signal.closeAllConnections();
+      await new Promise((ok) => signal.close(ok));
+    }
     assertUp(pid);
     const next = await answersNext();
-    assert.match(next.text, /was relaunched/);
+    assert.match(next.text, /The browser had stopped \(it crashed or was killed\) and was relaunched/);
   });
 
   test('the tab\'s renderer killed: the next call reloads the page and says so', async () => {
