@@ -298,13 +298,17 @@ impl Page {
     }
 
     /// Runs a script call that may never return (`while (true) {}`, a
-    /// promise that never settles, a page stuck in its own loop). Past
-    /// `timeout` the running script is terminated, so the tab answers
-    /// again, and the call is a [`ScriptTimeout`].
+    /// promise that never settles, a page stuck in its own loop): after
+    /// `timeout` it is a [`ScriptTimeout`]. When `timeout` is the action's
+    /// whole time limit, the running script is also terminated so that the
+    /// tab answers again; a short internal probe (page state, load checks)
+    /// just gives up, leaving a page that is busy for a moment alone.
     fn run_script(&self, method: &str, params: Value, timeout: Duration) -> Result<Value> {
         match self.call_within(method, params, timeout) {
             Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
-                self.stop_scripts();
+                if timeout >= self.timeout {
+                    self.stop_scripts();
+                }
                 Err(anyhow!(ScriptTimeout(timeout)))
             }
             other => other,
