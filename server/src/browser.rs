@@ -245,8 +245,8 @@ impl Page {
     }
 
     /// Evaluates `expression` in the page and returns its value (by value).
-    /// A thrown exception is a [`JsError`] with its message; a script
-    /// still running after `timeout` is stopped ([`ScriptTimeout`]).
+    /// A thrown exception is a [`JsError`] with its message; no answer
+    /// within `timeout` is a [`ScriptTimeout`] (see `run_script`).
     pub fn evaluate(
         &self,
         expression: &str,
@@ -274,7 +274,8 @@ impl Page {
     }
 
     /// Calls `function` with `this` = the object and CDP call arguments
-    /// (`{value}` or `{objectId}`), stopping it after `timeout`.
+    /// (`{value}` or `{objectId}`); no answer within `timeout` is a
+    /// [`ScriptTimeout`] (see `run_script`).
     pub fn call_function(
         &self,
         object_id: &str,
@@ -1082,7 +1083,7 @@ impl std::fmt::Display for PageCrashed {
 
 impl std::error::Error for PageCrashed {}
 
-/// A script ran past its time limit and was stopped.
+/// A script call got no answer within its time limit.
 #[derive(Debug)]
 pub struct ScriptTimeout(pub Duration);
 
@@ -1090,7 +1091,7 @@ impl std::fmt::Display for ScriptTimeout {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "a script did not finish within {} s and was stopped",
+            "a script in the page did not finish within {} s",
             self.0.as_secs_f64()
         )
     }
