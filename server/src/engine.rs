@@ -997,7 +997,18 @@ impl Engine {
             }
         }
         let (ax, tree) = if acted.snapshot {
-            let raw_tree = tab.call("Accessibility.getFullAXTree", json!({}))?;
+            let raw_tree = match tab.call("Accessibility.getFullAXTree", json!({})) {
+                Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+                    // A page script kept the tab busy; `Page::call` stopped
+                    // it, so the tree can be read now.
+                    result.push_str(&format!(
+                        "\nA script in the page kept it busy for over {} s and was stopped.",
+                        self.config.browser.action_timeout.as_secs() + 5
+                    ));
+                    tab.call("Accessibility.getFullAXTree", json!({}))?
+                }
+                r => r?,
+            };
             let ax = AxSnapshot::parse(raw_tree, page.as_ref().map(|p| p.url.as_str()))?;
             let tree = ax.tree();
             (Some(ax), Some(tree))

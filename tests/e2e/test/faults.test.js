@@ -268,6 +268,10 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
       '/busy.html': '<!doctype html><title>Busy</title><h1>Busy page</h1>'
         + '<button onclick="while (true) {}">Spin forever</button>'
         + '<button onclick="document.title = \'clicked\'">Fine</button>',
+      // A message task, not a timer: timers of a headless tab may wait a second.
+      '/spin.html': '<!doctype html><title>Spin</title><h1>Spins after loading</h1><script>'
+        + 'const c = new MessageChannel(); c.port1.onmessage = () => { while (true) {} };'
+        + 'addEventListener("load", () => c.port2.postMessage(0));</script>',
     });
     // Sends its headers and the start of a page, then never finishes it.
     stall = createServer((req, res) => {
@@ -383,6 +387,18 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
   });
 
   let fdsBefore;
+
+  test('a page that spins in its own script after loading: the script is stopped, the call answers', async () => {
+    const nav = await server.call('browser_navigate', { url: site.url('/spin.html') });
+    assert.equal(nav.isError, false, nav.text);
+    // The loop starts with the load event, before the server reads the tree.
+    assert.match(nav.text, new RegExp(`A script in the page kept it busy for over ${ACTION_TIMEOUT + 5} s and was stopped\\.`));
+    assert.match(nav.text, /- heading "Spins after loading" \[level=1\]/);
+    const snap = await server.call('browser_snapshot');
+    assert.equal(snap.isError, false, snap.text);
+    assert.match(snap.text, /- heading "Spins after loading" \[level=1\]/);
+    await answersNext();
+  });
 
   test('Chromium killed between calls: the next call relaunches it and says so', async () => {
     await answersNext();
