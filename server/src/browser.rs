@@ -168,6 +168,10 @@ pub struct TabEvents {
     /// The tab's renderer process died (`Inspector.targetCrashed`); calls
     /// fail at once until [`Page::recover`] reloads it.
     pub crashed: bool,
+    /// Main-frame load events (`Page.loadEventFired`), a counter.
+    pub loads: u64,
+    /// `loads` when the document was last marked ([`Page::mark`]).
+    pub loads_at_mark: u64,
 }
 
 const CONSOLE_CAP: usize = 2_000;
@@ -233,6 +237,10 @@ impl Page {
     /// handles `Page.reload` itself, so a dead renderer can be replaced),
     /// waiting at most `timeout` for it to load.
     pub fn recover(&self, timeout: Duration) -> Result<()> {
+        {
+            let mut ev = lock(&self.events);
+            ev.loads_at_mark = ev.loads;
+        }
         self.cdp.call(
             Some(&self.session),
             "Page.reload",
@@ -474,6 +482,10 @@ impl Page {
 
     /// Marks the current document with a fresh token; see [`Page::wait_loaded`].
     pub fn mark(&self, token: u64) {
+        {
+            let mut ev = lock(&self.events);
+            ev.loads_at_mark = ev.loads;
+        }
         let _ = self.evaluate(
             &format!("window.__rdDoc = {token}"),
             false,
@@ -483,17 +495,26 @@ impl Page {
 
     /// Waits until a document other than the one marked with `token` has
     /// loaded. (A document restored from the back-forward cache carries an
-    /// older token, so it counts as new.)
+    /// older token, so it counts as new.) A load event since the mark counts
+    /// too: a page whose script keeps it busy right after loading answers
+    /// no check, but the browser still reports the load.
     pub fn wait_loaded(&self, token: u64, timeout: Duration) -> Result<()> {
         let deadline = Instant::now() + timeout;
         let check = format!("window.__rdDoc !== {token} && document.readyState === 'complete'");
+        let loaded = || {
+            let ev = lock(&self.events);
+            ev.loads > ev.loads_at_mark
+        };
         loop {
+            if loaded() {
+                return Ok(());
+            }
             let done = self
-                .evaluate(&check, false, Duration::from_secs(2))
+                .evaluate(&check, false, Duration::from_millis(500))
                 .ok()
                 .and_then(|v| v.as_bool())
                 .unwrap_or(false);
-            if done {
+            if done || loaded() {
                 return Ok(());
             }
             if !self.cdp.is_open() {
@@ -959,6 +980,7 @@ fn on_event(
             ev.reported = 0;
             ev.dropped = 0;
         }
+        "Page.loadEventFired" => lock(sink).loads += 1,
         "Inspector.targetCrashed" => {
             tracing::warn!("the renderer of tab {main_frame} crashed");
             lock(sink).crashed = true;

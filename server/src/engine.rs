@@ -356,7 +356,7 @@ impl Engine {
                     .map_err(|e| anyhow!(UserError(format!("{e:#}"))))?;
                 let page = s.current().clone();
                 if !page.crashed() {
-                    return Ok(None);
+                    return Ok(self.unstick(&page));
                 }
                 tracing::warn!("the current tab crashed; reloading it");
                 let reloaded = page.recover(self.timeout());
@@ -380,6 +380,23 @@ impl Engine {
         Ok(self.crashed.take().map(|_| {
             "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned()
         }))
+    }
+
+    /// Before an action: a tab still busy in a page script (a loop that
+    /// started after the last call) answers nothing, so the script is
+    /// stopped and the response says so. One round trip when all is well.
+    fn unstick(&self, page: &Page) -> Option<String> {
+        let wait = self.timeout().min(Duration::from_secs(5));
+        match page.call_within("Runtime.evaluate", json!({ "expression": "0" }), wait) {
+            Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+                page.stop_scripts();
+                Some(format!(
+                    "A script in the page kept it busy for over {} s and was stopped.",
+                    wait.as_secs()
+                ))
+            }
+            _ => None,
+        }
     }
 
     /// Forgets a browser that died; the next launch says so.

@@ -388,7 +388,7 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
 
   let fdsBefore;
 
-  test('a page that spins in its own script after loading: the script is stopped, the call answers', async () => {
+  test('a page that spins in its own script (after loading, between calls): the script is stopped, the call answers', async () => {
     const nav = await server.call('browser_navigate', { url: site.url('/spin.html') });
     assert.equal(nav.isError, false, nav.text);
     // The loop starts with the load event, before the server reads the tree.
@@ -398,6 +398,16 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
     assert.equal(snap.isError, false, snap.text);
     assert.match(snap.text, /- heading "Spins after loading" \[level=1\]/);
     await answersNext();
+
+    // A loop that starts between two calls: the next call finds the tab
+    // busy, stops the script and says so.
+    const armed = await server.call('browser_evaluate', { function: '() => { setTimeout(() => { while (true) {} }, 200); return "armed"; }' });
+    assert.match(armed.text, /^### Result\n"armed"/);
+    await new Promise((ok) => setTimeout(ok, 2500));
+    const later = await server.call('browser_snapshot');
+    assert.equal(later.isError, false, later.text);
+    assert.match(later.text, /A script in the page kept it busy for over \d+ s and was stopped\./);
+    assert.match(later.text, /- heading "Help & FAQ" \[level=1\]/);
   });
 
   test('Chromium killed between calls: the next call relaunches it and says so', async () => {
