@@ -17,6 +17,8 @@
 //!   (`browser_evaluate`, a click handler stuck in a loop): a tool error
 //!   after `--action-timeout`; a stuck script is terminated
 //!   (`Runtime.terminateExecution`), so the same tab answers the next call;
+//!   a page kept busy by its own script is stopped by the next call, which
+//!   says so;
 //! - the browser killed or crashed: the next call relaunches it and says
 //!   so; a call it dies under fails with a note that the next relaunches;
 //! - the tab's renderer killed or crashed: the next call reloads the tab
