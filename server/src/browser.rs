@@ -165,6 +165,13 @@ pub struct TabEvents {
     pub navigations: u64,
     /// Dialogs the server accepted, not yet reported.
     pub dialogs: Vec<String>,
+    /// The tab's renderer process died (`Inspector.targetCrashed`); calls
+    /// fail at once until [`Page::recover`] reloads it.
+    pub crashed: bool,
+    /// Main-frame load events (`Page.loadEventFired`), a counter.
+    pub loads: u64,
+    /// `loads` when the document was last marked ([`Page::mark`]).
+    pub loads_at_mark: u64,
 }
 
 const CONSOLE_CAP: usize = 2_000;
@@ -198,40 +205,71 @@ impl Page {
         &self.target
     }
 
-    /// Calls a CDP method on this tab's session.
+    /// Calls a CDP method on this tab's session. A tab that does not
+    /// answer in time is most likely stuck in a page script: it is stopped
+    /// ([`Page::stop_scripts`]) so that the next call is answered.
     pub fn call(&self, method: &str, params: Value) -> Result<Value> {
-        self.cdp.call(
-            Some(&self.session),
-            method,
-            params,
-            self.timeout + Duration::from_secs(5),
-        )
+        let r = self.call_within(method, params, self.timeout + Duration::from_secs(5));
+        if let Err(e) = &r
+            && e.downcast_ref::<crate::cdp::CallTimeout>().is_some()
+        {
+            self.stop_scripts();
+        }
+        r
     }
 
     /// Calls a CDP method on this tab's session, waiting at most `timeout`.
+    /// On a crashed tab it fails at once ([`PageCrashed`]): the answer
+    /// would never come.
     pub fn call_within(&self, method: &str, params: Value, timeout: Duration) -> Result<Value> {
+        if self.crashed() {
+            bail!(PageCrashed);
+        }
         self.cdp.call(Some(&self.session), method, params, timeout)
     }
 
+    /// Whether the tab's renderer process died.
+    pub fn crashed(&self) -> bool {
+        lock(&self.events).crashed
+    }
+
+    /// Reloads a crashed tab in a new renderer process (the browser
+    /// handles `Page.reload` itself, so a dead renderer can be replaced),
+    /// waiting at most `timeout` for it to load.
+    pub fn recover(&self, timeout: Duration) -> Result<()> {
+        {
+            let mut ev = lock(&self.events);
+            ev.loads_at_mark = ev.loads;
+        }
+        self.cdp.call(
+            Some(&self.session),
+            "Page.reload",
+            json!({}),
+            Duration::from_secs(10),
+        )?;
+        lock(&self.events).crashed = false;
+        // The new document carries no token yet, so any token waits for it.
+        self.wait_loaded(0, timeout)
+    }
+
     /// Evaluates `expression` in the page and returns its value (by value).
-    /// A thrown exception is a [`JsError`] with its message.
+    /// A thrown exception is a [`JsError`] with its message; no answer
+    /// within `timeout` is a [`ScriptTimeout`] (see `run_script`).
     pub fn evaluate(
         &self,
         expression: &str,
         await_promise: bool,
         timeout: Duration,
     ) -> Result<Value> {
-        let r = self.cdp.call(
-            Some(&self.session),
+        let r = self.run_script(
             "Runtime.evaluate",
             json!({
                 "expression": expression,
                 "returnByValue": true,
                 "awaitPromise": await_promise,
-                "timeout": timeout.as_millis() as u64,
                 "userGesture": true,
             }),
-            timeout + Duration::from_secs(1),
+            timeout,
         )?;
         result_value(r)
     }
@@ -240,7 +278,20 @@ impl Page {
     /// object and `args` as values.
     pub fn call_on(&self, object_id: &str, function: &str, args: &[Value]) -> Result<Value> {
         let arguments: Vec<Value> = args.iter().map(|v| json!({ "value": v })).collect();
-        let r = self.call(
+        self.call_function(object_id, function, arguments, self.timeout)
+    }
+
+    /// Calls `function` with `this` = the object and CDP call arguments
+    /// (`{value}` or `{objectId}`); no answer within `timeout` is a
+    /// [`ScriptTimeout`] (see `run_script`).
+    pub fn call_function(
+        &self,
+        object_id: &str,
+        function: &str,
+        arguments: Vec<Value>,
+        timeout: Duration,
+    ) -> Result<Value> {
+        let r = self.run_script(
             "Runtime.callFunctionOn",
             json!({
                 "objectId": object_id,
@@ -250,8 +301,42 @@ impl Page {
                 "awaitPromise": true,
                 "userGesture": true,
             }),
+            timeout,
         )?;
         result_value(r)
+    }
+
+    /// Runs a script call that may never return (`while (true) {}`, a
+    /// promise that never settles, a page stuck in its own loop): after
+    /// `timeout` it is a [`ScriptTimeout`]. When `timeout` is the action's
+    /// whole time limit, the running script is also terminated so that the
+    /// tab answers again; a short internal probe (page state, load checks)
+    /// just gives up, leaving a page that is busy for a moment alone.
+    fn run_script(&self, method: &str, params: Value, timeout: Duration) -> Result<Value> {
+        match self.call_within(method, params, timeout) {
+            Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+                if timeout >= self.timeout {
+                    self.stop_scripts();
+                }
+                Err(anyhow!(ScriptTimeout(timeout)))
+            }
+            other => other,
+        }
+    }
+
+    /// Stops the script the tab is running, if any. CDP's
+    /// `Runtime.terminateExecution` also stops the *next* script when none
+    /// runs, so a throwaway evaluation takes that hit instead of the
+    /// agent's next call.
+    pub fn stop_scripts(&self) {
+        let quick = Duration::from_secs(2);
+        let stopped = self.call_within("Runtime.terminateExecution", json!({}), quick);
+        let absorbed = self.call_within("Runtime.evaluate", json!({ "expression": "0" }), quick);
+        tracing::warn!(
+            "stopped a script that ran past its time limit (terminate: {}, page answers: {})",
+            stopped.is_ok(),
+            absorbed.is_ok()
+        );
     }
 
     /// Resolves a backend node id to a JS object id; `None` when the node
@@ -397,6 +482,10 @@ impl Page {
 
     /// Marks the current document with a fresh token; see [`Page::wait_loaded`].
     pub fn mark(&self, token: u64) {
+        {
+            let mut ev = lock(&self.events);
+            ev.loads_at_mark = ev.loads;
+        }
         let _ = self.evaluate(
             &format!("window.__rdDoc = {token}"),
             false,
@@ -406,17 +495,26 @@ impl Page {
 
     /// Waits until a document other than the one marked with `token` has
     /// loaded. (A document restored from the back-forward cache carries an
-    /// older token, so it counts as new.)
+    /// older token, so it counts as new.) A load event since the mark counts
+    /// too: a page whose script keeps it busy right after loading answers
+    /// no check, but the browser still reports the load.
     pub fn wait_loaded(&self, token: u64, timeout: Duration) -> Result<()> {
         let deadline = Instant::now() + timeout;
         let check = format!("window.__rdDoc !== {token} && document.readyState === 'complete'");
+        let loaded = || {
+            let ev = lock(&self.events);
+            ev.loads > ev.loads_at_mark
+        };
         loop {
+            if loaded() {
+                return Ok(());
+            }
             let done = self
-                .evaluate(&check, false, Duration::from_secs(2))
+                .evaluate(&check, false, Duration::from_millis(500))
                 .ok()
                 .and_then(|v| v.as_bool())
                 .unwrap_or(false);
-            if done {
+            if done || loaded() {
                 return Ok(());
             }
             if !self.cdp.is_open() {
@@ -644,6 +742,8 @@ impl Session {
             ("Log.enable", json!({})),
             ("DOM.enable", json!({})),
             ("Accessibility.enable", json!({})),
+            // For Inspector.targetCrashed.
+            ("Inspector.enable", json!({})),
         ] {
             if let Err(e) = page.call_within(method, params, Duration::from_secs(5)) {
                 self.cdp.forget(&session);
@@ -880,6 +980,11 @@ fn on_event(
             ev.reported = 0;
             ev.dropped = 0;
         }
+        "Page.loadEventFired" => lock(sink).loads += 1,
+        "Inspector.targetCrashed" => {
+            tracing::warn!("the renderer of tab {main_frame} crashed");
+            lock(sink).crashed = true;
+        }
         "Page.javascriptDialogOpening" => {
             // A dialog blocks the page (and every evaluation) until handled:
             // accept it, and tell the agent in the next response.
@@ -987,6 +1092,34 @@ impl std::fmt::Display for UnknownKey {
 }
 
 impl std::error::Error for UnknownKey {}
+
+/// The tab's renderer process died.
+#[derive(Debug)]
+pub struct PageCrashed;
+
+impl std::fmt::Display for PageCrashed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the tab's page crashed (its renderer process died)")
+    }
+}
+
+impl std::error::Error for PageCrashed {}
+
+/// A script call got no answer within its time limit.
+#[derive(Debug)]
+pub struct ScriptTimeout(pub Duration);
+
+impl std::fmt::Display for ScriptTimeout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a script in the page did not finish within {} s",
+            self.0.as_secs_f64()
+        )
+    }
+}
+
+impl std::error::Error for ScriptTimeout {}
 
 /// A wait ran out of time.
 #[derive(Debug)]

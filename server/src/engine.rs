@@ -32,7 +32,8 @@ use serde_json::{Map, Value, json};
 
 use crate::ax::{AxSnapshot, parse_ref};
 use crate::browser::{
-    BrowserConfig, JsError, NotVisible, Page, Session, Timeout, UnknownKey, lock,
+    BrowserConfig, JsError, NotVisible, Page, PageCrashed, ScriptTimeout, Session, Timeout,
+    UnknownKey, lock,
 };
 use crate::tools::{self, Batch, Call, Parsed, TabAction};
 
@@ -264,7 +265,9 @@ impl Engine {
             Ok(r) => r,
             Err(e) => return Output::error(e),
         };
-        match self.perform(parsed) {
+        // Reading the accessibility tree is most of a call's time (a
+        // 250 KB answer for a small page): skip it when nothing shows it.
+        match self.perform_with(parsed, resolved.include_snapshot) {
             Ok(performed) => {
                 let key = performed.key.clone();
                 self.render(&performed, &resolved, &key)
@@ -276,6 +279,12 @@ impl Engine {
     /// Makes the browser ready, runs the action and captures the page. An
     /// error comes back as a rendered error [`Output`].
     pub fn perform(&mut self, parsed: &Parsed) -> Result<Performed, Output> {
+        self.perform_with(parsed, true)
+    }
+
+    /// Like [`Self::perform`]; `snapshot` false skips reading the
+    /// accessibility tree (the response will not show it).
+    pub fn perform_with(&mut self, parsed: &Parsed, snapshot: bool) -> Result<Performed, Output> {
         let notice = match self.ensure_session() {
             Ok(n) => n,
             Err(e) if e.downcast_ref::<UserError>().is_some() => {
@@ -300,6 +309,10 @@ impl Engine {
                         "\nThe browser stopped during this call; it will be relaunched on the next call.",
                     );
                     self.drop_dead_session();
+                } else if self.session.as_ref().is_some_and(|s| s.current().crashed()) {
+                    msg.push_str(
+                        "\nThe tab's page crashed during this call; the next call reloads it.",
+                    );
                 }
                 return Err(self.error_output(msg));
             }
@@ -307,6 +320,7 @@ impl Engine {
         if let Some(n) = notice {
             acted.result = format!("{n}\n{}", acted.result);
         }
+        acted.snapshot &= snapshot;
         self.capture(acted).map_err(|e| {
             self.error_output(format!("could not read the page after the action: {e:#}"))
         })
@@ -340,7 +354,22 @@ impl Engine {
             if s.is_alive() {
                 s.sync_tabs()
                     .map_err(|e| anyhow!(UserError(format!("{e:#}"))))?;
-                return Ok(None);
+                let page = s.current().clone();
+                if !page.crashed() {
+                    return Ok(self.unstick(&page));
+                }
+                tracing::warn!("the current tab crashed; reloading it");
+                let reloaded = page.recover(self.timeout());
+                self.forget(&[page.key().to_owned()]);
+                return match reloaded {
+                    Ok(()) => Ok(Some(
+                        "The tab's page had crashed (its renderer process died) and was reloaded: refs from earlier snapshots are gone.".to_owned(),
+                    )),
+                    Err(e) => Err(anyhow!(UserError(format!(
+                        "the tab's page had crashed (its renderer process died) and reloading it failed ({}); navigate to a page or open a new tab",
+                        describe_error(&e)
+                    )))),
+                };
             }
             tracing::warn!("the browser is gone; relaunching");
             self.drop_dead_session();
@@ -351,6 +380,23 @@ impl Engine {
         Ok(self.crashed.take().map(|_| {
             "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned()
         }))
+    }
+
+    /// Before an action: a tab still busy in a page script (a loop that
+    /// started after the last call) answers nothing, so the script is
+    /// stopped and the response says so. One round trip when all is well.
+    fn unstick(&self, page: &Page) -> Option<String> {
+        let wait = self.timeout().min(Duration::from_secs(5));
+        match page.call_within("Runtime.evaluate", json!({ "expression": "0" }), wait) {
+            Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+                page.stop_scripts();
+                Some(format!(
+                    "A script in the page kept it busy for over {} s and was stopped.",
+                    wait.as_secs()
+                ))
+            }
+            _ => None,
+        }
     }
 
     /// Forgets a browser that died; the next launch says so.
@@ -673,43 +719,27 @@ impl Engine {
                             "function (el) {{ const f = ({}\n); return typeof f === 'function' ? f(el) : f; }}",
                             p.function
                         );
-                        tab.call_on(&object, &f, &[]).or_else(|_| {
-                            // Pass the element itself as the argument.
-                            let r = tab.call(
-                                "Runtime.callFunctionOn",
-                                json!({
-                                    "objectId": object,
-                                    "functionDeclaration": f,
-                                    "arguments": [{ "objectId": object }],
-                                    "returnByValue": true,
-                                    "awaitPromise": true,
-                                }),
-                            )?;
-                            value_of(r)
-                        })?
+                        // The element is both `this` and the argument.
+                        tab.call_function(&object, &f, vec![json!({ "objectId": object })], timeout)
                     }
                     None => {
                         let expr = format!(
                             "(async () => {{ const f = ({}\n); return typeof f === 'function' ? await f() : f; }})()",
                             p.function
                         );
-                        tab.evaluate(&expr, true, timeout).map_err(|e| {
-                            if matches!(
-                                e.downcast_ref::<crate::cdp::CdpError>(),
-                                Some(crate::cdp::CdpError::Remote { .. })
-                            ) {
-                                // Runtime.evaluate stops a script at its
-                                // timeout and answers with a bare error.
-                                anyhow!(UserError(format!(
-                                    "the function did not finish within {} s (--action-timeout) and was stopped",
-                                    timeout.as_secs()
-                                )))
-                            } else {
-                                e
-                            }
-                        })?
+                        tab.evaluate(&expr, true, timeout)
                     }
-                };
+                }
+                .map_err(|e| {
+                    if e.downcast_ref::<ScriptTimeout>().is_some() {
+                        anyhow!(UserError(format!(
+                            "the function did not finish within {} s (--action-timeout) and was stopped; the page is usable again, take a snapshot to see its state",
+                            timeout.as_secs()
+                        )))
+                    } else {
+                        e
+                    }
+                })?;
                 self.sync();
                 let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
                 const MAX: usize = 20_000;
@@ -984,7 +1014,18 @@ impl Engine {
             }
         }
         let (ax, tree) = if acted.snapshot {
-            let raw_tree = tab.call("Accessibility.getFullAXTree", json!({}))?;
+            let raw_tree = match tab.call("Accessibility.getFullAXTree", json!({})) {
+                Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+                    // A page script kept the tab busy; `Page::call` stopped
+                    // it, so the tree can be read now.
+                    result.push_str(&format!(
+                        "\nA script in the page kept it busy for over {} s and was stopped.",
+                        self.config.browser.action_timeout.as_secs() + 5
+                    ));
+                    tab.call("Accessibility.getFullAXTree", json!({}))?
+                }
+                r => r?,
+            };
             let ax = AxSnapshot::parse(raw_tree, page.as_ref().map(|p| p.url.as_str()))?;
             let tree = ax.tree();
             (Some(ax), Some(tree))
@@ -1188,6 +1229,14 @@ fn describe_error(e: &anyhow::Error) -> String {
     if let Some(t) = e.downcast_ref::<Timeout>() {
         return format!("{t}; the page may still be busy, take a snapshot to see its state");
     }
+    if let Some(c) = e.downcast_ref::<PageCrashed>() {
+        return c.to_string();
+    }
+    if let Some(t) = e.downcast_ref::<ScriptTimeout>() {
+        return format!(
+            "{t}; the page was busy (a long script?), take a snapshot to see its state"
+        );
+    }
     if let Some(rd) = e.downcast_ref::<response_diff::Error>() {
         return rd.to_string();
     }
@@ -1376,21 +1425,6 @@ const SELECT_OPTIONS: &str = r#"function (values) {
   this.dispatchEvent(new Event('change', { bubbles: true }));
   return { selected: picked.map(o => o.label) };
 }"#;
-
-fn value_of(r: Value) -> Result<Value> {
-    if let Some(ex) = r.get("exceptionDetails") {
-        let msg = ex
-            .pointer("/exception/description")
-            .and_then(Value::as_str)
-            .unwrap_or("exception")
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .to_owned();
-        bail!(JsError(msg));
-    }
-    Ok(r.pointer("/result/value").cloned().unwrap_or(Value::Null))
-}
 
 fn wait_text(tab: &Page, text: &str, appear: bool, timeout: Duration) -> Result<()> {
     let check = format!(

@@ -8,4 +8,5 @@ pub mod demo;
 pub mod engine;
 pub mod mcp;
 pub mod site;
+pub mod stdio;
 pub mod tools;

@@ -49,6 +49,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Errors here are values the agent reads, never printed with a
+    // backtrace; with RUST_BACKTRACE=1 in the environment anyhow would walk
+    // the stack for each one (the engine makes and drops many), and the
+    // debug build then loads ~56 MB of debug info. Panics keep their
+    // backtraces; RUST_LIB_BACKTRACE=1 turns error backtraces back on.
+    if std::env::var_os("RUST_LIB_BACKTRACE").is_none() {
+        // SAFETY: first thing in main, before any other thread exists.
+        unsafe { std::env::set_var("RUST_LIB_BACKTRACE", "0") };
+    }
     // Logs go to stderr only: stdout is the MCP protocol channel.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)

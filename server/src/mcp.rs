@@ -8,6 +8,21 @@
 //! error (`isError`); a call that hangs past its budget stops the browser
 //! (the next call relaunches it) and is a tool error too. Nothing a tool
 //! does ends the server.
+//!
+//! Faults, and what the agent sees (tests/e2e/test/faults.test.js):
+//! - a line on stdin that is not a JSON-RPC message: an error answer
+//!   (`-32700`, `-32600`, `-32602`; see [`crate::stdio`]); an unknown tool:
+//!   `INVALID_PARAMS` listing the tools;
+//! - a page that does not finish loading, a script that does not finish
+//!   (`browser_evaluate`, a click handler stuck in a loop): a tool error
+//!   after `--action-timeout`; a stuck script is terminated
+//!   (`Runtime.terminateExecution`), so the same tab answers the next call;
+//!   a page kept busy by its own script is stopped by the next call, which
+//!   says so;
+//! - the browser killed or crashed: the next call relaunches it and says
+//!   so; a call it dies under fails with a note that the next relaunches;
+//! - the tab's renderer killed or crashed: the next call reloads the tab
+//!   and says so.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,11 +30,14 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ServerCapabilities, ServerConfig,
 };
-use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::Value;
 
 use crate::browser::{kill_process, lock};
@@ -270,6 +288,29 @@ impl McpServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for McpServer {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // rmcp answers an unknown name with a bare "tool not found"; say
+        // which tools there are (the same message a batch step gets).
+        if self.tool_router.get(&request.name).is_none() {
+            let message = match tools::canonical(&request.name) {
+                Some(full) => format!(
+                    "unknown tool `{}`; did you mean `{full}`? Call tools by their full name",
+                    request.name
+                ),
+                None => tools::parse(&request.name, JsonObject::new())
+                    .err()
+                    .unwrap_or_else(|| format!("unknown tool `{}`", request.name)),
+            };
+            return Err(ErrorData::invalid_params(message, None));
+        }
+        let tcc = ToolCallContext::new(self, request, context);
+        self.tool_router.call(tcc).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("response-diff", env!("CARGO_PKG_VERSION")))
@@ -286,7 +327,10 @@ impl ServerHandler for McpServer {
 /// SIGTERM), then stops the browser.
 pub async fn serve_stdio(engine: Engine) -> anyhow::Result<()> {
     let server = McpServer::new(engine);
-    let running = server.clone().serve(rmcp::transport::stdio()).await?;
+    let running = server
+        .clone()
+        .serve(crate::stdio::GuardedTransport::stdio()?)
+        .await?;
     let cancel = running.cancellation_token();
     let stop = async {
         let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;

@@ -648,9 +648,35 @@ fn expectation_at(value: Option<&Value>, path: &str) -> Result<Expectation, Stri
     match value {
         None | Some(Value::Null) => Ok(Expectation::default()),
         // A JSON string holding the object (some clients send that).
-        Some(Value::String(s)) => Expectation::from_json_at(s, path).map_err(|e| e.to_string()),
-        Some(v) => Expectation::from_value_at(v, path).map_err(|e| e.to_string()),
+        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+            Ok(v @ Value::Object(_)) => {
+                Expectation::from_value_at(&v, path).map_err(|e| e.to_string())
+            }
+            _ => Err(not_an_object(
+                path,
+                &format!("the string {}", brief(&Value::from(s.as_str()))),
+            )),
+        },
+        Some(v @ Value::Object(_)) => {
+            Expectation::from_value_at(v, path).map_err(|e| e.to_string())
+        }
+        Some(other) => Err(not_an_object(path, &brief(other))),
     }
+}
+
+/// A value as JSON, cut to a few dozen characters for an error message.
+fn brief(v: &Value) -> String {
+    let s = v.to_string();
+    match s.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
+fn not_an_object(path: &str, got: &str) -> String {
+    format!(
+        "invalid option `{path}`: expected an object such as {{\"includeSnapshot\": false, \"diffOptions\": {{\"enabled\": true}}}} (or that object as a JSON string), got {got}"
+    )
 }
 
 /// Validates a call: a known tool, arguments of the right shape, a valid
