@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use response_diff::Error;
 use response_diff::diff::{
-    DEFAULT_DEADLINE, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffFormat,
-    DiffFormatter, DiffMode, DiffSettings, EngineOptions, LineDiff, ResponseDiffDetector,
+    DEFAULT_DEADLINE, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig,
+    DiffFormat, DiffFormatter, DiffMode, DiffSettings, EngineOptions, LineDiff,
+    ResponseDiffDetector,
 };
 use response_diff::fingerprint::{self, Fingerprint};
 use response_diff::tree::{self, DiffOptions, MAX_DEPTH, ReadOutcome, SinceStore, Tree};
@@ -60,7 +61,10 @@ fn a_pathological_diff_hits_the_deadline_and_stays_correct() {
         "a 1 ms budget on 30,000 scrambled lines must run out"
     );
     let text = DiffFormatter::new(DiffFormat::Unified, 3).format(&d).text;
-    assert_eq!(common::apply_diff(&old, &text).as_deref(), Some(new.as_str()));
+    assert_eq!(
+        common::apply_diff(&old, &text).as_deref(),
+        Some(new.as_str())
+    );
 
     // Through the detector: the flag is reported, and the answer (here the
     // full text, as no diff is smaller) is still whole.
@@ -79,7 +83,10 @@ fn a_pathological_diff_hits_the_deadline_and_stays_correct() {
         DiffMode::Full => assert!(r.formatted_diff.ends_with(&new)),
         DiffMode::Diff => {
             let body = r.formatted_diff.split_once('\n').unwrap().1;
-            assert_eq!(common::apply_diff(&old, body).as_deref(), Some(new.as_str()));
+            assert_eq!(
+                common::apply_diff(&old, body).as_deref(),
+                Some(new.as_str())
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -92,7 +99,10 @@ fn inputs_over_the_limits_are_refused_with_the_sizes() {
         Err(Error::InputTooLarge { size, limit, .. }) => assert_eq!((size, limit), (1001, 1000)),
         other => panic!("{other:?}"),
     }
-    assert!(d.detect("k", &"x".repeat(1000), &DiffSettings::default()).is_ok());
+    assert!(
+        d.detect("k", &"x".repeat(1000), &DiffSettings::default())
+            .is_ok()
+    );
 
     let big = "- button \"x\"\n".repeat(tree::MAX_INPUT_BYTES / 13 + 1);
     let e = tree::parse_aria(&big, true).unwrap_err();
@@ -101,10 +111,29 @@ fn inputs_over_the_limits_are_refused_with_the_sizes() {
         "{e}"
     );
     let e = Tree::from_json(&" ".repeat(tree::MAX_INPUT_BYTES + 1)).unwrap_err();
-    assert!(matches!(e, Error::InputTooLarge { what: "JSON tree", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::InputTooLarge {
+                what: "JSON tree",
+                ..
+            }
+        ),
+        "{e}"
+    );
 
-    let e = Fingerprint::from_json(&" ".repeat(fingerprint::MAX_FINGERPRINT_BYTES + 1)).unwrap_err();
-    assert!(matches!(e, Error::InputTooLarge { what: "fingerprint", .. }), "{e}");
+    let e =
+        Fingerprint::from_json(&" ".repeat(fingerprint::MAX_FINGERPRINT_BYTES + 1)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::InputTooLarge {
+                what: "fingerprint",
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -121,7 +150,10 @@ fn since_store_keeps_at_most_its_keys_least_recently_read_first() {
     assert!(matches!(k0.outcome, ReadOutcome::Diff(_)));
     store.read("k3", t.clone(), None, &opts);
     let k1 = store.read("k1", t.clone(), Some(ts[1]), &opts);
-    assert!(k1.notice().unwrap().contains("unknown or expired"), "k1 was evicted");
+    assert!(
+        k1.notice().unwrap().contains("unknown or expired"),
+        "k1 was evicted"
+    );
     // k1's read above evicted k2 in turn; k0 is still there.
     let k0_again = store.read("k0", t.clone(), Some(k0.ts), &opts);
     assert!(matches!(k0_again.outcome, ReadOutcome::Diff(_)));

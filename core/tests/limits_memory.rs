@@ -21,7 +21,7 @@ fn status_kib(field: &str) -> usize {
 /// Resident memory may exceed the cap by this much: the allocator keeps
 /// freed pages and fragments, and the diff of the largest texts needs
 /// working space. Stated in docs/LIMITS.md.
-const SLACK: usize = 2 * DEFAULT_MAX_STORED_BYTES;
+const SLACK: usize = DEFAULT_MAX_STORED_BYTES;
 
 #[test]
 fn resident_memory_stays_within_a_bound_of_the_cap() {
@@ -29,7 +29,9 @@ fn resident_memory_stays_within_a_bound_of_the_cap() {
     let detector = ResponseDiffDetector::new();
     let settings = DiffSettings::default();
     // Warm up the allocator and the diff code paths before measuring.
-    detector.detect("warm", &"x\n".repeat(1000), &settings).unwrap();
+    detector
+        .detect("warm", &"x\n".repeat(1000), &settings)
+        .unwrap();
     detector.clear_all();
     let base = status_kib("VmRSS");
 

@@ -14,12 +14,15 @@ use response_diff::tree::{DiffOptions, DiskStore, Element, ReadOutcome, Tree};
 
 const CHILD_ENV: &str = "RD_CRASH_CHILD";
 const DIR_ENV: &str = "RD_CRASH_DIR";
-const KILLS: usize = 20;
+const KILLS: usize = 15;
+/// Short, so the writer's own expiry pass runs too and the files checked
+/// after each kill stay few.
+const SINCE_TTL: Duration = Duration::from_secs(1);
 
-/// About 1.3 MB of tree JSON: a write takes long enough to be cut.
+/// About 500 KB of tree JSON: a write takes long enough to be cut.
 fn big_tree() -> Tree {
     let mut list = Element::new("list", "Products");
-    for i in 0..12_000 {
+    for i in 0..5_000 {
         let mut item = Element::new("listitem", format!("Product {i} with a longer name"));
         item.aria_ref = Some(format!("e{i}"));
         list.children.push(item);
@@ -53,18 +56,25 @@ fn crash_child_writer() {
     };
     match kind.as_str() {
         "since" => {
-            let store = DiskStore::open(&dir).unwrap();
+            let store = DiskStore::with_ttl(&dir, SINCE_TTL).unwrap();
             let tree = big_tree();
-            for i in 0.. {
+            ready();
+            for i in 0..writes_until_stray_child_stops() {
                 store
-                    .read(&format!("tab-{}", i % 4), &tree, None, &DiffOptions::default())
+                    .read(
+                        &format!("tab-{}", i % 4),
+                        &tree,
+                        None,
+                        &DiffOptions::default(),
+                    )
                     .unwrap();
             }
         }
         "baseline" => {
             let mut store = BaselineStore::open(&dir).unwrap();
             let fp = big_fingerprint();
-            for i in 0.. {
+            ready();
+            for i in 0..writes_until_stray_child_stops() {
                 store.save(&format!("page-{}", i % 4), &fp).unwrap();
             }
         }
@@ -72,15 +82,33 @@ fn crash_child_writer() {
     }
 }
 
+/// A bound on the write loop, so a child whose parent died does not run
+/// forever; the parent kills it long before.
+fn writes_until_stray_child_stops() -> usize {
+    20_000
+}
+
+/// Tells the parent that setup is done and the write loop starts (libtest
+/// prints it after `test crash_child_writer ... ` on the same line).
+fn ready() {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{READY}").unwrap();
+    out.flush().unwrap();
+}
+
+const READY: &str = "crash-child-ready";
+
 /// A cheap xorshift seeded from the clock: the kill moments vary per run.
 fn next_delay(state: &mut u64) -> Duration {
     *state ^= *state << 13;
     *state ^= *state >> 7;
     *state ^= *state << 17;
-    Duration::from_millis(15 + *state % 120)
+    Duration::from_millis(*state % 60)
 }
 
-/// Starts the writer, kills it (SIGKILL) after a random delay, `KILLS`
+/// Starts the writer, kills it (SIGKILL) a random delay after it starts its
+/// write loop, `KILLS`
 /// times, calling `check` after each kill. Returns how many kills left a
 /// temporary file behind (a kill mid-write).
 fn kill_writer_repeatedly(kind: &str, dir: &Path, mut check: impl FnMut(usize)) -> usize {
@@ -93,13 +121,24 @@ fn kill_writer_repeatedly(kind: &str, dir: &Path, mut check: impl FnMut(usize)) 
     let mut mid_write = 0;
     for round in 0..KILLS {
         let mut child = Command::new(&exe)
-            .args(["--ignored", "--exact", "crash_child_writer", "--test-threads=1"])
+            .args([
+                "--ignored",
+                "--exact",
+                "crash_child_writer",
+                "--test-threads=1",
+                "--nocapture",
+            ])
             .env(CHILD_ENV, kind)
             .env(DIR_ENV, dir)
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let started = std::io::BufRead::lines(std::io::BufReader::new(stdout))
+            .map_while(Result::ok)
+            .any(|l| l.contains(READY));
+        assert!(started, "round {round}: the writer did not start");
         std::thread::sleep(next_delay(&mut seed));
         if let Some(status) = child.try_wait().unwrap() {
             let out = child.wait_with_output().unwrap();
@@ -133,7 +172,7 @@ fn since_store_survives_a_killed_writer() {
     let tree = big_tree();
     let mut entries_seen = 0;
     let mid_write = kill_writer_repeatedly("since", &dir, |round| {
-        let store = DiskStore::open(&dir).unwrap();
+        let store = DiskStore::with_ttl(&dir, SINCE_TTL).unwrap();
         for entry in std::fs::read_dir(&dir).unwrap() {
             let entry = entry.unwrap();
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -156,7 +195,9 @@ fn since_store_survives_a_killed_writer() {
             .unwrap();
         assert!(matches!(again.outcome, ReadOutcome::Diff(ref d) if d.is_empty()));
     });
-    eprintln!("since store: {KILLS} kills, {mid_write} mid-write, {entries_seen} entries read back");
+    eprintln!(
+        "since store: {KILLS} kills, {mid_write} mid-write, {entries_seen} entries read back"
+    );
     assert!(entries_seen > 0, "the writer never finished a write");
 }
 
