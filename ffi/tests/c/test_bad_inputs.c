@@ -11,21 +11,39 @@
 typedef struct {
   char *data;
   size_t len;
+  size_t cap;
 } buf;
 
+/* Appends n bytes, growing the buffer geometrically, and keeps it NUL-terminated. */
 static void buf_add(buf *b, const char *s, size_t n) {
-  char *p = realloc(b->data, b->len + n + 1);
-  if (!p) {
-    fprintf(stderr, "out of memory\n");
-    exit(2);
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p) {
+      fprintf(stderr, "out of memory\n");
+      exit(2);
+    }
+    b->data = p;
+    b->cap = cap;
   }
-  b->data = p;
   memcpy(b->data + b->len, s, n);
   b->len += n;
   b->data[b->len] = '\0';
 }
 
 static void buf_str(buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+
+/* strdup is not in C11. */
+static char *dup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = malloc(n);
+  if (!p) {
+    fprintf(stderr, "out of memory\n");
+    exit(2);
+  }
+  return memcpy(p, s, n);
+}
 
 static const char *field_str(json_t *o, const char *k) {
   const char *s = json_string_value(json_object_get(o, k));
@@ -34,7 +52,7 @@ static const char *field_str(json_t *o, const char *k) {
 
 /* Expands a string argument: a literal or a generator. */
 static buf gen_string(json_t *v) {
-  buf b = {NULL, 0};
+  buf b = {NULL, 0, 0};
   buf_add(&b, "", 0);
   if (json_is_string(v)) {
     buf_add(&b, json_string_value(v), json_string_length(v));
@@ -46,11 +64,7 @@ static buf gen_string(json_t *v) {
     const char *unit = field_str(v, "unit");
     size_t n = strlen(unit);
     size_t bytes = (size_t)json_integer_value(json_object_get(v, "bytes"));
-    size_t count = bytes / n;
-    b.data = realloc(b.data, count * n + 1);
-    for (size_t i = 0; i < count; i++) memcpy(b.data + i * n, unit, n);
-    b.len = count * n;
-    b.data[b.len] = '\0';
+    for (size_t i = 0; i < bytes / n; i++) buf_add(&b, unit, n);
   } else if (strcmp(g, "nest") == 0) {
     buf_str(&b, field_str(v, "prefix"));
     for (size_t i = 0; i < depth; i++) buf_str(&b, field_str(v, "open"));
@@ -131,13 +145,13 @@ static void option_text(json_t *v, buf *out) {
 /* An argument as (pointer, length); NULL when absent. Freed by the caller. */
 static buf arg_string(json_t *args, const char *k) {
   json_t *v = json_object_get(args, k);
-  if (!v || json_is_null(v)) return (buf){NULL, 0};
+  if (!v || json_is_null(v)) return (buf){NULL, 0, 0};
   return gen_string(v);
 }
 
 static buf arg_options(json_t *args, const char *k) {
   json_t *v = json_object_get(args, k);
-  buf b = {NULL, 0};
+  buf b = {NULL, 0, 0};
   if (!v || json_is_null(v)) return b;
   buf_add(&b, "", 0);
   option_text(v, &b);
@@ -160,7 +174,7 @@ static void take_result(char **json, const char *text_key, outcome *o) {
   rd_string_free(json);
   if (!r) return;
   snprintf(o->mode, sizeof o->mode, "%s", field_str(r, "mode"));
-  if (text_key) o->text = strdup(field_str(r, text_key));
+  if (text_key) o->text = dup(field_str(r, text_key));
   json_decref(r);
 }
 
@@ -169,7 +183,7 @@ static rd_status call(const char *api, json_t *args, outcome *o) {
   char *out = NULL;
   buf key = arg_string(args, "key"), text = arg_string(args, "text");
   buf config = arg_options(args, "config"), options = arg_options(args, "options");
-  buf a = {NULL, 0}, b2 = {NULL, 0}, c = {NULL, 0};
+  buf a = {NULL, 0, 0}, b2 = {NULL, 0, 0}, c = {NULL, 0, 0};
   if (strcmp(api, "detector.new") == 0 || strcmp(api, "detector.detect") == 0) {
     rd_detector *d = NULL;
     st = rd_detector_new(config.data, config.len, &d);
@@ -205,18 +219,18 @@ static rd_status call(const char *api, json_t *args, outcome *o) {
       json_decref(t);
       char *aria = NULL;
       st = rd_tree_print(out, strlen(out), &aria);
-      if (st == RD_OK) o->text = strdup(aria);
+      if (st == RD_OK) o->text = dup(aria);
       rd_string_free(&aria);
     }
   } else if (strcmp(api, "tree.print") == 0) {
     a = arg_string(args, "json");
     st = rd_tree_print(a.data, a.len, &out);
-    if (st == RD_OK) o->text = strdup(out);
+    if (st == RD_OK) o->text = dup(out);
   } else if (strcmp(api, "tree.diff") == 0) {
     a = arg_string(args, "old");
     b2 = arg_string(args, "new");
     st = rd_tree_diff(a.data, a.len, b2.data, b2.len, options.data, options.len, &out);
-    if (st == RD_OK) o->text = strdup(out);
+    if (st == RD_OK) o->text = dup(out);
   } else if (strcmp(api, "fingerprint.parse") == 0) {
     a = arg_string(args, "json");
     st = rd_fingerprint_compare(a.data, a.len, a.data, a.len, NULL, 0, &out);
