@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use response_diff::fingerprint::{BaselineStore, Fingerprint};
+use response_diff::fingerprint::{self, BaselineStore, Fingerprint};
 use response_diff::tree::{DiffOptions, DiskStore, Element, ReadOutcome, Tree};
 
 const CHILD_ENV: &str = "RD_CRASH_CHILD";
@@ -222,4 +222,29 @@ fn baseline_store_survives_a_killed_writer() {
         "baseline store: {KILLS} kills, {mid_write} mid-write, {entries_seen} entries read back"
     );
     assert!(entries_seen > 0, "the writer never finished a write");
+
+    // Temporary files the kills left are deleted once stale, when a store
+    // is opened; baselines and fresh temporaries are kept.
+    let temps = |dir: &Path| -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+            .collect()
+    };
+    let fresh = dir.join(".fresh.json.1.1.tmp");
+    std::fs::write(&fresh, "{").unwrap();
+    let left = temps(&dir);
+    let old = std::time::SystemTime::now() - fingerprint::STALE_TEMP_AGE - Duration::from_secs(60);
+    for t in left.iter().filter(|t| **t != fresh) {
+        std::fs::File::options()
+            .write(true)
+            .open(t)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let names = BaselineStore::open(&dir).unwrap().names();
+    assert_eq!(temps(&dir), vec![fresh]);
+    assert!(names.contains(&"check".to_owned()), "{names:?}");
 }
