@@ -27,7 +27,8 @@ fn the_documented_defaults() {
     assert_eq!(fingerprint::MAX_FINGERPRINT_BYTES, 2 * 1024 * 1024);
     assert_eq!(fingerprint::DEFAULT_MEMORY_LIMIT, 16 * 1024 * 1024);
     assert_eq!(fingerprint::DEFAULT_RECENT_LIMIT, 32);
-    let d = tree::DiskStore::open(tempfile::tempdir().unwrap().path().join("s")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tree::DiskStore::open(tmp.path().join("s")).unwrap();
     assert_eq!(d.ttl(), Duration::from_secs(60));
 }
 
