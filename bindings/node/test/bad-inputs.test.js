@@ -122,7 +122,13 @@ for (const c of cases) {
       () => call(c.api, c.args),
       (e) => {
         assert.ok(e instanceof Error, String(e))
-        assert.equal(e.code, CODES[want.error], `${e.code}: ${e.message}`)
+        if (want.error.startsWith('js:')) {
+          assert.equal(e.constructor.name, want.error.slice(3), e.message)
+        } else if (want.error.startsWith('napi:')) {
+          assert.equal(e.code, want.error.slice(5), e.message)
+        } else {
+          assert.equal(e.code, CODES[want.error], `${e.code}: ${e.message}`)
+        }
         if ('field' in want) assert.equal(e.field, want.field, e.message)
         if ('what' in want) assert.equal(e.what, want.what, e.message)
         if ('line' in want) assert.equal(e.line, want.line, e.message)
