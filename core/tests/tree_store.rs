@@ -226,3 +226,100 @@ fn stores_are_send_and_sync() {
     check::<DiskStore>();
     check::<Tree>();
 }
+
+#[cfg(unix)]
+#[test]
+fn disk_store_keys_never_escape_the_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("since");
+    let store = DiskStore::open(&root).unwrap();
+    let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
+    let long = "x/".repeat(5_000);
+    let keys = [
+        "../../etc/passwd",
+        "a/b",
+        "con",
+        "",
+        "nul\0byte",
+        "..",
+        "/abs/path",
+        "é ü \u{202e}",
+        long.as_str(),
+    ];
+    let now = 1_700_000_000_000;
+    let mut reads = Vec::new();
+    for key in keys {
+        let r = store.read_at(key, &t, None, &opts(), now).unwrap();
+        reads.push(r.ts);
+    }
+    // One plain file per key, all directly in the store directory, each
+    // name short and made of safe characters.
+    let mut names: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            assert!(e.file_type().unwrap().is_file());
+            e.file_name().into_string().unwrap()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), keys.len(), "{names:?}");
+    for n in &names {
+        assert!(n.len() <= 48 + 1 + 12 + 1 + 13 + 5, "{n}");
+        assert!(
+            n.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')),
+            "{n}"
+        );
+        assert!(!n.starts_with('.'), "{n}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // Each key reads back its own tree.
+    for (key, ts) in keys.iter().zip(&reads) {
+        let r = store.read_at(key, &t, Some(*ts), &opts(), now + 1).unwrap();
+        assert!(
+            matches!(r.outcome, ReadOutcome::Diff(ref d) if d.is_empty()),
+            "{key:?}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn disk_store_never_writes_through_a_planted_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("since");
+    let store = DiskStore::open(&root).unwrap();
+    let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
+    let now = 1_700_000_000_000;
+    let first = store.read_at("tab", &t, None, &opts(), now).unwrap();
+    let file = std::fs::read_dir(&root)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name()
+        .into_string()
+        .unwrap();
+    let key_part = file.split('.').next().unwrap().to_owned();
+    // Plant a symlink at the exact name the next read will write.
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let next_ts = now + 5_000;
+    let planted = root.join(format!("{key_part}.{next_ts}.json"));
+    std::os::unix::fs::symlink(&victim, &planted).unwrap();
+    let r = store
+        .read_at("tab", &t, Some(first.ts), &opts(), next_ts)
+        .unwrap();
+    assert_eq!(r.ts, next_ts);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    // The link was replaced by the store's own private file.
+    let meta = std::fs::symlink_metadata(&planted).unwrap();
+    assert!(meta.is_file());
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        Tree::from_json(&std::fs::read_to_string(&planted).unwrap()).unwrap(),
+        t
+    );
+}

@@ -3,8 +3,39 @@
 //! C and Python bindings. The few option objects the core has no JSON form
 //! for are read with [`Opts`], which reports problems the same way.
 
+use napi::bindgen_prelude::{
+    Env, FromNapiValue, Function, JsObjectValue, JsValue, Unknown, ValueType,
+};
 use response_diff::Error as CoreError;
 use serde_json::{Map, Value};
+
+// Trees cross the boundary as JSON text through the engine's own `JSON`,
+// not napi's `serde_json::Value` conversion: that one stops at 128 levels
+// (64 elements deep), while a tree may be `MAX_DEPTH` (1,000) elements
+// deep.
+
+/// A JS value as JSON text (`JSON.stringify`). A value nested too deep for
+/// the engine throws its own `RangeError`, which propagates as is.
+pub(crate) fn stringify(env: &Env, value: Unknown<'_>) -> napi::Result<String> {
+    let json: napi::JSON = env.get_global()?.get_named_property_unchecked("JSON")?;
+    json.stringify(value)
+}
+
+/// JSON text as a JS value (`JSON.parse`, which is not recursive in V8).
+pub(crate) fn parse(env: &Env, text: String) -> napi::Result<Unknown<'static>> {
+    let json: napi::JSON = env.get_global()?.get_named_property_unchecked("JSON")?;
+    let parse: Function<String, Unknown<'static>> = json.get_named_property_unchecked("parse")?;
+    parse.call(text)
+}
+
+/// A JS string as a Rust string; `None` when the value is not a string.
+pub(crate) fn as_string(env: &Env, value: &Unknown<'_>) -> napi::Result<Option<String>> {
+    if value.get_type()? != ValueType::String {
+        return Ok(None);
+    }
+    // SAFETY: the value is a string of this env.
+    unsafe { String::from_napi_value(env.raw(), value.raw()) }.map(Some)
+}
 
 /// The JSON text of an options object; `None` for `undefined` / `null`.
 pub(crate) fn options_json(value: Option<Value>) -> Option<String> {

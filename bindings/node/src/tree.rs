@@ -11,7 +11,7 @@ use response_diff::tree::{self as core, Tree, TreeDiffRequest};
 use serde_json::{Map, Value};
 
 use crate::error::OrThrow;
-use crate::json::{Opts, non_negative_integer};
+use crate::json::{Opts, as_string, non_negative_integer, parse, stringify};
 
 type CoreResult<T> = response_diff::Result<T>;
 
@@ -149,11 +149,20 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// A tree argument (aria text, or elements) as text: `Ok(text)` is aria
+/// text, `Err(json)` the elements' JSON.
+fn tree_text(env: &Env, input: Unknown<'_>) -> Result<std::result::Result<String, String>> {
+    match as_string(env, &input)? {
+        Some(text) => Ok(Ok(text)),
+        None => Ok(Err(stringify(env, input)?)),
+    }
+}
+
 /// A tree from aria text or the element JSON form.
-fn tree_of(input: Value, lenient: bool) -> CoreResult<Tree> {
+fn tree_of(input: std::result::Result<String, String>, lenient: bool) -> CoreResult<Tree> {
     match input {
-        Value::String(text) => core::parse_aria(&text, lenient),
-        v => Tree::from_json(&v.to_string()),
+        Ok(text) => core::parse_aria(&text, lenient),
+        Err(json) => Tree::from_json(&json),
     }
 }
 
@@ -165,11 +174,11 @@ pub fn parse_snapshot(
     env: Env,
     text: String,
     #[napi(ts_arg_type = "{ lenient?: boolean }")] options: Option<Value>,
-) -> Result<Value> {
+) -> Result<Unknown<'static>> {
     let o = Opts::new("parseOptions", options, &["lenient"]).or_throw(&env)?;
     let lenient = o.bool("lenient").or_throw(&env)?.unwrap_or(false);
     let tree = core::parse_aria(&text, lenient).or_throw(&env)?;
-    Ok(serde_json::to_value(&tree).unwrap_or(Value::Null))
+    parse(&env, tree.to_json())
 }
 
 /// Prints elements (or one element) as Playwright's aria snapshot text.
@@ -177,9 +186,13 @@ pub fn parse_snapshot(
 #[napi]
 pub fn print_snapshot(
     env: Env,
-    #[napi(ts_arg_type = "SnapshotElement[] | SnapshotElement")] elements: Value,
+    #[napi(ts_arg_type = "SnapshotElement[] | SnapshotElement")] elements: Unknown<'_>,
 ) -> Result<String> {
-    let tree = Tree::from_json(&elements.to_string()).or_throw(&env)?;
+    let json = match tree_text(&env, elements)? {
+        Ok(text) => serde_json::to_string(&text).unwrap_or_default(),
+        Err(json) => json,
+    };
+    let tree = Tree::from_json(&json).or_throw(&env)?;
     Ok(tree.to_aria())
 }
 
@@ -236,10 +249,12 @@ fn now_ms() -> u64 {
 #[napi]
 pub fn tree_diff(
     env: Env,
-    #[napi(ts_arg_type = "string | SnapshotElement[]")] before: Value,
-    #[napi(ts_arg_type = "string | SnapshotElement[]")] after: Value,
+    #[napi(ts_arg_type = "string | SnapshotElement[]")] before: Unknown<'_>,
+    #[napi(ts_arg_type = "string | SnapshotElement[]")] after: Unknown<'_>,
     #[napi(ts_arg_type = "TreeDiffOptions")] options: Option<Value>,
 ) -> Result<TreeDiffResult> {
+    let before = tree_text(&env, before)?;
+    let after = tree_text(&env, after)?;
     let run = || -> CoreResult<TreeDiffResult> {
         let (req, extras) = request(options, &["ts", "since"])?;
         let old = tree_of(before, req.lenient)?;
@@ -319,9 +334,10 @@ impl SinceStore {
         &self,
         env: Env,
         key: String,
-        #[napi(ts_arg_type = "string | SnapshotElement[]")] snapshot: Value,
+        #[napi(ts_arg_type = "string | SnapshotElement[]")] snapshot: Unknown<'_>,
         #[napi(ts_arg_type = "Omit<TreeDiffOptions, 'ts'>")] options: Option<Value>,
     ) -> Result<SinceRead> {
+        let snapshot = tree_text(&env, snapshot)?;
         let run = || -> CoreResult<SinceRead> {
             let (req, extras) = request(options, &["since"])?;
             let tree = tree_of(snapshot, req.lenient)?;

@@ -451,10 +451,11 @@ impl PySinceStore {
         py: Python<'_>,
         key: PyBackedStr,
         tree: &Bound<'_, PyAny>,
-        since: Option<u64>,
+        since: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyAny>>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> RdResult<PySinceRead> {
+        let since = since_ts(since)?;
         let req = request(options, kwargs)?;
         let tree = tree_arg(py, tree, req.lenient)?;
         let inner = py.detach(|| {
@@ -470,6 +471,25 @@ impl PySinceStore {
     /// Forgets every tree of `key`.
     fn clear(&self, key: PyBackedStr) {
         self.inner.clear(&key)
+    }
+}
+
+/// `since` as a millisecond timestamp: `InvalidOptionError` (not a bare
+/// `OverflowError`) for a negative or oversized number.
+fn since_ts(since: Option<&Bound<'_, PyAny>>) -> RdResult<Option<u64>> {
+    let Some(v) = since.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    match v.extract::<u64>() {
+        Ok(ts) => Ok(Some(ts)),
+        Err(_) => Err(response_diff::Error::invalid_option(
+            "since",
+            format!(
+                "{} is not a read's ts: use a non-negative integer of milliseconds (the `ts` of an earlier read)",
+                v.repr().map_or_else(|_| "the value".to_owned(), |r| r.to_string())
+            ),
+        )
+        .into()),
     }
 }
 

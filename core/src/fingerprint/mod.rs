@@ -55,5 +55,5 @@ pub use normalize::{normalize_text, normalize_url};
 pub use options::{Depth, EXTRACTOR_JS, ExtractOptions, Scope};
 pub use store::{
     BaselineStore, BaselineStoreBuilder, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,
-    MIN_HASH_PREFIX, validate_name,
+    MIN_HASH_PREFIX, STALE_TEMP_AGE, validate_name,
 };

@@ -89,6 +89,8 @@ struct Entry {
 ///   `<name>.json` written `0600` through a temporary file and a rename, so
 ///   a reader never sees half a file; symbolic links are never followed
 ///   (the directory itself, and each file, is refused if it is one).
+///   Temporary files a killed writer left behind are ignored, and deleted
+///   when a store is opened once they are older than [`STALE_TEMP_AGE`].
 /// - [`get`](Self::get) takes a name, or the hash (or a unique prefix of at
 ///   least [`MIN_HASH_PREFIX`] hex digits) of a fingerprint in memory.
 ///
@@ -168,6 +170,7 @@ impl BaselineStoreBuilder {
     pub fn build(self) -> Result<BaselineStore> {
         if let Some(dir) = &self.dir {
             prepare_dir(dir)?;
+            remove_stale_temps(dir);
         }
         Ok(self.store())
     }
@@ -523,6 +526,36 @@ fn read_baseline(dir: &Path, name: &str) -> Result<Option<Fingerprint>> {
 }
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A temporary file older than this was left by a writer that died (a
+/// write takes milliseconds); opening the store deletes it.
+pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Deletes `.<name>.json.<pid>.<n>.tmp` files older than [`STALE_TEMP_AGE`].
+/// Best effort: a file that cannot be read or removed is left alone.
+fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with('.') && name.ends_with(".tmp")) {
+            continue;
+        }
+        let path = entry.path();
+        let stale = fs::symlink_metadata(&path).is_ok_and(|m| {
+            m.is_file()
+                && m.modified()
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > STALE_TEMP_AGE)
+        });
+        if stale {
+            let _ = fs::remove_file(&path);
+        }
+    }
+}
 
 fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let path = dir.join(format!("{name}.json"));

@@ -4,7 +4,7 @@
 //! value quoting, attribute order), so that a snapshot Playwright printed is
 //! printed back byte for byte. The parser is line based and iterative.
 
-use super::model::{Bounds, Element, Layout, MAX_DEPTH, Prop, State, Tree};
+use super::model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree};
 use crate::{Error, Result};
 
 const WHAT: &str = "aria snapshot";
@@ -19,7 +19,9 @@ const WHAT: &str = "aria snapshot";
 /// A malformed line is an [`Error::Parse`] with its 1-based line number; with
 /// `lenient`, such a line becomes a text node holding the line's text instead.
 /// Blank lines and `#` comment lines are skipped. Nesting deeper than
-/// [`MAX_DEPTH`](super::MAX_DEPTH) is an error in both modes.
+/// [`MAX_DEPTH`](super::MAX_DEPTH) is an error in both modes, and so is a
+/// text over [`MAX_INPUT_BYTES`](super::MAX_INPUT_BYTES)
+/// ([`Error::InputTooLarge`]).
 ///
 /// ```
 /// let tree = response_diff::tree::parse_aria(
@@ -35,6 +37,13 @@ const WHAT: &str = "aria snapshot";
 /// assert!(err.to_string().contains("line 2"));
 /// ```
 pub fn parse_aria(text: &str, lenient: bool) -> Result<Tree> {
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(Error::InputTooLarge {
+            what: WHAT,
+            size: text.len(),
+            limit: MAX_INPUT_BYTES,
+        });
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut stack: Vec<Open> = Vec::new();
     let mut roots: Vec<Element> = Vec::new();

@@ -7,7 +7,7 @@
 //! Empty fields are left out. `states` and `props` keep their order; a bare
 //! flag is `true`, a valued attribute is a string.
 
-use super::model::{Bounds, Element, MAX_DEPTH, Prop, State, Tree};
+use super::model::{Bounds, Element, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree};
 use crate::{Error, Result};
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
@@ -26,7 +26,8 @@ impl Tree {
 
     /// Reads the JSON written by [`Tree::to_json`] (or a single element
     /// object). Unknown keys are an error naming the allowed ones; nesting
-    /// deeper than [`MAX_DEPTH`] is an error.
+    /// deeper than [`MAX_DEPTH`] is an error, and so is a text over
+    /// [`MAX_INPUT_BYTES`] ([`Error::InputTooLarge`]).
     ///
     /// ```
     /// use response_diff::tree::Tree;
@@ -35,6 +36,13 @@ impl Tree {
     /// assert!(Tree::from_json(r#"[{"role":"link","nmae":"x"}]"#).is_err());
     /// ```
     pub fn from_json(json: &str) -> Result<Tree> {
+        if json.len() > MAX_INPUT_BYTES {
+            return Err(Error::InputTooLarge {
+                what: "JSON tree",
+                size: json.len(),
+                limit: MAX_INPUT_BYTES,
+            });
+        }
         check_depth(json)?;
         let mut de = serde_json::Deserializer::from_str(json);
         de.disable_recursion_limit();

@@ -33,7 +33,7 @@ pub use diff::{
     diff_with,
 };
 pub use filter::Filter;
-pub use model::{Bounds, Element, Layout, MAX_DEPTH, Prop, State, Tree, Walk};
+pub use model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree, Walk};
 pub use render::DiffFormat;
 pub use request::TreeDiffRequest;
 pub use select::Selector;

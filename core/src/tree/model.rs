@@ -6,6 +6,13 @@
 /// printing, hashing, dropping) well inside the stack on any thread.
 pub const MAX_DEPTH: usize = 1000;
 
+/// Largest aria snapshot text or tree JSON accepted: 32 MiB, the same as the
+/// response diff's default input limit.
+///
+/// Real snapshots are at most a few MB; parsing takes roughly 20 times the
+/// text's size in memory, so the cap keeps one call well under a gigabyte.
+pub const MAX_INPUT_BYTES: usize = 32 * 1024 * 1024;
+
 /// One node of an accessibility tree.
 ///
 /// Mirrors what Playwright prints: `- button "Add to cart" [active] [ref=e30]`

@@ -1,0 +1,183 @@
+//! The documented limits (docs/LIMITS.md) hold: the diff deadline, the
+//! input size limits, and the bounds of the since store. The detector's
+//! memory cap, measured in process memory, is in `limits_memory.rs` (a test
+//! binary of its own, so no other test allocates meanwhile). The bad-input
+//! matrix (`bad_inputs.rs`) checks each limit's error message.
+
+mod common;
+
+use std::time::Duration;
+
+use response_diff::Error;
+use response_diff::diff::{
+    DEFAULT_DEADLINE, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig,
+    DiffFormat, DiffFormatter, DiffMode, DiffSettings, EngineOptions, LineDiff,
+    ResponseDiffDetector,
+};
+use response_diff::fingerprint::{self, Fingerprint};
+use response_diff::tree::{self, DiffOptions, MAX_DEPTH, ReadOutcome, SinceStore, Tree};
+
+#[test]
+fn the_documented_defaults() {
+    assert_eq!(DEFAULT_MAX_STORED_BYTES, 10 * 1024 * 1024);
+    assert_eq!(DEFAULT_MAX_INPUT_BYTES, 32 * 1024 * 1024);
+    assert_eq!(DEFAULT_DEADLINE, Duration::from_millis(100));
+    assert_eq!(MAX_DEPTH, 1000);
+    assert_eq!(tree::MAX_INPUT_BYTES, 32 * 1024 * 1024);
+    assert_eq!(fingerprint::MAX_FINGERPRINT_BYTES, 2 * 1024 * 1024);
+    assert_eq!(fingerprint::DEFAULT_MEMORY_LIMIT, 16 * 1024 * 1024);
+    assert_eq!(fingerprint::DEFAULT_RECENT_LIMIT, 32);
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tree::DiskStore::open(tmp.path().join("s")).unwrap();
+    assert_eq!(d.ttl(), Duration::from_secs(60));
+}
+
+/// Lines `0..n` in a scrambled order: nearly every line moves, the worst
+/// case for a Myers diff (quadratic without a deadline).
+fn scrambled(n: u64, seed: u64) -> String {
+    let mut out = String::new();
+    for i in 0..n {
+        let j = (i * 7919 + seed) % n; // 7919 is prime, n is not a multiple of it
+        out.push_str(&format!("- listitem [ref=e{j}]: Item {j}\n"));
+    }
+    out
+}
+
+#[test]
+fn a_pathological_diff_hits_the_deadline_and_stays_correct() {
+    let old = scrambled(30_000, 0);
+    let new = scrambled(30_000, 12_345);
+    // The engine on its own: past the budget the diff is not minimal, but
+    // applying it to the old text still gives the new one.
+    let d = LineDiff::compute_with(
+        &old,
+        &new,
+        &EngineOptions {
+            deadline: Some(Duration::from_millis(1)),
+            ..EngineOptions::default()
+        },
+    );
+    assert!(
+        d.deadline_hit(),
+        "a 1 ms budget on 30,000 scrambled lines must run out"
+    );
+    let text = DiffFormatter::new(DiffFormat::Unified, 3).format(&d).text;
+    assert_eq!(
+        common::apply_diff(&old, &text).as_deref(),
+        Some(new.as_str())
+    );
+
+    // Through the detector: the flag is reported, and the answer (here the
+    // full text, as no diff is smaller) is still whole.
+    let detector = ResponseDiffDetector::with_config(
+        DetectorConfig::default().deadline(Duration::from_millis(1)),
+    );
+    let settings = DiffSettings {
+        threshold: 1.0,
+        max_diff_lines: 1_000_000,
+        ..DiffSettings::default()
+    };
+    detector.detect("k", &old, &settings).unwrap();
+    let r = detector.detect("k", &new, &settings).unwrap();
+    assert!(r.metadata.deadline_hit);
+    match r.mode {
+        DiffMode::Full => assert!(r.formatted_diff.ends_with(&new)),
+        DiffMode::Diff => {
+            let body = r.formatted_diff.split_once('\n').unwrap().1;
+            assert_eq!(
+                common::apply_diff(&old, body).as_deref(),
+                Some(new.as_str())
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn inputs_over_the_limits_are_refused_with_the_sizes() {
+    let d = ResponseDiffDetector::with_config(DetectorConfig::default().max_input_bytes(1000));
+    match d.detect("k", &"x".repeat(1001), &DiffSettings::default()) {
+        Err(Error::InputTooLarge { size, limit, .. }) => assert_eq!((size, limit), (1001, 1000)),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        d.detect("k", &"x".repeat(1000), &DiffSettings::default())
+            .is_ok()
+    );
+
+    let big = "- button \"x\"\n".repeat(tree::MAX_INPUT_BYTES / 13 + 1);
+    let e = tree::parse_aria(&big, true).unwrap_err();
+    assert!(
+        matches!(e, Error::InputTooLarge { what: "aria snapshot", limit, .. } if limit == tree::MAX_INPUT_BYTES),
+        "{e}"
+    );
+    let e = Tree::from_json(&" ".repeat(tree::MAX_INPUT_BYTES + 1)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::InputTooLarge {
+                what: "JSON tree",
+                ..
+            }
+        ),
+        "{e}"
+    );
+
+    let e =
+        Fingerprint::from_json(&" ".repeat(fingerprint::MAX_FINGERPRINT_BYTES + 1)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::InputTooLarge {
+                what: "fingerprint",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn since_store_keeps_at_most_its_keys_least_recently_read_first() {
+    let store = SinceStore::with_limits(2, 3);
+    let opts = DiffOptions::default();
+    let t = tree::parse_aria("- button \"Go\"", false).unwrap();
+    let ts: Vec<u64> = (0..3)
+        .map(|i| store.read(&format!("k{i}"), t.clone(), None, &opts).ts)
+        .collect();
+    // Reading k0 again makes it the most recent key; a fourth key then
+    // evicts k1, the least recently read.
+    let k0 = store.read("k0", t.clone(), Some(ts[0]), &opts);
+    assert!(matches!(k0.outcome, ReadOutcome::Diff(_)));
+    store.read("k3", t.clone(), None, &opts);
+    let k1 = store.read("k1", t.clone(), Some(ts[1]), &opts);
+    assert!(
+        k1.notice().unwrap().contains("unknown or expired"),
+        "k1 was evicted"
+    );
+    // k1's read above evicted k2 in turn; k0 is still there.
+    let k0_again = store.read("k0", t.clone(), Some(k0.ts), &opts);
+    assert!(matches!(k0_again.outcome, ReadOutcome::Diff(_)));
+    let k2 = store.read("k2", t.clone(), Some(ts[2]), &opts);
+    assert!(k2.notice().is_some(), "k2 was evicted");
+}
+
+#[test]
+fn since_store_keeps_at_most_per_key_reads() {
+    let store = SinceStore::with_limits(3, 8);
+    let opts = DiffOptions::default();
+    let t = tree::parse_aria("- button \"Go\"", false).unwrap();
+    let ts: Vec<u64> = (0..10)
+        .map(|_| store.read("k", t.clone(), None, &opts).ts)
+        .collect();
+    // Reads are themselves recorded, so probe from the newest back.
+    let newest = store.read("k", t.clone(), Some(ts[9]), &opts);
+    assert!(matches!(newest.outcome, ReadOutcome::Diff(_)));
+    let old = store.read("k", t.clone(), Some(ts[6]), &opts);
+    assert!(old.notice().is_some(), "only the last 3 reads are kept");
+    // Zero limits are raised to 1 rather than making a store that keeps nothing.
+    let one = SinceStore::with_limits(0, 0);
+    let r = one.read("k", t.clone(), None, &opts);
+    let again = one.read("k", t, Some(r.ts), &opts);
+    assert!(matches!(again.outcome, ReadOutcome::Diff(_)));
+}
