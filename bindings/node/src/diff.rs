@@ -7,7 +7,7 @@ use napi_derive::napi;
 use response_diff::diff as core;
 
 use crate::error::OrThrow;
-use crate::json::options_json;
+use crate::json::{Json, options_json};
 use crate::text::{JsText, Text};
 
 /// Default cap on a detector's stored bytes (10 MiB).
@@ -175,10 +175,7 @@ impl From<core::DiffMode> for DiffMode {
 }
 
 /// Parses `diffOptions` (a JS object) with the core's validation.
-pub(crate) fn settings(
-    env: &Env,
-    options: Option<serde_json::Value>,
-) -> Result<core::DiffSettings> {
+pub(crate) fn settings(env: &Env, options: Option<Json>) -> Result<core::DiffSettings> {
     match options_json(options) {
         None => Ok(core::DiffSettings::default()),
         Some(json) => core::DiffSettings::from_json(&json).or_throw(env),
@@ -201,7 +198,7 @@ pub struct ResponseDiffDetector {
 /// some `ResponseDiffDetector` object (in any thread) holds it.
 static SHARED: Mutex<Vec<(String, Weak<core::ResponseDiffDetector>)>> = Mutex::new(Vec::new());
 
-fn detector_config(env: &Env, config: Option<serde_json::Value>) -> Result<core::DetectorConfig> {
+fn detector_config(env: &Env, config: Option<Json>) -> Result<core::DetectorConfig> {
     match options_json(config) {
         None => Ok(core::DetectorConfig::default()),
         Some(json) => core::DetectorConfig::from_json(&json).or_throw(env),
@@ -215,7 +212,7 @@ impl ResponseDiffDetector {
     #[napi(constructor)]
     pub fn new(
         env: Env,
-        #[napi(ts_arg_type = "DetectorConfig")] config: Option<serde_json::Value>,
+        #[napi(ts_arg_type = "DetectorConfig")] config: Option<Json>,
     ) -> Result<Self> {
         let config = detector_config(&env, config)?;
         Ok(ResponseDiffDetector {
@@ -237,7 +234,7 @@ impl ResponseDiffDetector {
     pub fn shared(
         env: Env,
         name: String,
-        #[napi(ts_arg_type = "DetectorConfig")] config: Option<serde_json::Value>,
+        #[napi(ts_arg_type = "DetectorConfig")] config: Option<Json>,
     ) -> Result<Self> {
         let given = options_json(config.clone()).is_some();
         let config = detector_config(&env, config)?;
@@ -272,7 +269,7 @@ impl ResponseDiffDetector {
         env: Env,
         key: String,
         #[napi(ts_arg_type = "string")] text: Text,
-        #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
+        #[napi(ts_arg_type = "DiffOptions")] options: Option<Json>,
     ) -> Result<DiffResult> {
         let s = settings(&env, options)?;
         let r = self.inner.detect(&key, &text.0, &s).or_throw(&env)?;
@@ -330,7 +327,7 @@ pub fn compare_texts(
     env: Env,
     #[napi(ts_arg_type = "string | undefined | null")] previous: Option<Text>,
     #[napi(ts_arg_type = "string")] current: Text,
-    #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
+    #[napi(ts_arg_type = "DiffOptions")] options: Option<Json>,
 ) -> Result<DiffResult> {
     let s = settings(&env, options)?;
     let previous = previous.as_ref().map(|t| t.0.as_str());
@@ -346,7 +343,7 @@ pub fn format_diff(
     env: Env,
     #[napi(ts_arg_type = "string")] previous: Text,
     #[napi(ts_arg_type = "string")] current: Text,
-    #[napi(ts_arg_type = "DiffOptions")] options: Option<serde_json::Value>,
+    #[napi(ts_arg_type = "DiffOptions")] options: Option<Json>,
 ) -> Result<String> {
     let s = settings(&env, options)?;
     Ok(format_lines(&previous.0, &current.0, &s))

@@ -5,6 +5,8 @@ use napi_derive::napi;
 use response_diff::expectation::Expectation as CoreExpectation;
 use serde_json::Value;
 
+use crate::json::Json;
+
 use crate::diff::DiffOptions;
 use crate::error::OrThrow;
 
@@ -112,12 +114,12 @@ pub enum ImageFormat {
 
 /// Parses expectation layers (lowest first), naming fields `layers[i].…`
 /// as the C ABI does.
-pub(crate) fn layers(env: &Env, values: Option<Vec<Value>>) -> Result<Vec<CoreExpectation>> {
+pub(crate) fn layers(env: &Env, values: Option<Vec<Json>>) -> Result<Vec<CoreExpectation>> {
     values
         .unwrap_or_default()
         .iter()
         .enumerate()
-        .map(|(i, v)| CoreExpectation::from_value_at(v, &format!("layers[{i}]")).or_throw(env))
+        .map(|(i, v)| CoreExpectation::from_value_at(&v.0, &format!("layers[{i}]")).or_throw(env))
         .collect()
 }
 
@@ -130,9 +132,9 @@ fn to_value(e: &CoreExpectation) -> Value {
 #[napi(ts_return_type = "Expectation")]
 pub fn validate_expectation(
     env: Env,
-    #[napi(ts_arg_type = "Expectation")] expectation: Value,
+    #[napi(ts_arg_type = "Expectation")] expectation: Json,
 ) -> Result<Value> {
-    let e = CoreExpectation::from_value_at(&expectation, "expectation").or_throw(&env)?;
+    let e = CoreExpectation::from_value_at(&expectation.0, "expectation").or_throw(&env)?;
     Ok(to_value(&e))
 }
 
@@ -143,7 +145,7 @@ pub fn validate_expectation(
 pub fn merge_expectation(
     env: Env,
     tool: String,
-    #[napi(ts_arg_type = "Expectation[]")] layers: Option<Vec<Value>>,
+    #[napi(ts_arg_type = "Expectation[]")] layers: Option<Vec<Json>>,
 ) -> Result<Value> {
     let parsed = self::layers(&env, layers)?;
     let refs: Vec<&CoreExpectation> = parsed.iter().collect();

@@ -9,7 +9,7 @@ use response_diff::fingerprint as core;
 use serde_json::Value;
 
 use crate::error::{OrThrow, throw};
-use crate::json::options_json;
+use crate::json::{Json, options_json};
 
 /// The page-side extractor: one JavaScript function expression,
 /// `(function (options) { … })`, to call in the page with
@@ -44,7 +44,7 @@ pub enum FingerprintDepth {
 #[napi]
 pub fn fingerprint_expression(
     env: Env,
-    #[napi(ts_arg_type = "FingerprintOptions")] options: Option<Value>,
+    #[napi(ts_arg_type = "FingerprintOptions")] options: Option<Json>,
 ) -> Result<String> {
     let opts = match options_json(options) {
         None => core::ExtractOptions::default(),
@@ -129,9 +129,9 @@ impl Fingerprint {
 #[napi]
 pub fn parse_fingerprint(
     env: Env,
-    #[napi(ts_arg_type = "string | Record<string, unknown>")] json: Value,
+    #[napi(ts_arg_type = "string | Record<string, unknown>")] json: Json,
 ) -> Result<Fingerprint> {
-    let text = match json {
+    let text = match json.0 {
         Value::String(s) => s,
         v => v.to_string(),
     };

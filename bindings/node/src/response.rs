@@ -10,6 +10,8 @@ use response_diff::expectation::Expectation as CoreExpectation;
 use response_diff::response::{self as core, DiffTarget};
 use serde_json::Value;
 
+use crate::json::Json;
+
 use crate::diff::{DiffResult, ResponseDiffDetector};
 use crate::error::{OrThrow, throw};
 use crate::expectation::layers;
@@ -124,14 +126,14 @@ const RENDER_OPTION_KEYS: [&str; 3] = ["expectations", "detector", "key"];
 #[napi]
 pub fn render_response(
     env: Env,
-    #[napi(ts_arg_type = "ToolResponse")] response: Value,
+    #[napi(ts_arg_type = "ToolResponse")] response: Json,
     tool: String,
     #[napi(
         ts_arg_type = "{ expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string }"
     )]
     options: Option<Object>,
 ) -> Result<Rendered> {
-    let response: core::Response = Response::from_value(&response).or_throw(&env)?;
+    let response: core::Response = Response::from_value(&response.0).or_throw(&env)?;
     let mut expectation_layers = Vec::new();
     let mut detector: Option<ClassInstance<ResponseDiffDetector>> = None;
     let mut key: Option<String> = None;
@@ -150,7 +152,7 @@ pub fn render_response(
                 ));
             }
         }
-        expectation_layers = layers(&env, o.get::<Vec<Value>>("expectations")?)?;
+        expectation_layers = layers(&env, o.get::<Vec<Json>>("expectations")?)?;
         detector = o.get::<ClassInstance<ResponseDiffDetector>>("detector")?;
         key = o.get::<String>("key")?;
     }

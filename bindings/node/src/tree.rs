@@ -10,6 +10,8 @@ use response_diff::Error as CoreError;
 use response_diff::tree::{self as core, Tree, TreeDiffRequest};
 use serde_json::{Map, Value};
 
+use crate::json::Json;
+
 use crate::error::OrThrow;
 use crate::json::{Opts, as_string, non_negative_integer, parse, stringify};
 
@@ -173,8 +175,9 @@ fn tree_of(input: std::result::Result<String, String>, lenient: bool) -> CoreRes
 pub fn parse_snapshot(
     env: Env,
     text: String,
-    #[napi(ts_arg_type = "{ lenient?: boolean }")] options: Option<Value>,
+    #[napi(ts_arg_type = "{ lenient?: boolean }")] options: Option<Json>,
 ) -> Result<Unknown<'static>> {
+    let options = options.map(|j| j.0);
     let o = Opts::new("parseOptions", options, &["lenient"]).or_throw(&env)?;
     let lenient = o.bool("lenient").or_throw(&env)?.unwrap_or(false);
     let tree = core::parse_aria(&text, lenient).or_throw(&env)?;
@@ -251,8 +254,9 @@ pub fn tree_diff(
     env: Env,
     #[napi(ts_arg_type = "string | SnapshotElement[]")] before: Unknown<'_>,
     #[napi(ts_arg_type = "string | SnapshotElement[]")] after: Unknown<'_>,
-    #[napi(ts_arg_type = "TreeDiffOptions")] options: Option<Value>,
+    #[napi(ts_arg_type = "TreeDiffOptions")] options: Option<Json>,
 ) -> Result<TreeDiffResult> {
+    let options = options.map(|j| j.0);
     let before = tree_text(&env, before)?;
     let after = tree_text(&env, after)?;
     let run = || -> CoreResult<TreeDiffResult> {
@@ -317,8 +321,9 @@ impl SinceStore {
     #[napi(constructor)]
     pub fn new(
         env: Env,
-        #[napi(ts_arg_type = "{ perKey?: number; keys?: number }")] options: Option<Value>,
+        #[napi(ts_arg_type = "{ perKey?: number; keys?: number }")] options: Option<Json>,
     ) -> Result<Self> {
+        let options = options.map(|j| j.0);
         let o = Opts::new("sinceStore", options, &["perKey", "keys"]).or_throw(&env)?;
         let per_key = o.u64("perKey").or_throw(&env)?.unwrap_or(8);
         let keys = o.u64("keys").or_throw(&env)?.unwrap_or(256);
@@ -335,8 +340,9 @@ impl SinceStore {
         env: Env,
         key: String,
         #[napi(ts_arg_type = "string | SnapshotElement[]")] snapshot: Unknown<'_>,
-        #[napi(ts_arg_type = "Omit<TreeDiffOptions, 'ts'>")] options: Option<Value>,
+        #[napi(ts_arg_type = "Omit<TreeDiffOptions, 'ts'>")] options: Option<Json>,
     ) -> Result<SinceRead> {
+        let options = options.map(|j| j.0);
         let snapshot = tree_text(&env, snapshot)?;
         let run = || -> CoreResult<SinceRead> {
             let (req, extras) = request(options, &["since"])?;
