@@ -117,6 +117,7 @@ const CONFIGS = [
   { id: 'ours-full', server: 'response-diff', label: 'response-diff, defaults (full responses)', kind: 'ours' },
   { id: 'ours-filtered', server: 'response-diff', label: 'response-diff, expectation filtering', kind: 'ours', exp: FILTER, scoped: true },
   { id: 'ours-diff', server: 'response-diff', label: 'response-diff, diffOptions + since', kind: 'ours', exp: { ...FILTER, diffOptions: { enabled: true } }, since: true, check: true },
+  { id: 'ours-diff-c0', server: 'response-diff', label: 'response-diff, diffOptions (context 0) + since', kind: 'ours', exp: { ...FILTER, diffOptions: { enabled: true, context: 0 } }, since: true, check: true },
   { id: 'playwright-mcp', server: '@playwright/mcp', label: '@playwright/mcp, defaults', kind: 'pw' },
   { id: 'fast', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot on', kind: 'fast', exp: { includeSnapshot: true } },
   { id: 'fast-diff', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot + diffOptions', kind: 'fast', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },

@@ -150,7 +150,7 @@ def report(target_dir, out_dir):
 
     # -------------------------------------------------- tokens
     configs = {c["id"]: c for c in session["configs"]}
-    order = [c for c in ["ours-full", "ours-filtered", "ours-diff", "playwright-mcp", "fast", "fast-diff"] if c in configs]
+    order = [c for c in ["ours-full", "ours-filtered", "ours-diff", "ours-diff-c0", "playwright-mcp", "fast", "fast-diff"] if c in configs]
     if not {"ours-full", "ours-diff"} <= set(order):
         sys.exit("bench_report: session.json lacks the ours-full or ours-diff configuration; run `make token-bench` without --only.")
     steps = session["steps"]
@@ -163,11 +163,13 @@ def report(target_dir, out_dir):
     full = totals["ours-full"]
     ours = totals["ours-diff"]
     preserved = [r.get("preserved") for r in configs["ours-diff"]["rows"]]
-    all_preserved = all(p is True for p in preserved)
+    # Every configuration that was checked must have kept everything.
+    checked = {cid: [r.get("preserved") for r in configs[cid]["rows"]] for cid in order if any("preserved" in r for r in configs[cid]["rows"])}
+    all_preserved = all(p is True for ps in checked.values() for p in ps)
 
     # plot: tokens per step
     fig, ax = plt.subplots(figsize=(11, 5.2))
-    styles = {"ours-full": ("#1f77b4", "--"), "ours-filtered": ("#1f77b4", ":"), "ours-diff": ("#1f77b4", "-"),
+    styles = {"ours-full": ("#1f77b4", "--"), "ours-filtered": ("#1f77b4", ":"), "ours-diff": ("#1f77b4", "-"), "ours-diff-c0": ("#17becf", "-"),
               "playwright-mcp": ("#2ca02c", "-"), "fast": ("#d62728", "-"), "fast-diff": ("#d62728", "--")}
     xs = list(range(1, len(steps) + 1))
     for cid in order:
@@ -270,7 +272,7 @@ def report(target_dir, out_dir):
     red = pct_fewer(ours, full)
     bars = [
         ("≥ 80 % fewer tokens than full responses (diffOptions + since vs defaults)", f"{red:.1f} % fewer ({ours:,} vs {full:,})", red >= 80),
-        ("Information preserved at every step (previous + diff = full snapshot)", f"{sum(1 for p in preserved if p)} of {len(preserved)} steps", all_preserved),
+        ("Information preserved at every step (previous + diff = full snapshot)", "; ".join(f"{cid}: {sum(1 for p in ps if p)} of {len(ps)} steps" for cid, ps in checked.items()), all_preserved),
         ("Every response diff under 10 ms (criterion, 2 KB – 2.6 MB, five change kinds)",
          f"slowest {fmt_ns(slowest[0])} ({slowest[1]})" + ("" if rust_complete else "; some inputs missing"), rust_complete and slowest[0] < 10e6),
         ("From Node, the addon faster than fast-diff on every input (crossing included)",
@@ -298,6 +300,9 @@ def report(target_dir, out_dir):
     head = [f"- **{red:.1f} % fewer tokens** than full responses over the {len(steps)}-step session "
             f"({ours:,} tokens with diffOptions + `since` vs {full:,} with defaults), and every step's state rebuilt from "
             f"previous + diff equals the full snapshot ({sum(1 for p in preserved if p)}/{len(preserved)})."]
+    if "ours-diff-c0" in totals:
+        head.append(f"- With `diffOptions.context: 0` (still a lossless unified diff: positions, no context lines): "
+                    f"{pct_fewer(totals['ours-diff-c0'], full):.1f} % fewer than full ({totals['ours-diff-c0']:,} tokens).")
     for cid in ["playwright-mcp", "fast", "fast-diff"]:
         if cid in totals:
             extra = f" ({pw_response_only:,} counting only its responses, which link the snapshot file instead of showing it)" if cid == "playwright-mcp" else ""
@@ -331,7 +336,7 @@ def report(target_dir, out_dir):
               "- **fast-playwright-mcp, snapshot on**: its expectation defaults every section off (an empty response), so the agent "
               "asks for `includeSnapshot: true`; **with diffOptions**: also `diffOptions.enabled`.\n")
     md.append(f"![tokens per step](tokens-per-step.png)\n")
-    hdr = ["#", "step"] + [configs[c]["label"] for c in order] + ["diff: how rebuilt", "preserved"]
+    hdr = ["#", "step"] + [configs[c]["label"] for c in order] + ["diff: how rebuilt", "preserved (" + " / ".join(checked) + ")"]
     rows = []
     for i, label in enumerate(steps):
         r = [i + 1, label]
@@ -342,7 +347,7 @@ def report(target_dir, out_dir):
                 cell += f" + {row['fileTokens']:,}"
             r.append(cell)
         d = configs["ours-diff"]["rows"][i]
-        r += [d.get("rebuiltHow", ""), "✓" if d.get("preserved") else "✗"]
+        r += [d.get("rebuiltHow", ""), " / ".join("✓" if configs[c]["rows"][i].get("preserved") else "✗" for c in checked)]
         rows.append(r)
     rows.append(["", "**total**"] + [f"**{totals[c]:,}**" for c in order] + ["", ""])
     rows.append(["", "**diff+since: fewer tokens**"] + [f"{pct_fewer(ours, totals[c]):.1f} %" if c != "ours-diff" else "" for c in order] + ["", ""])
@@ -352,6 +357,18 @@ def report(target_dir, out_dir):
               "rebuilds from its previous view plus the response (a unified diff applied strictly, `bench/reconstruct.mjs`) "
               "equals a full snapshot taken out of band with diff off (which moves no diff state); any ✗ fails `make bench`.\n")
 
+    fulls = [r for r in configs["ours-diff"]["rows"] if str(r.get("rebuiltHow", "")).startswith(("first", "full"))]
+    md.append(f"Where the diff configuration's tokens go: {sum(r['tokens'] for r in fulls):,} of its {ours:,} are the "
+              f"{len(fulls)} steps that had to show a whole page (the first read, a new page, or a change so large that a diff "
+              f"would not be smaller: steps {', '.join(str(r['step']) for r in fulls)}); the other {len(steps) - len(fulls)} steps "
+              f"cost {ours - sum(r['tokens'] for r in fulls):,} tokens, {(ours - sum(r['tokens'] for r in fulls)) / max(1, len(steps) - len(fulls)):.0f} a step. "
+              "Each diff keeps 3 context lines around every change by default.\n")
+    last_ours = configs["ours-full"]["rows"][-1]["tokens"]
+    last_peer = configs["fast"]["rows"][-1]["tokens"] if "fast" in configs else None
+    if last_peer and last_ours < 0.6 * last_peer:
+        md.append(f"Step {len(steps)} (back to the shop): our server's Chromium restores the filtered list from the back/forward cache "
+                  f"({last_ours:,} tokens in full), while the Playwright-based peers show the whole list again ({last_peer:,}), so that "
+                  "step is cheaper for all our configurations than for the peers; the other steps show the same pages.\n")
     md.append("## 2. Diff speed\n")
     md.append("Same generated inputs (Playwright-style aria snapshots, `core/benches/inputs`, ported byte for byte to "
               "`bindings/node/bench/inputs.mjs`), 2 KB to 2.6 MB, five kinds of change. Criterion medians (shortened runs: "
