@@ -62,7 +62,7 @@ c-valgrind:
 ## against fast-diff, jsdiff and diff-match-patch, and the token-savings
 ## session through our server and the peers (installed by npm ci). Under
 ## 20 minutes on 2 cores; BENCH_CRITERION shortens criterion's runs.
-BENCH_CRITERION ?= --warm-up-time 0.5 --measurement-time 1 --sample-size 30 --noplot
+BENCH_CRITERION ?= --warm-up-time 0.5 --measurement-time 1 --sample-size 10 --noplot
 BENCH_CAP_S ?= 10
 bench: setup
 	@mkdir -p bench-out
