@@ -60,8 +60,9 @@ c-valgrind:
 ## and a memcmp floor; tree diff; fingerprint parse/compare), the detector's
 ## memory under its cap, the in-browser fingerprint runs, the Node addon
 ## against fast-diff, jsdiff and diff-match-patch, and the token-savings
-## session through our server and the peers (installed by npm ci). Under
-## 20 minutes on 2 cores; BENCH_CRITERION shortens criterion's runs.
+## session through our server and the peers (installed by npm ci). About
+## 10 minutes on 2 cores once built (the first build takes longer);
+## BENCH_CRITERION shortens criterion's runs, BENCH_CAP_S caps a peer's call.
 BENCH_CRITERION ?= --warm-up-time 0.5 --measurement-time 1 --sample-size 10 --noplot
 BENCH_CAP_S ?= 10
 bench: setup
@@ -79,7 +80,7 @@ bench: setup
 	./scripts/bench-report.sh report --target $(TARGET_DIR)
 
 ## The token-savings session alone: one scripted agent session through our
-## server (three configurations), @playwright/mcp and fast-playwright-mcp
+## server (full, filtered, diff + since, diff with context 0), @playwright/mcp and fast-playwright-mcp
 ## (with and without diffOptions) on Debian's chromium, pages on 127.0.0.1;
 ## o200k tokens per step in bench-out/session.json. Fails when a step's
 ## state rebuilt from previous + diff differs from the full snapshot.
