@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench demo e2e setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: test lint fmt bench token-bench demo e2e setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -54,18 +54,43 @@ c-example: c-lib
 c-valgrind:
 	$(CARGO) test -p response-diff-ffi --test c_programs -- valgrind
 
-## Benchmarks: criterion medians (response diff with ratios to the floor,
-## tree diff, fingerprint parse/compare), the in-browser fingerprint runs,
-## and the Node addon against fast-diff, jsdiff and diff-match-patch.
+## Benchmarks, side by side in one run (DESIGN.md §7), and the report:
+## docs/bench/README.md with its plots, from the JSON every step writes to
+## bench-out/. Criterion medians (response diff against similar, imara-diff
+## and a memcmp floor; tree diff; fingerprint parse/compare), the detector's
+## memory under its cap, the in-browser fingerprint runs, the Node addon
+## against fast-diff, jsdiff and diff-match-patch, and the token-savings
+## session through our server and the peers (installed by npm ci). About
+## 10 minutes on 2 cores once built (the first build takes longer);
+## BENCH_CRITERION shortens criterion's runs, BENCH_CAP_S caps a peer's call.
+BENCH_CRITERION ?= --warm-up-time 0.5 --measurement-time 1 --sample-size 10 --noplot
+BENCH_CAP_S ?= 10
 bench: setup
-	$(CARGO) bench -p response-diff --bench detector
 	@mkdir -p bench-out
+	python3 scripts/bench_report.py machine > bench-out/machine.json
+	$(CARGO) bench -p response-diff --bench detector -- $(BENCH_CRITERION)
 	python3 scripts/bench_table.py $(TARGET_DIR) | tee bench-out/detector.md
-	$(CARGO) bench -p response-diff --bench tree_diff
-	$(CARGO) bench -p response-diff --bench fingerprint_compare
+	$(CARGO) bench -p response-diff --bench tree_diff -- $(BENCH_CRITERION)
+	$(CARGO) bench -p response-diff --bench fingerprint_compare -- $(BENCH_CRITERION)
+	$(CARGO) run -q --release -p response-diff --example memory > bench-out/memory.json
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-speed | tee bench-out/fingerprint-speed.md
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-regressions | tee bench-out/fingerprint-regressions.md
-	$(MAKE) node-bench
+	$(MAKE) node-bench BENCH_CAP_S=$(BENCH_CAP_S)
+	$(MAKE) token-bench
+	./scripts/bench-report.sh report --target $(TARGET_DIR)
+
+## The token-savings session alone: one scripted agent session through our
+## server (full, filtered, diff + since, diff with context 0), @playwright/mcp and fast-playwright-mcp
+## (with and without diffOptions) on Debian's chromium, pages on 127.0.0.1;
+## o200k tokens per step in bench-out/session.json. Fails when a step's
+## state rebuilt from previous + diff differs from the full snapshot.
+token-bench: setup
+	$(CARGO) build --release -p response-diff-server
+	@command -v npm >/dev/null || { echo "token-bench: npm (Node 20+) is needed for the MCP client and the peers" >&2; exit 1; }
+	@mkdir -p bench-out
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd bench && npm test --silent
+	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/session.json --transcript bench-out/session-transcript.md
 
 ## The main job: a scripted agent session through the MCP server's tools on
 ## the bundled demo site (127.0.0.1), with its per-step token table (o200k)
@@ -117,7 +142,7 @@ node-example: node-build
 ## benchmark's inputs, crossing included; BENCH_CAP_S caps each peer run.
 node-bench: node-build
 	@mkdir -p bench-out
-	cd $(NODE_DIR) && node bench/bench.mjs | tee ../../bench-out/node.md
+	cd $(NODE_DIR) && node bench/bench.mjs --json ../../bench-out/node.json | tee ../../bench-out/node.md
 
 clean:
 	$(CARGO) clean

@@ -4,10 +4,12 @@
 // texts crossing, and the result object coming back are all included.
 //
 //   node bench/bench.mjs            # BENCH_CAP_S=20 caps each peer's first call
+//   node bench/bench.mjs --json out.json   # also writes the results as JSON
 //
 // Each measurement runs in its own process; a call that has not returned
 // within the cap is reported as "> cap s". Prints a Markdown table.
 import { fork } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { CHANGES, SIZES } from './inputs.mjs'
@@ -15,6 +17,14 @@ import { CHANGES, SIZES } from './inputs.mjs'
 const CAP_S = Number(process.env.BENCH_CAP_S || 20)
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url))
 const RUNNERS = ['detect', 'compare', 'floor', 'fast-diff', 'jsdiff', 'diff-match-patch']
+const jsonAt = process.argv.indexOf('--json')
+const JSON_OUT = jsonAt >= 0 ? process.argv[jsonAt + 1] : null
+if (jsonAt >= 0 && !JSON_OUT) {
+  console.error('--json needs a file name: node bench/bench.mjs --json out.json')
+  process.exit(2)
+}
+// One JSON row per runner and input: median ns, or timeout / error.
+const rows = []
 
 function run(runner, bytes, change) {
   return new Promise((resolve) => {
@@ -73,7 +83,10 @@ let total = 0
 for (const [name, bytes] of SIZES) {
   for (const change of CHANGES) {
     const r = {}
-    for (const runner of RUNNERS) r[runner] = await run(runner, bytes, change)
+    for (const runner of RUNNERS) {
+      r[runner] = await run(runner, bytes, change)
+      rows.push({ runner, input: name, bytes, change, ...r[runner] })
+    }
     const ours = time(r.detect)
     const fd = time(r['fast-diff'])
     const faster = ours < fd
@@ -90,3 +103,10 @@ console.log(`\n\`detect\` is faster than fast-diff on ${met} of ${total} inputs.
 console.log(
   `On ${floorSlower} of ${total} inputs the crossing floor alone (converting the text into the addon, no work) is no faster than fast-diff's whole run: no addon that reads the text can beat it there.`,
 )
+if (JSON_OUT) {
+  const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0].model.trim(), load: loadavg() }
+  writeFileSync(
+    JSON_OUT,
+    JSON.stringify({ capSeconds: CAP_S, machine, rows, fasterThanFastDiff: met, floorNotFaster: floorSlower, inputs: total }, null, 1),
+  )
+}
