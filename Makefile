@@ -91,6 +91,7 @@ token-bench: setup
 	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
 	cd bench && npm test --silent
 	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/session.json --transcript bench-out/session-transcript.md
+	node bench/fingerprint.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/fingerprint-server.json
 
 ## The main job: a scripted agent session through the MCP server's tools on
 ## the bundled demo site (127.0.0.1), with its per-step token table (o200k)
