@@ -1,0 +1,66 @@
+//! Replays the fuzz targets' inputs through the same checks the fuzzers run
+//! (fuzz/src/checks.rs): every input that ever made a target fail
+//! (tests/fixtures/fuzz-regressions/<target>/, saved by `make fuzz`) and
+//! the committed seeds (fuzz/seeds/<target>/), so the checks themselves
+//! are exercised even for a target with no finding.
+
+mod common;
+
+#[path = "../../fuzz/src/checks.rs"]
+#[allow(dead_code)]
+mod checks;
+
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Files of `dir`, sorted; none when it does not exist.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries.map(|e| e.unwrap().path()).collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    files
+}
+
+/// Runs `check` on every seed and regression input of `target`, on a
+/// thread with the 8 MiB stack the fuzzer's main thread has.
+fn replay(target: &'static str, check: fn(&[u8])) {
+    let seeds = inputs(&repo().join("fuzz/seeds").join(target));
+    assert!(!seeds.is_empty(), "fuzz/seeds/{target} has no seeds");
+    let found = inputs(&common::fixtures().join("fuzz-regressions").join(target));
+    for path in seeds.into_iter().chain(found) {
+        let data = std::fs::read(&path).unwrap();
+        let name = path.display().to_string();
+        let run = std::thread::Builder::new()
+            .name(name.clone())
+            .stack_size(8 << 20)
+            .spawn(move || check(&data))
+            .unwrap()
+            .join();
+        assert!(run.is_ok(), "{name} failed its fuzz check (message above)");
+    }
+}
+
+#[test]
+fn aria_parse() {
+    replay("aria_parse", checks::aria_parse);
+}
+
+#[test]
+fn fingerprint_json() {
+    replay("fingerprint_json", checks::fingerprint_json);
+}
+
+#[test]
+fn expectation_json() {
+    replay("expectation_json", checks::expectation_json);
+}
+
+#[test]
+fn detector() {
+    replay("detector", checks::detector);
+}
