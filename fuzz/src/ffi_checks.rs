@@ -159,11 +159,17 @@ pub fn ffi_json(data: &[u8]) {
                 let lenient = call.nulls & 0x80 != 0;
                 if check(rd_tree_parse(t, tl, lenient, &mut out), "rd_tree_parse") {
                     let json = take(out, true, "rd_tree_parse");
-                    // What parsed prints.
+                    // What parsed prints, unless the text has a NUL byte
+                    // (valid UTF-8, and kept raw in a single-quoted key as
+                    // Playwright does), which no C string can return.
                     let mut aria: *mut c_char = ptr::null_mut();
                     let s = rd_tree_print(json.as_ptr().cast(), json.len(), &mut aria);
-                    assert_eq!(s, rd_status::RD_OK, "{json}: {}", last_error());
-                    take(aria, false, "rd_tree_print");
+                    if call.args[0].contains(&0) && s == rd_status::RD_INVALID_ARGUMENT {
+                        assert!(last_error().contains("NUL byte"), "{}", last_error());
+                    } else {
+                        assert_eq!(s, rd_status::RD_OK, "{json}: {}", last_error());
+                        take(aria, false, "rd_tree_print");
+                    }
                 }
             }
             7 => {
