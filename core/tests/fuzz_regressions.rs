@@ -64,3 +64,23 @@ fn expectation_json() {
 fn detector() {
     replay("detector", checks::detector);
 }
+
+/// aria_parse finding: a nameless `text` element that is not a plain text
+/// node (children from a lenient parse, or a value after a quoted key)
+/// printed as `- text:`, the text-node syntax, and did not read back.
+#[test]
+fn nameless_text_element_round_trips() {
+    use response_diff::tree::{Tree, parse_aria};
+    for (input, lenient) in [
+        ("- a:\n  - \n    - b", true),
+        ("- text:\n  - b", true),
+        ("- 'text': v", false),
+        ("- 'text':\n  - /url: /x", false),
+    ] {
+        let tree = parse_aria(input, lenient).unwrap();
+        let printed = tree.to_aria();
+        assert!(printed.contains("- 'text'"), "{printed}");
+        let back: Tree = parse_aria(&printed, false).unwrap();
+        assert!(back == tree, "{input:?} -> {printed:?}");
+    }
+}
