@@ -59,13 +59,13 @@ for t in $TARGETS; do
         -- "${args[@]}" >"$LOGS/$t.log" 2>&1
     rc=$?
 
-    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$LOGS/$t.log" | grep -o '[0-9]*$' | tail -1)
-    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$LOGS/$t.log" | grep -o '[0-9]*$' | tail -1)
+    execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$LOGS/$t.log" | grep -ao '[0-9]*$' | tail -1)
+    rate=$(grep -ao 'stat::average_exec_per_sec: *[0-9]*' "$LOGS/$t.log" | grep -ao '[0-9]*$' | tail -1)
     if [ -z "$execs" ]; then
         # A crash stops the run before the final stats: take the last
         # progress line (#N ... exec/s: R).
-        execs=$(grep -o '^#[0-9]*' "$LOGS/$t.log" | tr -d '#' | tail -1)
-        rate=$(grep -o 'exec/s: [0-9]*' "$LOGS/$t.log" | grep -o '[0-9]*$' | tail -1)
+        execs=$(grep -ao '^#[0-9]*' "$LOGS/$t.log" | tr -d '#' | tail -1)
+        rate=$(grep -ao 'exec/s: [0-9]*' "$LOGS/$t.log" | grep -ao '[0-9]*$' | tail -1)
     fi
     corpus_size=$(find "$corpus" -type f | wc -l)
 
