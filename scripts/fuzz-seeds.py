@@ -33,14 +33,14 @@ PAIRS = [("diff/case01_one_line", ".before.yml", ".after.yml"),
          ("aria/case06", ".before.yml", ".after.yml"),
          ("aria/case08", ".before.yml", ".after.yml")]
 OPTIONS = [
-    b'{"includeSnapshot": true, "snapshotOptions": {"selector": "e12", "maxLength": 2000, "format": "yaml"}}',
-    b'{"consoleOptions": {"levels": ["error", "warning"], "maxMessages": 5, "patterns": ["^Failed .*"], "removeDuplicates": true}}',
+    b'{"includeSnapshot": true, "snapshotOptions": {"selector": "e12", "maxLength": 2000, "format": "aria"}}',
+    b'{"consoleOptions": {"levels": ["error", "warn"], "maxMessages": 5, "patterns": ["^Failed .*"], "removeDuplicates": true}}',
     b'{"imageOptions": {"quality": 60, "maxWidth": 800, "maxHeight": 600, "format": "jpeg"}, "includeTabs": false}',
     b'{"diffOptions": {"enabled": true, "threshold": 0.3, "format": "split", "maxDiffLines": 40, "ignoreWhitespace": false, "context": 2}}',
     b'{"enabled": true, "threshold": 0.1, "format": "minimal", "context": 0}',
     b'{"format": "yaml", "identity": "content", "roles": ["button", "link"], "prune": true, "scope": "list \\"Cart\\"", "compareBounds": true, "lenient": true}',
     b'{"maxStoredBytes": 1048576, "maxInputBytes": 4096, "deadlineMs": 50}',
-    b'{"scope": "main", "depth": "full"}',
+    b'{"scope": "main", "depth": "detailed"}',
     b'{"includeConsole": true, "consoleOptions": {"patterns": ["(a+)+$"]}}',
 ]
 

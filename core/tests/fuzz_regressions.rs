@@ -84,3 +84,43 @@ fn nameless_text_element_round_trips() {
         assert!(back == tree, "{input:?} -> {printed:?}");
     }
 }
+
+/// The seeds reach the laws rather than stopping at a parse error, so the
+/// replay above checks something even for a target with no finding.
+#[test]
+fn seeds_are_valid_inputs() {
+    use response_diff::diff::{DetectorConfig, DiffOptions};
+    use response_diff::expectation::Expectation;
+    use response_diff::fingerprint::{ExtractOptions, Fingerprint};
+    use response_diff::tree::{TreeDiffRequest, parse_aria};
+
+    let seeds = |t: &str| inputs(&repo().join("fuzz/seeds").join(t));
+    let text = |p: &PathBuf| std::fs::read_to_string(p).unwrap();
+    for p in seeds("aria_parse") {
+        parse_aria(&text(&p), false).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    }
+    for p in seeds("fingerprint_json") {
+        Fingerprint::from_json(&text(&p)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    }
+    for p in seeds("expectation_json") {
+        let s = text(&p);
+        assert!(
+            Expectation::from_json(&s).is_ok()
+                || DiffOptions::from_json(&s).is_ok()
+                || TreeDiffRequest::from_json(&s).is_ok()
+                || DetectorConfig::from_json(&s).is_ok()
+                || ExtractOptions::from_json(&s).is_ok(),
+            "{} is no valid option document",
+            p.display()
+        );
+    }
+    // old 0xFF new after the knobs, both valid aria.
+    for p in seeds("detector") {
+        let data = std::fs::read(&p).unwrap();
+        let rest = &data[checks::KNOB_BYTES..];
+        let at = rest.iter().position(|&b| b == 0xFF).expect("separator");
+        for side in [&rest[..at], &rest[at + 1..]] {
+            parse_aria(std::str::from_utf8(side).unwrap(), false).unwrap();
+        }
+    }
+}

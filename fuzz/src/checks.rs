@@ -51,7 +51,9 @@ pub fn aria_parse(data: &[u8]) {
         };
         let printed = tree.to_aria();
         let again = parse_aria(&printed, false).unwrap_or_else(|e| {
-            panic!("printed tree does not parse back (lenient={lenient}): {e}\n--- printed:\n{printed}")
+            panic!(
+                "printed tree does not parse back (lenient={lenient}): {e}\n--- printed:\n{printed}"
+            )
         });
         assert!(
             again == tree,
@@ -110,7 +112,11 @@ pub fn expectation_json(data: &[u8]) {
             over_default.merge(&e);
             assert_eq!(over_default, e, "merging onto nothing changed it");
             // Valid layers over a tool's defaults always resolve.
-            for tool in ["browser_click", "browser_take_screenshot", "browser_evaluate"] {
+            for tool in [
+                "browser_click",
+                "browser_take_screenshot",
+                "browser_evaluate",
+            ] {
                 let r = Expectation::resolve(tool, &[&e, &e])
                     .unwrap_or_else(|err| panic!("valid layer does not resolve: {err}"));
                 let resolved = r.to_expectation();
@@ -198,8 +204,8 @@ fn loose_lines(s: &str) -> Vec<String> {
 /// [`ResponseDiffDetector::detect`], [`compare_texts`] and the formatter.
 pub fn detector(data: &[u8]) {
     let (k, old, new) = detector_input(data);
-    let format = [DiffFormat::Unified, DiffFormat::Split, DiffFormat::Minimal]
-        [usize::from(k.format) % 3];
+    let format =
+        [DiffFormat::Unified, DiffFormat::Split, DiffFormat::Minimal][usize::from(k.format) % 3];
     let settings = DiffSettings {
         enabled: k.flags & 1 != 0,
         threshold: f64::from(k.threshold) / 255.0,
@@ -252,7 +258,11 @@ pub fn detector(data: &[u8]) {
     assert!((0.0..=1.0).contains(&r.similarity), "{}", r.similarity);
     assert!((r.similarity + r.change_ratio - 1.0).abs() < 1e-12);
     if !first.metadata.stored {
-        assert_eq!(r.mode, DiffMode::First, "nothing was stored to diff against");
+        assert_eq!(
+            r.mode,
+            DiffMode::First,
+            "nothing was stored to diff against"
+        );
         return;
     }
     // Without the store-cap note, if any.
@@ -263,7 +273,11 @@ pub fn detector(data: &[u8]) {
     match r.mode {
         DiffMode::Unchanged => {
             if settings.ignore_whitespace {
-                assert_eq!(loose_lines(&old), loose_lines(&new), "unchanged, but lines differ");
+                assert_eq!(
+                    loose_lines(&old),
+                    loose_lines(&new),
+                    "unchanged, but lines differ"
+                );
             } else {
                 assert_eq!(old, new, "unchanged, but the texts differ");
             }
@@ -284,7 +298,12 @@ pub fn detector(data: &[u8]) {
         other => panic!("unknown mode {other:?}"),
     }
     if settings.ignore_whitespace && r.mode != DiffMode::Unchanged {
-        assert_ne!(loose_lines(&old), loose_lines(&new), "equal lines, mode {:?}", r.mode);
+        assert_ne!(
+            loose_lines(&old),
+            loose_lines(&new),
+            "equal lines, mode {:?}",
+            r.mode
+        );
     }
 
     // Without storage, the same decision (unless a deadline cut a search).
@@ -315,7 +334,9 @@ pub fn detector(data: &[u8]) {
         );
         assert_eq!(lean.ops(), full.ops());
         assert_eq!(
-            DiffFormatter::new(format, settings.context).format(&lean).text,
+            DiffFormatter::new(format, settings.context)
+                .format(&lean)
+                .text,
             out.text
         );
     }

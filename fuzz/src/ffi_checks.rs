@@ -46,13 +46,23 @@ impl<'a> Call<'a> {
     }
 
     fn is_utf8(&self, i: usize) -> bool {
-        self.args.get(i).is_none_or(|a| std::str::from_utf8(a).is_ok())
+        self.args
+            .get(i)
+            .is_none_or(|a| std::str::from_utf8(a).is_ok())
     }
+}
+
+thread_local! {
+    /// Calls of the current input that returned an error status.
+    static REFUSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Checks a status: never a panic or internal error; a failure has a
 /// message; invalid UTF-8 is reported as such.
 fn check(status: rd_status, what: &str) -> bool {
+    if status != rd_status::RD_OK {
+        REFUSED.set(REFUSED.get() + 1);
+    }
     assert_ne!(status, rd_status::RD_PANIC, "{what}: {}", last_error());
     assert_ne!(status, rd_status::RD_INTERNAL, "{what}: {}", last_error());
     if status != rd_status::RD_OK {
@@ -88,10 +98,12 @@ fn take(mut s: *mut c_char, json: bool, what: &str) -> String {
     text
 }
 
-/// Runs one fuzz input through the C ABI.
-pub fn ffi_json(data: &[u8]) {
+/// Runs one fuzz input through the C ABI. Returns how many calls returned
+/// an error status (a valid seed gets none).
+pub fn ffi_json(data: &[u8]) -> usize {
+    REFUSED.set(0);
     let Some(call) = Call::parse(data) else {
-        return;
+        return 0;
     };
     let a = |i| call.arg(i);
     let mut out: *mut c_char = ptr::null_mut();
@@ -100,21 +112,30 @@ pub fn ffi_json(data: &[u8]) {
             0 => detector_session(&call),
             1 => {
                 let ((o, ol), (n, nl), (j, jl)) = (a(0), a(1), a(2));
-                if check(rd_diff_compare(o, ol, n, nl, j, jl, &mut out), "rd_diff_compare") {
+                if check(
+                    rd_diff_compare(o, ol, n, nl, j, jl, &mut out),
+                    "rd_diff_compare",
+                ) {
                     assert!(call.is_utf8(1) && !n.is_null());
                     take(out, true, "rd_diff_compare");
                 }
             }
             2 => {
                 let ((o, ol), (n, nl), (j, jl)) = (a(0), a(1), a(2));
-                if check(rd_diff_format(o, ol, n, nl, j, jl, &mut out), "rd_diff_format") {
+                if check(
+                    rd_diff_format(o, ol, n, nl, j, jl, &mut out),
+                    "rd_diff_format",
+                ) {
                     assert!(call.is_utf8(0) && call.is_utf8(1));
                     take(out, false, "rd_diff_format");
                 }
             }
             3 => {
                 let (j, jl) = a(0);
-                if check(rd_expectation_validate(j, jl, &mut out), "rd_expectation_validate") {
+                if check(
+                    rd_expectation_validate(j, jl, &mut out),
+                    "rd_expectation_validate",
+                ) {
                     let normalized = take(out, true, "rd_expectation_validate");
                     // The canonical form is itself valid.
                     let s = rd_expectation_validate(
@@ -127,7 +148,10 @@ pub fn ffi_json(data: &[u8]) {
             }
             4 => {
                 let ((t, tl), (l, ll)) = (a(0), a(1));
-                if check(rd_expectation_merge(t, tl, l, ll, &mut out), "rd_expectation_merge") {
+                if check(
+                    rd_expectation_merge(t, tl, l, ll, &mut out),
+                    "rd_expectation_merge",
+                ) {
                     let resolved = take(out, true, "rd_expectation_merge");
                     let s = rd_expectation_validate(
                         resolved.as_ptr().cast(),
@@ -202,12 +226,18 @@ pub fn ffi_json(data: &[u8]) {
             _ => unreachable!("function is taken modulo FUNCTIONS"),
         }
     }
+    REFUSED.get()
 }
 
 /// detector_new(config), detect twice, store, clear, memory_usage, free.
 unsafe fn detector_session(call: &Call<'_>) {
-    let ((c, cl), (k, kl), (t1, t1l), (t2, t2l), (o, ol)) =
-        (call.arg(0), call.arg(1), call.arg(2), call.arg(3), call.arg(4));
+    let ((c, cl), (k, kl), (t1, t1l), (t2, t2l), (o, ol)) = (
+        call.arg(0),
+        call.arg(1),
+        call.arg(2),
+        call.arg(3),
+        call.arg(4),
+    );
     let mut det: *mut rd_detector = ptr::null_mut();
     unsafe {
         if !check(rd_detector_new(c, cl, &mut det), "rd_detector_new") {
@@ -217,7 +247,10 @@ unsafe fn detector_session(call: &Call<'_>) {
         assert!(!det.is_null());
         for t in [(t1, t1l), (t2, t2l)] {
             let mut out: *mut c_char = ptr::null_mut();
-            if check(rd_detector_detect(det, k, kl, t.0, t.1, o, ol, &mut out), "detect") {
+            if check(
+                rd_detector_detect(det, k, kl, t.0, t.1, o, ol, &mut out),
+                "detect",
+            ) {
                 take(out, true, "rd_detector_detect");
             } else {
                 assert!(out.is_null(), "output written on failure");
@@ -245,7 +278,10 @@ unsafe fn baseline_session(call: &Call<'_>) {
     let ((n, nl), (f, fl), (g, gl), (t, tl)) = (call.arg(0), call.arg(1), call.arg(2), call.arg(3));
     let mut store: *mut rd_baseline_store = ptr::null_mut();
     unsafe {
-        assert_eq!(rd_baseline_store_new(ptr::null(), 0, &mut store), rd_status::RD_OK);
+        assert_eq!(
+            rd_baseline_store_new(ptr::null(), 0, &mut store),
+            rd_status::RD_OK
+        );
         let saved = check(rd_baseline_store_save(store, n, nl, f, fl), "save");
         let mut hash: *mut c_char = ptr::null_mut();
         if check(rd_baseline_store_record(store, g, gl, &mut hash), "record") {
