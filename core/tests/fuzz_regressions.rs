@@ -124,3 +124,15 @@ fn seeds_are_valid_inputs() {
         }
     }
 }
+
+/// expectation_json law: malformed fingerprint options JSON was an invalid
+/// option (RD_INVALID_OPTION across the C ABI) instead of a JSON error.
+#[test]
+fn malformed_fingerprint_options_are_a_json_error() {
+    use response_diff::Error;
+    use response_diff::fingerprint::ExtractOptions;
+    let e = ExtractOptions::from_json("{\"scope\": ").unwrap_err();
+    assert!(matches!(e, Error::Parse { what: "JSON", .. }), "{e:?}");
+    let e = ExtractOptions::from_json("{\"scope\": 1}").unwrap_err();
+    assert!(matches!(e, Error::InvalidOption { .. }), "{e:?}");
+}

@@ -93,11 +93,35 @@ pub fn fingerprint_json(data: &[u8]) {
     assert_eq!(back.to_json(), saved, "normalization is not idempotent");
 }
 
+/// An option document's error: malformed JSON is a syntax error
+/// (`RD_INVALID_JSON` across the C ABI), well-formed JSON of the wrong
+/// shape an invalid option naming the field.
+fn assert_option_error(e: &Error, what: &str, well_formed: bool) {
+    match e {
+        Error::Parse { what: "JSON", .. } => {
+            assert!(
+                !well_formed,
+                "{what}: well-formed JSON reported as malformed: {e}"
+            );
+        }
+        Error::InvalidOption { .. } => {
+            assert!(
+                well_formed,
+                "{what}: malformed JSON reported as an invalid option: {e}"
+            );
+        }
+        other => panic!("{what}: unexpected error kind: {other:?}"),
+    }
+}
+
 /// The option documents: expectation, diffOptions, treeDiffOptions,
 /// detectorConfig, fingerprint options. Each either parses or is a typed
-/// error; what parses survives serialization and merging.
+/// error (the same kind from each for the same document's syntax); what
+/// parses survives serialization and merging.
 pub fn expectation_json(data: &[u8]) {
     let input = text(data);
+    let well_formed = serde_json::from_str::<serde_json::Value>(&input).is_ok();
+    let assert_input_error = |e: &Error, what: &str| assert_option_error(e, what, well_formed);
 
     match Expectation::from_json(&input) {
         Ok(e) => {
