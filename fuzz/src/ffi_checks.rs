@@ -45,6 +45,15 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// Argument `i` is present, UTF-8 and not well-formed JSON.
+    fn is_malformed_json(&self, i: usize) -> bool {
+        self.nulls & (1 << i) == 0
+            && self.args.get(i).is_some_and(|a| {
+                std::str::from_utf8(a).is_ok()
+                    && serde_json::from_slice::<serde_json::Value>(a).is_err()
+            })
+    }
+
     fn is_utf8(&self, i: usize) -> bool {
         self.args
             .get(i)
@@ -132,10 +141,11 @@ pub fn ffi_json(data: &[u8]) -> usize {
             }
             3 => {
                 let (j, jl) = a(0);
-                if check(
-                    rd_expectation_validate(j, jl, &mut out),
-                    "rd_expectation_validate",
-                ) {
+                let s = rd_expectation_validate(j, jl, &mut out);
+                if call.is_malformed_json(0) {
+                    assert_eq!(s, rd_status::RD_INVALID_JSON, "{}", last_error());
+                }
+                if check(s, "rd_expectation_validate") {
                     let normalized = take(out, true, "rd_expectation_validate");
                     // The canonical form is itself valid.
                     let s = rd_expectation_validate(
@@ -211,6 +221,9 @@ pub fn ffi_json(data: &[u8]) -> usize {
             9 => {
                 let (j, jl) = a(0);
                 let s = rd_fingerprint_expression(j, jl, &mut out);
+                if call.is_malformed_json(0) {
+                    assert_eq!(s, rd_status::RD_INVALID_JSON, "{}", last_error());
+                }
                 if check(s, "rd_fingerprint_expression") {
                     take(out, false, "rd_fingerprint_expression");
                 }
