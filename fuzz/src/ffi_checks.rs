@@ -214,7 +214,12 @@ pub fn ffi_json(data: &[u8]) -> usize {
             }
             8 => {
                 let ((o, ol), (n, nl), (j, jl)) = (a(0), a(1), a(2));
-                if check(rd_tree_diff(o, ol, n, nl, j, jl, &mut out), "rd_tree_diff") {
+                let s = rd_tree_diff(o, ol, n, nl, j, jl, &mut out);
+                // The options are read first.
+                if call.is_malformed_json(2) {
+                    assert_eq!(s, rd_status::RD_INVALID_JSON, "{}", last_error());
+                }
+                if check(s, "rd_tree_diff") {
                     take(out, false, "rd_tree_diff");
                 }
             }
@@ -253,7 +258,11 @@ unsafe fn detector_session(call: &Call<'_>) {
     );
     let mut det: *mut rd_detector = ptr::null_mut();
     unsafe {
-        if !check(rd_detector_new(c, cl, &mut det), "rd_detector_new") {
+        let s = rd_detector_new(c, cl, &mut det);
+        if call.is_malformed_json(0) {
+            assert_eq!(s, rd_status::RD_INVALID_JSON, "{}", last_error());
+        }
+        if !check(s, "rd_detector_new") {
             assert!(det.is_null(), "output written on failure");
             return;
         }
