@@ -136,3 +136,14 @@ fn malformed_fingerprint_options_are_a_json_error() {
     let e = ExtractOptions::from_json("{\"scope\": 1}").unwrap_err();
     assert!(matches!(e, Error::InvalidOption { .. }), "{e:?}");
 }
+
+/// fingerprint_json finding: normalizing was not idempotent, so a saved
+/// fingerprint got another hash when loaded again.
+#[test]
+fn text_normalization_is_idempotent() {
+    use response_diff::fingerprint::normalize_text;
+    for text in ["Synced at 02:046:53", "10:30Jan 23", "2026-01-23T10:306:53", "Page 2 of 3"] {
+        let once = normalize_text(text).into_owned();
+        assert_eq!(normalize_text(&once), once, "{text:?}");
+    }
+}
