@@ -142,7 +142,12 @@ fn malformed_fingerprint_options_are_a_json_error() {
 #[test]
 fn text_normalization_is_idempotent() {
     use response_diff::fingerprint::normalize_text;
-    for text in ["Synced at 02:046:53", "10:30Jan 23", "2026-01-23T10:306:53", "Page 2 of 3"] {
+    for text in [
+        "Synced at 02:046:53",
+        "10:30Jan 23",
+        "2026-01-23T10:306:53",
+        "Page 2 of 3",
+    ] {
         let once = normalize_text(text).into_owned();
         assert_eq!(normalize_text(&once), once, "{text:?}");
     }
