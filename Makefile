@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench token-bench demo e2e setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: test lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -37,6 +37,15 @@ lint:
 
 fmt:
 	$(CARGO) fmt --all
+
+## Fuzzing (cargo-fuzz, libFuzzer; installs cargo-fuzz if missing): each
+## target in fuzz/ for FUZZ_SECONDS (default 60), then executions, exec/s,
+## corpus size and crashes per target. Crashing inputs are saved under
+## tests/fixtures/fuzz-regressions/ and replayed by `make test`.
+## docs/FUZZING.md.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) CARGO=$(CARGO) ./scripts/fuzz.sh
 
 ## libresponse_diff.so and .a in target/c/ (release build).
 c-lib:

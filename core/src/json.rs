@@ -20,6 +20,19 @@ pub(crate) fn from_str<T: DeserializeOwned>(json: &str, root: &str) -> Result<T>
     from_value(&value, root)
 }
 
+/// Checks that `json` is well-formed JSON: [`Error::Parse`] with the line
+/// otherwise, as [`from_str`] reports it. (Read into a `Value`, as there:
+/// `IgnoredAny` would let an out-of-range number through.)
+pub(crate) fn check_syntax(json: &str) -> Result<()> {
+    serde_json::from_str::<serde_json::Value>(json)
+        .map(|_| ())
+        .map_err(|e| Error::Parse {
+            what: "JSON",
+            line: e.line(),
+            message: strip_position(&e.to_string()),
+        })
+}
+
 /// Like [`from_str`] for an already parsed JSON value.
 pub(crate) fn from_value<T: DeserializeOwned>(value: &serde_json::Value, root: &str) -> Result<T> {
     if !value.is_object() {

@@ -67,6 +67,24 @@ static DIGITS: LazyLock<Regex> =
 /// assert_eq!(normalize_text("Save"), "Save");
 /// ```
 pub fn normalize_text(text: &str) -> Cow<'_, str> {
+    let mut out = normalize_once(text);
+    // A placeholder's `]` can start a match where the text ran on before
+    // (`02:046:53` -> `[time]6:53` -> `[time][time]`): repeat until stable,
+    // so a saved fingerprint normalized again on load keeps its hash. Each
+    // change removes digits or a relative-date phrase, so this ends in a
+    // pass or two; the bound is only a guard.
+    for _ in 0..8 {
+        let Cow::Owned(current) = &out else { break };
+        match normalize_once(current) {
+            Cow::Owned(next) if next != *current => out = Cow::Owned(next),
+            _ => break,
+        }
+    }
+    out
+}
+
+/// One pass of [`normalize_text`].
+fn normalize_once(text: &str) -> Cow<'_, str> {
     let collapsed: Cow<'_, str> = if needs_ws_collapse(text) {
         Cow::Owned(super::model::collapse_ws(text))
     } else {

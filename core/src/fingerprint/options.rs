@@ -190,9 +190,12 @@ impl ExtractOptions {
         ExtractOptions { scope, depth }
     }
 
-    /// Parses `{"scope": …, "depth": …}`. Unknown keys and bad values are
+    /// Parses `{"scope": …, "depth": …}`. Malformed JSON is
+    /// [`Error::Parse`]; unknown keys and bad values are
     /// [`Error::InvalidOption`] naming the field.
     pub fn from_json(json: &str) -> Result<Self> {
+        // Malformed JSON is a parse error, as for every other option document.
+        crate::json::check_syntax(json)?;
         let de = &mut serde_json::Deserializer::from_str(json);
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();

@@ -672,7 +672,15 @@ pub(crate) fn write_elements(out: &mut String, elements: &[Element], base: usize
             continue;
         }
         out.push_str("- ");
-        out.push_str(&yaml_key(&e.aria_key()));
+        let key = e.aria_key();
+        if key == "text" {
+            // `- text:` is the text-node syntax; a nameless `text` element
+            // with a value or children (from JSON, a quoted key or a lenient
+            // parse) quotes its key to read back as an element.
+            out.push_str("'text'");
+        } else {
+            out.push_str(&yaml_key(&key));
+        }
         let inline = e.props.is_empty() && e.description.is_none() && e.children.is_empty();
         match (&e.value, inline) {
             (None, true) => {}

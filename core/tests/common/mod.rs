@@ -27,7 +27,8 @@ struct ParsedHunk {
 fn parse_hunks(patch: &str) -> Option<Vec<ParsedHunk>> {
     let mut hunks: Vec<ParsedHunk> = Vec::new();
     let mut section = ' '; // split format: 'b' before, 'a' after
-    let mut lines = patch.lines().peekable();
+    // Not `lines()`: a line of the texts may end in \r, which it would strip.
+    let mut lines = patch.split_terminator('\n').peekable();
     while let Some(line) = lines.next() {
         let no_newline = lines.peek() == Some(&"\\ No newline at end of file");
         if no_newline {
