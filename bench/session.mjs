@@ -226,13 +226,26 @@ const TS_RE = /Snapshot ts: (\d+)|# ts (\d+)/;
  * view plus the diff. Returns { view, how } or throws when the response
  * cannot be read.
  */
-function rebuild(prev, text) {
-  const sec = readSections(text).find((s) => s.heading.startsWith('Page snapshot'));
+function rebuild(prev, text, seenByUrl) {
+  const sections = readSections(text);
+  const sec = sections.find((s) => s.heading.startsWith('Page snapshot'));
   if (!sec) return { view: prev, how: 'no snapshot section' };
+  // A page seen before diffs against the agent's last view of its URL.
+  const url = pageUrl(sections);
+  const seen = url === null ? null : seenByUrl.get(url) ?? null;
   if (sec.heading === 'Page snapshot (diff since the previous snapshot)') {
     const diff = fencedBlock(sec.body, 'diff');
     if (diff === null || prev === null) throw new Error(`a diff without ${prev === null ? 'a previous view' : 'a diff block'}`);
     return { view: applyUnified(prev, diff), how: 'previous + diff' };
+  }
+  if (sec.heading === 'Page snapshot (diff since the last snapshot of this URL)') {
+    const diff = fencedBlock(sec.body, 'diff');
+    if (diff === null || seen === null) throw new Error(`a diff without ${seen === null ? 'a view of this URL' : 'a diff block'}`);
+    return { view: applyUnified(seen, diff), how: 'last view of this URL + diff' };
+  }
+  if (/^No changes since the last snapshot of this URL/.test(sec.body.trim())) {
+    if (seen === null) throw new Error('"no changes" for a URL never seen');
+    return { view: seen, how: 'unchanged since the last view of this URL' };
   }
   if (sec.heading.startsWith('Page snapshot (changes since ts')) {
     const body = fencedBlock(sec.body, '') ?? sec.body;
@@ -246,6 +259,13 @@ function rebuild(prev, text) {
   throw new Error(`an unreadable snapshot section:\n${sec.body.slice(0, 500)}`);
 }
 
+/** The page URL (without its fragment) of a response's Page state, or null. */
+function pageUrl(sections) {
+  const state = sections.find((s) => s.heading === 'Page state');
+  const m = state && state.body.match(/^- Page URL: (\S+)/m);
+  return m ? m[1].split('#')[0] : null;
+}
+
 async function runConfig(cfg, origin) {
   const workdir = mkdtempSync(join(tmpdir(), `rd-bench-${cfg.id}-`));
   mkdirSync(join(workdir, 'out'));
@@ -254,6 +274,7 @@ async function runConfig(cfg, origin) {
   const transcript = [];
   let view = null; // the latest full snapshot the agent can see (for refs)
   let agentView = null; // ours-diff: rebuilt from diffs
+  const seenByUrl = new Map(); // ours-diff: the agent's last view of each URL
   let lastTs;
   try {
     for (const [i, step] of STEPS.entries()) {
@@ -291,7 +312,7 @@ async function runConfig(cfg, origin) {
         const full = await outOfBand(server, cfg);
         let rebuilt;
         try {
-          rebuilt = rebuild(agentView, r.text);
+          rebuilt = rebuild(agentView, r.text, seenByUrl);
         } catch (e) {
           rebuilt = { view: null, how: `unreadable: ${e.message}` };
         }
@@ -301,6 +322,11 @@ async function runConfig(cfg, origin) {
         if (!row.preserved) {
           row.mismatch = firstDifference(agentView ?? '', full);
           agentView = full; // go on from the truth so one loss is reported once
+        }
+        const sections = readSections(r.text);
+        const url = pageUrl(sections);
+        if (url !== null && agentView !== null && sections.some((x) => x.heading.startsWith('Page snapshot'))) {
+          seenByUrl.set(url, agentView);
         }
         row.fullTokens = countTokens(full);
       }

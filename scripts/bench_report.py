@@ -383,7 +383,10 @@ def report(target_dir, out_dir):
     if last_peer and last_ours < 0.6 * last_peer:
         md.append(f"Step {len(steps)} (back to the shop): our server's Chromium restores the filtered list from the back/forward cache "
                   f"({last_ours:,} tokens in full), while the Playwright-based peers show the whole list again ({last_peer:,}), so that "
-                  "step is cheaper for all our configurations than for the peers; the other steps show the same pages.\n")
+                  "step is cheaper for all our configurations than for the peers; the other steps show the same pages. "
+                  "In the diff configurations that step is a diff against the agent's last view of the same URL (the search "
+                  "results of step 10), not a whole page: the server keeps each URL's last snapshot, and the rebuild check "
+                  "applies the diff to that view.\n")
     md.append("## 2. Diff speed\n")
     md.append("Same generated inputs (Playwright-style aria snapshots, `core/benches/inputs`, ported byte for byte to "
               "`bindings/node/bench/inputs.mjs`), 2 KB to 2.6 MB, five kinds of change. Criterion medians (shortened runs: "
