@@ -366,16 +366,20 @@ impl<'a> LineDiff<'a> {
             old: 0..prefix_lines,
             new: 0..prefix_lines,
         });
-        let mut deadline_hit = false;
+        // Set when the deadline passed: the fewest lines any diff changes.
+        let mut past_deadline_minimum: Option<usize> = None;
         let mut lower_bounds = None;
         if !old_mid_lines.is_empty() || !new_mid_lines.is_empty() {
             let ws = opts.ignore_whitespace;
             let old_h: Vec<u64> = old_mid_lines.iter().map(|l| line_hash(l, ws)).collect();
             let new_h: Vec<u64> = new_mid_lines.iter().map(|l| line_hash(l, ws)).collect();
             let same = |i: usize, j: usize| lines_equal(&old_mid_lines[i], &new_mid_lines[j], ws);
+            let lower = opts
+                .max_changes
+                .map(|_| change_lower_bounds(&old_h, &new_h));
             let bounds = opts
                 .max_changes
-                .map(|max| (max, change_lower_bounds(&old_h, &new_h)))
+                .zip(lower)
                 .filter(|&(max, (del, ins))| del + ins > max);
             if old_h == new_h && (0..old_h.len()).all(|i| same(i, i)) {
                 // Equal after whitespace normalization.
@@ -428,21 +432,10 @@ impl<'a> LineDiff<'a> {
                 // Past the deadline the search may have been cut short,
                 // unless the diff is as small as any diff can be (a thread
                 // descheduled past the deadline may still have finished).
-                deadline_hit = deadline_at.is_some_and(|d| Instant::now() > d) && {
-                    let changed: usize = raw
-                        .iter()
-                        .map(|op| match *op {
-                            similar::DiffOp::Equal { .. } => 0,
-                            similar::DiffOp::Delete { old_len, .. } => old_len,
-                            similar::DiffOp::Insert { new_len, .. } => new_len,
-                            similar::DiffOp::Replace {
-                                old_len, new_len, ..
-                            } => old_len + new_len,
-                        })
-                        .sum();
-                    let (del, ins) = change_lower_bounds(&old_h, &new_h);
-                    changed > del + ins
-                };
+                if deadline_at.is_some_and(|d| Instant::now() > d) {
+                    let (del, ins) = lower.unwrap_or_else(|| change_lower_bounds(&old_h, &new_h));
+                    past_deadline_minimum = Some(del + ins);
+                }
                 for op in raw {
                     push_similar_op(&mut ops, op, o0, n0);
                 }
@@ -462,13 +455,16 @@ impl<'a> LineDiff<'a> {
             lines.extend(head);
             Side { skip, lines, total }
         };
-        LineDiff {
+        let mut diff = LineDiff {
             old: side(old_mid_lines, head_old, old_total),
             new: side(new_mid_lines, head_new, new_total),
             ops: merge_equal_runs(ops),
-            deadline_hit,
+            deadline_hit: false,
             lower_bounds,
-        }
+        };
+        diff.deadline_hit =
+            past_deadline_minimum.is_some_and(|min| diff.added() + diff.removed() > min);
+        diff
     }
 
     /// False when the search was skipped because no diff could stay within
@@ -613,9 +609,6 @@ fn line_hash(line: &Line<'_>, ignore_whitespace: bool) -> u64 {
     h.finish()
 }
 
-/// Lower bounds of (removed, added) lines of any diff: an old line whose
-/// hash no new line has must be removed, and the other way round. Checked
-/// against a bitset of hashes, so a collision can only lower the bounds.
 /// Whether [`normalize_whitespace`] would return `line` unchanged, checked
 /// eight bytes at a time: ASCII, no trailing whitespace, and after the
 /// indentation only single spaces. False also for some normal lines (any
@@ -658,6 +651,9 @@ fn is_normal_ascii(line: &[u8]) -> bool {
     true
 }
 
+/// Lower bounds of (removed, added) lines of any diff: an old line whose
+/// hash no new line has must be removed, and the other way round. Checked
+/// against a bitset of hashes, so a collision can only lower the bounds.
 fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
     // About 16 bits per line keeps false hits (which only weaken the bound)
     // near 6 %, without zeroing a large table for small texts.
