@@ -281,6 +281,21 @@ impl ResponseDiffDetector {
         ))
     }
 
+    /// Keeps the text stored under `from` under `to` as well, shared rather
+    /// than copied and hashed again. When nothing is stored under `from`,
+    /// any older text for `to` is dropped, as [`Self::store`] does with a
+    /// text it cannot keep. Returns whether `to` now holds the text.
+    pub(crate) fn store_same_as(&self, to: &str, from: &str) -> bool {
+        let mut store = self.lock();
+        match store.get(from) {
+            Some(entry) => store.put(to, entry),
+            None => {
+                store.remove(to);
+                false
+            }
+        }
+    }
+
     /// The text stored under `key`, if any.
     pub fn previous(&self, key: &str) -> Option<Arc<str>> {
         self.lock().get(key).map(|e| e.text)

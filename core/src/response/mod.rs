@@ -399,14 +399,10 @@ fn render_snapshot(
             let mut alt = compare_texts(Some(&seen), text, &expectation.diff);
             if matches!(alt.mode, DiffMode::Diff | DiffMode::Unchanged) {
                 if alt.mode == DiffMode::Unchanged {
-                    alt.formatted_diff = format!(
-                        "No changes since the last snapshot of this URL ({} line{}).",
-                        alt.metadata.total_lines,
-                        if alt.metadata.total_lines == 1 {
-                            ""
-                        } else {
-                            "s"
-                        }
+                    alt.formatted_diff = alt.formatted_diff.replacen(
+                        "since the previous response",
+                        "since the last snapshot of this URL",
+                        1,
                     );
                 }
                 alt.metadata.stored = r.metadata.stored;
@@ -414,7 +410,7 @@ fn render_snapshot(
                 base = Base::SameUrl;
             }
         }
-        target.detector.store(&url_key, text)?;
+        target.detector.store_same_as(&url_key, &key);
     }
     let body = match r.mode {
         DiffMode::Diff => match r.formatted_diff.split_once('\n') {
