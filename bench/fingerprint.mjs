@@ -10,15 +10,9 @@ import { writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-function arg(name, fallback) {
-  const i = process.argv.indexOf(name);
-  if (i < 0) return fallback;
-  if (!process.argv[i + 1]) {
-    console.error(`${name} needs a value (see the header of bench/fingerprint.mjs)`);
-    process.exit(2);
-  }
-  return process.argv[i + 1];
-}
+import { arg as cliArg } from './cli.mjs';
+
+const arg = (name, fallback) => cliArg(name, fallback, 'bench/fingerprint.mjs');
 
 const BIN = arg('--bin');
 const OUT = arg('--out', null);

@@ -23,6 +23,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 
+import { arg as cliArg } from './cli.mjs';
 import { applyUnified, readSections, fencedBlock } from './reconstruct.mjs';
 import { resolveRef } from './refs.mjs';
 
@@ -30,16 +31,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const require = (p) => join(here, 'node_modules', p);
 
-function arg(name, fallback) {
-  const i = process.argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = process.argv[i + 1];
-  if (!v) {
-    console.error(`${name} needs a value (see the header of bench/session.mjs)`);
-    process.exit(2);
-  }
-  return v;
-}
+const arg = (name, fallback) => cliArg(name, fallback, 'bench/session.mjs');
 
 const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
 const OUT = arg('--out', null);
@@ -233,15 +225,16 @@ function rebuild(prev, text, seenByUrl) {
   // A page seen before diffs against the agent's last view of its URL.
   const url = pageUrl(sections);
   const seen = url === null ? null : seenByUrl.get(url) ?? null;
-  if (sec.heading === 'Page snapshot (diff since the previous snapshot)') {
+  // What each kind of diff was taken against: [base, its name, how rebuilt].
+  const bases = {
+    'Page snapshot (diff since the previous snapshot)': [prev, 'a previous view', 'previous + diff'],
+    'Page snapshot (diff since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + diff'],
+  };
+  if (sec.heading in bases) {
+    const [base, name, how] = bases[sec.heading];
     const diff = fencedBlock(sec.body, 'diff');
-    if (diff === null || prev === null) throw new Error(`a diff without ${prev === null ? 'a previous view' : 'a diff block'}`);
-    return { view: applyUnified(prev, diff), how: 'previous + diff' };
-  }
-  if (sec.heading === 'Page snapshot (diff since the last snapshot of this URL)') {
-    const diff = fencedBlock(sec.body, 'diff');
-    if (diff === null || seen === null) throw new Error(`a diff without ${seen === null ? 'a view of this URL' : 'a diff block'}`);
-    return { view: applyUnified(seen, diff), how: 'last view of this URL + diff' };
+    if (diff === null || base === null) throw new Error(`a diff without ${base === null ? name : 'a diff block'}`);
+    return { view: applyUnified(base, diff), how };
   }
   if (/^No changes since the last snapshot of this URL/.test(sec.body.trim())) {
     if (seen === null) throw new Error('"no changes" for a URL never seen');

@@ -236,7 +236,7 @@ impl ResponseDiffDetector {
         name: String,
         #[napi(ts_arg_type = "DetectorConfig")] config: Option<Json>,
     ) -> Result<Self> {
-        let given = options_json(config.clone()).is_some();
+        let given = config.as_ref().is_some_and(|c| !c.0.is_null());
         let config = detector_config(&env, config)?;
         let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
         shared.retain(|(_, d)| d.strong_count() > 0);

@@ -58,7 +58,6 @@ const MAX_OPTION_DEPTH: usize = 64;
 /// names the field it was found in (`diffOptions.threshold: invalid type:
 /// string "NaN", expected f64`) instead of a conversion error naming
 /// nothing. `undefined` members are left out, as `JSON.stringify` does.
-#[derive(Clone)]
 pub struct Json(pub Value);
 
 impl TypeName for Json {
