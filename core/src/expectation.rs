@@ -84,6 +84,25 @@ pub struct SnapshotOptions {
     /// `aria` (default), `text` or `html`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<SnapshotFormat>,
+    /// How an aria snapshot's changes are shown when `diffOptions.enabled`
+    /// is on: `patch` (default) or `lines`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<SnapshotDiff>,
+}
+
+/// How the changes of an aria snapshot are shown (`snapshotOptions.diff`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum SnapshotDiff {
+    /// A snapshot patch addressed by ref ([`crate::tree::snapshot_patch`]):
+    /// removed refs, changed elements as they are now, added subtrees with
+    /// where they go. Used when it rebuilds the new snapshot exactly and is
+    /// shorter than the line diff; otherwise the line diff (the default).
+    #[default]
+    Patch,
+    /// Always the line diff of `diffOptions.format`.
+    Lines,
 }
 
 /// How the snapshot is printed.
@@ -238,6 +257,7 @@ impl ResolvedExpectation {
             include_code: Some(self.include_code),
             snapshot_options: Some(SnapshotOptions {
                 format: Some(self.snapshot_format()),
+                diff: Some(self.snapshot.diff.unwrap_or_default()),
                 ..self.snapshot.clone()
             }),
             console_options: Some(ConsoleOptions {
@@ -351,7 +371,7 @@ impl Expectation {
             include_snapshot, include_console, include_downloads, include_tabs, include_code);
         if let Some(o) = &over.snapshot_options {
             let s = self.snapshot_options.get_or_insert_with(Default::default);
-            overlay!(s, o; selector, max_length, format);
+            overlay!(s, o; selector, max_length, format, diff);
         }
         if let Some(o) = &over.console_options {
             let c = self.console_options.get_or_insert_with(Default::default);

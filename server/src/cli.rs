@@ -127,7 +127,8 @@ pub struct TreeDiffArgs {
     pub old: PathBuf,
     /// The later tree.
     pub new: PathBuf,
-    /// agent, yaml or json.
+    /// agent, yaml, json, or patch (a snapshot patch of two aria snapshots,
+    /// which `apply-patch` applies back).
     #[arg(long, default_value = "agent")]
     pub format: String,
     /// Keep only these roles (comma-separated).
@@ -142,6 +143,30 @@ pub struct TreeDiffArgs {
     /// Ignore refs and match by content (for trees whose refs are renumbered).
     #[arg(long)]
     pub ignore_refs: bool,
+}
+
+/// `apply-patch`.
+#[derive(Args, Debug)]
+pub struct ApplyPatchArgs {
+    /// The snapshot the patch was taken from (aria snapshot text).
+    pub old: PathBuf,
+    /// The snapshot patch (`tree-diff --format patch`, or a response's
+    /// snapshot section); `-` reads it from stdin.
+    pub patch: PathBuf,
+}
+
+/// `apply-patch OLD PATCH`: prints the new snapshot.
+pub fn apply_patch(a: ApplyPatchArgs) -> Result<ExitCode> {
+    let old =
+        std::fs::read_to_string(&a.old).with_context(|| format!("reading {}", a.old.display()))?;
+    let patch = if a.patch.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("reading the patch from stdin")?
+    } else {
+        std::fs::read_to_string(&a.patch)
+            .with_context(|| format!("reading {}", a.patch.display()))?
+    };
+    println!("{}", tree::apply_patch(old.trim_end_matches('\n'), &patch)?);
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `fingerprint`.
@@ -298,6 +323,22 @@ fn load_tree(path: &PathBuf) -> Result<Tree> {
 
 /// `tree-diff OLD NEW`.
 pub fn tree_diff(a: TreeDiffArgs) -> Result<ExitCode> {
+    if a.format == "patch" {
+        let read = |p: &PathBuf| {
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))
+        };
+        let (old, new) = (read(&a.old)?, read(&a.new)?);
+        let (old, new) = (old.trim_end_matches('\n'), new.trim_end_matches('\n'));
+        let p = tree::snapshot_patch(old, new).ok_or_else(|| {
+            anyhow!("this change cannot be written as a snapshot patch (an element without a ref changed or moved, or a file is not a Playwright aria snapshot); use --format agent or `diff`")
+        })?;
+        println!("# {}\n{}", p.summary(), p.text);
+        return Ok(if p.text.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     let format: DiffFormat = a.format.parse()?;
     let old = load_tree(&a.old)?;
     let new = load_tree(&a.new)?;

@@ -40,6 +40,8 @@ enum Command {
     Diff(cli::DiffArgs),
     /// Diff two accessibility trees (aria snapshot or JSON files).
     TreeDiff(cli::TreeDiffArgs),
+    /// Apply a snapshot patch to the snapshot it was taken from; prints the new one.
+    ApplyPatch(cli::ApplyPatchArgs),
     /// Capture a page's DOM fingerprint; --save keeps it as a named baseline.
     Fingerprint(cli::FingerprintArgs),
     /// Compare a page's DOM fingerprint with a saved baseline.
@@ -107,6 +109,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Read(a) => cli::read(a),
         Command::Diff(a) => cli::diff(a),
         Command::TreeDiff(a) => cli::tree_diff(a),
+        Command::ApplyPatch(a) => cli::apply_patch(a),
         Command::Fingerprint(a) => cli::fingerprint(a),
         Command::Compare(a) => cli::compare(a),
         Command::Demo(a) => demo::run(a),

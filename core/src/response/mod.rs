@@ -35,7 +35,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::Result;
 use crate::diff::{DiffMode, DiffResult, ResponseDiffDetector, compare_texts};
-use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation};
+use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, SnapshotDiff};
+use crate::tree::snapshot_patch;
 
 pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
 
@@ -256,14 +257,20 @@ pub fn render(
         && let Some(snap) = &response.snapshot
     {
         let url = response.page.as_ref().map(|p| p.url.as_str());
-        let (body, result, base) = render_snapshot(snap, expectation, diff, url)?;
+        let (body, result, base, patch) = render_snapshot(snap, expectation, diff, url)?;
         snapshot_diff = result;
-        let heading = match (snapshot_diff.as_ref().map(|r| r.mode), base) {
-            (Some(DiffMode::Diff), Base::Previous) => {
+        let heading = match (snapshot_diff.as_ref().map(|r| r.mode), base, patch) {
+            (Some(DiffMode::Diff), Base::Previous, false) => {
                 "Page snapshot (diff since the previous snapshot)"
             }
-            (Some(DiffMode::Diff), Base::SameUrl) => {
+            (Some(DiffMode::Diff), Base::SameUrl, false) => {
                 "Page snapshot (diff since the last snapshot of this URL)"
+            }
+            (Some(DiffMode::Diff), Base::Previous, true) => {
+                "Page snapshot (patch since the previous snapshot)"
+            }
+            (Some(DiffMode::Diff), Base::SameUrl, true) => {
+                "Page snapshot (patch since the last snapshot of this URL)"
             }
             _ => "Page snapshot",
         };
@@ -356,17 +363,23 @@ enum Base {
     SameUrl,
 }
 
+/// The snapshot section's body, its diff result, what it was diffed
+/// against, and whether the body is a snapshot patch.
+type SnapshotSection = (String, Option<DiffResult>, Base, bool);
+
 fn render_snapshot(
     snap: &Snapshot,
     expectation: &ResolvedExpectation,
     diff: Option<DiffTarget<'_>>,
     url: Option<&str>,
-) -> Result<(String, Option<DiffResult>, Base)> {
+) -> Result<SnapshotSection> {
     let view = view_snapshot(snap, &expectation.snapshot)?;
     let lang = view.lang;
     let text = match &view.text {
         Some(t) => t,
-        None => return Ok((view.notice.unwrap_or_default(), None, Base::Previous)),
+        None => {
+            return Ok((view.notice.unwrap_or_default(), None, Base::Previous, false));
+        }
     };
     let notice = view.notice.map(|n| format!("\n{n}")).unwrap_or_default();
     let target = diff.filter(|_| expectation.diff.enabled);
@@ -375,6 +388,7 @@ fn render_snapshot(
             format!("{}{notice}", fence(lang, text)),
             None,
             Base::Previous,
+            false,
         ));
     };
     let key = format!(
@@ -383,6 +397,13 @@ fn render_snapshot(
         lang,
         expectation.snapshot.selector.as_deref().unwrap_or("")
     );
+    let patches =
+        lang == "yaml" && expectation.snapshot.diff.unwrap_or_default() == SnapshotDiff::Patch;
+    let mut base_text = if patches {
+        target.detector.previous(&key)
+    } else {
+        None
+    };
     let mut r = target.detector.detect(&key, text, &expectation.diff)?;
     let mut base = Base::Previous;
     if let Some(url) = url.filter(|u| !u.is_empty()) {
@@ -408,11 +429,34 @@ fn render_snapshot(
                 alt.metadata.stored = r.metadata.stored;
                 r = alt;
                 base = Base::SameUrl;
+                base_text = Some(seen);
             }
         }
         target.detector.store_same_as(&url_key, &key);
     }
+    // An aria snapshot's changes as a patch by ref, when that rebuilds the
+    // new snapshot exactly and says it in fewer bytes than the line diff
+    // (or, where the line diff lost to the full text, in at most half).
+    let patch = base_text
+        .filter(|_| matches!(r.mode, DiffMode::Diff | DiffMode::Full))
+        .and_then(|b| snapshot_patch(&b, text))
+        .filter(|p| {
+            p.text.lines().count() <= expectation.diff.max_diff_lines
+                && match r.mode {
+                    DiffMode::Diff => p.text.len() < r.formatted_diff.len(),
+                    _ => p.text.len() * 2 <= text.len(),
+                }
+        });
+    if let Some(p) = &patch {
+        r.mode = DiffMode::Diff;
+        r.has_difference = true;
+        r.formatted_diff = format!("{}\n{}", p.summary(), p.text);
+    }
     let body = match r.mode {
+        DiffMode::Diff if patch.is_some() => match r.formatted_diff.split_once('\n') {
+            Some((header, diff)) => format!("{header}\n{}", fence("", diff)),
+            None => r.formatted_diff.clone(),
+        },
         DiffMode::Diff => match r.formatted_diff.split_once('\n') {
             Some((header, diff)) => format!("{header}\n{}", fence("diff", diff)),
             None => r.formatted_diff.clone(),
@@ -432,7 +476,12 @@ fn render_snapshot(
             target.detector.config().max_stored_bytes
         )
     };
-    Ok((format!("{body}{notice}{stored_note}"), Some(r), base))
+    Ok((
+        format!("{body}{notice}{stored_note}"),
+        Some(r),
+        base,
+        patch.is_some(),
+    ))
 }
 
 fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option<String> {
