@@ -1,7 +1,12 @@
-// Reading our responses back: Markdown sections, fenced blocks, and a strict
+// Reading our responses back: Markdown sections, fenced blocks, a strict
 // applier for our unified diffs (a port of core/tests/common/mod.rs's
-// apply_diff), so the bench can rebuild what an agent sees from the
+// apply_diff), and snapshot patches applied with the server binary's
+// `apply-patch`, so the bench can rebuild what an agent sees from the
 // previous view plus a diff.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** `### heading` sections of a response, in order: [{ heading, body }]. */
 export function readSections(text) {
@@ -88,4 +93,22 @@ export function applyUnified(old, patch) {
   }
   out.push(...oldLines.slice(pos));
   return out.join('\n');
+}
+
+/**
+ * Applies a snapshot patch (the body of a "Page snapshot (patch since …)"
+ * section) to `old` with `bin apply-patch`, the applier the patch format is
+ * defined by. Throws with the binary's error when the patch does not apply.
+ */
+export function applyPatch(bin, old, patch) {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-patch-'));
+  try {
+    const file = join(dir, 'old.yaml');
+    writeFileSync(file, old);
+    return execFileSync(bin, ['apply-patch', file, '-'], { input: patch, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] }).replace(/\n$/, '');
+  } catch (e) {
+    throw new Error(`apply-patch failed: ${e.stderr || e.message}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -24,7 +24,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 
 import { arg as cliArg } from './cli.mjs';
-import { applyUnified, readSections, fencedBlock } from './reconstruct.mjs';
+import { applyPatch, applyUnified, readSections, fencedBlock } from './reconstruct.mjs';
 import { resolveRef } from './refs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -109,7 +109,7 @@ const CONFIGS = [
   { id: 'ours-full', server: 'response-diff', label: 'response-diff, defaults (full responses)', kind: 'ours' },
   { id: 'ours-filtered', server: 'response-diff', label: 'response-diff, expectation filtering', kind: 'ours', exp: FILTER, scoped: true },
   { id: 'ours-diff', server: 'response-diff', label: 'response-diff, diffOptions + since', kind: 'ours', exp: { ...FILTER, diffOptions: { enabled: true } }, since: true, check: true },
-  { id: 'ours-diff-c0', server: 'response-diff', label: 'response-diff, diffOptions (context 0) + since', kind: 'ours', exp: { ...FILTER, diffOptions: { enabled: true, context: 0 } }, since: true, check: true },
+  { id: 'ours-diff-lines', server: 'response-diff', label: 'response-diff, diffOptions + since, line diffs only', kind: 'ours', exp: { ...FILTER, snapshotOptions: { diff: 'lines' }, diffOptions: { enabled: true } }, since: true, check: true },
   { id: 'playwright-mcp', server: '@playwright/mcp', label: '@playwright/mcp, defaults', kind: 'pw' },
   { id: 'fast', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot on', kind: 'fast', exp: { includeSnapshot: true } },
   { id: 'fast-diff', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot + diffOptions', kind: 'fast', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
@@ -229,12 +229,15 @@ function rebuild(prev, text, seenByUrl) {
   const bases = {
     'Page snapshot (diff since the previous snapshot)': [prev, 'a previous view', 'previous + diff'],
     'Page snapshot (diff since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + diff'],
+    'Page snapshot (patch since the previous snapshot)': [prev, 'a previous view', 'previous + patch'],
+    'Page snapshot (patch since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + patch'],
   };
   if (sec.heading in bases) {
     const [base, name, how] = bases[sec.heading];
-    const diff = fencedBlock(sec.body, 'diff');
+    const patch = sec.heading.includes('(patch ');
+    const diff = fencedBlock(sec.body, patch ? '' : 'diff');
     if (diff === null || base === null) throw new Error(`a diff without ${base === null ? name : 'a diff block'}`);
-    return { view: applyUnified(base, diff), how };
+    return { view: patch ? applyPatch(BIN, base, diff) : applyUnified(base, diff), how };
   }
   if (/^No changes since the last snapshot of this URL/.test(sec.body.trim())) {
     if (seen === null) throw new Error('"no changes" for a URL never seen');

@@ -150,7 +150,7 @@ def report(target_dir, out_dir):
 
     # -------------------------------------------------- tokens
     configs = {c["id"]: c for c in session["configs"]}
-    order = [c for c in ["ours-full", "ours-filtered", "ours-diff", "ours-diff-c0", "playwright-mcp", "fast", "fast-diff"] if c in configs]
+    order = [c for c in ["ours-full", "ours-filtered", "ours-diff", "ours-diff-lines", "playwright-mcp", "fast", "fast-diff"] if c in configs]
     if not {"ours-full", "ours-diff"} <= set(order):
         sys.exit("bench_report: session.json lacks the ours-full or ours-diff configuration; run `make token-bench` without --only.")
     steps = session["steps"]
@@ -169,7 +169,7 @@ def report(target_dir, out_dir):
 
     # plot: tokens per step
     fig, ax = plt.subplots(figsize=(11, 5.2))
-    styles = {"ours-full": ("#1f77b4", "--"), "ours-filtered": ("#1f77b4", ":"), "ours-diff": ("#1f77b4", "-"), "ours-diff-c0": ("#17becf", "-"),
+    styles = {"ours-full": ("#1f77b4", "--"), "ours-filtered": ("#1f77b4", ":"), "ours-diff": ("#1f77b4", "-"), "ours-diff-lines": ("#17becf", "-"),
               "playwright-mcp": ("#2ca02c", "-"), "fast": ("#d62728", "-"), "fast-diff": ("#d62728", "--")}
     xs = list(range(1, len(steps) + 1))
     for cid in order:
@@ -309,9 +309,9 @@ def report(target_dir, out_dir):
     head = [f"- **{red:.1f} % fewer tokens** than full responses over the {len(steps)}-step session "
             f"({ours:,} tokens with diffOptions + `since` vs {full:,} with defaults), and every step's state rebuilt from "
             f"previous + diff equals the full snapshot ({sum(1 for p in preserved if p)}/{len(preserved)})."]
-    if "ours-diff-c0" in totals:
-        head.append(f"- With `diffOptions.context: 0` (still a lossless unified diff: positions, no context lines): "
-                    f"{pct_fewer(totals['ours-diff-c0'], full):.1f} % fewer than full ({totals['ours-diff-c0']:,} tokens).")
+    if "ours-diff-lines" in totals:
+        head.append(f"- With line diffs only (`snapshotOptions.diff: \"lines\"`, unified with 3 context lines, as before snapshot patches): "
+                    f"{pct_fewer(totals['ours-diff-lines'], full):.1f} % fewer than full ({totals['ours-diff-lines']:,} tokens).")
     for cid in ["playwright-mcp", "fast", "fast-diff"]:
         if cid in totals:
             extra = f" ({pw_response_only:,} counting only its responses, which link the snapshot file instead of showing it)" if cid == "playwright-mcp" else ""

@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use response_diff::tree::{
-    DiffOptions, Element, IdentityMode, Prop, State, Tree, diff_with, parse_aria,
+    DiffOptions, Element, IdentityMode, Prop, State, Tree, apply_patch, diff_with, parse_aria,
+    snapshot_patch,
 };
 
 type Key = (
@@ -266,6 +267,37 @@ proptest! {
     }
 
     #[test]
+    fn a_snapshot_patch_rebuilds_the_new_snapshot(old in tree(), edits in prop::collection::vec(edit(), 0..6)) {
+        let mut old = old;
+        number_refs(&mut old, 1);
+        let mut new = old.clone();
+        for e in &edits { apply_edit(&mut new, e); }
+        give_missing_refs(&mut new, 5000);
+        let (old_text, new_text) = (old.to_aria(), new.to_aria());
+        if let Some(p) = snapshot_patch(&old_text, &new_text) {
+            prop_assert_eq!(apply_patch(&old_text, &p.text).unwrap(), new_text);
+            if edits.is_empty() {
+                prop_assert_eq!(p.text, "");
+            }
+        }
+    }
+
+    #[test]
+    fn field_changes_always_make_a_patch(old in tree(), edits in prop::collection::vec(edit(), 0..6)) {
+        let mut old = old;
+        no_text_nodes(&mut old);
+        number_refs(&mut old, 1);
+        let mut new = old.clone();
+        for e in edits.iter().filter(|e| matches!(e, Edit::Rename(..) | Edit::Revalue(..) | Edit::ToggleState(..))) {
+            apply_edit(&mut new, e);
+        }
+        let (old_text, new_text) = (old.to_aria(), new.to_aria());
+        let p = snapshot_patch(&old_text, &new_text);
+        prop_assert!(p.is_some(), "no patch from\n{}\nto\n{}", old_text, new_text);
+        prop_assert_eq!(apply_patch(&old_text, &p.unwrap().text).unwrap(), new_text);
+    }
+
+    #[test]
     fn print_then_parse_is_identity(t in tree()) {
         let text = t.to_aria();
         let back = parse_aria(&text, false).unwrap();
@@ -279,5 +311,31 @@ proptest! {
         if let Ok(t) = parse_aria(&s, lenient) {
             let _ = t.to_aria();
         }
+    }
+}
+
+/// Gives elements without a ref one, in document order, from `base`.
+fn give_missing_refs(t: &mut Tree, base: usize) {
+    let mut n = base;
+    let mut stack: Vec<&mut Element> = t.roots.iter_mut().rev().collect();
+    while let Some(e) = stack.pop() {
+        if e.aria_ref.is_none() && !e.is_text_node() {
+            e.aria_ref = Some(format!("e{n}"));
+            n += 1;
+        }
+        stack.extend(e.children.iter_mut().rev());
+    }
+}
+
+/// Turns static text nodes (which never carry refs) into named elements.
+fn no_text_nodes(t: &mut Tree) {
+    let mut stack: Vec<&mut Element> = t.roots.iter_mut().collect();
+    while let Some(e) = stack.pop() {
+        if e.is_text_node() {
+            let mut g = Element::new("generic", std::mem::take(&mut e.name));
+            g.children = std::mem::take(&mut e.children);
+            *e = g;
+        }
+        stack.extend(e.children.iter_mut());
     }
 }

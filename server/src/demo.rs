@@ -225,6 +225,11 @@ fn performed_url(p: &crate::engine::Performed) -> String {
 
 fn mode_of(o: &Output) -> String {
     if o.text
+        .contains("### Page snapshot (patch since the previous snapshot)")
+    {
+        "patch".into()
+    } else if o
+        .text
         .contains("### Page snapshot (diff since the previous snapshot)")
     {
         "diff".into()

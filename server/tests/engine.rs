@@ -73,11 +73,11 @@ fn actions_diffs_and_since_on_the_demo_site() {
         json!({"ref": add, "expectation": {"diffOptions": {"enabled": true}}}),
     );
     assert!(
-        diff.contains("### Page snapshot (diff since the previous snapshot)"),
+        diff.contains("### Page snapshot (patch since the previous snapshot)"),
         "{diff}"
     );
     assert!(
-        diff.contains("+    - heading \"Cart (1)\" [level=2]"),
+        diff.contains("\n~ heading \"Cart (1)\" [level=2] [ref="),
         "{diff}"
     );
 

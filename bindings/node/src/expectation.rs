@@ -47,6 +47,19 @@ pub struct SnapshotOptions {
     pub max_length: Option<u32>,
     /// `aria` (default), `text` or `html`.
     pub format: Option<SnapshotFormat>,
+    /// How an aria snapshot's changes are shown when diffing is on:
+    /// `patch` (default: by ref, when that rebuilds the page exactly and is
+    /// shorter than the line diff) or `lines` (always the line diff).
+    pub diff: Option<SnapshotDiff>,
+}
+
+/// How an aria snapshot's changes are shown (`snapshotOptions.diff`).
+#[napi(string_enum = "lowercase")]
+pub enum SnapshotDiff {
+    /// A snapshot patch by ref (`applySnapshotPatch` applies it).
+    Patch,
+    /// The line diff of `diffOptions.format`.
+    Lines,
 }
 
 /// How the snapshot is printed.

@@ -371,3 +371,11 @@ impl SinceStore {
         self.inner.clear(&key)
     }
 }
+
+/// Applies a snapshot patch (the body of a `Page snapshot (patch since …)`
+/// section) to the aria snapshot it was taken from and returns the new
+/// snapshot text, so a host can keep the page as the agent sees it.
+#[napi]
+pub fn apply_snapshot_patch(env: Env, previous: String, patch: String) -> Result<String> {
+    core::apply_patch(&previous, &patch).or_throw(&env)
+}

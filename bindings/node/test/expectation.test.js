@@ -168,11 +168,19 @@ test('render with a detector: first, diff, unchanged; diffing off neither reads 
   assert.equal(next.snapshotDiff.mode, 'diff')
   assert.ok(
     next.text.includes(
-      '### Page snapshot (diff since the previous snapshot)\n30 lines, 2 changed: +1 \u22121\n```diff\n',
+      '### Page snapshot (patch since the previous snapshot)\n1 changed (~), 0 added (+), 0 removed (-), 29 unchanged\n```\n~ listitem [ref=e7]: item 2\n```',
     ),
     next.text,
   )
-  const again = renderResponse(page(2), 'browser_click', on)
+  // The same change as a line diff, when asked for.
+  const lines = { ...on, expectations: [{ diffOptions: { enabled: true }, snapshotOptions: { diff: 'lines' } }] }
+  const asLines = renderResponse(page(3), 'browser_click', lines)
+  assert.ok(
+    asLines.text.includes('### Page snapshot (diff since the previous snapshot)\n30 lines, 2 changed: +1 \u22121\n```diff\n'),
+    asLines.text,
+  )
+  assert.equal(asLines.snapshotDiff.mode, 'diff')
+  const again = renderResponse(page(3), 'browser_click', on)
   assert.ok(again.text.includes('### Page snapshot\nNo changes since the previous response (30 lines).'))
 })
 

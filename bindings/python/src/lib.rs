@@ -51,8 +51,8 @@ mod _native {
     use response::{PyImage, PyRendered, render_response};
     #[pymodule_export]
     use tree::{
-        PyElement, PySinceRead, PySinceStore, PyTree, PyTreeChange, PyTreeDiff, parse_snapshot,
-        tree_diff,
+        PyElement, PySinceRead, PySinceStore, PyTree, PyTreeChange, PyTreeDiff,
+        apply_snapshot_patch, parse_snapshot, tree_diff,
     };
 
     #[pymodule_init]

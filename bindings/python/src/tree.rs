@@ -419,6 +419,13 @@ pub fn tree_diff(
     })
 }
 
+/// Applies a snapshot patch (the body of a `Page snapshot (patch since …)`
+/// section) to the aria snapshot it was taken from; returns the new text.
+#[pyfunction]
+pub fn apply_snapshot_patch(py: Python<'_>, previous: &str, patch: &str) -> RdResult<String> {
+    Ok(py.detach(|| core::apply_patch(previous, patch))?)
+}
+
 /// In-memory `since` store: the last few trees per page key.
 #[pyclass(name = "SinceStore", module = "response_diff", frozen)]
 pub struct PySinceStore {

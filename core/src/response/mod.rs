@@ -673,8 +673,13 @@ mod tests {
         assert_eq!(det.len(), 1);
         let next = render(&page(2), &on, Some(target)).unwrap();
         assert_eq!(next.snapshot_diff.as_ref().unwrap().mode, DiffMode::Diff);
-        assert!(next.text.contains("### Page snapshot (diff since the previous snapshot)\n30 lines, 2 changed: +1 \u{2212}1\n```diff\n"));
-        let again = render(&page(2), &on, Some(target)).unwrap();
+        assert!(next.text.contains("### Page snapshot (patch since the previous snapshot)\n1 changed (~), 0 added (+), 0 removed (-), 29 unchanged\n```\n~ listitem [ref=e7]: item 2\n```"), "{}", next.text);
+        // The same kind of change as a line diff, when asked for.
+        let lines =
+            exp(r#"{"diffOptions": {"enabled": true}, "snapshotOptions": {"diff": "lines"}}"#);
+        let as_lines = render(&page(3), &lines, Some(target)).unwrap();
+        assert!(as_lines.text.contains("### Page snapshot (diff since the previous snapshot)\n30 lines, 2 changed: +1 \u{2212}1\n```diff\n"));
+        let again = render(&page(3), &on, Some(target)).unwrap();
         assert!(
             again
                 .text
@@ -726,8 +731,8 @@ mod tests {
         let back = render(&page(&format!("{shop}#cart"), "tea", 2), &on, Some(target)).unwrap();
         assert_eq!(mode(&back), DiffMode::Diff);
         assert!(back.text.contains(
-            "### Page snapshot (diff since the last snapshot of this URL)\n30 lines, 2 changed: +1 \u{2212}1\n"
-        ));
+            "### Page snapshot (patch since the last snapshot of this URL)\n1 changed (~), 0 added (+), 0 removed (-), 29 unchanged\n```\n~ listitem [ref=e7]: tea 2\n```"
+        ), "{}", back.text);
         // The tab chain moved on too: the same page again is unchanged.
         let again = render(&page(shop, "tea", 2), &on, Some(target)).unwrap();
         assert_eq!(mode(&again), DiffMode::Unchanged);

@@ -19,7 +19,7 @@
 //!   indented snapshot lines that follow are inserted there, subtrees whole.
 //!
 //! [`snapshot_patch`] only returns a patch that [`apply_patch`] turns back
-//! into the new snapshot byte for byte (it checks); anything it cannot say
+//! into the new snapshot byte for byte, trailing newlines aside (it checks); anything it cannot say
 //! this way (an element without a ref changed, a move, a reorder) makes it
 //! return `None`, and the caller shows a line diff instead.
 
@@ -105,6 +105,8 @@ fn flatten(tree: &Tree) -> Vec<Node<'_>> {
 /// assert_eq!(apply_patch(old, &p.text).unwrap(), new);
 /// ```
 pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
+    // Hosts may end a snapshot with a newline; the printer does not.
+    let new = new.trim_end_matches('\n');
     let old_tree = parse_aria(old, false).ok()?;
     let new_tree = parse_aria(new, false).ok()?;
     if new_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH)
@@ -135,44 +137,78 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
         }
         text.push_str(s);
     };
-    for r in d.removed.iter().filter(|r| !r.parent_removed) {
-        let aria_ref = r.element.aria_ref.as_deref()?;
-        let mut s = format!("- [{aria_ref}] {}", r.element.role);
-        if !r.element.name.is_empty() {
-            let _ = write!(s, " {}", super::aria::json_quote(&r.element.name));
+    // An element whose ref changed (matched by its place) is another
+    // element now: the old one goes, the new one comes with its subtree.
+    let mut replaced_old: FxHashSet<usize> = FxHashSet::default();
+    let mut replaced_new: FxHashSet<usize> = FxHashSet::default();
+    for c in &d.changed {
+        match c.field {
+            Field::Parent | Field::Bounds => return None,
+            Field::Ref => {
+                replaced_old.insert(c.old_index);
+                replaced_new.insert(c.new_index);
+            }
+            _ => {}
+        }
+    }
+    // Whether an ancestor of `i` (not `i` itself) is in `set`.
+    let under = |nodes: &[Node<'_>], set: &FxHashSet<usize>, i: usize| {
+        let mut p = nodes[i].parent;
+        while let Some(j) = p {
+            if set.contains(&j) {
+                return true;
+            }
+            p = nodes[j].parent;
+        }
+        false
+    };
+    let mut removals: Vec<usize> = d
+        .removed
+        .iter()
+        .filter(|r| !r.parent_removed)
+        .map(|r| r.index)
+        .chain(replaced_old.iter().copied())
+        .filter(|&i| !under(&old_nodes, &replaced_old, i))
+        .collect();
+    removals.sort_unstable();
+    let removed: usize = removals.iter().map(|&i| old_nodes[i].e.count()).sum();
+    for i in removals {
+        let e = old_nodes[i].e;
+        let mut s = format!("- [{}] {}", e.aria_ref.as_deref()?, e.role);
+        if !e.name.is_empty() {
+            let _ = write!(s, " {}", super::aria::json_quote(&e.name));
         }
         line(&mut text, &s);
     }
 
     // Ops in the new tree's document order: added roots (grouped into runs
     // of consecutive siblings) and changed elements.
-    let added_roots: FxHashMap<usize, ()> = d
+    let added_roots: FxHashSet<usize> = d
         .added
         .iter()
         .filter(|a| !matches!(a.parent, Parent::Added(_)))
-        .map(|a| (a.index, ()))
+        .map(|a| a.index)
+        .chain(replaced_new.iter().copied())
+        .filter(|&i| !under(&new_nodes, &replaced_new, i))
         .collect();
-    let mut changed_at: Vec<usize> = Vec::new();
-    for c in &d.changed {
-        if matches!(c.field, Field::Parent | Field::Ref | Field::Bounds) {
-            return None;
-        }
-        if changed_at.last() != Some(&c.new_index) {
-            changed_at.push(c.new_index);
-        }
-    }
+    let mut changed_at: Vec<usize> = d
+        .changed
+        .iter()
+        .map(|c| c.new_index)
+        .filter(|i| !replaced_new.contains(i) && !under(&new_nodes, &replaced_new, *i))
+        .collect();
     changed_at.sort_unstable();
     changed_at.dedup();
     let mut ops: Vec<usize> = added_roots
-        .keys()
+        .iter()
         .copied()
         .chain(changed_at.iter().copied())
         .collect();
     ops.sort_unstable();
     for &i in &ops {
         let node = &new_nodes[i];
-        if added_roots.contains_key(&i) {
-            if node.prev.is_some_and(|p| added_roots.contains_key(&p)) {
+        if added_roots.contains(&i) {
+            if node.prev.is_some_and(|p| added_roots.contains(&p)) {
                 // Continues the run started by its previous sibling.
                 let mut block = String::new();
                 super::aria::write_elements(&mut block, std::slice::from_ref(node.e), 1);
@@ -202,12 +238,13 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
             }
         }
     }
+    let added: usize = added_roots.iter().map(|&i| new_nodes[i].e.count()).sum();
     let patch = SnapshotPatch {
         text,
         changed: changed_at.len(),
-        added: d.added.len(),
-        removed: d.removed.len(),
-        unchanged: d.unchanged_count,
+        added,
+        removed,
+        unchanged: new_nodes.len().saturating_sub(added + changed_at.len()),
     };
     // Lossless or nothing: the patch must rebuild the new text exactly.
     (apply_to(&old_tree, &patch.text).ok()?.to_aria() == new).then_some(patch)
@@ -377,7 +414,7 @@ fn apply_to(old: &Tree, patch: &str) -> Result<Tree> {
             continue;
         };
         let r = e.aria_ref.as_deref();
-        if r.is_some_and(|r| removed.contains(r)) {
+        if r.is_some_and(|r| removed.remove(r)) {
             pending -= 1;
             continue;
         }
@@ -424,4 +461,60 @@ fn apply_to(old: &Tree, patch: &str) -> Result<Tree> {
         ));
     }
     Ok(Tree::new(assemble(out)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OLD: &str = "- list \"Cart\" [ref=e1]:\n  - listitem [ref=e2]: Tea\n  - text: Total\n- button \"Pay\" [ref=e3]";
+
+    #[test]
+    fn removal_change_and_insertions_at_every_anchor() {
+        let new = "- generic [ref=e9]: top\n- list \"Cart\" [ref=e1]:\n  - listitem [ref=e7]: Cake\n  - text: Total\n- listitem [ref=e8]: Pie\n- button \"Pay\" [disabled] [ref=e3]";
+        let p = snapshot_patch(OLD, new).unwrap();
+        assert_eq!(
+            p.text,
+            "- [e2] listitem\n+ first:\n  - generic [ref=e9]: top\n+ first in [e1]:\n  - listitem [ref=e7]: Cake\n+ after [e1]:\n  - listitem [ref=e8]: Pie\n~ button \"Pay\" [disabled] [ref=e3]"
+        );
+        assert_eq!(
+            p.summary(),
+            "1 changed (~), 3 added (+), 1 removed (-), 2 unchanged"
+        );
+        assert_eq!(apply_patch(OLD, &p.text).unwrap(), new);
+    }
+
+    #[test]
+    fn what_a_ref_cannot_say_gives_none() {
+        // A static text node has no ref: its change cannot be addressed.
+        assert!(snapshot_patch(OLD, &OLD.replace("Total", "Sum")).is_none());
+        // Not an aria snapshot.
+        assert!(snapshot_patch("- a:\n b", OLD).is_none());
+    }
+
+    #[test]
+    fn bad_patches_name_the_line_and_the_fix() {
+        let e = apply_patch(OLD, "~ button \"Pay\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("snapshot patch at line 1") && e.contains("one element with a ref"),
+            "{e}"
+        );
+        let e = apply_patch(OLD, "- [e2]\n- [e42] row")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 2") && e.contains("[e42] is not in the previous snapshot"),
+            "{e}"
+        );
+        let e = apply_patch(OLD, "+ before [e1]:\n  - row")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown insertion point `before [e1]:`"), "{e}");
+        let e = apply_patch(OLD, "+ first:").unwrap_err().to_string();
+        assert!(e.contains("an insertion without element lines"), "{e}");
+        let e = apply_patch(OLD, "hello").unwrap_err().to_string();
+        assert!(e.contains("unknown line `hello`"), "{e}");
+    }
 }

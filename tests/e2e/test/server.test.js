@@ -79,10 +79,18 @@ describe('response-diff MCP server', () => {
     assert.match(page, /^```yaml\n- banner/);
     const add = refAfter(page, 'article "Genmaicha"', 'button "Add to cart"');
     const second = await server.call('browser_click', { ref: add, expectation: diff });
-    assert.match(second.text, /### Page snapshot \(diff since the previous snapshot\)\n\d+ lines, \d+ changed: \+\d+ −\d+\n```diff\n@@ /);
-    assert.match(second.text, /\n\+ *- heading "Cart \(1\)"/);
-    assert.match(second.text, /\n- *- heading "Cart \(0\)"/);
-    assert.ok(encode(second.text).length < encode(first.text).length / 2, second.text);
+    // By default the snapshot's changes come as a patch by ref.
+    assert.match(second.text, /### Page snapshot \(patch since the previous snapshot\)\n\d+ changed \(~\), \d+ added \(\+\), \d+ removed \(-\), \d+ unchanged\n```\n/);
+    assert.match(second.text, /\n~ heading "Cart \(1\)" \[level=2\] \[ref=e\d+\]\n/);
+    assert.match(second.text, /\n\+ first in \[e\d+\]:\n  - listitem \[ref=e\d+\]:\n    - text: Genmaicha × 1\n/);
+    assert.ok(encode(second.text).length < encode(first.text).length / 4, second.text);
+    // snapshotOptions.diff: "lines" asks for the unified line diff instead.
+    const lines = { ...diff, snapshotOptions: { diff: 'lines' } };
+    const remove = refAfter(second.text, 'listitem', 'button "Remove Genmaicha"');
+    const third0 = await server.call('browser_click', { ref: remove, expectation: lines });
+    assert.match(third0.text, /### Page snapshot \(diff since the previous snapshot\)\n\d+ lines, \d+ changed: \+\d+ −\d+\n```diff\n@@ /);
+    assert.match(third0.text, /\n- *- heading "Cart \(1\)"/);
+    assert.match(third0.text, /\n\+ *- heading "Cart \(0\)"/);
     const third = await server.call('browser_snapshot', { expectation: diff });
     assert.match(third.text, /### Page snapshot\nNo changes since the previous response \(\d+ lines\)\./);
     // A peek with diffs off shows the full page and does not move the chain.
@@ -305,7 +313,7 @@ describe('the operator default expectation (--default-expectation)', () => {
       assert.equal(section(first.text, 'Ran Playwright code'), null);
       const add = refAfter(first.text, 'article "Oolong Milk"', 'button "Add to cart"');
       const second = await server.call('browser_click', { ref: add });
-      assert.match(second.text, /### Page snapshot \(diff since the previous snapshot\)/);
+      assert.match(second.text, /### Page snapshot \(patch since the previous snapshot\)/);
       const off = await server.call('browser_snapshot', { expectation: { diffOptions: { enabled: false } } });
       assert.match(section(off.text, 'Page snapshot'), /^```yaml\n- banner/);
     } finally {

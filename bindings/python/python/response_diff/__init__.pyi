@@ -53,6 +53,7 @@ __all__ = [
     "TreeDiff",
     "__version__",
     "compare_fingerprints",
+    "apply_snapshot_patch",
     "compare_texts",
     "fingerprint_expression",
     "parse_snapshot",
@@ -310,7 +311,7 @@ class Expectation:
     Every field is optional; a field left out takes the tool's default. Keys
     (camelCase, or snake_case aliases): ``includeSnapshot``, ``includeConsole``,
     ``includeDownloads``, ``includeTabs``, ``includeCode`` (bool),
-    ``snapshotOptions`` {selector, maxLength, format}, ``consoleOptions``
+    ``snapshotOptions`` {selector, maxLength, format, diff}, ``consoleOptions``
     {levels, maxMessages, patterns, removeDuplicates}, ``imageOptions``
     {quality, maxWidth, maxHeight, format}, ``diffOptions`` (see
     ``DiffOptions``). Validated on construction: ``InvalidOptionError`` names
@@ -541,6 +542,13 @@ class TreeDiff:
         an unknown format is an ``InvalidOptionError``."""
 
 _TreeArg = Union[Tree, str]
+
+def apply_snapshot_patch(previous: str, patch: str) -> str:
+    """Applies a snapshot patch (the body of a ``Page snapshot (patch since
+    …)`` section) to the aria snapshot it was taken from and returns the new
+    snapshot text. Raises ``ParseError`` naming the patch line when it does
+    not apply."""
+    ...
 
 def tree_diff(old: _TreeArg, new: _TreeArg, options: _Options = None, /, **kwargs: Any) -> TreeDiff:
     """Diffs two trees: ``Tree`` objects, aria snapshot text, or the model's
