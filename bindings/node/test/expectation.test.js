@@ -3,7 +3,7 @@
 'use strict'
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { validateExpectation, mergeExpectation, renderResponse, ResponseDiffDetector } = require('..')
+const { validateExpectation, mergeExpectation, renderResponse, ResponseDiffDetector, applySnapshotPatch } = require('..')
 const { fixture } = require('./helpers')
 
 test('a partial expectation keeps the tool defaults (never false)', () => {
@@ -172,6 +172,13 @@ test('render with a detector: first, diff, unchanged; diffing off neither reads 
     ),
     next.text,
   )
+  // The patch rebuilds the new snapshot from the previous one.
+  const patch = next.snapshotDiff.formattedDiff.split('\n').slice(1).join('\n')
+  assert.equal(applySnapshotPatch(page(1).snapshot.aria, patch), page(2).snapshot.aria.trimEnd())
+  assert.throws(() => applySnapshotPatch(page(1).snapshot.aria, '- [e99] row'), {
+    code: 'PARSE_ERROR',
+    message: /\[e99\] is not in the previous snapshot/,
+  })
   // The same change as a line diff, when asked for.
   const lines = { ...on, expectations: [{ diffOptions: { enabled: true }, snapshotOptions: { diff: 'lines' } }] }
   const asLines = renderResponse(page(3), 'browser_click', lines)

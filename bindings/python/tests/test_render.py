@@ -72,8 +72,13 @@ def test_diff_chain_through_a_detector_and_layers() -> None:
     assert first.snapshot_diff is not None and first.snapshot_diff.mode == "first"
     second = rd.render_response(response(after), "browser_click", layers, detector=d, key="tab-1")
     assert second.snapshot_diff is not None and second.snapshot_diff.mode == "diff"
-    assert "### Page snapshot (diff since the previous snapshot)" in second.text
+    # A patch by ref: shorter than even the minimal line diff, and lossless.
+    assert "### Page snapshot (patch since the previous snapshot)" in second.text
     assert len(second.text) < len(first.text) / 2
+    patch = second.snapshot_diff.formatted_diff.split("\n", 1)[1]
+    assert rd.apply_snapshot_patch(before, patch) == after.rstrip("\n")
+    with pytest.raises(rd.ParseError, match=r"\[e999\] is not in the previous snapshot"):
+        rd.apply_snapshot_patch(before, "- [e999] row")
     # Diffing off: the stored snapshot is neither read nor moved.
     peek = rd.render_response(response(before), "browser_click", None, detector=d, key="tab-1")
     assert peek.snapshot_diff is None
