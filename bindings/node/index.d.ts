@@ -182,6 +182,13 @@ export declare class SinceStore {
   clear(key: string): void
 }
 
+/**
+ * Applies a snapshot patch (the body of a `Page snapshot (patch since …)`
+ * section) to the aria snapshot it was taken from and returns the new
+ * snapshot text, so a host can keep the page as the agent sees it.
+ */
+export declare function applySnapshotPatch(previous: string, patch: string): string
+
 /** A bounding box in CSS pixels. */
 export interface Bounds {
   /** Left. */
@@ -638,6 +645,9 @@ export interface Snapshot {
   html?: string
 }
 
+/** How an aria snapshot's changes are shown (`snapshotOptions.diff`). */
+export type SnapshotDiff = 'patch' | 'lines'
+
 /**
  * One element of an accessibility tree, as plain data (the core's JSON
  * form). `states` holds bracketed attributes (`[checked]` is `true`,
@@ -683,6 +693,12 @@ export interface SnapshotOptions {
   maxLength?: number
   /** `aria` (default), `text` or `html`. */
   format?: SnapshotFormat
+  /**
+   * How an aria snapshot's changes are shown when diffing is on:
+   * `patch` (default: by ref, when that rebuilds the page exactly and is
+   * shorter than the line diff) or `lines` (always the line diff).
+   */
+  diff?: SnapshotDiff
 }
 
 /** An open tab. */
