@@ -224,16 +224,11 @@ fn performed_url(p: &crate::engine::Performed) -> String {
 }
 
 fn mode_of(o: &Output) -> String {
-    if o.text
-        .contains("### Page snapshot (patch since the previous snapshot)")
-    {
+    if o.text.contains("### Page snapshot (patch since the ") {
         "patch".into()
-    } else if o
-        .text
-        .contains("### Page snapshot (diff since the previous snapshot)")
-    {
+    } else if o.text.contains("### Page snapshot (diff since the ") {
         "diff".into()
-    } else if o.text.contains("No changes since the previous response") {
+    } else if o.text.contains("No changes since the ") {
         "unchanged".into()
     } else if o.text.contains("### Page snapshot\nFull response (") {
         "full".into()

@@ -11,8 +11,9 @@
 //!     - text: Sencha Kyoto × 1
 //! ```
 //!
-//! - `- [ref] …`: the element and its subtree are gone (role and name follow
-//!   for the reader; only the ref counts).
+//! - `- [ref] …`: the element and its subtree are gone (its role and name,
+//!   or its first named descendant's after `>`, follow for the reader; only
+//!   the ref counts).
 //! - `~ <element>`: the element's own line (and property lines) as they are
 //!   now, in snapshot syntax; its children are untouched.
 //! - `+ first in [ref]:` / `+ after [ref]:` / `+ first:` (top level): the
@@ -175,8 +176,16 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
     for i in removals {
         let e = old_nodes[i].e;
         let mut s = format!("- [{}] {}", e.aria_ref.as_deref()?, e.role);
-        if !e.name.is_empty() {
-            let _ = write!(s, " {}", super::aria::json_quote(&e.name));
+        // The reader sees what went: its name, or its first named descendant's.
+        let named = e.descendants().map(|(_, d)| d).find(|d| !d.name.is_empty());
+        match named {
+            Some(d) if std::ptr::eq(d, e) => {
+                let _ = write!(s, " {}", super::aria::json_quote(&e.name));
+            }
+            Some(d) => {
+                let _ = write!(s, " > {} {}", d.role, super::aria::json_quote(&d.name));
+            }
+            None => {}
         }
         line(&mut text, &s);
     }
