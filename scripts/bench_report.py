@@ -345,7 +345,10 @@ def report(target_dir, out_dir):
               "- **response-diff, expectation filtering**: `includeCode: false`, console errors and warnings only, and the snapshot "
               "scoped to the cart (`snapshotOptions.selector`) on the steps where the agent knows that is the region that changes.\n"
               "- **response-diff, diffOptions + since**: the same filtering without the scope, `diffOptions.enabled`, and the "
-              "explicit read (step 8) as `browser_snapshot` with `since` the last read's ts.\n"
+              "explicit read (step 8) as `browser_snapshot` with `since` the last read's ts. The snapshot's changes come as a "
+              "snapshot patch by ref (removed refs, changed elements as they are now, added subtrees with where they go) when "
+              "that rebuilds the page exactly and is shorter than the line diff; otherwise as a unified diff (3 context lines).\n"
+              "- **response-diff, line diffs only**: the same with `snapshotOptions.diff: \"lines\"`: always the unified diff.\n"
               "- **@playwright/mcp, defaults**: this version writes the snapshot of an action's response to a file and links it; "
               "the agent must read that file to see the page, so the table counts response + file (the plot too).\n"
               "- **fast-playwright-mcp, snapshot on**: its expectation defaults every section off (an empty response), so the agent "
@@ -369,7 +372,8 @@ def report(target_dir, out_dir):
     rows.append(["", "tool catalog (tools/list JSON)"] + [f"{configs[c]['catalogTokens']:,} ({configs[c]['toolCount']} tools)" for c in order] + ["", ""])
     md.append(table(hdr, rows, ["---:", "---"] + ["---:"] * len(order) + ["---", "---"]))
     md.append("\n*a + b*: the response, plus the snapshot file it links. *preserved*: after each step, the state the agent "
-              "rebuilds from its previous view plus the response (a unified diff applied strictly, `bench/reconstruct.mjs`) "
+              "rebuilds from its previous view plus the response (a unified diff applied strictly by `bench/reconstruct.mjs`, a "
+              "snapshot patch by the server binary's `apply-patch`) "
               "equals a full snapshot taken out of band with diff off (which moves no diff state); any ✗ fails `make bench`.\n")
 
     fulls = [r for r in configs["ours-diff"]["rows"] if str(r.get("rebuiltHow", "")).startswith(("first", "full"))]
@@ -377,16 +381,16 @@ def report(target_dir, out_dir):
               f"{len(fulls)} steps that had to show a whole page (the first read, a new page, or a change so large that a diff "
               f"would not be smaller: steps {', '.join(str(r['step']) for r in fulls)}); the other {len(steps) - len(fulls)} steps "
               f"cost {ours - sum(r['tokens'] for r in fulls):,} tokens, {(ours - sum(r['tokens'] for r in fulls)) / max(1, len(steps) - len(fulls)):.0f} a step. "
-              "Each diff keeps 3 context lines around every change by default.\n")
+              f"{sum(1 for r in configs['ours-diff']['rows'] if 'patch' in str(r.get('rebuiltHow', '')))} of them are snapshot patches.\n")
     last_ours = configs["ours-full"]["rows"][-1]["tokens"]
     last_peer = configs["fast"]["rows"][-1]["tokens"] if "fast" in configs else None
     if last_peer and last_ours < 0.6 * last_peer:
         md.append(f"Step {len(steps)} (back to the shop): our server's Chromium restores the filtered list from the back/forward cache "
                   f"({last_ours:,} tokens in full), while the Playwright-based peers show the whole list again ({last_peer:,}), so that "
                   "step is cheaper for all our configurations than for the peers; the other steps show the same pages. "
-                  "In the diff configurations that step is a diff against the agent's last view of the same URL (the search "
-                  "results of step 10), not a whole page: the server keeps each URL's last snapshot, and the rebuild check "
-                  "applies the diff to that view.\n")
+                  "In the diff configurations that step is a patch or diff against the agent's last view of the same URL (the "
+                  "search results of step 10), not a whole page: the server keeps each URL's last snapshot, and the rebuild check "
+                  "applies it to that view.\n")
     md.append("## 2. Diff speed\n")
     md.append("Same generated inputs (Playwright-style aria snapshots, `core/benches/inputs`, ported byte for byte to "
               "`bindings/node/bench/inputs.mjs`), 2 KB to 2.6 MB, five kinds of change. Criterion medians (shortened runs: "
