@@ -97,7 +97,10 @@ fn seeds_are_valid_inputs() {
     let seeds = |t: &str| inputs(&repo().join("fuzz/seeds").join(t));
     let text = |p: &PathBuf| std::fs::read_to_string(p).unwrap();
     for p in seeds("aria_parse") {
-        parse_aria(&text(&p), false).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        // A `~~~` line separates two snapshots (the patch check's pair).
+        for part in text(&p).split("\n~~~\n") {
+            parse_aria(part, false).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        }
     }
     for p in seeds("fingerprint_json") {
         Fingerprint::from_json(&text(&p)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));

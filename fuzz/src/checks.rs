@@ -13,7 +13,7 @@ use response_diff::diff::{
 };
 use response_diff::expectation::Expectation;
 use response_diff::fingerprint::{self, ExtractOptions, Fingerprint, Severity, Status};
-use response_diff::tree::{Tree, TreeDiffRequest, parse_aria};
+use response_diff::tree::{Tree, TreeDiffRequest, apply_patch, parse_aria, snapshot_patch};
 
 use crate::common::apply_diff;
 
@@ -68,6 +68,33 @@ pub fn aria_parse(data: &[u8]) {
         // A tree has no differences from itself.
         let d = response_diff::tree::diff(&tree, &again);
         assert!(d.is_empty(), "a tree differs from its own reparse");
+    }
+    snapshot_patches(&input);
+}
+
+/// Snapshot patches: the input read as a patch applies or gives a typed
+/// error; split at a `~~~` line into two snapshots, any patch between them
+/// applies back to the second exactly.
+fn snapshot_patches(input: &str) {
+    let (old, new) = input.split_once("\n~~~\n").unwrap_or((input, ""));
+    if let Err(e) = apply_patch(old, new) {
+        assert_input_error(&e, "apply_patch");
+    }
+    let (Ok(a), Ok(b)) = (parse_aria(old, false), parse_aria(new, false)) else {
+        return;
+    };
+    let (a, b) = (a.to_aria(), b.to_aria());
+    if let Some(p) = snapshot_patch(&a, &b) {
+        let back = apply_patch(&a, &p.text).unwrap_or_else(|e| {
+            panic!(
+                "a snapshot patch does not apply: {e}\n--- patch:\n{}",
+                p.text
+            )
+        });
+        assert_eq!(
+            back, b,
+            "a snapshot patch does not rebuild the new snapshot"
+        );
     }
 }
 
