@@ -2,7 +2,10 @@
 //! (DESIGN §7: under 10 ms). Run: `cargo bench -p response-diff --bench tree_diff`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use response_diff::tree::{DiffOptions, Element, IdentityMode, State, Tree, diff_with, parse_aria};
+use response_diff::tree::{
+    DiffOptions, Element, IdentityMode, MAX_PATCH_BYTES, State, Tree, diff_with, parse_aria,
+    snapshot_patch,
+};
 use std::hint::black_box;
 
 /// A shop-like page: sections of product lists, each item an article with a
@@ -138,6 +141,28 @@ fn bench(c: &mut Criterion) {
         b.iter(|| parse_aria(black_box(&text), false).unwrap())
     });
     g.bench_function("print", |b| b.iter(|| black_box(&old).to_aria()));
+    g.finish();
+    // What a rendered snapshot section pays for a patch at the largest size
+    // it tries one (parse both texts, diff, write the patch, check that it
+    // rebuilds the new text): DESIGN §7's 10 ms bar applies.
+    let mut n = 1_000;
+    while page(n + 100).to_aria().len() <= MAX_PATCH_BYTES {
+        n += 100;
+    }
+    let (small, small_new) = (page(n), changed(&page(n)));
+    let (text, new_text) = (small.to_aria(), small_new.to_aria());
+    let p = snapshot_patch(&text, &new_text).expect("a patch at the cap");
+    eprintln!(
+        "snapshot patch at the cap ({} elements, {} KB): {}, {} bytes",
+        small.len(),
+        text.len() / 1024,
+        p.summary(),
+        p.text.len()
+    );
+    let mut g = c.benchmark_group("aria");
+    g.bench_function("snapshot_patch_at_the_cap", |b| {
+        b.iter(|| snapshot_patch(black_box(&text), black_box(&new_text)))
+    });
     g.finish();
 }
 

@@ -35,7 +35,7 @@ pub use diff::{
 };
 pub use filter::Filter;
 pub use model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree, Walk};
-pub use patch::{SnapshotPatch, apply_patch, snapshot_patch};
+pub use patch::{MAX_PATCH_BYTES, SnapshotPatch, apply_patch, snapshot_patch};
 pub use render::DiffFormat;
 pub use request::TreeDiffRequest;
 pub use select::Selector;

@@ -36,6 +36,13 @@ use std::fmt::Write as _;
 /// them without recursion, but the gain is nil on such pages).
 const MAX_PATCH_DEPTH: usize = 256;
 
+/// Snapshots longer than this (either one) are left to the line diff.
+/// Parsing both texts, diffing the trees and checking the patch take about
+/// 5 ms at this size (2,200 elements; `cargo bench -p response-diff --bench
+/// tree_diff`, `aria/snapshot_patch_at_the_cap`) and grow linearly (37 ms at
+/// 442 KB), so the cap keeps a response's diff under DESIGN §7's 10 ms.
+pub const MAX_PATCH_BYTES: usize = 96 * 1024;
+
 /// A patch and what it says, for the one-line header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotPatch {
@@ -93,8 +100,9 @@ fn flatten(tree: &Tree) -> Vec<Node<'_>> {
 }
 
 /// The patch from snapshot `old` to snapshot `new` (Playwright aria text),
-/// or `None` when either does not parse, does not print back unchanged, or
-/// the change cannot be said by ref (see the module docs).
+/// or `None` when either does not parse or is over [`MAX_PATCH_BYTES`], the
+/// new one does not print back unchanged, or the change cannot be said by
+/// ref (see the module docs).
 ///
 /// ```
 /// use response_diff::tree::{apply_patch, snapshot_patch};
@@ -108,12 +116,17 @@ fn flatten(tree: &Tree) -> Vec<Node<'_>> {
 pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
     // Hosts may end a snapshot with a newline; the printer does not.
     let new = new.trim_end_matches('\n');
-    let old_tree = parse_aria(old, false).ok()?;
+    if old.len() > MAX_PATCH_BYTES || new.len() > MAX_PATCH_BYTES {
+        return None;
+    }
+    // The new snapshot first: a text the printer would not print back is
+    // never rebuilt exactly, so stop before parsing the old one.
     let new_tree = parse_aria(new, false).ok()?;
-    if new_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH)
-        || old_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH)
-        || new_tree.to_aria() != new
-    {
+    if new_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) || new_tree.to_aria() != new {
+        return None;
+    }
+    let old_tree = parse_aria(old, false).ok()?;
+    if old_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
         return None;
     }
     let d = diff(&old_tree, &new_tree);
@@ -499,6 +512,15 @@ mod tests {
         assert!(snapshot_patch(OLD, &OLD.replace("Total", "Sum")).is_none());
         // Not an aria snapshot.
         assert!(snapshot_patch("- a:\n b", OLD).is_none());
+        // Over the size limit.
+        let big: String = (0..MAX_PATCH_BYTES / 30 + 1)
+            .map(|i| format!("- listitem [ref=e{i}]: item {i}\n"))
+            .collect();
+        assert!(big.len() > MAX_PATCH_BYTES);
+        assert!(snapshot_patch(&big, &big.replace("item 7\n", "item 7!\n")).is_none());
+        let small = &big[..big.len() / 2];
+        let small = &small[..small.rfind('\n').unwrap()];
+        assert!(snapshot_patch(small, &small.replace("item 7\n", "item 7!\n")).is_some());
     }
 
     #[test]
