@@ -38,10 +38,10 @@ const MAX_PATCH_DEPTH: usize = 256;
 
 /// Snapshots longer than this (either one) are left to the line diff.
 /// Parsing both texts, diffing the trees and checking the patch take about
-/// 5 ms at this size (2,200 elements; `cargo bench -p response-diff --bench
-/// tree_diff`, `aria/snapshot_patch_at_the_cap`) and grow linearly (37 ms at
-/// 442 KB), so the cap keeps a response's diff under DESIGN §7's 10 ms.
-pub const MAX_PATCH_BYTES: usize = 96 * 1024;
+/// 5 ms at this size (about 3,000 elements; `cargo bench -p response-diff
+/// --bench tree_diff`, `aria/snapshot_patch_at_the_cap`) and grow linearly
+/// with the text, so the cap keeps a response's diff under DESIGN §7's 10 ms.
+pub const MAX_PATCH_BYTES: usize = 128 * 1024;
 
 /// A patch and what it says, for the one-line header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,10 +119,8 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
     if old.len() > MAX_PATCH_BYTES || new.len() > MAX_PATCH_BYTES {
         return None;
     }
-    // The new snapshot first: a text the printer would not print back is
-    // never rebuilt exactly, so stop before parsing the old one.
     let new_tree = parse_aria(new, false).ok()?;
-    if new_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) || new_tree.to_aria() != new {
+    if new_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
         return None;
     }
     let old_tree = parse_aria(old, false).ok()?;
@@ -269,7 +267,7 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
         unchanged: new_nodes.len().saturating_sub(added + changed_at.len()),
     };
     // Lossless or nothing: the patch must rebuild the new text exactly.
-    (apply_to(&old_tree, &patch.text).ok()?.to_aria() == new).then_some(patch)
+    (apply_to(old_tree, &patch.text).ok()?.to_aria() == new).then_some(patch)
 }
 
 /// One operation of a parsed patch.
@@ -385,10 +383,10 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
 /// not in `old`.
 pub fn apply_patch(old: &str, patch: &str) -> Result<String> {
     let tree = parse_aria(old, false)?;
-    Ok(apply_to(&tree, patch)?.to_aria())
+    Ok(apply_to(tree, patch)?.to_aria())
 }
 
-fn apply_to(old: &Tree, patch: &str) -> Result<Tree> {
+fn apply_to(old: Tree, patch: &str) -> Result<Tree> {
     let ops = parse_patch(patch)?;
     // Where each ref is named first, for the error when it is not in `old`.
     let mut named: Vec<(usize, String)> = ops
@@ -427,41 +425,47 @@ fn apply_to(old: &Tree, patch: &str) -> Result<Tree> {
         push_subtrees(&mut out, es, usize::MAX);
         pending -= 1;
     }
-    let mut stack: Vec<(std::slice::Iter<'_, Element>, usize)> =
-        vec![(old.roots.iter(), usize::MAX)];
+    // The old tree is taken apart, not copied: each element moves into
+    // `out` without its children, which follow it.
+    let mut stack: Vec<(std::vec::IntoIter<Element>, usize)> =
+        vec![(old.roots.into_iter(), usize::MAX)];
     while let Some((it, parent)) = stack.last_mut() {
         let parent = *parent;
-        let Some(e) = it.next() else {
+        let Some(mut e) = it.next() else {
             stack.pop();
             continue;
         };
-        let r = e.aria_ref.as_deref();
-        if r.is_some_and(|r| removed.remove(r)) {
+        let r = e.aria_ref.take();
+        if r.as_deref().is_some_and(|r| removed.remove(r)) {
             pending -= 1;
             continue;
         }
-        let own = match r.and_then(|r| changed.remove(r)) {
+        let children = std::mem::take(&mut e.children);
+        let own = match r.as_deref().and_then(|r| changed.remove(r)) {
             Some(mut c) => {
                 pending -= 1;
                 c.children.clear();
                 c
             }
-            None => e.shallow_clone(),
+            None => {
+                e.aria_ref = r.clone();
+                e
+            }
         };
         out.push((own, parent));
         let me = out.len() - 1;
         if let Some(r) = r {
-            if let Some(es) = inserts.remove(&Anchor::After(r.to_owned())) {
+            if let Some(es) = inserts.remove(&Anchor::After(r.clone())) {
                 push_subtrees(&mut out, es, parent);
                 pending -= 1;
             }
-            if let Some(es) = inserts.remove(&Anchor::FirstIn(r.to_owned())) {
+            if let Some(es) = inserts.remove(&Anchor::FirstIn(r)) {
                 push_subtrees(&mut out, es, me);
                 pending -= 1;
             }
         }
-        if !e.children.is_empty() {
-            stack.push((e.children.iter(), me));
+        if !children.is_empty() {
+            stack.push((children.into_iter(), me));
         }
     }
     if pending > 0 {
