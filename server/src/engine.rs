@@ -285,6 +285,25 @@ impl Engine {
     /// Like [`Self::perform`]; `snapshot` false skips reading the
     /// accessibility tree (the response will not show it).
     pub fn perform_with(&mut self, parsed: &Parsed, snapshot: bool) -> Result<Performed, Output> {
+        self.perform_once(parsed, snapshot, true)
+    }
+
+    /// One attempt at a call. When the tab's renderer died before the call
+    /// but the browser reported it only during the call, the failing command
+    /// was refused before it reached the page ([`PageCrashed`]): with `retry`
+    /// the tab is reloaded and the call runs again, answering as if the
+    /// crash had been seen first (a notice of the first attempt, such as a
+    /// page script taken to be stuck while the renderer was in fact dead, is
+    /// dropped). For a snapshot that holds after the read too; an action
+    /// that already ran is not repeated.
+    fn perform_once(
+        &mut self,
+        parsed: &Parsed,
+        snapshot: bool,
+        retry: bool,
+    ) -> Result<Performed, Output> {
+        let crashed_before_reaching_the_page =
+            |e: &anyhow::Error| retry && e.downcast_ref::<PageCrashed>().is_some();
         let notice = match self.ensure_session() {
             Ok(n) => n,
             Err(e) if e.downcast_ref::<UserError>().is_some() => {
@@ -299,6 +318,12 @@ impl Engine {
         let acted = self.act(&parsed.call);
         let mut acted = match acted {
             Ok(a) => a,
+            Err(e) if crashed_before_reaching_the_page(&e) => {
+                tracing::warn!(
+                    "the tab crashed before this call reached it; reloading and retrying"
+                );
+                return self.perform_once(parsed, snapshot, false);
+            }
             Err(e) => {
                 let mut msg = describe_error(&e);
                 if let Some(n) = &notice {
@@ -321,9 +346,19 @@ impl Engine {
             acted.result = format!("{n}\n{}", acted.result);
         }
         acted.snapshot &= snapshot;
-        self.capture(acted).map_err(|e| {
-            self.error_output(format!("could not read the page after the action: {e:#}"))
-        })
+        let read_only = matches!(parsed.call, Call::Snapshot(_));
+        match self.capture(acted) {
+            Ok(p) => Ok(p),
+            Err(e) if read_only && crashed_before_reaching_the_page(&e) => {
+                tracing::warn!(
+                    "the tab crashed before this read reached it; reloading and retrying"
+                );
+                self.perform_once(parsed, snapshot, false)
+            }
+            Err(e) => {
+                Err(self.error_output(format!("could not read the page after the action: {e:#}")))
+            }
+        }
     }
 
     fn error_output(&mut self, message: String) -> Output {
@@ -356,7 +391,12 @@ impl Engine {
                     .map_err(|e| anyhow!(UserError(format!("{e:#}"))))?;
                 let page = s.current().clone();
                 if !page.crashed() {
-                    return Ok(self.unstick(&page));
+                    let notice = self.unstick(&page);
+                    // A renderer that died just before this call can look
+                    // stuck until the browser reports the crash.
+                    if !page.crashed() {
+                        return Ok(notice);
+                    }
                 }
                 tracing::warn!("the current tab crashed; reloading it");
                 let reloaded = page.recover(self.timeout());
