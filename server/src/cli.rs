@@ -4,7 +4,7 @@
 //! Exit codes follow diff(1): 0 nothing changed, 1 something changed (a
 //! diff, a regression), 2 trouble.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -157,13 +157,11 @@ pub struct ApplyPatchArgs {
 
 /// `apply-patch OLD PATCH`: prints the new snapshot.
 pub fn apply_patch(a: ApplyPatchArgs) -> Result<ExitCode> {
-    let old =
-        std::fs::read_to_string(&a.old).with_context(|| format!("reading {}", a.old.display()))?;
+    let old = read_text(&a.old)?;
     let patch = if a.patch.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).context("reading the patch from stdin")?
     } else {
-        std::fs::read_to_string(&a.patch)
-            .with_context(|| format!("reading {}", a.patch.display()))?
+        read_text(&a.patch)?
     };
     println!("{}", tree::apply_patch(old.trim_end_matches('\n'), &patch)?);
     Ok(ExitCode::SUCCESS)
@@ -286,10 +284,7 @@ pub fn read(a: ReadArgs) -> Result<ExitCode> {
 
 /// `diff OLD NEW`: the response diff of two texts.
 pub fn diff(a: DiffArgs) -> Result<ExitCode> {
-    let old =
-        std::fs::read_to_string(&a.old).with_context(|| format!("reading {}", a.old.display()))?;
-    let new =
-        std::fs::read_to_string(&a.new).with_context(|| format!("reading {}", a.new.display()))?;
+    let (old, new) = (read_text(&a.old)?, read_text(&a.new)?);
     let mut opts = match &a.options {
         Some(json) => DiffOptions::from_json(json)?,
         None => DiffOptions::default(),
@@ -309,9 +304,13 @@ pub fn diff(a: DiffArgs) -> Result<ExitCode> {
     })
 }
 
-fn load_tree(path: &PathBuf) -> Result<Tree> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+/// A file's text, or an error naming the file.
+fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+fn load_tree(path: &Path) -> Result<Tree> {
+    let text = read_text(path)?;
     let t = text.trim_start();
     let tree = if t.starts_with('[') || t.starts_with('{') {
         Tree::from_json(&text)
@@ -324,10 +323,7 @@ fn load_tree(path: &PathBuf) -> Result<Tree> {
 /// `tree-diff OLD NEW`.
 pub fn tree_diff(a: TreeDiffArgs) -> Result<ExitCode> {
     if a.format == "patch" {
-        let read = |p: &PathBuf| {
-            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))
-        };
-        let (old, new) = (read(&a.old)?, read(&a.new)?);
+        let (old, new) = (read_text(&a.old)?, read_text(&a.new)?);
         let (old, new) = (old.trim_end_matches('\n'), new.trim_end_matches('\n'));
         let p = tree::snapshot_patch(old, new).ok_or_else(|| {
             anyhow!("this change cannot be written as a snapshot patch (an element without a ref changed or moved, or a file is not a Playwright aria snapshot); use --format agent or `diff`")

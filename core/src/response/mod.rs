@@ -259,22 +259,15 @@ pub fn render(
         let url = response.page.as_ref().map(|p| p.url.as_str());
         let (body, result, base, patch) = render_snapshot(snap, expectation, diff, url)?;
         snapshot_diff = result;
-        let heading = match (snapshot_diff.as_ref().map(|r| r.mode), base, patch) {
-            (Some(DiffMode::Diff), Base::Previous, false) => {
-                "Page snapshot (diff since the previous snapshot)"
-            }
-            (Some(DiffMode::Diff), Base::SameUrl, false) => {
-                "Page snapshot (diff since the last snapshot of this URL)"
-            }
-            (Some(DiffMode::Diff), Base::Previous, true) => {
-                "Page snapshot (patch since the previous snapshot)"
-            }
-            (Some(DiffMode::Diff), Base::SameUrl, true) => {
-                "Page snapshot (patch since the last snapshot of this URL)"
-            }
-            _ => "Page snapshot",
+        let heading = match snapshot_diff.as_ref().map(|r| r.mode) {
+            Some(DiffMode::Diff) => format!(
+                "Page snapshot ({} since {})",
+                if patch { "patch" } else { "diff" },
+                base.name()
+            ),
+            _ => "Page snapshot".to_owned(),
         };
-        section(&mut out, heading, &body);
+        section(&mut out, &heading, &body);
     }
     if expectation.include_console
         && let Some(body) = render_console(&response.console, &expectation.console)
@@ -363,6 +356,16 @@ enum Base {
     SameUrl,
 }
 
+impl Base {
+    /// How a heading or an "unchanged" line names it.
+    fn name(self) -> &'static str {
+        match self {
+            Base::Previous => "the previous snapshot",
+            Base::SameUrl => "the last snapshot of this URL",
+        }
+    }
+}
+
 /// The snapshot section's body, its diff result, what it was diffed
 /// against, and whether the body is a snapshot patch.
 type SnapshotSection = (String, Option<DiffResult>, Base, bool);
@@ -422,7 +425,7 @@ fn render_snapshot(
                 if alt.mode == DiffMode::Unchanged {
                     alt.formatted_diff = alt.formatted_diff.replacen(
                         "since the previous response",
-                        "since the last snapshot of this URL",
+                        &format!("since {}", Base::SameUrl.name()),
                         1,
                     );
                 }
@@ -453,12 +456,12 @@ fn render_snapshot(
         r.formatted_diff = format!("{}\n{}", p.summary(), p.text);
     }
     let body = match r.mode {
-        DiffMode::Diff if patch.is_some() => match r.formatted_diff.split_once('\n') {
-            Some((header, diff)) => format!("{header}\n{}", fence("", diff)),
-            None => r.formatted_diff.clone(),
-        },
+        // A patch is not a unified diff: its block has no language.
         DiffMode::Diff => match r.formatted_diff.split_once('\n') {
-            Some((header, diff)) => format!("{header}\n{}", fence("diff", diff)),
+            Some((header, diff)) => {
+                let lang = if patch.is_some() { "" } else { "diff" };
+                format!("{header}\n{}", fence(lang, diff))
+            }
             None => r.formatted_diff.clone(),
         },
         DiffMode::Full => match r.formatted_diff.split_once('\n') {

@@ -228,24 +228,17 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
     for &i in &ops {
         let node = &new_nodes[i];
         if added_roots.contains(&i) {
-            if node.prev.is_some_and(|p| added_roots.contains(&p)) {
-                // Continues the run started by its previous sibling.
-                let mut block = String::new();
-                super::aria::write_elements(&mut block, std::slice::from_ref(node.e), 1);
-                text.push('\n');
-                text.push_str(&block);
-                continue;
+            // A run of added siblings shares the first one's anchor.
+            if !node.prev.is_some_and(|p| added_roots.contains(&p)) {
+                let header = match (node.prev, node.parent) {
+                    (Some(p), _) => format!("+ after [{}]:", anchor_ok(p)?),
+                    (None, Some(p)) => format!("+ first in [{}]:", anchor_ok(p)?),
+                    (None, None) => "+ first:".to_owned(),
+                };
+                line(&mut text, &header);
             }
-            let header = match (node.prev, node.parent) {
-                (Some(p), _) => format!("+ after [{}]:", anchor_ok(p)?),
-                (None, Some(p)) => format!("+ first in [{}]:", anchor_ok(p)?),
-                (None, None) => "+ first:".to_owned(),
-            };
-            line(&mut text, &header);
-            let mut block = String::new();
-            super::aria::write_elements(&mut block, std::slice::from_ref(node.e), 1);
-            text.push('\n');
-            text.push_str(&block);
+            // Below the header, one level in (it starts the line itself).
+            super::aria::write_elements(&mut text, std::slice::from_ref(node.e), 1);
         } else {
             node.e.aria_ref.as_ref()?;
             let own = node.e.shallow_clone().to_aria();
