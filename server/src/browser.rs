@@ -233,6 +233,12 @@ impl Page {
         lock(&self.events).crashed
     }
 
+    /// Whether the tab can still answer: its renderer is alive and the
+    /// connection to the browser open.
+    pub fn answers(&self) -> bool {
+        !self.crashed() && self.cdp.is_open()
+    }
+
     /// Reloads a crashed tab in a new renderer process (the browser
     /// handles `Page.reload` itself, so a dead renderer can be replaced),
     /// waiting at most `timeout` for it to load.

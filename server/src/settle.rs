@@ -370,7 +370,9 @@ fn dom_quiet(page: &Page, deadline: Instant) {
 }
 
 /// Polls the event record until `done` holds or the deadline passes;
-/// returns whether `done` held.
+/// returns whether `done` held. A tab whose renderer died, or a browser
+/// that is gone, sends nothing more: that counts as done (the page read
+/// after the action reports it).
 fn poll_until(
     page: &Page,
     deadline: Instant,
@@ -378,7 +380,7 @@ fn poll_until(
 ) -> bool {
     loop {
         let now = Instant::now();
-        if done(&lock(&page.events).activity, now) {
+        if done(&lock(&page.events).activity, now) || !page.answers() {
             return true;
         }
         if now >= deadline {
@@ -446,7 +448,7 @@ pub fn settle(page: &Page, mark: Mark, timeout: Duration, expect_navigation: boo
             out.still = Some("a navigation was requested and has not started".into());
         }
     }
-    while out.still.is_none() {
+    while out.still.is_none() && page.answers() {
         let done = poll_until(page, deadline, |a, now| !a.navigation(mark, now).pending);
         if !done {
             out.still = Some("a navigation started and is still loading".into());
