@@ -957,7 +957,7 @@ impl Engine {
     }
 
     fn navigate(&self, tab: &Page, url: &str) -> Result<()> {
-        let (token, _) = self.mark(tab);
+        let (token, mark) = self.mark(tab);
         let r = match tab.call_within("Page.navigate", json!({ "url": url }), self.timeout()) {
             Ok(r) => r,
             Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
@@ -979,7 +979,10 @@ impl Engine {
             )));
         }
         if r.get("loaderId").is_none() {
-            return Ok(()); // same-document navigation (a #fragment)
+            // A same-document navigation (a #fragment): nothing loads, but
+            // the page's hashchange handler may render a new view.
+            settle::settle(tab, mark, self.timeout(), false);
+            return Ok(());
         }
         let loaded = self.wait_loaded(tab, token, self.timeout(), &format!("navigation to {url}"));
         if loaded.is_err() {

@@ -85,11 +85,19 @@ describe('settling after an action (single-page app)', () => {
     assert.equal(again.isError, false, again.text);
     assert.equal(urlOf(again.text), `${origin}/orders`);
 
+    // browser_navigate to a fragment of the current document: nothing
+    // loads, and the view the hashchange handler renders is in the response.
+    const frag = await server.call('browser_navigate', { url: `${origin}/orders#archive`, expectation: diffs });
+    assert.equal(frag.isError, false, frag.text);
+    assert.equal(urlOf(frag.text), `${origin}/orders#archive`);
+    assert.match(frag.text, /### Page snapshot \((patch|diff) since the previous snapshot\)/, frag.text);
+    assert.match(frag.text, /listitem \[ref=e\d+\]: "Order 1001: delivered"/);
+
     // Back to a pushState entry: the same document again, no load to wait for.
     const back = await server.call('browser_navigate_back', { expectation: diffs });
     assert.equal(back.isError, false, back.text);
     assert.match(resultOf(back.text), /^Went back/);
-    assert.equal(urlOf(back.text), `${origin}/settings#help`);
+    assert.equal(urlOf(back.text), `${origin}/orders`);
     assert.match(back.text, /### Page snapshot \((patch|diff) since the previous snapshot\)/, back.text);
   });
 
