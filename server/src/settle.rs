@@ -328,14 +328,17 @@ new MutationObserver(() => { s.last = performance.now(); }).observe(document, \
 { subtree: true, childList: true, attributes: true, characterData: true }); }";
 
 /// Waits two frames (effects and renders scheduled by the action run, and
-/// the requests they start begin), then until the DOM has not changed for
-/// a moment. A hidden tab draws no frames, so a timer stands in for them.
+/// the requests they start begin) and a task (work queued before it, such
+/// as reading a reply's body, runs first), then until the DOM has not
+/// changed for a moment. A hidden tab draws no frames, so a timer stands in
+/// for them.
 fn quiet_js() -> String {
     format!(
         "(async () => {{ {DOM_CLOCK_JS}
   const s = window.__rdMut, t0 = performance.now();
   const frame = () => new Promise((r) => {{ let done = false; const f = () => {{ if (!done) {{ done = true; r(); }} }}; requestAnimationFrame(f); setTimeout(f, 100); }});
   await frame(); await frame();
+  await new Promise((r) => {{ const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); }});
   for (;;) {{
     const now = performance.now(), quiet = now - s.last;
     if (quiet >= {DOM_QUIET_MS} || now - t0 >= {DOM_QUIET_CAP_MS}) return now - t0;

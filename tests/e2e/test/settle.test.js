@@ -18,6 +18,14 @@ const PENDING = /still loading|still waiting|has not started/;
 function resultOf(text) {
   return section(text, 'Result') ?? '';
 }
+/** Waits for a condition the test does not control the timing of. */
+async function until(cond, what, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) assert.fail(`not within ${ms} ms: ${what}`);
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+}
 function urlOf(text) {
   const m = (section(text, 'Page state') ?? '').match(/- Page URL: (\S+)/);
   assert.ok(m, `no page URL in:\n${text}`);
@@ -125,8 +133,8 @@ describe('settling after an action (single-page app)', () => {
 
   test('a long poll opened before the action neither delays nor marks it', async () => {
     const page = await open();
-    const polls = site.log.filter((l) => l === 'GET /api/poll').length;
-    assert.ok(polls >= 1, 'the page opened its long poll');
+    // The poll is in flight before the action (the page opens it as it loads).
+    await until(() => site.log.includes('GET /api/poll'), 'the page opened its long poll');
     const note = await server.call('browser_click', { ref: refOf(page, 'button "Add a note"') });
     assert.equal(note.isError, false, note.text);
     assert.doesNotMatch(resultOf(note.text), PENDING);
