@@ -24,13 +24,16 @@
 //!
 //! Only requests whose `Network.requestWillBeSent` arrives after the action
 //! began count, so a long poll, a beacon or a stream the page opened before
-//! never delays an action. Kinds that never "finish" (EventSource,
+//! never delays an action; nor does a request to the same method and path
+//! as one in flight when the action began (a long poll answered and opened
+//! again meanwhile), at the cost of not waiting for an action's request to
+//! a path the page already had a request open to. Kinds that never "finish" (EventSource,
 //! WebSocket, beacons, media streams, prefetches) and the browser's own
 //! favicon fetch are not tracked at all. After a different-document
 //! navigation only the load is waited for, as Playwright's `goto` does: the
 //! new page's own requests (it may open a long poll at once) are its own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -69,6 +72,15 @@ const UNTRACKED_KINDS: &[&str] = &[
     "Preflight",
 ];
 
+impl Request {
+    /// What identifies a recurring request: method and URL without the
+    /// query (a long poll's cursor changes).
+    fn key(&self) -> String {
+        let url = self.url.split(['?', '#']).next().unwrap_or_default();
+        format!("{} {url}", self.method)
+    }
+}
+
 /// A request in flight.
 #[derive(Debug, Clone)]
 struct Request {
@@ -105,6 +117,11 @@ pub struct Activity {
     /// The last failed main-frame document request.
     doc_failed: u64,
     requests: HashMap<String, Request>,
+    /// `METHOD url` (without the query) of the requests in flight at the
+    /// last mark: a new request to one of them during the action is the
+    /// page re-opening it (a long poll answered meanwhile), not the
+    /// action's work.
+    open_at_mark: HashSet<String>,
     /// The start seq of the request that finished last, and when.
     last_finished: Option<(u64, Instant)>,
 }
@@ -128,9 +145,10 @@ pub struct Navigation {
 }
 
 impl Activity {
-    /// The current point, for a later [`Activity::navigation`] or
-    /// [`Activity::requests_since`].
-    pub fn mark(&self) -> Mark {
+    /// The point an action begins at, for a later [`Activity::navigation`]
+    /// or [`Activity::requests_since`].
+    pub fn mark(&mut self) -> Mark {
+        self.open_at_mark = self.requests.values().map(Request::key).collect();
         Mark(self.seq)
     }
 
@@ -268,7 +286,11 @@ impl Activity {
     /// Requests started since `mark` and still in flight, oldest first, as
     /// `METHOD url`.
     pub fn requests_since(&self, mark: Mark) -> Vec<(String, String)> {
-        let mut v: Vec<&Request> = self.requests.values().filter(|r| r.seq > mark.0).collect();
+        let mut v: Vec<&Request> = self
+            .requests
+            .values()
+            .filter(|r| r.seq > mark.0 && !self.open_at_mark.contains(&r.key()))
+            .collect();
         v.sort_by_key(|r| r.seq);
         v.into_iter()
             .map(|r| (r.method.clone(), r.url.clone()))
@@ -680,6 +702,29 @@ mod tests {
         feed(&mut a, &[finished("2")]);
         assert!(a.requests_since(mark).is_empty());
         assert!(a.last_finished_since(mark).is_some());
+    }
+
+    #[test]
+    fn a_long_poll_reopened_during_the_action_is_not_its_work() {
+        let mut a = Activity::default();
+        feed(&mut a, &[request("1", "XHR", "http://h/api/poll?cursor=1")]);
+        let mark = a.mark();
+        feed(
+            &mut a,
+            &[
+                finished("1"),
+                request("2", "XHR", "http://h/api/poll?cursor=2"),
+                request("3", "Fetch", "http://h/api/save"),
+            ],
+        );
+        assert_eq!(
+            a.requests_since(mark),
+            vec![("GET".to_owned(), "http://h/api/save".to_owned())]
+        );
+        // The next action sees the re-opened poll as the page's own.
+        let mark = a.mark();
+        feed(&mut a, &[finished("3")]);
+        assert!(a.requests_since(mark).is_empty());
     }
 
     #[test]

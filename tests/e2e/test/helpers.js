@@ -65,12 +65,16 @@ export async function serveSite(root = siteDir, pages = {}, handlers = {}) {
 
 /**
  * The single-page app of tests/fixtures/spa with its API: `/api/slow`
- * answers after `delayMs`, `/api/poll` (a long poll) and `/api/never` are
- * held until the site closes. `log` lists the API requests received.
+ * answers after `delayMs`; `/api/poll` (a long poll) is held until
+ * `/api/nudge` answers it (the nudge itself is answered 200 ms later);
+ * `/api/never` is held until the site closes. `log` lists the API requests
+ * received.
  */
 export async function serveSpa({ delayMs = 1500 } = {}) {
   const log = [];
   const hold = (req) => log.push(`${req.method} ${req.url}`);
+  const polls = [];
+  let news = 0;
   const json = (res, body) => {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify(body));
@@ -80,7 +84,22 @@ export async function serveSpa({ delayMs = 1500 } = {}) {
       log.push(`${req.method} ${req.url}`);
       setTimeout(() => json(res, { message: `done after ${delayMs} ms` }), delayMs);
     },
-    '/api/poll': hold,
+    '/api/poll': (req, res) => {
+      hold(req);
+      polls.push(res);
+    },
+    '/api/nudge': (req, res) => {
+      hold(req);
+      news += 1;
+      for (const p of polls.splice(0)) {
+        p.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        p.end(`news ${news}`);
+      }
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        res.end(`news ${news}`);
+      }, 200);
+    },
     '/api/never': hold,
     // The app's in-page routes, should the browser ever load them as documents.
     '/orders': (req, res) => { res.writeHead(404); res.end('not a document'); },

@@ -134,7 +134,7 @@ describe('settling after an action (single-page app)', () => {
   test('a long poll opened before the action neither delays nor marks it', async () => {
     const page = await open();
     // The poll is in flight before the action (the page opens it as it loads).
-    await until(() => site.log.includes('GET /api/poll'), 'the page opened its long poll');
+    await until(() => site.log.some((l) => l.startsWith('GET /api/poll')), 'the page opened its long poll');
     const note = await server.call('browser_click', { ref: refOf(page, 'button "Add a note"') });
     assert.equal(note.isError, false, note.text);
     assert.doesNotMatch(resultOf(note.text), PENDING);
@@ -145,6 +145,20 @@ describe('settling after an action (single-page app)', () => {
     assert.doesNotMatch(resultOf(send.text), PENDING);
     assert.doesNotMatch(send.text, /api\/poll/);
     assert.match(section(send.text, 'Page snapshot'), /Response 200: done after 1500 ms/);
+  });
+
+  test('a long poll answered and opened again during the action is not the action\'s work', async () => {
+    const page = await open();
+    await until(() => site.log.some((l) => l.startsWith('GET /api/poll')), 'the page opened its long poll');
+    const polls = () => site.log.filter((l) => l.startsWith('GET /api/poll')).length;
+    const before = polls();
+    // The nudge answers the poll at once and itself 200 ms later; the page
+    // opens the poll again meanwhile.
+    const nudge = await server.call('browser_click', { ref: refOf(page, 'button "Nudge the poll"') });
+    assert.equal(nudge.isError, false, nudge.text);
+    assert.doesNotMatch(resultOf(nudge.text), PENDING);
+    assert.match(section(nudge.text, 'Page snapshot'), /Nudged, news \d+/);
+    await until(() => polls() > before, 'the page opened the poll again');
   });
 });
 
