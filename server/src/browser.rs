@@ -161,8 +161,8 @@ pub struct TabEvents {
     pub dropped: usize,
     /// Highest marker seen by [`Page::sync_events`].
     pub last_marker: u64,
-    /// Main-frame navigations requested or started (a counter).
-    pub navigations: u64,
+    /// Navigations and requests in flight, for waiting after an action.
+    pub activity: crate::settle::Activity,
     /// Dialogs the server accepted, not yet reported.
     pub dialogs: Vec<String>,
     /// The tab's renderer process died (`Inspector.targetCrashed`); calls
@@ -231,6 +231,12 @@ impl Page {
     /// Whether the tab's renderer process died.
     pub fn crashed(&self) -> bool {
         lock(&self.events).crashed
+    }
+
+    /// Whether the tab can still answer: its renderer is alive and the
+    /// connection to the browser open.
+    pub fn answers(&self) -> bool {
+        !self.crashed() && self.cdp.is_open()
     }
 
     /// Reloads a crashed tab in a new renderer process (the browser
@@ -480,17 +486,23 @@ impl Page {
         Ok(())
     }
 
-    /// Marks the current document with a fresh token; see [`Page::wait_loaded`].
-    pub fn mark(&self, token: u64) {
+    /// Marks the current document with a fresh token (see
+    /// [`Page::wait_loaded`]) and starts its DOM change clock (see
+    /// `settle`). Returns the point in the tab's events from which what
+    /// happens counts as caused by the coming action.
+    pub fn mark(&self, token: u64) -> crate::settle::Mark {
         {
             let mut ev = lock(&self.events);
             ev.loads_at_mark = ev.loads;
         }
         let _ = self.evaluate(
-            &format!("window.__rdDoc = {token}"),
+            &format!("window.__rdDoc = {token}; {}", crate::settle::DOM_CLOCK_JS),
             false,
             Duration::from_secs(2),
         );
+        // Events are read in order from one socket: those the page sent
+        // before answering are in the record now.
+        lock(&self.events).activity.mark()
     }
 
     /// Waits until a document other than the one marked with `token` has
@@ -742,6 +754,12 @@ impl Session {
             ("Log.enable", json!({})),
             ("DOM.enable", json!({})),
             ("Accessibility.enable", json!({})),
+            // For waiting on the requests an action starts. No bodies are
+            // kept for Network.getResponseBody: nothing here reads them.
+            (
+                "Network.enable",
+                json!({ "maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0 }),
+            ),
             // For Inspector.targetCrashed.
             ("Inspector.enable", json!({})),
         ] {
@@ -885,6 +903,11 @@ fn on_event(
     session: &str,
 ) {
     let str_at = |ptr: &str| p.pointer(ptr).and_then(Value::as_str).unwrap_or_default();
+    if method.starts_with("Page.") || method.starts_with("Network.") {
+        lock(sink)
+            .activity
+            .on_event(method, p, main_frame, Instant::now());
+    }
     match method {
         "Runtime.consoleAPICalled" => {
             let args = p
@@ -966,13 +989,6 @@ fn on_event(
                 str_at("/entry/text").to_owned(),
                 location,
             );
-        }
-        "Page.frameRequestedNavigation"
-        | "Page.frameStartedLoading"
-        | "Page.frameStartedNavigating"
-            if str_at("/frameId") == main_frame =>
-        {
-            lock(sink).navigations += 1;
         }
         "Page.frameNavigated" if p.pointer("/frame/parentId").is_none() => {
             let mut ev = lock(sink);

@@ -35,6 +35,7 @@ use crate::browser::{
     BrowserConfig, JsError, NotVisible, Page, PageCrashed, ScriptTimeout, Session, Timeout,
     UnknownKey, lock,
 };
+use crate::settle;
 use crate::tools::{self, Batch, Call, Parsed, TabAction};
 
 /// Engine settings.
@@ -578,12 +579,21 @@ impl Engine {
                     ));
                 }
                 let entry = &entries[current - 1];
-                let token = self.mark(&tab);
+                let (_, mark) = self.mark(&tab);
                 tab.call(
                     "Page.navigateToHistoryEntry",
                     json!({ "entryId": entry["id"] }),
                 )?;
-                self.wait_loaded(&tab, token, timeout, "going back")?;
+                // An entry of the same document (pushState, a fragment)
+                // is back at once; another document loads.
+                let settled = settle::settle(&tab, mark, timeout, true);
+                if settled.still.is_some() {
+                    let _ = tab.call("Page.stopLoading", json!({}));
+                    bail!(UserError(format!(
+                        "going back did not finish loading in {} s; take a snapshot to see what loaded",
+                        timeout.as_secs()
+                    )));
+                }
                 Ok(Acted {
                     result: "Went back".into(),
                     code: Some("await page.goBack();".into()),
@@ -598,14 +608,13 @@ impl Engine {
                 let (x, y) = point_of(&tab, backend, &object, &p.target, &role, &name)?;
                 let button = p.button.unwrap_or_default().as_str();
                 let double = p.double_click.unwrap_or(false);
-                let before = self.navigations();
-                let token = self.mark(&tab);
+                let (_, mark) = self.mark(&tab);
                 tab.mouse("mouseMoved", x, y, "none", 0)?;
                 for clicks in 1..=(if double { 2 } else { 1 }) {
                     tab.mouse("mousePressed", x, y, button, clicks)?;
                     tab.mouse("mouseReleased", x, y, button, clicks)?;
                 }
-                let settled = self.settle(&tab, before, token);
+                let settled = self.settle(&tab, mark);
                 let verb = if double { "Double-clicked" } else { "Clicked" };
                 let method = if double { "dblclick" } else { "click" };
                 let opts = if p.button.is_some_and(|b| b != tools::Button::Left) {
@@ -624,6 +633,7 @@ impl Engine {
                 let tab = self.tab()?;
                 let (backend, object) = resolve_ref(&tab, &p.target)?;
                 let (role, name) = describe(&tab, backend);
+                let (_, mark) = self.mark(&tab);
                 let focused = tab.call_on(&object, FOCUS_AND_SELECT, &[])?;
                 if focused != Value::Bool(true) {
                     bail!(UserError(format!(
@@ -644,18 +654,14 @@ impl Engine {
                 let mut code =
                     format!("await {}.fill({});", locator(&role, &name), js_str(&p.text));
                 if p.submit.unwrap_or(false) {
-                    let before = self.navigations();
-                    let token = self.mark(&tab);
                     tab.press_key("Enter")?;
                     result.push_str(" and pressed Enter");
-                    result.push_str(&self.settle(&tab, before, token));
                     code.push_str(&format!(
                         "\nawait {}.press('Enter');",
                         locator(&role, &name)
                     ));
-                } else {
-                    self.sync();
                 }
+                result.push_str(&self.settle(&tab, mark));
                 Ok(Acted {
                     result,
                     code: Some(code),
@@ -665,10 +671,9 @@ impl Engine {
             }
             Call::PressKey(p) => {
                 let tab = self.tab()?;
-                let before = self.navigations();
-                let token = self.mark(&tab);
+                let (_, mark) = self.mark(&tab);
                 tab.press_key(&p.key)?;
-                let settled = self.settle(&tab, before, token);
+                let settled = self.settle(&tab, mark);
                 Ok(Acted {
                     result: format!("Pressed {}{settled}", p.key),
                     code: Some(format!("await page.keyboard.press({});", js_str(&p.key))),
@@ -680,6 +685,7 @@ impl Engine {
                 let tab = self.tab()?;
                 let (backend, object) = resolve_ref(&tab, &p.target)?;
                 let (role, name) = describe(&tab, backend);
+                let (_, mark) = self.mark(&tab);
                 let r = tab.call_on(&object, SELECT_OPTIONS, &[json!(p.values)])?;
                 if let Some(err) = r.get("error").and_then(Value::as_str) {
                     bail!(UserError(format!(
@@ -687,10 +693,13 @@ impl Engine {
                         label(&role, &name, &p.target)
                     )));
                 }
-                self.sync();
+                let settled = self.settle(&tab, mark);
                 let picked = r.get("selected").cloned().unwrap_or(Value::Null);
                 Ok(Acted {
-                    result: format!("Selected {picked} in {}", label(&role, &name, &p.target)),
+                    result: format!(
+                        "Selected {picked} in {}{settled}",
+                        label(&role, &name, &p.target)
+                    ),
                     code: Some(format!(
                         "await {}.selectOption({});",
                         locator(&role, &name),
@@ -705,10 +714,11 @@ impl Engine {
                 let (backend, object) = resolve_ref(&tab, &p.target)?;
                 let (role, name) = describe(&tab, backend);
                 let (x, y) = point_of(&tab, backend, &object, &p.target, &role, &name)?;
+                let (_, mark) = self.mark(&tab);
                 tab.mouse("mouseMoved", x, y, "none", 0)?;
-                self.sync();
+                let settled = self.settle(&tab, mark);
                 Ok(Acted {
-                    result: format!("Hovered over {}", label(&role, &name, &p.target)),
+                    result: format!("Hovered over {}{settled}", label(&role, &name, &p.target)),
                     code: Some(format!("await {}.hover();", locator(&role, &name))),
                     snapshot: true,
                     ..Acted::default()
@@ -922,18 +932,13 @@ impl Engine {
         }
     }
 
-    fn navigations(&mut self) -> u64 {
-        self.session
-            .as_ref()
-            .map(|s| lock(&s.current().events).navigations)
-            .unwrap_or(0)
-    }
-
-    /// Marks the current document with a fresh token (see [`Self::wait_loaded`]).
-    fn mark(&self, tab: &Page) -> u64 {
+    /// Marks the current document with a fresh token (see
+    /// [`Self::wait_loaded`]); the mark is where an action's own effects
+    /// begin (see [`settle`]).
+    fn mark(&self, tab: &Page) -> (u64, settle::Mark) {
         let token = self.nav_token.fetch_add(1, Ordering::SeqCst);
-        tab.mark(token);
-        token
+        let mark = tab.mark(token);
+        (token, mark)
     }
 
     /// Waits for the document after the one marked with `token`; a timeout
@@ -952,7 +957,7 @@ impl Engine {
     }
 
     fn navigate(&self, tab: &Page, url: &str) -> Result<()> {
-        let token = self.mark(tab);
+        let (token, mark) = self.mark(tab);
         let r = match tab.call_within("Page.navigate", json!({ "url": url }), self.timeout()) {
             Ok(r) => r,
             Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
@@ -974,7 +979,10 @@ impl Engine {
             )));
         }
         if r.get("loaderId").is_none() {
-            return Ok(()); // same-document navigation (a #fragment)
+            // A same-document navigation (a #fragment): nothing loads, but
+            // the page's hashchange handler may render a new view.
+            settle::settle(tab, mark, self.timeout(), false);
+            return Ok(());
         }
         let loaded = self.wait_loaded(tab, token, self.timeout(), &format!("navigation to {url}"));
         if loaded.is_err() {
@@ -984,22 +992,12 @@ impl Engine {
         loaded
     }
 
-    /// After an input action: sees every event it caused, and waits for a
-    /// navigation it started. Returns a note for the result.
-    fn settle(&mut self, tab: &Page, navigations_before: u64, token: u64) -> String {
-        let timeout = self.timeout();
-        self.sync();
-        if self.navigations() > navigations_before {
-            match self.wait_loaded(tab, token, timeout, "the page") {
-                Ok(()) => {
-                    self.sync();
-                    " (the page navigated)".into()
-                }
-                Err(_) => " (a navigation started and is still loading)".into(),
-            }
-        } else {
-            String::new()
-        }
+    /// After an input action: waits for what it started (a navigation, its
+    /// requests, DOM changes; see [`settle`]). Returns a note for the
+    /// result: empty, that the page navigated, or what was still pending
+    /// at the time limit.
+    fn settle(&self, tab: &Page, mark: settle::Mark) -> String {
+        settle::settle(tab, mark, self.timeout(), false).note()
     }
 
     // -- capture and render ----------------------------------------------

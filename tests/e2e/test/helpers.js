@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, '../../..');
 export const siteDir = join(repo, 'tests/fixtures/site');
+export const spaDir = join(repo, 'tests/fixtures/spa');
 
 /** The server binary: $RESPONSE_DIFF_BIN, else the debug build. */
 export function binary() {
@@ -27,10 +28,18 @@ export function binary() {
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
 
-/** Serves a folder on 127.0.0.1 (a free port); `pages` adds in-memory pages. */
-export async function serveSite(root = siteDir, pages = {}) {
+/**
+ * Serves a folder on 127.0.0.1 (a free port); `pages` adds in-memory pages,
+ * `handlers` answers paths with `(req, res) => …` (delayed or held replies).
+ * Requests a handler still holds are ended when the site closes.
+ */
+export async function serveSite(root = siteDir, pages = {}, handlers = {}) {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (handlers[path]) {
+      handlers[path](req, res);
+      return;
+    }
     if (pages[path] !== undefined) {
       res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
       res.end(pages[path]);
@@ -47,7 +56,56 @@ export async function serveSite(root = siteDir, pages = {}) {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  return { origin, url: (p) => origin + p, close: () => new Promise((ok) => server.close(ok)) };
+  const close = () => new Promise((ok) => {
+    server.close(ok);
+    server.closeAllConnections();
+  });
+  return { origin, url: (p) => origin + p, close };
+}
+
+/**
+ * The single-page app of tests/fixtures/spa with its API: `/api/slow`
+ * answers after `delayMs`; `/api/poll` (a long poll) is held until
+ * `/api/nudge` answers it (the nudge itself is answered 200 ms later);
+ * `/api/never` is held until the site closes. `log` lists the API requests
+ * received.
+ */
+export async function serveSpa({ delayMs = 1500 } = {}) {
+  const log = [];
+  const hold = (req) => log.push(`${req.method} ${req.url}`);
+  const polls = [];
+  let news = 0;
+  const json = (res, body) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(body));
+  };
+  const site = await serveSite(spaDir, {}, {
+    '/api/slow': (req, res) => {
+      log.push(`${req.method} ${req.url}`);
+      setTimeout(() => json(res, { message: `done after ${delayMs} ms` }), delayMs);
+    },
+    '/api/poll': (req, res) => {
+      hold(req);
+      polls.push(res);
+    },
+    '/api/nudge': (req, res) => {
+      hold(req);
+      news += 1;
+      for (const p of polls.splice(0)) {
+        p.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        p.end(`news ${news}`);
+      }
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        res.end(`news ${news}`);
+      }, 200);
+    },
+    '/api/never': hold,
+    // The app's in-page routes, should the browser ever load them as documents.
+    '/orders': (req, res) => { res.writeHead(404); res.end('not a document'); },
+    '/settings': (req, res) => { res.writeHead(404); res.end('not a document'); },
+  });
+  return { ...site, log };
 }
 
 /** A port on 127.0.0.1 that nothing listens on. */
@@ -60,12 +118,12 @@ export async function closedPort() {
 }
 
 /** Starts `response-diff mcp` and connects a real MCP client over stdio. */
-export async function startServer(args = []) {
+export async function startServer(args = [], { log: level = 'info', bin = binary() } = {}) {
   const transport = new StdioClientTransport({
-    command: binary(),
+    command: bin,
     args: ['mcp', ...args],
     stderr: 'pipe',
-    env: { ...process.env, RESPONSE_DIFF_LOG: 'response_diff_server=info' },
+    env: { ...process.env, RESPONSE_DIFF_LOG: `response_diff_server=${level}` },
   });
   let log = '';
   transport.stderr?.on('data', (d) => { log += d; });
