@@ -217,8 +217,14 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
       row.preserved = agentView === full;
       if (!row.preserved) {
         row.mismatch = firstDifference(agentView ?? '', full);
-        agentView = full; // go on from the truth so one loss is reported once
-        if (abPrev && cfg.kind === 'ab') abPrev = { ...abPrev, view: full };
+        // The next response is a diff against what the server last sent,
+        // so the agent keeps what it rebuilt (a page that changed after
+        // the response is brought up to date by the next one); only an
+        // unreadable response makes it go on from the truth.
+        if (agentView === null) {
+          agentView = full;
+          if (abPrev && cfg.kind === 'ab') abPrev = { ...abPrev, view: full };
+        }
       }
       if (cfg.kind === 'ours' && cfg.check) {
         const sections = readSections(texts[texts.length - 1]);

@@ -267,6 +267,7 @@ async function runConfig(cfg, origin) {
   mkdirSync(join(workdir, 'out'));
   const server = await connect(cfg, workdir);
   const rows = [];
+  const snapshots = []; // the full snapshots taken out of band (bench/ratios.mjs reads them)
   const transcript = [];
   let view = null; // the latest full snapshot the agent can see (for refs)
   let agentView = null; // ours-diff: rebuilt from diffs
@@ -325,6 +326,7 @@ async function runConfig(cfg, origin) {
           seenByUrl.set(url, agentView);
         }
         row.fullTokens = countTokens(full);
+        snapshots.push(full);
       }
       rows.push(row);
       transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${tool} ${JSON.stringify(args)}\n\n${r.text}\n`);
@@ -334,7 +336,7 @@ async function runConfig(cfg, origin) {
     await server.client.close().catch(() => {});
     rmSync(workdir, { recursive: true, force: true });
   }
-  return { id: cfg.id, server: cfg.server, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount, rows, transcript: transcript.join('\n') };
+  return { id: cfg.id, server: cfg.server, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount, rows, ...(snapshots.length ? { snapshots } : {}), transcript: transcript.join('\n') };
 }
 
 function firstDifference(a, b) {
