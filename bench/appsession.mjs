@@ -109,7 +109,7 @@ async function outOfBand(server, cfg, workdir, args) {
   const a = cfg.kind === 'ours' ? { expectation: { diffOptions: { enabled: false }, includeConsole: false } } : cfg.kind === 'fast' ? { expectation: { includeSnapshot: true } } : {};
   const r = await server.call('browser_snapshot', a);
   if (r.isError) throw new Error(`${cfg.id}: the out-of-band snapshot failed: ${r.text.slice(0, 500)}`);
-  const s = inlineSnapshot(r.text) ?? linkedSnapshotFile(r.text, workdir)?.text ?? null;
+  const s = inlineSnapshot(r.text) ?? linkedSnapshotFile(r.text, workdir)?.text.replace(/\n+$/, '') ?? null;
   if (s === null) throw new Error(`${cfg.id}: the out-of-band snapshot has no aria snapshot:\n${r.text.slice(0, 1000)}`);
   return s;
 }
@@ -121,7 +121,7 @@ function peerView(cfg, prev, texts, workdir) {
   for (const text of texts) {
     const file = cfg.kind === 'pw' ? linkedSnapshotFile(text, workdir) : null;
     if (file) {
-      view = file.text;
+      view = file.text.replace(/\n+$/, '');
       how = 'linked file (full)';
       continue;
     }

@@ -140,7 +140,7 @@ export function linkedSnapshotFile(text, workdir) {
   const m = text.match(/\[Snapshot\]\(([^)]+\.yml)\)/);
   if (!m) return null;
   const path = isAbsolute(m[1]) ? m[1] : join(workdir, m[1]);
-  return existsSync(path) ? { path, text: readFileSync(path, 'utf8').replace(/\n+$/, '') } : null;
+  return existsSync(path) ? { path, text: readFileSync(path, 'utf8') } : null;
 }
 
 /** The page URL (without its fragment) of one of our responses' Page state, or null. */
@@ -179,6 +179,12 @@ export function rebuildOurs(bin, prev, text, seenByUrl) {
   if (/^No changes since the last snapshot of this URL/.test(sec.body.trim())) {
     if (seen === null) throw new Error('"no changes" for a URL never seen');
     return { view: seen, how: 'unchanged since the last view of this URL' };
+  }
+  if (sec.heading.startsWith('Page snapshot (changes since ts')) {
+    const body = fencedBlock(sec.body, '') ?? sec.body;
+    const changes = body.split('\n').filter((l) => /^[+\-~] /.test(l));
+    if (changes.length) throw new Error(`a tree diff with ${changes.length} changes: this bench applies only empty ones`);
+    return { view: prev, how: 'since: no changes' };
   }
   if (/^No changes since the previous response/.test(sec.body.trim())) return { view: prev, how: 'unchanged' };
   const full = fencedBlock(sec.body, 'yaml');
