@@ -148,7 +148,8 @@ function peerView(cfg, prev, texts, workdir) {
 }
 
 /**
- * Runs `steps` through `cfg`. Returns { rows, snapshots, wallMs, error?, … }:
+ * Runs `steps` through `cfg`. Returns { rows, snapshots (the full
+ * snapshot after each step, agent-browser's with every node), wallMs, error?, … }:
  * a step that fails ends the run with `error` set (the caller decides
  * whether that fails the benchmark).
  */
@@ -236,7 +237,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
       const churnView = cfg.kind === 'ab' && cfg.snapshotArgs.interactive !== false ? await outOfBand(server, cfg, workdir) : full;
       if (prevFull !== null) Object.assign(row, { churn: refChurn(prevFull, churnView) });
       prevFull = churnView;
-      snapshots.push(full);
+      snapshots.push(churnView);
       rows.push(row);
       log(`${cfg.id} ${String(i + 1).padStart(2)} ${step.label}: ${row.tokens}${row.fileTokens ? ` (+${row.fileTokens} file)` : ''} tokens, ${row.ms} ms, churn ${row.churn ? row.churn.churned : '-'}${row.preserved ? ' ✓' : ` ✗ ${row.rebuiltHow} ${JSON.stringify(row.mismatch)}`}`);
     }

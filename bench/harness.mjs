@@ -243,34 +243,39 @@ export function stripRef(line) {
 
 /**
  * Every element of an indented snapshot (Playwright's aria format or
- * agent-browser's) keyed by what the agent can see of it: the ref-less
- * lines of its ancestors, its own line and its subtree, with an occurrence
- * number for identical siblings. Returns Map(key -> ref) for elements that
- * carry a ref.
+ * agent-browser's) that carries a ref, with what the agent can see of it:
+ * `key`, the ref-less lines of its ancestors, its own line and its
+ * subtree; and `narrow`, the same plus its parent's subtree and an
+ * occurrence number, which tells identical rows (two unnamed checkboxes)
+ * apart by the row around them. Returns [{ key, narrow, ref }].
  */
 export function refsByContent(snapshot) {
   const lines = snapshot.split('\n');
   const indent = (l) => l.length - l.trimStart().length;
-  const out = new Map();
+  const stripped = lines.map((l) => stripRef(l));
+  const subtree = (i) => {
+    let end = i + 1;
+    while (end < lines.length && (lines[end].trim() === '' || indent(lines[end]) > indent(lines[i]))) end++;
+    return stripped.slice(i + 1, end).join('\n');
+  };
+  const out = [];
   const seen = new Map();
-  const stack = []; // ancestors: { indent, stripped }
+  const stack = []; // ancestors: { indent, line, index }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (!line.trim()) continue;
     const ind = indent(line);
     while (stack.length && stack[stack.length - 1].indent >= ind) stack.pop();
-    const stripped = stripRef(line.trim());
     const m = line.match(REF_RE);
     if (m) {
-      let end = i + 1;
-      while (end < lines.length && (lines[end].trim() === '' || indent(lines[end]) > ind)) end++;
-      const subtree = lines.slice(i + 1, end).map((l) => stripRef(l)).join('\n');
-      const base = `${stack.map((a) => a.stripped).join('\n')}\n@@${stripped}\n${subtree}`;
+      const key = `${stack.map((a) => a.line).join('\n')}\n@@${stripped[i].trim()}\n${subtree(i)}`;
+      const parent = stack.length ? subtree(stack[stack.length - 1].index) : '';
+      const base = `${key}\n##${parent}`;
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
-      out.set(`${base}\n#${n}`, m[1]);
+      out.push({ key, narrow: `${base}\n#${n}`, ref: m[1] });
     }
-    stack.push({ indent: ind, stripped });
+    stack.push({ indent: ind, line: stripped[i].trim(), index: i });
   }
   return out;
 }
@@ -278,17 +283,25 @@ export function refsByContent(snapshot) {
 /**
  * Ref churn between two full snapshots: elements present in both with the
  * same content (same ancestors, own line and subtree, refs aside) whose ref
- * changed. Returns { same, churned }.
+ * changed. An element unique by that content in both snapshots is matched
+ * by it; identical ones are matched by their parent's content and order
+ * (one that cannot be told apart is not counted). Returns { same, churned }.
  */
 export function refChurn(prevSnapshot, nextSnapshot) {
   const a = refsByContent(prevSnapshot);
   const b = refsByContent(nextSnapshot);
+  const count = (xs) => xs.reduce((m, x) => m.set(x.key, (m.get(x.key) ?? 0) + 1), new Map());
+  const ca = count(a);
+  const cb = count(b);
+  const byKey = new Map(a.filter((x) => ca.get(x.key) === 1).map((x) => [x.key, x.ref]));
+  const byNarrow = new Map(a.map((x) => [x.narrow, x.ref]));
   let same = 0;
   let churned = 0;
-  for (const [key, ref] of b) {
-    if (!a.has(key)) continue;
+  for (const x of b) {
+    const before = ca.get(x.key) === 1 && cb.get(x.key) === 1 ? byKey.get(x.key) : byNarrow.get(x.narrow);
+    if (before === undefined) continue;
     same++;
-    if (a.get(key) !== ref) churned++;
+    if (before !== x.ref) churned++;
   }
   return { same, churned };
 }
