@@ -28,12 +28,15 @@ const ONLY = arg('--only', null);
 const JOBS = Number(arg('--jobs', '2'));
 const CARRIED_EXP = arg('--carried-exp', process.env.APPBENCH_CARRIED_EXP || null);
 
-// Six rendering styles: a virtual DOM (react), template bindings that patch
-// in place (vue), dirty checking (angularjs), views that re-render their
-// element (backbone), string templates that rebuild the whole list
-// (jquery's Handlebars) and hand-written DOM code (vanillajs). emberjs,
-// knockoutjs and mithril also load offline and headless (--frameworks).
-const FRAMEWORKS = (arg('--frameworks', null) ?? 'react,vue,angularjs,backbone,jquery,vanillajs').split(',');
+// Seven rendering styles: virtual DOMs (react; mithril, which redraws the
+// whole view), template bindings that patch in place (vue), observables
+// (knockoutjs), dirty checking (angularjs), views that re-render their
+// element (backbone) and hand-written DOM code that rebuilds the list
+// (vanillajs). ractive and canjs also run the whole session offline and
+// headless (--frameworks); jquery's example adds no todo in any server
+// (its app never starts from the package's files), and emberjs's has no
+// label to double-click.
+const FRAMEWORKS = (arg('--frameworks', null) ?? 'react,vue,angularjs,backbone,knockoutjs,mithril,vanillajs').split(',');
 
 if (!existsSync(BIN) && (!ONLY || ONLY.split(',').some((c) => c.startsWith('ours')))) {
   console.error(`no server binary at ${BIN}: build it with \`cargo build --release -p response-diff-server\` or pass --bin`);
