@@ -34,8 +34,9 @@ const CARRIED_EXP = arg('--carried-exp', process.env.APPBENCH_CARRIED_EXP || nul
 // element (backbone) and hand-written DOM code that rebuilds the list
 // (vanillajs). ractive and canjs also run the whole session offline and
 // headless (--frameworks); jquery's example adds no todo in any server
-// (its app never starts from the package's files), and emberjs's has no
-// label to double-click.
+// (its bower_components are not in the package, so its app never starts),
+// and in emberjs's the CSS selector agent-browser needs for a todo's
+// label matches nothing.
 const FRAMEWORKS = (arg('--frameworks', null) ?? 'react,vue,angularjs,backbone,knockoutjs,mithril,vanillajs').split(',');
 
 if (!existsSync(BIN) && (!ONLY || ONLY.split(',').some((c) => c.startsWith('ours')))) {
