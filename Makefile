@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: test lint fmt bench token-bench app-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -86,6 +86,7 @@ bench: setup
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-regressions | tee bench-out/fingerprint-regressions.md
 	$(MAKE) node-bench BENCH_CAP_S=$(BENCH_CAP_S)
 	$(MAKE) token-bench
+	$(MAKE) app-bench
 	./scripts/bench-report.sh report --target $(TARGET_DIR)
 
 ## The token-savings session alone: one scripted agent session through our
@@ -101,6 +102,27 @@ token-bench: setup
 	cd bench && npm test --silent
 	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/session.json --transcript bench-out/session-transcript.md
 	node bench/fingerprint.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/fingerprint-server.json
+
+## The app sessions: a 13-step todo session on six TodoMVC implementations
+## (npm todomvc) through our server (full, diff) and the peers
+## (@playwright/mcp, fast-playwright-mcp, agent-browser delta and default),
+## with tokens, ref churn and the rebuild check per step; jsoneditor's tree
+## example, whose sections expand by many lines, with default and very high
+## maxDiffLines; then totals under other diff-or-full ratios from the
+## recorded snapshots. Pages on 127.0.0.1. Fails when one of our steps does
+## not rebuild. APP_BENCH_JOBS runs that many sessions at once.
+APP_BENCH_JOBS ?= 2
+app-bench: setup
+	$(CARGO) build --release -p response-diff-server
+	@command -v npm >/dev/null || { echo "app-bench: npm (Node 20+) is needed for the MCP client and the peers" >&2; exit 1; }
+	@mkdir -p bench-out
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd bench && npm test --silent
+	node bench/todomvc.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --jobs $(APP_BENCH_JOBS) --out bench-out/todomvc.json --transcript bench-out/todomvc-transcript.md; \
+	  todo=$$?; \
+	  node bench/expand.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/expand.json --transcript bench-out/expand-transcript.md; \
+	  expand=$$?; \
+	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ]
 
 ## The main job: a scripted agent session through the MCP server's tools on
 ## the bundled demo site (127.0.0.1), with its per-step token table (o200k)

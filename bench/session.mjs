@@ -16,20 +16,18 @@
 import { readFileSync, existsSync, writeFileSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, resolve, isAbsolute } from 'node:path';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-
 import { arg as cliArg } from './cli.mjs';
-import { applyPatch, applyUnified, readSections, fencedBlock } from './reconstruct.mjs';
+import {
+  connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs,
+} from './harness.mjs';
+import { readSections } from './reconstruct.mjs';
 import { resolveRef } from './refs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
-const require = (p) => join(here, 'node_modules', p);
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/session.mjs');
 
@@ -103,8 +101,6 @@ const STEPS = [
 // generated code, console errors and warnings only.
 const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
 
-const BROWSER_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 const CONFIGS = [
   { id: 'ours-full', server: 'response-diff', label: 'response-diff, defaults (full responses)', kind: 'ours' },
   { id: 'ours-filtered', server: 'response-diff', label: 'response-diff, expectation filtering', kind: 'ours', exp: FILTER, scoped: true },
@@ -115,69 +111,7 @@ const CONFIGS = [
   { id: 'fast-diff', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot + diffOptions', kind: 'fast', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
 ];
 
-function pkgVersion(name) {
-  return JSON.parse(readFileSync(require(`${name}/package.json`), 'utf8')).version;
-}
-
-async function connect(cfg, workdir) {
-  let command;
-  let args;
-  if (cfg.kind === 'ours') {
-    command = BIN;
-    args = ['mcp', '--executable-path', CHROMIUM];
-  } else {
-    const config = join(workdir, 'config.json');
-    writeFileSync(config, JSON.stringify({
-      browser: { browserName: 'chromium', isolated: true, launchOptions: { executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: BROWSER_ARGS } },
-    }));
-    const cli = cfg.kind === 'pw' ? require('@playwright/mcp/cli.js') : require('@tontoko/fast-playwright-mcp/cli.js');
-    command = process.execPath;
-    args = [cli, '--config', config, '--headless', '--isolated', '--no-sandbox', '--executable-path', CHROMIUM, '--output-dir', join(workdir, 'out')];
-    if (cfg.kind === 'fast') args.push('--tool-profile', 'full');
-  }
-  const transport = new StdioClientTransport({ command, args, cwd: workdir, stderr: 'pipe', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
-  let log = '';
-  transport.stderr?.on('data', (d) => { log += d; });
-  const client = new Client({ name: 'response-diff-bench', version: '1.0.0' });
-  try {
-    await client.connect(transport);
-  } catch (e) {
-    throw new Error(`${cfg.id}: could not start ${command} ${args.join(' ')}: ${e.message}\n${log}`);
-  }
-  const tools = await client.listTools();
-  return {
-    client,
-    catalogTokens: countTokens(JSON.stringify(tools.tools)),
-    toolCount: tools.tools.length,
-    log: () => log,
-    async call(name, args) {
-      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
-      const text = r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-      return { text, isError: Boolean(r.isError) };
-    },
-  };
-}
-
 // ------------------------------------------------------ refs from snapshots
-
-/** The full aria snapshot a response carries inline, or null. */
-function inlineSnapshot(text) {
-  for (const s of readSections(text)) {
-    if (/^(Page snapshot|Snapshot|Page state)$/.test(s.heading)) {
-      const b = fencedBlock(s.body, 'yaml');
-      if (b !== null) return b;
-    }
-  }
-  return null;
-}
-
-/** The snapshot file @playwright/mcp links instead of inlining, or null. */
-function linkedSnapshotFile(text, workdir) {
-  const m = text.match(/\[Snapshot\]\(([^)]+\.yml)\)/);
-  if (!m) return null;
-  const path = isAbsolute(m[1]) ? m[1] : join(workdir, m[1]);
-  return existsSync(path) ? { path, text: readFileSync(path, 'utf8') } : null;
-}
 
 // ---------------------------------------------------------- one configuration
 
@@ -213,60 +147,12 @@ async function outOfBand(server, cfg) {
 
 const TS_RE = /Snapshot ts: (\d+)|# ts (\d+)/;
 
-/**
- * The agent's view after a response of our diff configuration: the previous
- * view plus the diff. Returns { view, how } or throws when the response
- * cannot be read.
- */
-function rebuild(prev, text, seenByUrl) {
-  const sections = readSections(text);
-  const sec = sections.find((s) => s.heading.startsWith('Page snapshot'));
-  if (!sec) return { view: prev, how: 'no snapshot section' };
-  // A page seen before diffs against the agent's last view of its URL.
-  const url = pageUrl(sections);
-  const seen = url === null ? null : seenByUrl.get(url) ?? null;
-  // What each kind of diff was taken against: [base, its name, how rebuilt].
-  const bases = {
-    'Page snapshot (diff since the previous snapshot)': [prev, 'a previous view', 'previous + diff'],
-    'Page snapshot (diff since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + diff'],
-    'Page snapshot (patch since the previous snapshot)': [prev, 'a previous view', 'previous + patch'],
-    'Page snapshot (patch since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + patch'],
-  };
-  if (sec.heading in bases) {
-    const [base, name, how] = bases[sec.heading];
-    const patch = sec.heading.includes('(patch ');
-    const diff = fencedBlock(sec.body, patch ? '' : 'diff');
-    if (diff === null || base === null) throw new Error(`a diff without ${base === null ? name : 'a diff block'}`);
-    return { view: patch ? applyPatch(BIN, base, diff) : applyUnified(base, diff), how };
-  }
-  if (/^No changes since the last snapshot of this URL/.test(sec.body.trim())) {
-    if (seen === null) throw new Error('"no changes" for a URL never seen');
-    return { view: seen, how: 'unchanged since the last view of this URL' };
-  }
-  if (sec.heading.startsWith('Page snapshot (changes since ts')) {
-    const body = fencedBlock(sec.body, '') ?? sec.body;
-    const changes = body.split('\n').filter((l) => /^[+\-~] /.test(l));
-    if (changes.length) throw new Error(`a tree diff with ${changes.length} changes: this bench applies only empty ones`);
-    return { view: prev, how: 'since: no changes' };
-  }
-  if (/^No changes since the previous response/.test(sec.body.trim())) return { view: prev, how: 'unchanged' };
-  const full = fencedBlock(sec.body, 'yaml');
-  if (full !== null) return { view: full, how: /^Full response \(/.test(sec.body) ? 'full (diff would not help)' : 'first (full)' };
-  throw new Error(`an unreadable snapshot section:\n${sec.body.slice(0, 500)}`);
-}
-
-/** The page URL (without its fragment) of a response's Page state, or null. */
-function pageUrl(sections) {
-  const state = sections.find((s) => s.heading === 'Page state');
-  const m = state && state.body.match(/^- Page URL: (\S+)/m);
-  return m ? m[1].split('#')[0] : null;
-}
-
 async function runConfig(cfg, origin) {
   const workdir = mkdtempSync(join(tmpdir(), `rd-bench-${cfg.id}-`));
   mkdirSync(join(workdir, 'out'));
-  const server = await connect(cfg, workdir);
+  const server = await connect(cfg, { bin: BIN, chromium: CHROMIUM, workdir });
   const rows = [];
+  const snapshots = []; // the full snapshots taken out of band (bench/ratios.mjs reads them)
   const transcript = [];
   let view = null; // the latest full snapshot the agent can see (for refs)
   let agentView = null; // ours-diff: rebuilt from diffs
@@ -308,7 +194,7 @@ async function runConfig(cfg, origin) {
         const full = await outOfBand(server, cfg);
         let rebuilt;
         try {
-          rebuilt = rebuild(agentView, r.text, seenByUrl);
+          rebuilt = rebuildOurs(BIN, agentView, r.text, seenByUrl);
         } catch (e) {
           rebuilt = { view: null, how: `unreadable: ${e.message}` };
         }
@@ -325,6 +211,7 @@ async function runConfig(cfg, origin) {
           seenByUrl.set(url, agentView);
         }
         row.fullTokens = countTokens(full);
+        snapshots.push(full);
       }
       rows.push(row);
       transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${tool} ${JSON.stringify(args)}\n\n${r.text}\n`);
@@ -334,16 +221,7 @@ async function runConfig(cfg, origin) {
     await server.client.close().catch(() => {});
     rmSync(workdir, { recursive: true, force: true });
   }
-  return { id: cfg.id, server: cfg.server, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount, rows, transcript: transcript.join('\n') };
-}
-
-function firstDifference(a, b) {
-  const la = a.split('\n');
-  const lb = b.split('\n');
-  for (let i = 0; i < Math.max(la.length, lb.length); i++) {
-    if (la[i] !== lb[i]) return { line: i + 1, rebuilt: la[i] ?? '(end)', full: lb[i] ?? '(end)' };
-  }
-  return null;
+  return { id: cfg.id, server: cfg.server, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount, rows, ...(snapshots.length ? { snapshots } : {}), transcript: transcript.join('\n') };
 }
 
 // ---------------------------------------------------------------- main

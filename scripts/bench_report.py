@@ -126,6 +126,207 @@ def table(header, rows, align=None):
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------ app sessions (make app-bench)
+
+APP_ORDER = ["ours-full", "ours-diff", "ours-diff-carried", "playwright-mcp", "fast", "fast-diff", "ab-delta", "ab-default"]
+
+
+def run_total(r):
+    return sum(x["tokens"] + x.get("fileTokens", 0) for x in r["rows"])
+
+
+def run_churn(r):
+    return sum(x.get("churn", {}).get("churned", 0) for x in r["rows"])
+
+
+def run_rebuilt(r):
+    """"n/m rebuilt", and how many of the misses the next step caught up (a response taken before the page had settled)."""
+    rows = r["rows"]
+    caught = sum(1 for i, x in enumerate(rows) if not x.get("preserved") and i + 1 < len(rows) and rows[i + 1].get("preserved"))
+    return f"{sum(1 for x in rows if x.get('preserved'))}/{len(rows)}" + (f" ({caught} caught up next step)" if caught else "")
+
+
+def todomvc_section(todo, out_dir, plt):
+    """Section: the TodoMVC session per framework and configuration, with a plot. Returns (markdown lines, summary)."""
+    md = []
+    steps = todo["steps"]
+    labels = {c["id"]: c["label"] for c in todo["configs"]}
+    runs = {(r["framework"], r["id"]): r for r in todo["results"]}
+    fws = todo["frameworks"]
+    ids = [c for c in APP_ORDER if any((fw, c) in runs for fw in fws)]
+    v = todo["versions"]
+    md.append("## 5. Real apps: the TodoMVC session\n")
+    md.append(f"`bench/todomvc.mjs`: one scripted todo session of {len(steps)} steps (add three todos, complete one, filter Active / "
+              "Completed / All, edit one by double-click, hover and delete one, clear completed) on the TodoMVC implementations of "
+              f"npm `todomvc` {v['todomvc']} ({', '.join(fws)}), served from 127.0.0.1, through each server on Debian's chromium. "
+              "Each intent is resolved to the server's own ref from the agent's latest view (agent-browser's snapshots give no ref to "
+              "a todo's label or its hidden delete button: there the step uses a CSS selector, as an agent using its selector "
+              "support would). agent-browser (" + v["agent-browser"] + ", its MCP server) answers actions without the page, so each of "
+              "its steps is the action plus a `snapshot` call, both counted; *delta* is `snapshot {delta: true, interactive: false}` "
+              "(the same information as the others), *default* is `snapshot {}` (interactive elements only, no todo text). "
+              "@playwright/mcp " + v["@playwright/mcp"] + " links its snapshot file: counted as response + file.\n")
+    md.append("*Ref churn*: after every step a full snapshot is taken out of band (not counted); an element whose ancestors, own "
+              "line and subtree are unchanged from the previous step's snapshot (refs aside) but whose ref changed counts once. "
+              "*Rebuilt*: the agent's view rebuilt from its previous view plus the response equals that snapshot (for agent-browser's "
+              "delta, its `treeChange` spliced in as its docs say). A step of ours that does not rebuild fails `make app-bench`. "
+              "A response taken before the page had finished updating (an app that renders asynchronously) also shows as a miss, "
+              "in the full-response configurations too, where no diff is involved; the agent keeps its rebuilt view, and when "
+              "the next step rebuilds exactly the miss was such a late response, which the table counts as *caught up next step*.\n")
+    skipped = sorted({r["id"] for r in todo["results"] if r.get("skipped")})
+    for cid in skipped:
+        md.append(f"- **{labels.get(cid, cid)}**: skipped — {next(r['skipped'] for r in todo['results'] if r['id'] == cid)}.")
+    if skipped:
+        md.append("")
+    ran = [c for c in ids if any((fw, c) in runs and "rows" in runs[(fw, c)] for fw in fws)]
+    hdr = ["framework"] + [labels.get(c, c) for c in ran]
+    rows = []
+    summary = {}
+    for fw in fws:
+        row = [fw]
+        for c in ran:
+            r = runs.get((fw, c))
+            if not r or "rows" not in r:
+                row.append("–")
+                continue
+            cell = f"{run_total(r):,} · churn {run_churn(r)} · {run_rebuilt(r)}"
+            if r.get("error"):
+                cell += f" · **stopped at step {len(r['rows']) + 1}**"
+            row.append(cell)
+        rows.append(row)
+        d, f, a = runs.get((fw, "ours-diff")), runs.get((fw, "ours-full")), runs.get((fw, "ab-delta"))
+        if d and f and "rows" in d and "rows" in f and not d.get("error"):
+            summary[fw] = {"diff": run_total(d), "full": run_total(f), "ab": run_total(a) if a and "rows" in a and not a.get("error") else None,
+                           "churn": run_churn(d), "rebuilt": run_rebuilt(d)}
+    md.append("Per framework and configuration: total o200k tokens · ref churn (sum over steps) · steps rebuilt.\n")
+    md.append(table(hdr, rows, ["---"] + ["---:"] * len(ran)))
+    md.append("")
+    if summary:
+        md.append(table(["framework", "diff vs full", "diff vs agent-browser delta", "ref churn (diff)", "rebuilt (diff)"],
+                        [[fw, f"{pct_fewer(x['diff'], x['full']):.1f} % fewer ({x['diff']:,} vs {x['full']:,})",
+                          f"{pct_fewer(x['diff'], x['ab']):.1f} % fewer ({x['ab']:,})" if x["ab"] else "–", x["churn"], x["rebuilt"]]
+                         for fw, x in summary.items()], ["---", "---:", "---:", "---:", "---:"]))
+        md.append("\nIssue 15's bars for every framework: ≥ 85 % fewer than full, ≥ 50 % fewer than agent-browser's delta, churn 0, "
+                  "every step rebuilt.\n")
+    # per step, first framework that ran everything
+    fw0 = next((fw for fw in fws if all((fw, c) in runs and "rows" in runs[(fw, c)] for c in ran)), fws[0])
+    md.append(f"Per step on {fw0} (tokens; churn in brackets when not 0; ✗ where the view did not rebuild):\n")
+    prow = []
+    for i, label in enumerate(steps):
+        row = [i + 1, label]
+        for c in ran:
+            r = runs.get((fw0, c))
+            x = r["rows"][i] if r and "rows" in r and i < len(r["rows"]) else None
+            if x is None:
+                row.append("–")
+                continue
+            cell = f"{x['tokens']:,}" + (f" + {x['fileTokens']:,}" if x.get("fileTokens") else "")
+            ch = x.get("churn", {}).get("churned", 0)
+            cell += (f" ({ch})" if ch else "") + ("" if x.get("preserved") else " ✗")
+            row.append(cell)
+        prow.append(row)
+    md.append(table(["#", "step"] + [labels.get(c, c) for c in ran], prow, ["---:", "---"] + ["---:"] * len(ran)))
+    md.append("\n![TodoMVC tokens per framework](todomvc-totals.png)\n")
+    # plot: grouped bars, total per framework per configuration
+    fig, ax = plt.subplots(figsize=(12, 5))
+    width = 0.8 / max(1, len(ran))
+    colors = {"ours-full": "#aec7e8", "ours-diff": "#1f77b4", "ours-diff-carried": "#17becf", "playwright-mcp": "#2ca02c",
+              "fast": "#d62728", "fast-diff": "#ff9896", "ab-delta": "#9467bd", "ab-default": "#c5b0d5"}
+    for k, c in enumerate(ran):
+        ys = [run_total(runs[(fw, c)]) if (fw, c) in runs and "rows" in runs[(fw, c)] and not runs[(fw, c)].get("error") else 0 for fw in fws]
+        ax.bar([i + k * width for i in range(len(fws))], ys, width, label=labels.get(c, c), color=colors.get(c))
+    ax.set_xticks([i + width * (len(ran) - 1) / 2 for i in range(len(fws))])
+    ax.set_xticklabels(fws)
+    ax.set_ylabel(f"o200k tokens over the {len(steps)}-step session")
+    ax.set_title("TodoMVC session: tokens per framework and configuration (a missing bar: the run stopped)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "todomvc-totals.png"), dpi=100)
+    plt.close(fig)
+    return md, summary
+
+
+def spa_wall_section(todo):
+    """Section: wall time of the TodoMVC session (an SPA routing with #fragments) through ours and @playwright/mcp."""
+    md = ["## 8. Wall time on a single-page app\n"]
+    runs = {(r["framework"], r["id"]): r for r in todo["results"] if "rows" in r}
+    ids = [c for c in ["ours-full", "ours-diff", "playwright-mcp"] if any(k[1] == c for k in runs)]
+    md.append("The TodoMVC session above: its filters are `#/active`-style fragment links, the way single-page apps route. "
+              "Wall time is the sum of the counted tool calls of each step (the out-of-band snapshots excluded), measured "
+              "by the bench's MCP client with several runs sharing the machine (`--jobs`), so compare the columns, not the "
+              "absolute values.\n")
+    rows = []
+    for fw in todo["frameworks"]:
+        row = [fw]
+        for c in ids:
+            r = runs.get((fw, c))
+            row.append(f"{sum(x['ms'] for x in r['rows']) / 1000:.1f} s" + (" (stopped)" if r.get("error") else "") if r else "–")
+        fragment = runs.get((fw, ids[0])) if ids else None
+        slow = [x for x in fragment["rows"] if x["ms"] > 10_000] if fragment else []
+        row.append(", ".join(str(x["step"]) for x in slow) or "none")
+        rows.append(row)
+    md.append(table(["framework"] + [c for c in ids] + [f"steps over 10 s ({ids[0] if ids else ''})"], rows, ["---"] + ["---:"] * len(ids) + ["---"]))
+    md.append("")
+    return md
+
+
+def expand_section(expand, ratios):
+    """Section: the jsoneditor session (sections that expand by many lines), default vs very high maxDiffLines."""
+    md = ["## 6. Sections that expand by many lines (jsoneditor)\n"]
+    res = {r["id"]: r for r in expand["results"]}
+    ids = [c for c in ["ours-full", "ours-diff", "ours-diff-maxlines"] if c in res]
+    per = next((s["perStep"] for s in (ratios or {}).get("sessions", []) if s["name"].startswith("jsoneditor")), None)
+    md.append(f"`bench/expand.mjs` on {expand['app']} (served from 127.0.0.1): load a document, expand and collapse all fields and "
+              "single nodes. Every tree row is a table row of about fifteen aria lines, so several steps change more than 50 lines, "
+              "today's default `maxDiffLines`. Changed lines: the unified diff between the step's full snapshot and the previous "
+              "one (`bench/ratios.mjs`).\n")
+    rows = []
+    for i, label in enumerate(expand["steps"]):
+        x = per[i] if per and i < len(per) else {}
+        row = [i + 1, label, x["changedLines"] if "changedLines" in x else 0 if "unchanged" in x else "–"]
+        for c in ids:
+            x = res[c]["rows"][i] if i < len(res[c]["rows"]) else None
+            row.append("–" if x is None else f"{x['tokens']:,}" + ("" if x.get("preserved") else " ✗") + (f" ({x['rebuiltHow']})" if c != "ours-full" else ""))
+        rows.append(row)
+    rows.append(["", "**total**", ""] + [f"**{run_total(res[c]):,}**" for c in ids])
+    md.append(table(["#", "step", "changed lines"] + [res[c]["label"] for c in ids], rows, ["---:", "---", "---:"] + ["---:"] * len(ids)))
+    if "ours-diff" in res and "ours-diff-maxlines" in res:
+        d, m = run_total(res["ours-diff"]), run_total(res["ours-diff-maxlines"])
+        md.append(f"\nDefault `maxDiffLines` against a very high one: {d:,} against {m:,} tokens ({100 * (d - m) / m:+.1f} %; "
+                  "issue 20's bar: within 10 %). ✗: the view rebuilt from the response differs from the snapshot taken right after it.\n")
+    return md
+
+
+def ratios_section(ratios):
+    """Section: totals under alternative diff-or-full ratios, computed offline from the recorded full snapshots."""
+    md = ["## 7. The diff-or-full rule under other ratios\n"]
+    rules = ratios["rules"]
+    md.append("`bench/ratios.mjs`, offline from the full snapshots the sessions recorded after every step: for each pair of "
+              "consecutive snapshots the server binary's CLI gives the unified diff (`response-diff diff --format unified` with "
+              "`threshold: 1` and no line cap, so it always diffs) and the snapshot patch (`tree-diff --format patch`); a rule "
+              "sends the smaller of the two when it is at most *r* of the full snapshot, else the full snapshot. Totals in o200k "
+              "tokens of the snapshot section's body (the envelope is the same under every rule; the shop session's returns to "
+              "an earlier URL are diffed against the previous step here, not against that URL's last view).\n")
+    rows = [[s["name"], s["steps"], s["stepsOver50Lines"]] + [f"{s['totals'][r['id']]:,}" for r in rules] for s in ratios["sessions"]]
+    tot = {r["id"]: sum(s["totals"][r["id"]] for s in ratios["sessions"]) for r in rules}
+    rows.append(["**all sessions**", "", ""] + [f"**{tot[r['id']]:,}**" for r in rules])
+    md.append(table(["session", "steps", "steps > 50 lines"] + [r["label"] for r in rules], rows, ["---", "---:", "---:"] + ["---:"] * len(rules)))
+    md.append("")
+    return md
+
+
+def app_sections(out_dir, plt):
+    """Sections 5–8 from bench-out/todomvc.json, expand.json and ratios.json (make app-bench)."""
+    todo = need(os.path.join(BENCH_OUT, "todomvc.json"), "make app-bench")
+    expand = need(os.path.join(BENCH_OUT, "expand.json"), "make app-bench")
+    ratios = need(os.path.join(BENCH_OUT, "ratios.json"), "make app-bench")
+    md, _ = todomvc_section(todo, out_dir, plt)
+    md += expand_section(expand, ratios)
+    md += ratios_section(ratios)
+    md += spa_wall_section(todo)
+    return md
+
+
 # ------------------------------------------------------------------ report
 
 def report(target_dir, out_dir):
@@ -443,6 +644,7 @@ def report(target_dir, out_dir):
         ["time for all calls", f"{memory['seconds']:.2f} s"],
     ]))
     md.append("")
+    md.extend(app_sections(out_dir, plt))
     md.append("## Closing note\n")
     md.append(" ".join([
         f"Over {len(steps)} steps the diff configuration sent {ours:,} tokens where full responses cost {full:,} ({red:.1f} % fewer"

@@ -1,0 +1,307 @@
+// What the app sessions (todomvc.mjs, expand.mjs) share: a static file
+// server on 127.0.0.1, MCP connections to our server and to each peer
+// (@playwright/mcp, fast-playwright-mcp, agent-browser) over stdio with the
+// official MCP client, reading the aria snapshot a response carries,
+// rebuilding the agent's view from our diffs and agent-browser's deltas, and
+// ref churn between consecutive full snapshots.
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, extname, isAbsolute, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+
+import { applyPatch, applyUnified, fencedBlock, readSections } from './reconstruct.mjs';
+
+export const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, '..');
+export const modulePath = (p) => join(here, 'node_modules', p);
+export { countTokens };
+
+export const BROWSER_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function pkgVersion(name) {
+  return JSON.parse(readFileSync(modulePath(`${name}/package.json`), 'utf8')).version;
+}
+
+// ------------------------------------------------------------ static files
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.gif': 'image/gif', '.woff': 'font/woff', '.woff2': 'font/woff2',
+};
+
+/** Serves `root` read-only on 127.0.0.1 (a directory gives its index.html). */
+export async function serveDir(root) {
+  const server = createServer((req, res) => {
+    let file = normalize(join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    if (file.startsWith(root) && existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!file.startsWith(root) || !existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { origin, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+// ------------------------------------------------------------- connections
+
+/**
+ * Starts one MCP server over stdio. kind: 'ours' (our binary), 'pw'
+ * (@playwright/mcp), 'fast' (fast-playwright-mcp), 'ab' (agent-browser's
+ * `mcp`, every tool profile since double-click is outside `core`).
+ */
+let sessions = 0;
+
+export async function connect({ kind, id }, { bin, chromium, workdir }) {
+  let command;
+  let args;
+  const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+  if (kind === 'ours') {
+    command = bin;
+    args = ['mcp', '--executable-path', chromium];
+  } else if (kind === 'ab') {
+    command = modulePath('agent-browser/bin/agent-browser-linux-x64');
+    args = ['mcp', '--tools', 'all'];
+    // Its daemon keeps state under HOME; a session name per run keeps runs apart.
+    Object.assign(env, {
+      HOME: workdir,
+      AGENT_BROWSER_EXECUTABLE_PATH: chromium,
+      AGENT_BROWSER_ARGS: ['--no-sandbox', ...BROWSER_ARGS].join(','),
+      AGENT_BROWSER_SESSION: `rdbench${process.pid}n${++sessions}`,
+      AGENT_BROWSER_NO_WEBMCP: '1',
+    });
+  } else {
+    const config = join(workdir, 'config.json');
+    writeFileSync(config, JSON.stringify({
+      browser: { browserName: 'chromium', isolated: true, launchOptions: { executablePath: chromium, headless: true, chromiumSandbox: false, args: BROWSER_ARGS } },
+    }));
+    const cli = kind === 'pw' ? modulePath('@playwright/mcp/cli.js') : modulePath('@tontoko/fast-playwright-mcp/cli.js');
+    command = process.execPath;
+    args = [cli, '--config', config, '--headless', '--isolated', '--no-sandbox', '--executable-path', chromium, '--output-dir', join(workdir, 'out')];
+    if (kind === 'fast') args.push('--tool-profile', 'full');
+  }
+  const transport = new StdioClientTransport({ command, args, cwd: workdir, stderr: 'pipe', env });
+  let log = '';
+  transport.stderr?.on('data', (d) => { log += d; });
+  const client = new Client({ name: 'response-diff-bench', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    throw new Error(`${id}: could not start ${command} ${args.join(' ')}: ${e.message}\n${log}`);
+  }
+  const tools = [];
+  let cursor;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {});
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return {
+    client,
+    tools,
+    catalogTokens: countTokens(JSON.stringify(tools)),
+    toolCount: tools.length,
+    log: () => log,
+    async call(name, args) {
+      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 });
+      const text = r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+      return { text, isError: Boolean(r.isError) };
+    },
+    async close() {
+      if (kind === 'ab') await client.callTool({ name: 'agent_browser_close', arguments: {} }, undefined, { timeout: 30_000 }).catch(() => {});
+      await client.close().catch(() => {});
+    },
+  };
+}
+
+// ------------------------------------------------------ snapshots in responses
+
+/** The full aria snapshot a response carries inline, or null. */
+export function inlineSnapshot(text) {
+  for (const s of readSections(text)) {
+    if (/^(Page snapshot|Snapshot|Page state)$/.test(s.heading)) {
+      const b = fencedBlock(s.body, 'yaml');
+      if (b !== null) return b;
+    }
+  }
+  return null;
+}
+
+/** The snapshot file @playwright/mcp links instead of inlining, or null. */
+export function linkedSnapshotFile(text, workdir) {
+  const m = text.match(/\[Snapshot\]\(([^)]+\.yml)\)/);
+  if (!m) return null;
+  const path = isAbsolute(m[1]) ? m[1] : join(workdir, m[1]);
+  return existsSync(path) ? { path, text: readFileSync(path, 'utf8') } : null;
+}
+
+/** The page URL (without its fragment) of one of our responses' Page state, or null. */
+export function pageUrl(sections) {
+  const state = sections.find((s) => s.heading === 'Page state');
+  const m = state && state.body.match(/^- Page URL: (\S+)/m);
+  return m ? m[1].split('#')[0] : null;
+}
+
+/**
+ * The agent's view after one of our diffing responses: the previous view
+ * plus the diff (or patch). Returns { view, how }; throws when the response
+ * cannot be read. seenByUrl: the agent's last view of each URL.
+ */
+export function rebuildOurs(bin, prev, text, seenByUrl) {
+  const sections = readSections(text);
+  const sec = sections.find((s) => s.heading.startsWith('Page snapshot'));
+  if (!sec) return { view: prev, how: 'no snapshot section' };
+  const url = pageUrl(sections);
+  const seen = url === null ? null : seenByUrl.get(url) ?? null;
+  const bases = {
+    'Page snapshot (diff since the previous snapshot)': [prev, 'a previous view', 'previous + diff'],
+    'Page snapshot (diff since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + diff'],
+    'Page snapshot (patch since the previous snapshot)': [prev, 'a previous view', 'previous + patch'],
+    'Page snapshot (patch since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + patch'],
+  };
+  // Headings may grow a note (a line count over maxDiffLines); key by the part before it.
+  const key = Object.keys(bases).find((h) => sec.heading === h || sec.heading.startsWith(`${h} `) || sec.heading.startsWith(h.slice(0, -1)));
+  if (key) {
+    const [base, name, how] = bases[key];
+    const patch = key.includes('(patch ');
+    const diff = fencedBlock(sec.body, patch ? '' : 'diff');
+    if (diff === null || base === null) throw new Error(`a diff without ${base === null ? name : 'a diff block'}`);
+    return { view: patch ? applyPatch(bin, base, diff) : applyUnified(base, diff), how };
+  }
+  if (/^No changes since the last snapshot of this URL/.test(sec.body.trim())) {
+    if (seen === null) throw new Error('"no changes" for a URL never seen');
+    return { view: seen, how: 'unchanged since the last view of this URL' };
+  }
+  if (sec.heading.startsWith('Page snapshot (changes since ts')) {
+    const body = fencedBlock(sec.body, '') ?? sec.body;
+    const changes = body.split('\n').filter((l) => /^[+\-~] /.test(l));
+    if (changes.length) throw new Error(`a tree diff with ${changes.length} changes: this bench applies only empty ones`);
+    return { view: prev, how: 'since: no changes' };
+  }
+  if (/^No changes since the previous response/.test(sec.body.trim())) return { view: prev, how: 'unchanged' };
+  const full = fencedBlock(sec.body, 'yaml');
+  if (full !== null) return { view: full, how: /^Full response \(/.test(sec.body) ? 'full (diff would not help)' : 'first (full)' };
+  throw new Error(`an unreadable snapshot section "${sec.heading}":\n${sec.body.slice(0, 500)}`);
+}
+
+/** agent-browser's JSON answer (its MCP text is the CLI's JSON), or null. */
+export function abJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The agent's view after an agent-browser `snapshot` with `delta: true`,
+ * applied as its docs say: `full` replaces, `unchanged` keeps, `delta`
+ * splices `treeChange.lines` at `startLine` over `deleteCount` lines of the
+ * previous tree, whose revision must be `baseRevision`.
+ */
+export function rebuildAgentBrowser(prev, text) {
+  const j = abJson(text);
+  const s = j?.data?.snapshot;
+  if (!s) throw new Error(`no snapshot in agent-browser's answer: ${text.slice(0, 300)}`);
+  if (s.kind === 'full') return { view: s.tree.replace(/\n+$/, ''), revision: s.revision, how: 'full' };
+  if (prev === null) throw new Error(`a ${s.kind} answer with no previous view`);
+  if (s.baseRevision !== prev.revision) throw new Error(`a ${s.kind} against revision ${s.baseRevision}, the agent has ${prev.revision}`);
+  if (s.kind === 'unchanged') return { view: prev.view, revision: s.revision, how: 'unchanged' };
+  if (s.kind !== 'delta') throw new Error(`an unknown snapshot kind ${s.kind}`);
+  const lines = prev.view.split('\n');
+  const tc = s.treeChange;
+  if (tc) lines.splice(tc.startLine, tc.deleteCount, ...tc.lines);
+  return { view: lines.join('\n'), revision: s.revision, how: 'previous + delta' };
+}
+
+/** The first line where two texts differ, or null. */
+export function firstDifference(a, b) {
+  const la = a.split('\n');
+  const lb = b.split('\n');
+  for (let i = 0; i < Math.max(la.length, lb.length); i++) {
+    if (la[i] !== lb[i]) return { line: i + 1, rebuilt: la[i] ?? '(end)', full: lb[i] ?? '(end)' };
+  }
+  return null;
+}
+
+// ------------------------------------------------------------- ref churn
+
+const REF_RE = /\bref=([A-Za-z0-9_]+)/;
+
+/** A snapshot line without its ref (`[ref=e5]`, or `ref=e5` inside `[level=3, ref=e5]`). */
+export function stripRef(line) {
+  return line.replace(/ ?\[ref=[A-Za-z0-9_]+\]/, '').replace(/, ref=[A-Za-z0-9_]+\]/, ']').replace(/\[ref=[A-Za-z0-9_]+, /, '[');
+}
+
+/**
+ * Every element of an indented snapshot (Playwright's aria format or
+ * agent-browser's) that carries a ref, with what the agent can see of it:
+ * `key`, the ref-less lines of its ancestors, its own line and its
+ * subtree; and `narrow`, the same plus its parent's subtree and an
+ * occurrence number, which tells identical rows (two unnamed checkboxes)
+ * apart by the row around them. Returns [{ key, narrow, ref }].
+ */
+export function refsByContent(snapshot) {
+  const lines = snapshot.split('\n');
+  const indent = (l) => l.length - l.trimStart().length;
+  const stripped = lines.map((l) => stripRef(l));
+  const subtree = (i) => {
+    let end = i + 1;
+    while (end < lines.length && (lines[end].trim() === '' || indent(lines[end]) > indent(lines[i]))) end++;
+    return stripped.slice(i + 1, end).join('\n');
+  };
+  const out = [];
+  const seen = new Map();
+  const stack = []; // ancestors: { indent, line, index }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line.trim()) continue;
+    const ind = indent(line);
+    while (stack.length && stack[stack.length - 1].indent >= ind) stack.pop();
+    const m = line.match(REF_RE);
+    if (m) {
+      const key = `${stack.map((a) => a.line).join('\n')}\n@@${stripped[i].trim()}\n${subtree(i)}`;
+      const parent = stack.length ? subtree(stack[stack.length - 1].index) : '';
+      const base = `${key}\n##${parent}`;
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      out.push({ key, narrow: `${base}\n#${n}`, ref: m[1] });
+    }
+    stack.push({ indent: ind, line: stripped[i].trim(), index: i });
+  }
+  return out;
+}
+
+/**
+ * Ref churn between two full snapshots: elements present in both with the
+ * same content (same ancestors, own line and subtree, refs aside) whose ref
+ * changed. An element unique by that content in both snapshots is matched
+ * by it; identical ones are matched by their parent's content and order
+ * (one that cannot be told apart is not counted). Returns { same, churned }.
+ */
+export function refChurn(prevSnapshot, nextSnapshot) {
+  const a = refsByContent(prevSnapshot);
+  const b = refsByContent(nextSnapshot);
+  const count = (xs) => xs.reduce((m, x) => m.set(x.key, (m.get(x.key) ?? 0) + 1), new Map());
+  const ca = count(a);
+  const cb = count(b);
+  const byKey = new Map(a.filter((x) => ca.get(x.key) === 1).map((x) => [x.key, x.ref]));
+  const byNarrow = new Map(a.map((x) => [x.narrow, x.ref]));
+  let same = 0;
+  let churned = 0;
+  for (const x of b) {
+    const before = ca.get(x.key) === 1 && cb.get(x.key) === 1 ? byKey.get(x.key) : byNarrow.get(x.narrow);
+    if (before === undefined) continue;
+    same++;
+    if (before !== x.ref) churned++;
+  }
+  return { same, churned };
+}
