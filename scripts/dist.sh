@@ -62,18 +62,21 @@ python_dist() {
     local maturin="${MATURIN:-$ROOT/.venv/bin/maturin}"
     [ -x "$maturin" ] || { ./scripts/python-env.sh; }
     rm -f "$DIST"/response_diff-*.whl "$DIST"/response_diff-*.tar.gz
-    # maturin checks the extension's symbols against the manylinux policies
-    # (auditwheel's rules) and tags the wheel with the oldest glibc it runs
-    # on; --compatibility makes the tag an explicit promise it must keep.
+    # maturin checks the extension's symbols against the manylinux policy
+    # named here (auditwheel's rules) and refuses a wrong tag. Built on the
+    # host, the extension links glibc symbols up to the host's: on Debian 12
+    # (glibc 2.36) the newest is GLIBC_2.34, hence manylinux_2_34. The
+    # release workflow builds in manylinux2014 containers (maturin-action)
+    # for the widest tag, manylinux_2_17.
     local compat=()
     if [[ "$TARGET" == *linux-gnu* ]]; then
-        compat=(--compatibility "${MANYLINUX:-manylinux_2_28}")
+        compat=(--compatibility "${MANYLINUX:-manylinux_2_34}")
     elif [[ "$TARGET" == *linux-musl* ]]; then
         compat=(--compatibility "${MUSLLINUX:-musllinux_1_2}")
     fi
     "$maturin" build --release --quiet -m bindings/python/Cargo.toml \
         ${TARGET_FLAG[@]+"${TARGET_FLAG[@]}"} ${compat[@]+"${compat[@]}"} --out "$DIST"
-    "$maturin" sdist --quiet -m bindings/python/Cargo.toml --out "$DIST"
+    "$maturin" sdist -m bindings/python/Cargo.toml --out "$DIST"
 }
 
 node_dist() {
@@ -108,7 +111,7 @@ c_dist() {
     else
         cp "$OUT/libresponse_diff_ffi.a" "$stage/lib/libresponse_diff.a"
     fi
-    strip_debug "$stage/lib/"*
+    strip_debug "$stage/lib/"*.*
     cp include/response_diff.h "$stage/include/"
     cp LICENSE-MIT LICENSE-APACHE "$stage/"
     # Relocatable: the prefix is wherever the tarball was unpacked.
