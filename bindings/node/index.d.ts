@@ -86,6 +86,14 @@ export declare class CompatResponseDiffDetector {
    * difference.
    */
   detectDiff(current: string, toolName: string, options: CompatDiffOptions): CompatDiffResult
+  /**
+   * `detectDiff` for `compat.js`, which builds the result object in
+   * JavaScript: the options come as arguments and the numbers go into
+   * `out` (`[hasDifference (0/1), similarity, addedLines, removedLines,
+   * contextLines, totalLines]`), so a call crosses no object in either
+   * direction. Returns `formattedDiff`. Not part of their surface.
+   */
+  detectInto(current: string, toolName: string, threshold: number, format: string, maxDiffLines: number, ignoreWhitespace: boolean, context: number, out: Float64Array): string
   /** Stores `content` as the previous response of `toolName`. */
   storeResponse(content: string, toolName: string): void
 }
