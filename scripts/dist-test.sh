@@ -19,8 +19,13 @@
 # rustc was removed, and checks that `command -v cargo` and `command -v rustc`
 # fail there. The MCP client (tests/dist, npm ci) and pkg-config/gcc are the
 # test's tools, not the artefacts'.
+#
+# DIST_TEST_STEPS picks steps (default "python node c server"; the release
+# workflow's per-target jobs run "c server").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+STEPS=" ${DIST_TEST_STEPS:-python node c server} "
+want() { [[ "$STEPS" == *" $1 "* ]]; }
 ROOT="$PWD"
 DIST="$(realpath -m "${DIST_DIR:-dist}")"
 VERSION="$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml","rb"))["workspace"]["package"]["version"])')"
@@ -52,17 +57,18 @@ one() {
     fi
     printf '%s' "${found[0]}"
 }
-wheel="$(one "response_diff-$VERSION-*.whl")"
-npm_main="$(one "x-response-diff-$VERSION.tgz")"
-npm_platform="$(one "x-response-diff-linux-*-$VERSION.tgz")"
-c_tar="$(one "libresponse_diff-$VERSION-*.tar.gz")"
-server_tar="$(one "response-diff-$VERSION-*.tar.gz")"
+want python && wheel="$(one "response_diff-$VERSION-*.whl")"
+want node && npm_main="$(one "x-response-diff-$VERSION.tgz")"
+want node && npm_platform="$(one "x-response-diff-linux-*-$VERSION.tgz")"
+want c && c_tar="$(one "libresponse_diff-$VERSION-*.tar.gz")"
+want server && server_tar="$(one "response-diff-$VERSION-*.tar.gz")"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/response-diff-dist-test.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 say() { printf '\n== dist-test: %s\n' "$*"; }
 
 # --- Python ------------------------------------------------------------------
+if want python; then
 say "Python: pip install $(basename "$wheel") into a fresh venv"
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
@@ -85,7 +91,10 @@ print(f"README's Python example ran against {where.parent}")
 EOF
 )
 
+fi
+
 # --- Node --------------------------------------------------------------------
+if want node; then
 say "Node: npm install $(basename "$npm_main") $(basename "$npm_platform") into an empty project"
 mkdir -p "$work/node"
 (cd "$work/node" && npm init -y >/dev/null &&
@@ -133,7 +142,10 @@ console.log('addon loaded from the platform package: ' + path.relative(process.c
 "
 )
 
+fi
+
 # --- C -----------------------------------------------------------------------
+if want c; then
 say "C: examples/c/hello.c against $(basename "$c_tar") with pkg-config"
 mkdir -p "$work/c"
 tar -C "$work/c" -xzf "$c_tar"
@@ -175,8 +187,10 @@ cmp "$work/c/shared.out" "$work/c/rpath.out"
 echo "hello.c ran shared (LD_LIBRARY_PATH and rpath) and static, same output:"
 sed 's/^/    /' "$work/c/shared.out"
 unset PKG_CONFIG_PATH
+fi
 
 # --- Server ------------------------------------------------------------------
+if want server; then
 say "server: $(basename "$server_tar") answers tools/list"
 mkdir -p "$work/server"
 tar -C "$work/server" -xzf "$server_tar"
@@ -184,5 +198,6 @@ bin="$(echo "$work"/server/response-diff-*/response-diff)"
 [ -f "$(dirname "$bin")/README.md" ] || { echo "dist-test: the server tarball has no README.md" >&2; exit 1; }
 "$bin" --help >/dev/null
 (cd tests/dist && { npm ci --no-audit --no-fund --loglevel=error >/dev/null; } && node tools-list.mjs "$bin")
+fi
 
-say "every artefact installed and ran without cargo or rustc"
+say "every artefact ($(echo $STEPS)) installed and ran without cargo or rustc"

@@ -22,9 +22,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 CARGO="${CARGO:-cargo}"
+PYTHON="${PYTHON:-python3}"
 TARGET_DIR="$(realpath -m "${CARGO_TARGET_DIR:-target}")"
 DIST="$(realpath -m "${DIST_DIR:-dist}")"
-VERSION="$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml","rb"))["workspace"]["package"]["version"])')"
+VERSION="$("$PYTHON" -c 'import tomllib; print(tomllib.load(open("Cargo.toml","rb"))["workspace"]["package"]["version"])')"
 HOST="$(rustc -vV | sed -n 's/^host: //p')"
 TARGET="${DIST_TARGET:-$HOST}"
 # Cross builds put their output under <target-dir>/<triple>/release.
@@ -41,7 +42,7 @@ case "$TARGET" in
     *) EXE="" DYLIB_PREFIX=lib DYLIB=so STATIC=a ;;
 esac
 
-python3 scripts/check_versions.py
+"$PYTHON" scripts/check_versions.py
 mkdir -p "$DIST"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(python node c server)

@@ -101,7 +101,10 @@ fn strip_final_newline(mut s: String) -> String {
 }
 
 fn invalid(env: &Env, field: &str, why: String) -> Error {
-    throw(env, CoreError::invalid_option(format!("diffOptions.{field}"), why))
+    throw(
+        env,
+        CoreError::invalid_option(format!("diffOptions.{field}"), why),
+    )
 }
 
 /// `maxDiffLines` as the caller wrote it, for the reason line: integers
