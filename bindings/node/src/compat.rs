@@ -107,11 +107,12 @@ fn invalid(env: &Env, field: &str, why: String) -> Error {
     )
 }
 
-/// `maxDiffLines` as the caller wrote it, for the reason line: integers
-/// without a fraction, anything else as JavaScript would print it.
+/// `maxDiffLines` for the reason line, as JavaScript prints it: 50, 0.5,
+/// 4294967296, 1e+308.
 fn show_number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{v:.0}")
+    if v.abs() >= 1e21 {
+        // Rust's `{:e}` gives 1e308; JavaScript writes the sign.
+        format!("{v:e}").replacen('e', "e+", 1)
     } else {
         format!("{v}")
     }

@@ -119,6 +119,12 @@ test('every value their schema accepts keeps the diff (no range error, no wrap t
       }
     }
   }
+  // The reason line writes the number as JavaScript does.
+  {
+    const d = new ResponseDiffDetector()
+    d.detectDiff(before, 't', OPTIONS)
+    assert.match(d.detectDiff(after, 't', { ...OPTIONS, threshold: 0, maxDiffLines: 0.5 }).formattedDiff, /over maxDiffLines \(0\.5\)\):\n/)
+  }
   // Huge context shows every line, as their formatter does.
   const d = new ResponseDiffDetector()
   d.detectDiff(before, 't', OPTIONS)
