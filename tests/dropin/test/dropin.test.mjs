@@ -261,9 +261,9 @@ test('every diff section of the swapped server holds every change, for every opt
       const section = diffSection(w)
       if (section !== null) rows.swappedSections++
       if (diffSection(s) !== null) rows.stockSections++
+      else if (prev.browser_evaluate !== undefined && prev.browser_evaluate !== cur && cfg.threshold === 0) rows.stockMissing++
       // Theirs cuts a long diff: the changes past the cut are gone.
       if (/\.\.\. \(\d+ more lines truncated\)$/.test(diffSection(s) ?? '')) rows.stockTruncated++
-      else if (prev.browser_evaluate !== undefined && prev.browser_evaluate !== cur && cfg.threshold === 0) rows.stockMissing++
       if (prev.browser_evaluate !== undefined) {
         outcomes.push(checkSwapped(rows, cfg, step, prev.browser_evaluate, cur, section))
       }
