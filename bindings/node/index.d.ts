@@ -69,8 +69,13 @@ export declare class CompatDiffFormatter {
 
 /**
  * Drop-in for fast-playwright-mcp's `ResponseDiffDetector`: same methods
- * and result shape, keyed by tool name, backed by the core detector (a
- * line diff with every hunk, a 10 MiB store cap).
+ * and result shape, keyed by tool name, backed by the core's store (10 MiB
+ * cap), line diff and formatter.
+ *
+ * The result is built from the core's parts (the stored text, the
+ * [`core::LineDiff`] and the formatter's body), never from the text the
+ * core's detector renders for an agent: that text starts with a summary
+ * line, a note, or both (near the store cap), which are not theirs to show.
  */
 export declare class CompatResponseDiffDetector {
   /** A detector with the core's default limits. */
@@ -81,6 +86,14 @@ export declare class CompatResponseDiffDetector {
    * difference.
    */
   detectDiff(current: string, toolName: string, options: CompatDiffOptions): CompatDiffResult
+  /**
+   * `detectDiff` for `compat.js`, which builds the result object in
+   * JavaScript: the options come as arguments and the numbers go into
+   * `out` (`[hasDifference (0/1), similarity, addedLines, removedLines,
+   * contextLines, totalLines]`), so a call crosses no object in either
+   * direction. Returns `formattedDiff`. Not part of their surface.
+   */
+  detectInto(current: string, toolName: string, threshold: number, format: string, maxDiffLines: number, ignoreWhitespace: boolean, context: number, out: Float64Array): string
   /** Stores `content` as the previous response of `toolName`. */
   storeResponse(content: string, toolName: string): void
 }
@@ -244,7 +257,15 @@ export interface CompatDiffMetadata {
   totalLines: number
 }
 
-/** fast-playwright-mcp's `DiffOptions` (every field required, as there). */
+/**
+ * fast-playwright-mcp's `DiffOptions` (every field required, as there).
+ *
+ * The numbers are JavaScript numbers, taken as they come: their option
+ * schema accepts any `maxDiffLines > 0` and any `context >= 0`, fractions
+ * and values past 2^32 included, and a value the schema accepts must never
+ * cost the caller the diff (a `u32` here would wrap 2^32 to 0, and an
+ * out-of-range error is swallowed by their `Response`).
+ */
 export interface CompatDiffOptions {
   /** Carried for the caller; `detectDiff` always diffs. */
   enabled: boolean
@@ -255,11 +276,17 @@ export interface CompatDiffOptions {
   threshold: number
   /** `unified`, `split` or `minimal`. */
   format: 'unified' | 'split' | 'minimal'
-  /** A diff longer than this many lines is not shown. */
+  /**
+   * A diff longer than this many lines is replaced by the full response
+   * with a one-line reason (any positive number; compared as is).
+   */
   maxDiffLines: number
   /** Trailing and inner runs of whitespace do not count. */
   ignoreWhitespace: boolean
-  /** Unchanged lines around each change. */
+  /**
+   * Unchanged lines around each change (any number >= 0; a fraction is
+   * rounded down, and more than the texts have means all of them).
+   */
   context: number
 }
 

@@ -4,6 +4,7 @@
 // {median: ns, runs} after repeating for about a second (one call is
 // enough when it takes half a second or more).
 import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { pair } from './inputs.mjs'
 
 const require = createRequire(import.meta.url)
@@ -11,6 +12,24 @@ const [runner, bytes, change] = process.argv.slice(2)
 const [old, next] = pair(Number(bytes), change)
 
 const OPTIONS = { enabled: true }
+// fast-playwright-mcp's Response passes its defaults when diffOptions only
+// says enabled: the same options for both ends of the drop-in comparison.
+const FPM_OPTIONS = { enabled: true, threshold: 0.1, format: 'unified', maxDiffLines: 50, ignoreWhitespace: true, context: 3 }
+
+// fast-playwright-mcp's own ResponseDiffDetector, from its npm package as
+// tests/dropin installs it (make node-bench installs it there first).
+async function fpmDetector() {
+  const dropin = createRequire(new URL('../../../tests/dropin/package.json', import.meta.url))
+  let pkg
+  try {
+    pkg = dropin.resolve('@tontoko/fast-playwright-mcp/package.json')
+  } catch {
+    throw new Error('fast-playwright-mcp is not installed in tests/dropin: run `cd tests/dropin && npm ci` (make node-bench does)')
+  }
+  const mod = await import(new URL('lib/utils/response-diff-detector.js', pathToFileURL(pkg)).href)
+  return mod.ResponseDiffDetector
+}
+const FpmDetector = runner === 'fpm' ? await fpmDetector() : null
 
 // Each runner: [setup (untimed, before every call), call (timed)].
 function runners(name) {
@@ -21,6 +40,19 @@ function runners(name) {
       const { ResponseDiffDetector } = require('../index.js')
       const d = new ResponseDiffDetector()
       return [() => d.store('tab', old), () => d.detect('tab', next, OPTIONS)]
+    }
+    case 'compat': {
+      // What a fast-playwright-mcp user gets after the one-line swap: the
+      // previous response stored, detectDiff with their default options.
+      const { ResponseDiffDetector } = require('../compat.js')
+      const d = new ResponseDiffDetector()
+      return [() => d.storeResponse(old, 'browser_click'), () => d.detectDiff(next, 'browser_click', FPM_OPTIONS)]
+    }
+    case 'fpm': {
+      // What the swap replaces, end to end: fast-diff twice, a SHA-256, the
+      // line counting and the formatter.
+      const d = new FpmDetector()
+      return [() => d.storeResponse(old, 'browser_click'), () => d.detectDiff(next, 'browser_click', FPM_OPTIONS)]
     }
     case 'floor': {
       // The crossing alone: the new text converted into the addon exactly

@@ -1,8 +1,11 @@
-// Runs on `npm install`: nothing to do when the addon for this platform is
-// already here (a packed tarball ships it; a checkout has it after a build).
-// Otherwise build it from the Rust sources next to this package with
-// @napi-rs/cli, installing the package's locked dev dependencies first when
-// they are missing (e.g. `npm install ./bindings/node` on a fresh machine).
+// Runs on `npm install`: nothing to do when the addon for this platform
+// loads, either from the platform package (@x/response-diff-<platform>, an
+// optional dependency of the published package: napi-rs's layout, what
+// `make dist` packs) or from a .node file next to this package (a checkout
+// after a build). Otherwise build it from the Rust sources next to this
+// package with @napi-rs/cli, installing the package's locked dev
+// dependencies first when they are missing (e.g. `npm install
+// ./bindings/node` on a fresh machine).
 'use strict'
 const { existsSync, readdirSync } = require('node:fs')
 const { join } = require('node:path')
@@ -12,8 +15,22 @@ const root = join(__dirname, '..')
 const built = readdirSync(root).some((f) => f.startsWith('response-diff.') && f.endsWith('.node'))
 if (built) process.exit(0)
 
+let loadError = null
+try {
+  require(join(root, 'index.js'))
+  process.exit(0)
+} catch (e) {
+  loadError = e
+}
+
 if (!existsSync(join(root, 'Cargo.toml'))) {
-  console.error('@x/response-diff: no prebuilt addon for this platform and no Rust sources to build it from.')
+  console.error(
+    `@x/response-diff: no prebuilt addon loads on ${process.platform}-${process.arch} ` +
+      '(its platform package @x/response-diff-<platform> is an optional dependency: ' +
+      'check that npm did not skip it, e.g. --no-optional or --omit=optional), ' +
+      'and there are no Rust sources here to build it from.\n' +
+      String(loadError && loadError.message),
+  )
   process.exit(1)
 }
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'

@@ -13,6 +13,12 @@ use crate::error::{OrThrow, throw};
 use crate::text::Text;
 
 /// fast-playwright-mcp's `DiffOptions` (every field required, as there).
+///
+/// The numbers are JavaScript numbers, taken as they come: their option
+/// schema accepts any `maxDiffLines > 0` and any `context >= 0`, fractions
+/// and values past 2^32 included, and a value the schema accepts must never
+/// cost the caller the diff (a `u32` here would wrap 2^32 to 0, and an
+/// out-of-range error is swallowed by their `Response`).
 #[napi(object, js_name = "CompatDiffOptions")]
 pub struct CompatDiffOptions {
     /// Carried for the caller; `detectDiff` always diffs.
@@ -23,12 +29,14 @@ pub struct CompatDiffOptions {
     /// `unified`, `split` or `minimal`.
     #[napi(ts_type = "'unified' | 'split' | 'minimal'")]
     pub format: String,
-    /// A diff longer than this many lines is not shown.
-    pub max_diff_lines: u32,
+    /// A diff longer than this many lines is replaced by the full response
+    /// with a one-line reason (any positive number; compared as is).
+    pub max_diff_lines: f64,
     /// Trailing and inner runs of whitespace do not count.
     pub ignore_whitespace: bool,
-    /// Unchanged lines around each change.
-    pub context: u32,
+    /// Unchanged lines around each change (any number >= 0; a fraction is
+    /// rounded down, and more than the texts have means all of them).
+    pub context: f64,
 }
 
 /// fast-playwright-mcp's `DiffSegment` (e.g. from `fast-diff`).
@@ -72,10 +80,15 @@ fn count(n: usize) -> u32 {
 }
 
 fn format_of(env: &Env, s: &str) -> Result<core::DiffFormat> {
-    // The core's own parser, so a bad value names the field as everywhere.
-    core::DiffOptions::from_json(&serde_json::json!({ "format": s }).to_string())
-        .map(|o| o.resolve().format)
-        .or_throw(env)
+    match s {
+        "unified" => Ok(core::DiffFormat::Unified),
+        "split" => Ok(core::DiffFormat::Split),
+        "minimal" => Ok(core::DiffFormat::Minimal),
+        // The core's own parser, so a bad value names the field as everywhere.
+        _ => core::DiffOptions::from_json(&serde_json::json!({ "format": s }).to_string())
+            .map(|o| o.resolve().format)
+            .or_throw(env),
+    }
 }
 
 /// Their strings never end with a newline (`lines.join('\n')`); ours end
@@ -87,9 +100,44 @@ fn strip_final_newline(mut s: String) -> String {
     s
 }
 
+fn invalid(env: &Env, field: &str, why: String) -> Error {
+    throw(
+        env,
+        CoreError::invalid_option(format!("diffOptions.{field}"), why),
+    )
+}
+
+/// `maxDiffLines` for the reason line, as JavaScript prints it: 50, 0.5,
+/// 4294967296, 1e+308.
+fn show_number(v: f64) -> String {
+    if v.abs() >= 1e21 {
+        // Rust's `{:e}` gives 1e308; JavaScript writes the sign.
+        format!("{v:e}").replacen('e', "e+", 1)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// `text` ending with a newline: borrowed when it already does.
+fn with_final_newline(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.ends_with('\n') {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        let mut owned = String::with_capacity(text.len() + 1);
+        owned.push_str(text);
+        owned.push('\n');
+        std::borrow::Cow::Owned(owned)
+    }
+}
+
 /// Drop-in for fast-playwright-mcp's `ResponseDiffDetector`: same methods
-/// and result shape, keyed by tool name, backed by the core detector (a
-/// line diff with every hunk, a 10 MiB store cap).
+/// and result shape, keyed by tool name, backed by the core's store (10 MiB
+/// cap), line diff and formatter.
+///
+/// The result is built from the core's parts (the stored text, the
+/// [`core::LineDiff`] and the formatter's body), never from the text the
+/// core's detector renders for an agent: that text starts with a summary
+/// line, a note, or both (near the store cap), which are not theirs to show.
 #[napi(js_name = "CompatResponseDiffDetector")]
 pub struct CompatResponseDiffDetector {
     inner: core::ResponseDiffDetector,
@@ -98,6 +146,177 @@ pub struct CompatResponseDiffDetector {
 impl Default for CompatResponseDiffDetector {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// What [`CompatResponseDiffDetector::detect`] found, before it becomes a
+/// JavaScript object.
+struct Outcome {
+    has_difference: bool,
+    similarity: f64,
+    formatted_diff: String,
+    added: usize,
+    removed: usize,
+    context_lines: usize,
+    total: usize,
+}
+
+impl Outcome {
+    fn nothing(similarity: f64, added: usize, removed: usize, total: usize) -> Outcome {
+        Outcome {
+            has_difference: false,
+            similarity,
+            formatted_diff: String::new(),
+            added,
+            removed,
+            context_lines: 0,
+            total,
+        }
+    }
+}
+
+impl CompatResponseDiffDetector {
+    #[allow(clippy::too_many_arguments)]
+    fn detect(
+        &self,
+        env: &Env,
+        current: String,
+        tool_name: &str,
+        threshold: f64,
+        format: &str,
+        max_diff_lines: f64,
+        ignore_whitespace: bool,
+        context: f64,
+    ) -> Result<Outcome> {
+        if !(threshold.is_finite() && (0.0..=1.0).contains(&threshold)) {
+            return Err(invalid(
+                env,
+                "threshold",
+                format!("{threshold} is out of range; use a number from 0 to 1"),
+            ));
+        }
+        if max_diff_lines.is_nan() {
+            return Err(invalid(
+                env,
+                "maxDiffLines",
+                "NaN is not a number of lines; use a positive number".to_owned(),
+            ));
+        }
+        if context.is_nan() || context < 0.0 {
+            return Err(invalid(
+                env,
+                "context",
+                format!("{context} is out of range; use a number of lines >= 0"),
+            ));
+        }
+        let format = format_of(env, format)?;
+
+        let previous = self.inner.previous(tool_name);
+        // Checks the size and keeps `current` for the next call (or drops
+        // the key's older text when `current` alone is over the cap).
+        self.inner.store(tool_name, &current).or_throw(env)?;
+        let total = core::count_lines(&current);
+        // Theirs: nothing to compare with, similarity 1.
+        let Some(previous) = previous else {
+            return Ok(Outcome::nothing(1.0, 0, 0, total));
+        };
+        if *previous == *current {
+            return Ok(Outcome::nothing(1.0, 0, 0, total));
+        }
+
+        // Their texts never end with a newline (`lines.join('\n')`). Diffed
+        // as they are, every unified or split diff touching the last line
+        // would say `\ No newline at end of file` about a newline neither
+        // text has. Diffed as complete lines, the diff rebuilds the new text
+        // plus a newline from the old one plus a newline. Minimal output has
+        // no line positions to hang that marker on, so it never shows it.
+        let complete = format == core::DiffFormat::Minimal
+            || (!previous.ends_with('\n') && !current.ends_with('\n'));
+        let mut current = current;
+        let old = if complete {
+            if !current.ends_with('\n') {
+                // Free: a converted text has spare capacity.
+                current.push('\n');
+            }
+            with_final_newline(&previous)
+        } else {
+            std::borrow::Cow::Borrowed(&*previous)
+        };
+        let new = current.as_str();
+        // More context than either text has lines shows every line: the
+        // same output as any larger number. A text has at most one line
+        // per byte, so lines are only counted for an enormous context.
+        let context = if context > old.len().max(new.len()) as f64 {
+            core::count_lines(&old).max(core::count_lines(new))
+        } else {
+            context as usize // rounds down
+        };
+        // Every format prints at least one line per changed line: when even
+        // the smallest diff has more changed lines than maxDiffLines, the
+        // search is skipped (the answer is the full response either way).
+        let max_changes = if max_diff_lines >= usize::MAX as f64 {
+            usize::MAX
+        } else if max_diff_lines < 0.0 {
+            0
+        } else {
+            max_diff_lines as usize
+        };
+        let diff = core::LineDiff::compute_with(
+            &old,
+            new,
+            &core::EngineOptions {
+                ignore_whitespace,
+                deadline: Some(core::DEFAULT_DEADLINE),
+                context,
+                max_changes: Some(max_changes),
+            },
+        );
+        let (added, removed) = (diff.added(), diff.removed());
+        // Whitespace-only changes leave no changed lines at all.
+        if added == 0 && removed == 0 {
+            return Ok(Outcome::nothing(1.0, 0, 0, total));
+        }
+        let similarity = diff.similarity();
+        // Theirs: `similarity < 1 - threshold`, i.e. more than `threshold`
+        // of the response changed.
+        if 1.0 - similarity <= threshold {
+            return Ok(Outcome::nothing(similarity, added, removed, total));
+        }
+
+        let full = |why: String| {
+            let mut text = format!("Full response ({why}):\n");
+            text.push_str(new);
+            strip_final_newline(text)
+        };
+        let mut context_lines = 0;
+        let formatted_diff = if !diff.exact() {
+            full(format!(
+                "at least {} lines changed (+{added} \u{2212}{removed}), over maxDiffLines ({})",
+                added + removed,
+                show_number(max_diff_lines)
+            ))
+        } else {
+            let formatted = core::DiffFormatter::new(format, context).format(&diff);
+            if formatted.lines as f64 <= max_diff_lines {
+                context_lines = formatted.context_lines;
+                strip_final_newline(formatted.text)
+            } else {
+                full(format!(
+                    "the diff has {} lines, over maxDiffLines ({})",
+                    formatted.lines,
+                    show_number(max_diff_lines)
+                ))
+            }
+        };
+        Ok(Outcome {
+            has_difference: true,
+            similarity,
+            formatted_diff,
+            added,
+            removed,
+            context_lines,
+            total,
+        })
     }
 }
 
@@ -122,59 +341,76 @@ impl CompatResponseDiffDetector {
         tool_name: String,
         options: CompatDiffOptions,
     ) -> Result<CompatDiffResult> {
-        let settings = core::DiffSettings {
-            enabled: options.enabled,
-            threshold: options.threshold,
-            format: format_of(&env, &options.format)?,
-            max_diff_lines: options.max_diff_lines as usize,
-            ignore_whitespace: options.ignore_whitespace,
-            context: options.context as usize,
-        };
-        let r = self
-            .inner
-            .detect(&tool_name, &current.0, &settings)
-            .or_throw(&env)?;
-        let m = &r.metadata;
-        let metadata = CompatDiffMetadata {
-            added_lines: count(m.added_lines),
-            removed_lines: count(m.removed_lines),
-            context_lines: count(m.context_lines),
-            total_lines: count(m.total_lines),
-        };
-        if r.mode == core::DiffMode::First {
-            // Theirs: nothing to compare with, similarity 1.
-            return Ok(CompatDiffResult {
-                has_difference: false,
-                similarity: 1.0,
-                formatted_diff: String::new(),
-                metadata,
-            });
-        }
-        // Theirs: `similarity < 1 - threshold`, i.e. more than `threshold`
-        // of the response changed.
-        let has_difference = r.has_difference && r.change_ratio > settings.threshold;
-        let formatted_diff = if !has_difference {
-            String::new()
-        } else {
-            // Our first line is a summary (`diff`) or a note saying why a
-            // diff would not help (`full`, followed by the whole text, which
-            // their Response prints anyway): keep the diff, or the note.
-            let (first, rest) = r
-                .formatted_diff
-                .split_once('\n')
-                .unwrap_or((&r.formatted_diff, ""));
-            match r.mode {
-                core::DiffMode::Diff => strip_final_newline(rest.to_owned()),
-                // The note ends with a colon that introduced the full text.
-                _ => first.strip_suffix(':').unwrap_or(first).to_owned(),
-            }
-        };
+        let o = self.detect(
+            &env,
+            current.0,
+            &tool_name,
+            options.threshold,
+            &options.format,
+            options.max_diff_lines,
+            options.ignore_whitespace,
+            options.context,
+        )?;
         Ok(CompatDiffResult {
-            has_difference,
-            similarity: r.similarity,
-            formatted_diff,
-            metadata,
+            has_difference: o.has_difference,
+            similarity: o.similarity,
+            formatted_diff: o.formatted_diff,
+            metadata: CompatDiffMetadata {
+                added_lines: count(o.added),
+                removed_lines: count(o.removed),
+                context_lines: count(o.context_lines),
+                total_lines: count(o.total),
+            },
         })
+    }
+
+    /// `detectDiff` for `compat.js`, which builds the result object in
+    /// JavaScript: the options come as arguments and the numbers go into
+    /// `out` (`[hasDifference (0/1), similarity, addedLines, removedLines,
+    /// contextLines, totalLines]`), so a call crosses no object in either
+    /// direction. Returns `formattedDiff`. Not part of their surface.
+    #[allow(clippy::too_many_arguments)]
+    #[napi]
+    pub fn detect_into(
+        &self,
+        env: Env,
+        #[napi(ts_arg_type = "string")] current: Text,
+        tool_name: String,
+        threshold: f64,
+        format: String,
+        max_diff_lines: f64,
+        ignore_whitespace: bool,
+        context: f64,
+        mut out: Float64ArraySlice,
+    ) -> Result<String> {
+        let o = self.detect(
+            &env,
+            current.0,
+            &tool_name,
+            threshold,
+            &format,
+            max_diff_lines,
+            ignore_whitespace,
+            context,
+        )?;
+        // SAFETY: JavaScript is blocked in this call, so nothing else reads
+        // or writes the array while it is borrowed here.
+        let out = unsafe { out.as_mut() };
+        if out.len() < 6 {
+            return Err(Error::new(
+                Status::InvalidArg,
+                "detectInto needs a Float64Array of 6 numbers".to_owned(),
+            ));
+        }
+        out[..6].copy_from_slice(&[
+            if o.has_difference { 1.0 } else { 0.0 },
+            o.similarity,
+            o.added as f64,
+            o.removed as f64,
+            o.context_lines as f64,
+            o.total as f64,
+        ]);
+        Ok(o.formatted_diff)
     }
 
     /// Stores `content` as the previous response of `toolName`.

@@ -8,6 +8,7 @@ const { join } = require('node:path')
 const fastDiff = require('fast-diff')
 const { ResponseDiffDetector, DiffFormatter } = require('@x/response-diff/compat')
 const { fixture } = require('./helpers')
+const { applyDiff, minimalLines } = require('./compat-patch')
 
 const OPTIONS = { enabled: true, threshold: 0.1, format: 'unified', maxDiffLines: 50, ignoreWhitespace: true, context: 3 }
 const page = (n, edit = (s) => s) =>
@@ -72,17 +73,126 @@ test('every hunk is in formattedDiff (theirs stops after the first)', () => {
   assert.ok(!r.formattedDiff.endsWith('\n'))
 })
 
-test('when a diff would not help, formattedDiff is the one-line reason (their Response shows the full text anyway)', () => {
+test('a diff over maxDiffLines becomes the full response after a one-line reason: no change is lost', () => {
   const d = new ResponseDiffDetector()
-  d.detectDiff(page(30), 't', OPTIONS)
-  const r = d.detectDiff(page(30, (s) => s.replace(/Item/g, 'Thing')), 't', OPTIONS)
+  const before = page(30).trimEnd()
+  const after = page(30, (s) => s.replace(/Item/g, 'Thing')).trimEnd()
+  d.detectDiff(before, 't', OPTIONS)
+  const r = d.detectDiff(after, 't', OPTIONS)
   assert.equal(r.hasDifference, true)
   assert.equal(r.similarity, 0)
-  // The core's one-line reason, without the full text it introduced.
-  assert.match(r.formattedDiff, /^Full response \([^\n]*\)$/)
-  d.storeResponse(page(30), 't')
-  const long = d.detectDiff(page(30, (s) => s.replace(/Item/g, 'Thing')), 't', { ...OPTIONS, maxDiffLines: 5 })
-  assert.match(long.formattedDiff, /^Full response \(.*maxDiffLines \(5\)\)$/)
+  // Even the smallest diff has 60 changed lines: the search is skipped.
+  assert.equal(r.formattedDiff, `Full response (at least 60 lines changed (+30 \u221230), over maxDiffLines (50)):\n${after}`)
+  d.storeResponse(before, 't')
+  const one = d.detectDiff(page(30, (s) => s.replace('Item 7\n', 'Item seven\n')).trimEnd(), 't', {
+    ...OPTIONS,
+    threshold: 0,
+    maxDiffLines: 5,
+  })
+  assert.match(one.formattedDiff, /^Full response \(the diff has 9 lines, over maxDiffLines \(5\)\):\n- listitem \[ref=e0\]/)
+})
+
+// Their option schema (zod, lib/schemas/expectation.js in the npm package):
+// threshold 0..1, maxDiffLines any positive number, context any number >= 0.
+test('every value their schema accepts keeps the diff (no range error, no wrap to 0)', () => {
+  const before = page(40).trimEnd()
+  const after = page(40, (s) => s.replace('Item 20\n', 'Item twenty\n')).trimEnd()
+  for (const maxDiffLines of [0.5, 1, 7, 50, 1_000_001, 2_000_000, 2 ** 32, 2 ** 53, 1e308]) {
+    for (const context of [0, 0.5, 3, 1000, 1001, 2 ** 32, 1e308]) {
+      for (const format of ['unified', 'split', 'minimal']) {
+        const d = new ResponseDiffDetector()
+        const options = { ...OPTIONS, threshold: 0, maxDiffLines, context, format }
+        d.detectDiff(before, 't', options)
+        const r = d.detectDiff(after, 't', options)
+        const label = JSON.stringify({ maxDiffLines, context, format })
+        assert.equal(r.hasDifference, true, label)
+        if (r.formattedDiff.startsWith('Full response (')) {
+          // Only when the diff does not fit, and then the whole new text.
+          const lines = format === 'minimal' ? 2 : format === 'unified' ? 2 + 2 * Math.min(Math.floor(context), 40) : 0
+          assert.ok(format === 'split' || lines > maxDiffLines, label)
+          assert.ok(r.formattedDiff.endsWith(`):\n${after}`), label)
+        } else if (format === 'minimal') {
+          assert.deepEqual(minimalLines(r.formattedDiff), { removed: ['- listitem [ref=e20]: Item 20'], added: ['- listitem [ref=e20]: Item twenty'] }, label)
+        } else {
+          assert.equal(applyDiff(before, r.formattedDiff, format), after, label)
+        }
+      }
+    }
+  }
+  // The reason line writes the number as JavaScript does.
+  {
+    const d = new ResponseDiffDetector()
+    d.detectDiff(before, 't', OPTIONS)
+    assert.match(d.detectDiff(after, 't', { ...OPTIONS, threshold: 0, maxDiffLines: 0.5 }).formattedDiff, /over maxDiffLines \(0\.5\)\):\n/)
+  }
+  // Huge context shows every line, as their formatter does.
+  const d = new ResponseDiffDetector()
+  d.detectDiff(before, 't', OPTIONS)
+  const all = d.detectDiff(after, 't', { ...OPTIONS, threshold: 0, maxDiffLines: 1e308, context: 1e308 })
+  assert.equal(all.formattedDiff.split('\n').length, 42)
+  assert.equal(all.metadata.contextLines, 39)
+  // A value their schema refuses is still refused, naming the field.
+  for (const [field, value] of [['maxDiffLines', NaN], ['context', -1], ['context', NaN], ['threshold', NaN]]) {
+    assert.throws(() => d.detectDiff(after, 't', { ...OPTIONS, [field]: value }), {
+      code: 'INVALID_OPTION',
+      field: `diffOptions.${field}`,
+    })
+  }
+})
+
+test('no "\\ No newline at end of file" when neither text ends with a newline (theirs never do)', () => {
+  const before = 'a\nb\nc'
+  for (const format of ['unified', 'split', 'minimal']) {
+    const d = new ResponseDiffDetector()
+    const options = { ...OPTIONS, threshold: 0, format }
+    d.detectDiff(before, 't', options)
+    const r = d.detectDiff('a\nb\nC', 't', options)
+    assert.ok(!r.formattedDiff.includes('No newline'), `${format}: ${r.formattedDiff}`)
+    if (format !== 'minimal') assert.equal(applyDiff(before, r.formattedDiff, format), 'a\nb\nC')
+  }
+  assert.equal(
+    (() => {
+      const d = new ResponseDiffDetector()
+      d.detectDiff(before, 't', { ...OPTIONS, threshold: 0 })
+      return d.detectDiff('a\nb\nC', 't', { ...OPTIONS, threshold: 0 }).formattedDiff
+    })(),
+    '@@ -1,3 +1,3 @@\n a\n b\n-c\n+C',
+  )
+  // Minimal shows changed lines only, and never the marker, even when one
+  // text ends with a newline and the other does not.
+  const d = new ResponseDiffDetector()
+  const options = { ...OPTIONS, threshold: 0, format: 'minimal' }
+  d.detectDiff('a\nb\nc\n', 't', options)
+  assert.equal(d.detectDiff('a\nb\nC', 't', options).formattedDiff, '- c\n+ C')
+  // Unified keeps it where it means something: one text ends with a newline.
+  d.detectDiff('a\nb\nc\n', 'u', { ...OPTIONS, threshold: 0 })
+  assert.ok(d.detectDiff('a\nb\nC', 'u', { ...OPTIONS, threshold: 0 }).formattedDiff.endsWith('\\ No newline at end of file'))
+})
+
+// Issue 16: near the store cap the core's rendered text starts with a
+// "not kept" note and then its summary line; the drop-in used to drop only
+// the first line, so the summary led the hunks and, in full mode, the note
+// replaced the reason.
+test('a response too large to keep: the diff is still just the hunks, and full mode gives the reason', () => {
+  const line = (i) => `- listitem [ref=e${i}]: ${'x'.repeat(40)} ${i}`
+  const base = Array.from({ length: 144_000 }, (_, i) => line(i)) // 10.4 MB, under the 10 MiB cap
+  const before = base.join('\n')
+  const after = [...base.slice(0, 100), 'y'.repeat(400_000), ...base.slice(100)].join('\n') // over it
+  assert.ok(before.length < 10 * 1024 * 1024 - 4096 && after.length > 10 * 1024 * 1024)
+  const d = new ResponseDiffDetector()
+  d.detectDiff(before, 't', OPTIONS)
+  const r = d.detectDiff(after, 't', { ...OPTIONS, threshold: 0 })
+  assert.equal(r.hasDifference, true)
+  assert.equal(r.formattedDiff.split('\n')[0], '@@ -98,6 +98,7 @@')
+  assert.equal(applyDiff(before, r.formattedDiff), after)
+  assert.deepEqual(r.metadata, { addedLines: 1, removedLines: 0, contextLines: 6, totalLines: 144_001 })
+
+  d.storeResponse(before, 't')
+  const full = d.detectDiff(after, 't', { ...OPTIONS, threshold: 0, maxDiffLines: 2 })
+  assert.equal(full.formattedDiff.split('\n')[0], 'Full response (the diff has 8 lines, over maxDiffLines (2)):')
+  assert.ok(full.formattedDiff.endsWith(`):\n${after}`))
+  // Not kept: the next call has nothing to compare with.
+  assert.equal(d.detectDiff(after, 't', OPTIONS).similarity, 1)
 })
 
 test('formats: split and minimal', () => {

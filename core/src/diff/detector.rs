@@ -244,7 +244,7 @@ impl ResponseDiffDetector {
         let hash = short_hash(current);
         let entry = Entry {
             text: Arc::from(current),
-            hash: hash.clone(),
+            hash: hash.clone().into(),
         };
         // Read the previous text and put the current one in one critical
         // section, so concurrent calls on a key form a clean sequence.
@@ -252,7 +252,7 @@ impl ResponseDiffDetector {
             let mut store = self.lock();
             (store.get(key), store.put(key, entry))
         };
-        let prev = previous.as_ref().map(|e| (&*e.text, e.hash.as_str()));
+        let prev = previous.as_ref().map(|e| (&*e.text, e.hash()));
         let mut result = compare(prev, current, hash, settings, self.config.deadline);
         result.metadata.stored = stored;
         if !stored {
@@ -276,7 +276,7 @@ impl ResponseDiffDetector {
             key,
             Entry {
                 text: Arc::from(content),
-                hash: short_hash(content),
+                hash: Default::default(),
             },
         ))
     }

@@ -13,7 +13,17 @@ pub const ENTRY_OVERHEAD: usize = 96;
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
     pub text: Arc<str>,
-    pub hash: String,
+    /// [`super::short_hash`] of `text`, computed when first asked for:
+    /// `ResponseDiffDetector::store` (and the Node drop-in, which stores on
+    /// every call) need not hash a text that may never be compared.
+    pub hash: std::sync::OnceLock<String>,
+}
+
+impl Entry {
+    /// The text's short hash.
+    pub fn hash(&self) -> &str {
+        self.hash.get_or_init(|| super::short_hash(&self.text))
+    }
 }
 
 impl Entry {
@@ -96,7 +106,7 @@ mod tests {
     fn e(text: &str) -> Entry {
         Entry {
             text: text.into(),
-            hash: String::new(),
+            hash: Default::default(),
         }
     }
 
