@@ -158,7 +158,7 @@
       hiddenMemo.set(el, h);
       return h;
     }
-    function shown(el) {
+    function onScreen(el) {
       return hiddenBy(el) === '';
     }
     function withHidden(entry, el) {
@@ -357,11 +357,19 @@
 
     // ---- selectors ------------------------------------------------------
     const STATE_CLASS = /^(is-|has-|js-)|^(active|show|shown|open|opened|closed|hidden|visible|invisible|selected|disabled|enabled|loading|loaded|collapsed|expanded|in|fade|focus|focused|hover|current|error|invalid|valid|d-none|sr-only)$/;
+    // A chunk (between - _ : .) with a digit and 4 or more characters is
+    // generated, whether or not it happens to be all digits (the core's
+    // id-by-position rule): `todo-8f3a9c`, `todo-1700000000`.
+    function generatedChunk(s) {
+      const parts = s.split(/[-_:.]/);
+      for (let i = 0; i < parts.length; i++) if (parts[i].length >= 4 && /\d/.test(parts[i])) return true;
+      return false;
+    }
     function stableId(id) {
-      return !!id && id.length <= 64 && !/\d{3,}|[0-9a-f]{8,}|^[:\d]|^(ember|react|radix|mui|headlessui|rc-|__)/i.test(id);
+      return !!id && id.length <= 64 && !/\d{3,}|[0-9a-f]{8,}|^[:\d]|^(ember|react|radix|mui|headlessui|rc-|__)/i.test(id) && !generatedChunk(id);
     }
     function stableClass(c) {
-      return c.length <= 40 && /^[A-Za-z_-][\w-]*$/.test(c) && !/\d{3,}/.test(c) && !/^(css|sc|jsx|emotion|svelte|tw)-/.test(c) && !/__[A-Za-z0-9_-]{5,}$/.test(c) && !STATE_CLASS.test(c);
+      return c.length <= 40 && /^[A-Za-z_-][\w-]*$/.test(c) && !/\d{3,}/.test(c) && !generatedChunk(c) && !/^(css|sc|jsx|emotion|svelte|tw)-/.test(c) && !/__[A-Za-z0-9_-]{5,}$/.test(c) && !STATE_CLASS.test(c);
     }
     function quoteAttr(v) {
       return '"' + String(v).slice(0, 40).replace(/["\\]/g, '\\$&').replace(/\s+/g, ' ') + '"';
@@ -683,7 +691,7 @@
           if (++seen > CAP.listItems || visible(c)) items++;
         }
         const s = sel(el);
-        structure.content.lists.push(withHidden({ selector: s, items, type: r === 'list' ? 'list' : el.tagName.toLowerCase(), visible: shown(el) }, el));
+        structure.content.lists.push(withHidden({ selector: s, items, type: r === 'list' ? 'list' : el.tagName.toLowerCase(), visible: onScreen(el) }, el));
         addContains(el, 'list:' + s);
       }
 
@@ -707,7 +715,7 @@
           (ty === 'button' ? buttons : fields).push(ty + ':' + name);
         }
         const s = sel(el);
-        structure.content.forms.push(withHidden({ selector: s, fields, buttons, visible: shown(el) }, el));
+        structure.content.forms.push(withHidden({ selector: s, fields, buttons, visible: onScreen(el) }, el));
         addContains(el, 'form:' + s);
       }
 
@@ -755,7 +763,7 @@
           }
         }
         const s = sel(el);
-        const t = withHidden({ selector: s, rows, columns, visible: shown(el) }, el);
+        const t = withHidden({ selector: s, rows, columns, visible: onScreen(el) }, el);
         if (headers.length) t.headers = headers;
         structure.content.tables.push(t);
         addContains(el, 'table:' + s);
@@ -776,7 +784,7 @@
       const hidden = [];
       for (let i = 0; i < cand.length; i++) {
         const el = cand[i];
-        if (shown(el)) {
+        if (onScreen(el)) {
           if (!inScope(el)) continue;
           if (shown.length >= CAP.interactive) {
             truncated.push('interactive');
@@ -793,7 +801,7 @@
       for (const i of picked) {
         const el = cand[i];
         const type = itype(el);
-        const e = withHidden({ type, text: accName(el), visible: shown(el), enabled: isEnabled(el) }, el);
+        const e = withHidden({ type, text: accName(el), visible: onScreen(el), enabled: isEnabled(el) }, el);
         const href = el.tagName === 'A' || el.tagName === 'AREA' ? hrefPath(el) : undefined;
         if (href !== undefined) e.href = href;
         if (HAS_VALUE.has(type) && !el.isContentEditable) e.value = el.value ? '[has value]' : '';
@@ -854,7 +862,7 @@
     st.notifications = stateList("[role=status],[role=log],[aria-live=polite],[aria-live=assertive]:not([role=alert]),.toast,.notification,.snackbar,.flash", { needText: true });
 
     for (const lm of landmarkList) {
-      const entry = withHidden({ present: true, visible: shown(lm.el), role: lm.role, contains: (contains.get(lm.key) || []) }, lm.el);
+      const entry = withHidden({ present: true, visible: onScreen(lm.el), role: lm.role, contains: (contains.get(lm.key) || []) }, lm.el);
       if (detailed) entry.interactive = lm.interactive || [];
       structure.landmarks[lm.key] = entry;
     }
