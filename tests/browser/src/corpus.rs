@@ -25,7 +25,7 @@ use response_diff::fingerprint::{
     Change, ChangeKind, Comparison, ExtractOptions, Fingerprint, Severity, compare,
 };
 
-use crate::{Server, capture, eval_string, load};
+use crate::{Server, capture, eval_string};
 
 /// An app of the corpus.
 #[derive(Debug, Clone)]
@@ -301,17 +301,17 @@ pub fn apps() -> Vec<App> {
         ("todomvc/knockoutjs", "/apps/todomvc/examples/knockoutjs/index.html"),
     ];
     let remove: [&[&str]; 5] = [
-        &["#new-todo", "#filters li:nth-child(2)"],
+        &["#new-todo", "#filters li:nth-of-type(2)"],
         &["#clear-completed", "#toggle-all"],
         &["#filters", "#new-todo"],
-        &["#todo-list li:nth-child(2) .toggle", "#clear-completed"],
-        &["#footer", "#filters li:nth-child(3)"],
+        &["#todo-list li:nth-of-type(2) .toggle", "#clear-completed"],
+        &["#footer", "#filters li:nth-of-type(3)"],
     ];
     let text: [&[(&str, &str)]; 5] = [
         &[("h1", "todo list")],
         &[("#clear-completed", "Delete everything")],
         &[("h1", "tasks")],
-        &[("#filters li:nth-child(2) a", "Open")],
+        &[("#filters li:nth-of-type(2) a", "Open")],
         &[("h1", "")],
     ];
     let hide: [&[&str]; 5] = [
@@ -338,8 +338,8 @@ pub fn apps() -> Vec<App> {
     let disable: [&[&str]; 5] = [
         &["#new-todo"],
         &["#clear-completed"],
-        &["#filters li:nth-child(2) a"],
-        &["#todo-list li:nth-child(2) .toggle"],
+        &["#filters li:nth-of-type(2) a"],
+        &["#todo-list li:nth-of-type(2) .toggle"],
         &["#toggle-all"],
     ];
     for (i, (name, path)) in frameworks.into_iter().enumerate() {
@@ -481,8 +481,10 @@ fn regression_script(kind: RegKind, sel: &str, arg: &str, turn: usize) -> String
         RegKind::OffScreen => match turn % 3 {
             0 => "el.style.setProperty('position', 'absolute', 'important'); el.style.setProperty('left', '-10000px', 'important'); el.style.setProperty('top', '0', 'important');".to_owned(),
             1 => "el.style.setProperty('transform', 'translate(-20000px, -20000px)', 'important');".to_owned(),
+            // Pushed below its parent, which now clips its overflow.
             _ => "const p = el.parentElement; p.style.setProperty('overflow', 'hidden', 'important'); \
-                  el.style.setProperty('position', 'relative', 'important'); el.style.setProperty('left', '-5000px', 'important');"
+                  el.style.setProperty('position', 'relative', 'important'); \
+                  el.style.setProperty('top', (p.getBoundingClientRect().bottom - el.getBoundingClientRect().top + 10) + 'px', 'important');"
                 .to_owned(),
         },
         RegKind::Covered => {
@@ -598,7 +600,7 @@ impl Outcome {
 
 /// Loads `url`, waits for `ready`, runs `script`, and captures.
 fn capture_app(tab: &Tab, url: &str, ready: &str, script: &str) -> Result<Fingerprint> {
-    load(tab, url)?;
+    load_app(tab, url)?;
     wait_for(tab, ready).with_context(|| format!("waiting for {url} to render"))?;
     if !script.is_empty() {
         let js = format!(
@@ -616,6 +618,19 @@ fn capture_app(tab: &Tab, url: &str, ready: &str, script: &str) -> Result<Finger
     )
     .context("waiting two animation frames")?;
     capture(tab, &ExtractOptions::default())
+}
+
+/// Like [`crate::load`], but the app's router may add a fragment (`#/`)
+/// to the URL as it starts.
+fn load_app(tab: &Tab, url: &str) -> Result<()> {
+    let _ = tab.evaluate("window.__rdOldDocument = true", false);
+    tab.navigate_to(url)
+        .with_context(|| format!("navigating to {url}"))?;
+    let check = format!(
+        "location.href.split('#')[0] === {} && !window.__rdOldDocument && document.readyState === 'complete'",
+        js_str(url)
+    );
+    wait_for(tab, &check).with_context(|| format!("loading {url}"))
 }
 
 /// Polls `expression` until it is true (generous deadline: the machine may be loaded).
@@ -641,7 +656,7 @@ pub fn wait_for(tab: &Tab, expression: &str) -> Result<()> {
 
 /// Adds the app's todo items through the real UI (typing, Enter, a click).
 fn add_todos(tab: &Tab, url: &str, todos: &[&str]) -> Result<()> {
-    load(tab, url)?;
+    load_app(tab, url)?;
     wait_for(tab, "!!document.querySelector('#new-todo')")?;
     for (i, t) in todos.iter().enumerate() {
         tab.find_element("#new-todo")?.click()?;
