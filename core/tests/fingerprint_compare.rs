@@ -730,32 +730,69 @@ fn hidden_elements_say_why() {
         "interactive": [hidden(el("button", "Save"), "off_screen"), hidden(el("button", "Cancel"), "css")]
     }));
     let cmp = all(&a, &b);
-    let hidden: Vec<_> = cmp.changes.iter().filter(|c| c.kind == ElementHidden).collect();
+    let hidden: Vec<_> = cmp
+        .changes
+        .iter()
+        .filter(|c| c.kind == ElementHidden)
+        .collect();
     assert_eq!(hidden.len(), 5, "{:#?}", cmp.changes);
     assert!(hidden.iter().all(|c| c.severity == Severity::Error));
     let texts: Vec<&str> = hidden.iter().map(|c| c.description.as_str()).collect();
-    assert!(texts.contains(&"Landmark 'nav' is present but no longer visible (moved off-screen)"), "{texts:?}");
+    assert!(
+        texts.contains(&"Landmark 'nav' is present but no longer visible (moved off-screen)"),
+        "{texts:?}"
+    );
     assert!(texts.contains(&"List 'ul.todo-list' is present but no longer visible (clipped away by an ancestor's overflow)"), "{texts:?}");
-    assert!(texts.contains(&"Form 'form#login' is present but no longer visible (moved off-screen)"), "{texts:?}");
-    assert!(texts.contains(&"Interactive button 'Save' is present but no longer visible (moved off-screen)"), "{texts:?}");
-    assert!(texts.contains(&"Interactive button 'Cancel' is present but no longer visible"), "{texts:?}");
-    let save = hidden.iter().find(|c| c.description.contains("'Save'")).unwrap();
-    assert_eq!(save.now, Some(json!({"visible": false, "hidden_by": "off_screen"})));
+    assert!(
+        texts.contains(&"Form 'form#login' is present but no longer visible (moved off-screen)"),
+        "{texts:?}"
+    );
+    assert!(
+        texts.contains(
+            &"Interactive button 'Save' is present but no longer visible (moved off-screen)"
+        ),
+        "{texts:?}"
+    );
+    assert!(
+        texts.contains(&"Interactive button 'Cancel' is present but no longer visible"),
+        "{texts:?}"
+    );
+    let save = hidden
+        .iter()
+        .find(|c| c.description.contains("'Save'"))
+        .unwrap();
+    assert_eq!(
+        save.now,
+        Some(json!({"visible": false, "hidden_by": "off_screen"}))
+    );
 }
 
 #[test]
 fn a_carousel_that_rotated_is_not_a_regression_but_hiding_one_is() {
     let slide = |text: &str, href: &str, shown: bool| {
-        let v = with(with(el("link", text), "href", json!(href)), "location", json!("main > section:Offers"));
+        let v = with(
+            with(el("link", text), "href", json!(href)),
+            "location",
+            json!("main > section:Offers"),
+        );
         if shown { v } else { hidden(v, "css") }
     };
-    let a = page(json!({"interactive": [slide("Shop now", "/a", true), slide("Shop now", "/b", false), slide("Shop now", "/c", false)]}));
-    let rotated = page(json!({"interactive": [slide("Shop now", "/a", false), slide("Shop now", "/b", true), slide("Shop now", "/c", false)]}));
+    let a = page(
+        json!({"interactive": [slide("Shop now", "/a", true), slide("Shop now", "/b", false), slide("Shop now", "/c", false)]}),
+    );
+    let rotated = page(
+        json!({"interactive": [slide("Shop now", "/a", false), slide("Shop now", "/b", true), slide("Shop now", "/c", false)]}),
+    );
     let cmp = compare(&a, &rotated, Severity::Warning);
     assert!(cmp.changes.is_empty(), "{:#?}", cmp.changes);
     let info = all(&a, &rotated);
     assert_eq!(kinds(&info), [ElementChanged, ElementShown]);
     // One out of view and nothing in its place: a regression.
-    let gone = page(json!({"interactive": [slide("Shop now", "/a", false), slide("Shop now", "/b", false), slide("Shop now", "/c", false)]}));
-    assert_eq!(kinds(&compare(&a, &gone, Severity::Warning)), [ElementHidden]);
+    let gone = page(
+        json!({"interactive": [slide("Shop now", "/a", false), slide("Shop now", "/b", false), slide("Shop now", "/c", false)]}),
+    );
+    assert_eq!(
+        kinds(&compare(&a, &gone, Severity::Warning)),
+        [ElementHidden]
+    );
 }

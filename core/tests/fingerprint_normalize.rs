@@ -339,7 +339,10 @@ fn real_numbers_stay_numbers_and_small_ones_stay_as_written() {
     assert_eq!(normalize_text("Total $1,234.56"), "Total $[number]");
     assert_eq!(normalize_text("48213 visitors"), "[number] visitors");
     assert_eq!(normalize_text("3 items left"), "3 items left");
-    assert_ne!(normalize_text("3 items left"), normalize_text("0 items left"));
+    assert_ne!(
+        normalize_text("3 items left"),
+        normalize_text("0 items left")
+    );
     // Short tokens in id positions are names, not ids.
     assert_eq!(normalize_url("/v2/page/3"), "/v2/page/3");
     assert_eq!(normalize_text("#h1 and #col-12"), "#h1 and #col-12");

@@ -223,8 +223,8 @@ impl ChangeKind {
         match self {
             LandmarkMissing | ElementMissing | ElementHidden | ElementCovered | ErrorAppeared
             | FormFieldMissing => Severity::Error,
-            UrlChanged | ElementDisabled | EmptyStateAppeared | ModalOpened
-            | ListEmpty | HeadingMissing | HeadingChanged | ImagesBroken => Severity::Warning,
+            UrlChanged | ElementDisabled | EmptyStateAppeared | ModalOpened | ListEmpty
+            | HeadingMissing | HeadingChanged | ImagesBroken => Severity::Warning,
             _ => Severity::Info,
         }
     }

@@ -45,6 +45,7 @@
       headers: 20,
       text: 100,
       listItems: 1000,
+      hiddenKept: 10,
     };
     const vw = window.innerWidth;
     const vh = window.innerHeight;
@@ -183,8 +184,32 @@
     function outside(r, b) {
       return r.right <= b.left || r.bottom <= b.top || r.left >= b.right || r.top >= b.bottom;
     }
+    // The element's box, or for an inline element around blocks (a link
+    // wrapping an image, a card) whose own box is a line of zero height,
+    // the union of its children's boxes.
+    const boxMemo = new Map();
+    function box(el) {
+      let b = boxMemo.get(el);
+      if (b) return b;
+      b = rect(el);
+      if ((b.width < 1 || b.height < 1) && el.firstElementChild) {
+        let l = Infinity, t = Infinity, r = -Infinity, bo = -Infinity;
+        let n = 0;
+        for (let c = el.firstElementChild; c && n < 20; c = c.nextElementSibling, n++) {
+          const cr = rect(c);
+          if (cr.width < 1 && cr.height < 1) continue;
+          l = Math.min(l, cr.left);
+          t = Math.min(t, cr.top);
+          r = Math.max(r, cr.right);
+          bo = Math.max(bo, cr.bottom);
+        }
+        if (r > l && bo > t) b = { left: l, top: t, right: r, bottom: bo, width: r - l, height: bo - t };
+      }
+      boxMemo.set(el, b);
+      return b;
+    }
     function offScreen(el) {
-      const r = rect(el);
+      const r = box(el);
       if (r.width === 0 && r.height === 0) return false;
       return outside(r, documentBox());
     }
@@ -203,7 +228,7 @@
     // block, a fixed one all of them; <html> and <body> pass their overflow
     // to the viewport, which documentBox covers.
     function clipped(el) {
-      const r = rect(el);
+      const r = box(el);
       if (r.width === 0 && r.height === 0) return false;
       let pos = style(el).position;
       if (pos === 'fixed') return false;
@@ -605,7 +630,7 @@
     // page: an element entirely outside the viewport is not tested (null).
     const INNER = [0.5, 0.5, 0.2, 0.2, 0.8, 0.2, 0.2, 0.8, 0.8, 0.8];
     function coveredBy(el) {
-      const r = rect(el);
+      const r = box(el);
       if (r.width < 1 || r.height < 1) return null;
       const rn = el.getRootNode();
       const from = typeof rn.elementFromPoint === 'function' ? rn : rootDoc;
@@ -796,7 +821,11 @@
           hidden.push(i);
         }
       }
-      const picked = shown.concat(hidden.slice(0, Math.max(0, CAP.interactive - shown.length))).sort((a, b) => a - b);
+      // Hidden ones fill what the cap leaves, and the first few are kept even
+      // on a page that fills it: an element hidden by a regression would
+      // otherwise drop out and read as removed rather than hidden.
+      const keepHidden = Math.max(CAP.interactive - shown.length, CAP.hiddenKept);
+      const picked = shown.concat(hidden.slice(0, keepHidden)).sort((a, b) => a - b);
       const landmarkInteractive = new Map();
       for (const i of picked) {
         const el = cand[i];

@@ -166,7 +166,10 @@ fn id_position(text: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(text.len() + 8);
     let mut chunk = String::new();
     let flush = |chunk: &mut String, out: &mut String| {
-        let width = chunk.chars().map(|c| if c == NUM { 4 } else { 1 }).sum::<usize>();
+        let width = chunk
+            .chars()
+            .map(|c| if c == NUM { 4 } else { 1 })
+            .sum::<usize>();
         if width >= 4 && chunk.chars().any(|c| c == NUM || c.is_ascii_digit()) {
             out.push_str("[id]");
         } else {

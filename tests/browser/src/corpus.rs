@@ -34,6 +34,9 @@ pub struct App {
     pub name: &'static str,
     /// URL path on the test server.
     pub path: &'static str,
+    /// A script run on every load before the expression below is awaited
+    /// (jsoneditor's first example shows its JSON when "Set JSON" is clicked).
+    pub prepare: &'static str,
     /// A JS expression that is true once the app has rendered.
     pub ready: &'static str,
     /// Todo items to add through the real UI (typed into `#new-todo`, then
@@ -225,7 +228,11 @@ impl Trap {
             Trap::RotatingBanner => {
                 let mut html = String::from("<section aria-label=\"Offers\" class=\"rd-banner\">");
                 for k in 0..3u32 {
-                    let style = if k == seed % 3 { "" } else { " style=\"display:none\"" };
+                    let style = if k == seed % 3 {
+                        ""
+                    } else {
+                        " style=\"display:none\""
+                    };
                     let _ = write!(
                         html,
                         "<div class=\"slide\"{style}><span>Offer {k}</span> <a href=\"/promo/{k}\">Shop now</a></div>"
@@ -286,6 +293,7 @@ pub fn apps() -> Vec<App> {
     let todo = |name, path| App {
         name,
         path,
+        prepare: "",
         ready: TODO_READY,
         todos: TODOS,
         targets: Targets::default(),
@@ -294,11 +302,23 @@ pub fn apps() -> Vec<App> {
     // Each TodoMVC gets a different slice of the same target list, so the
     // corpus touches every part of the app across frameworks.
     let frameworks = [
-        ("todomvc/vanillajs", "/apps/todomvc/examples/vanillajs/index.html"),
-        ("todomvc/backbone", "/apps/todomvc/examples/backbone/index.html"),
+        (
+            "todomvc/vanillajs",
+            "/apps/todomvc/examples/vanillajs/index.html",
+        ),
+        (
+            "todomvc/backbone",
+            "/apps/todomvc/examples/backbone/index.html",
+        ),
         ("todomvc/react", "/apps/todomvc/examples/react/index.html"),
-        ("todomvc/angularjs", "/apps/todomvc/examples/angularjs/index.html"),
-        ("todomvc/knockoutjs", "/apps/todomvc/examples/knockoutjs/index.html"),
+        (
+            "todomvc/angularjs",
+            "/apps/todomvc/examples/angularjs/index.html",
+        ),
+        (
+            "todomvc/knockoutjs",
+            "/apps/todomvc/examples/knockoutjs/index.html",
+        ),
     ];
     let remove: [&[&str]; 5] = [
         &["#new-todo", "#filters li:nth-of-type(2)"],
@@ -346,7 +366,13 @@ pub fn apps() -> Vec<App> {
         let mut app = todo(name, path);
         app.targets = Targets {
             remove: remove[i],
-            error: [&["#todo-list"][..], &["#header"], &["#footer"], &["#main"], &["#todo-list"]][i],
+            error: [
+                &["#todo-list"][..],
+                &["#header"],
+                &["#footer"],
+                &["#main"],
+                &["#todo-list"],
+            ][i],
             empty: &["#todo-list"],
             text: text[i],
             hide: hide[i],
@@ -360,10 +386,15 @@ pub fn apps() -> Vec<App> {
     v.push(App {
         name: "jsoneditor/basic",
         path: "/apps/jsoneditor/examples/01_basic_usage.html",
+        prepare: "document.getElementById('setJSON').click()",
         ready: "!!document.querySelector('.jsoneditor-tree .jsoneditor-field')",
         todos: &[],
         targets: Targets {
-            remove: &[".jsoneditor-expand-all", "#getJSON", ".jsoneditor-search input"],
+            remove: &[
+                ".jsoneditor-expand-all",
+                "#getJSON",
+                ".jsoneditor-search input",
+            ],
             error: &["#jsoneditor"],
             empty: &["table.jsoneditor-tree > tbody"],
             text: &[("#setJSON", "Load JSON")],
@@ -377,13 +408,14 @@ pub fn apps() -> Vec<App> {
     v.push(App {
         name: "jsoneditor/modes",
         path: "/apps/jsoneditor/examples/03_switch_mode.html",
+        prepare: "",
         ready: "!!document.querySelector('.jsoneditor-tree .jsoneditor-field') && !!document.querySelector('.jsoneditor-modes')",
         todos: &[],
         targets: Targets {
             remove: &[".jsoneditor-modes", ".jsoneditor-collapse-all"],
             error: &[".jsoneditor-menu"],
             empty: &["table.jsoneditor-tree > tbody"],
-            text: &[("h1", "Modes")],
+            text: &[(".jsoneditor-modes", "Code ▾")],
             hide: &[".jsoneditor-modes", ".jsoneditor-sort"],
             off_screen: &[".jsoneditor-expand-all", ".jsoneditor-modes"],
             cover: &[".jsoneditor-modes", ".jsoneditor-expand-all"],
@@ -394,16 +426,17 @@ pub fn apps() -> Vec<App> {
     v.push(App {
         name: "reveal.js/demo",
         path: "/apps/reveal.js/demo.html",
+        prepare: "",
         ready: "!!document.querySelector('.reveal.ready') && !!document.querySelector('.reveal .controls .navigate-right')",
         todos: &[],
         targets: Targets {
-            remove: &[".reveal .controls .navigate-right", ".reveal .slides > section.present"],
-            error: &[".reveal .slides > section.present h1, .reveal .slides > section.present h2"],
-            empty: &[".reveal .slides > section.present ul, .reveal .slides > section.present ol"],
-            text: &[(".reveal .slides > section.present h1, .reveal .slides > section.present h2", "Goodbye")],
-            hide: &[".reveal .controls", ".reveal .slides > section.present a"],
-            off_screen: &[".reveal .controls .navigate-right", ".reveal .slides > section.present a"],
-            cover: &[".reveal .controls .navigate-right", ".reveal .slides > section.present a"],
+            remove: &[".reveal .controls .navigate-right", ".reveal .slides > section.present > a"],
+            error: &[".reveal .slides > section.present h3"],
+            empty: &[],
+            text: &[(".reveal .slides > section.present h3", "Goodbye")],
+            hide: &[".reveal .controls", ".reveal .slides > section.present small a"],
+            off_screen: &[".reveal .controls .navigate-right", ".reveal .slides > section.present > a"],
+            cover: &[".reveal .controls .navigate-right", ".reveal .slides > section.present small a"],
             disable: &[".reveal .controls .navigate-right"],
             noise_in: "body",
         },
@@ -411,6 +444,7 @@ pub fn apps() -> Vec<App> {
     v.push(App {
         name: "dashboard",
         path: "/dashboard.html",
+        prepare: "",
         ready: "document.readyState === 'complete'",
         todos: &[],
         targets: Targets {
@@ -481,10 +515,12 @@ fn regression_script(kind: RegKind, sel: &str, arg: &str, turn: usize) -> String
         RegKind::OffScreen => match turn % 3 {
             0 => "el.style.setProperty('position', 'absolute', 'important'); el.style.setProperty('left', '-10000px', 'important'); el.style.setProperty('top', '0', 'important');".to_owned(),
             1 => "el.style.setProperty('transform', 'translate(-20000px, -20000px)', 'important');".to_owned(),
-            // Pushed below its parent, which now clips its overflow.
+            // Pushed below its parent, which now clips its overflow (in CSS
+            // pixels: an ancestor may scale it, as reveal.js's slides do).
             _ => "const p = el.parentElement; p.style.setProperty('overflow', 'hidden', 'important'); \
                   el.style.setProperty('position', 'relative', 'important'); \
-                  el.style.setProperty('top', (p.getBoundingClientRect().bottom - el.getBoundingClientRect().top + 10) + 'px', 'important');"
+                  const k = el.getBoundingClientRect().height / (el.offsetHeight || 1) || 1; \
+                  el.style.setProperty('top', ((p.getBoundingClientRect().bottom - el.getBoundingClientRect().top) / k + 10) + 'px', 'important');"
                 .to_owned(),
         },
         RegKind::Covered => {
@@ -599,17 +635,14 @@ impl Outcome {
 }
 
 /// Loads `url`, waits for `ready`, runs `script`, and captures.
-fn capture_app(tab: &Tab, url: &str, ready: &str, script: &str) -> Result<Fingerprint> {
+fn capture_app(tab: &Tab, url: &str, app: &App, script: &str) -> Result<Fingerprint> {
     load_app(tab, url)?;
-    wait_for(tab, ready).with_context(|| format!("waiting for {url} to render"))?;
+    if !app.prepare.is_empty() {
+        run_script(tab, url, app.prepare)?;
+    }
+    wait_for(tab, app.ready).with_context(|| format!("waiting for {url} to render"))?;
     if !script.is_empty() {
-        let js = format!(
-            "(() => {{ try {{ {script}; return 'ok'; }} catch (e) {{ return 'error: ' + e.message; }} }})()"
-        );
-        let r = eval_string(tab, &js).with_context(|| format!("running a script on {url}"))?;
-        if r != "ok" {
-            bail!("the case's script failed on {url}: {r}");
-        }
+        run_script(tab, url, script)?;
     }
     // Two animation frames: the page has laid out what the script changed.
     tab.evaluate(
@@ -618,6 +651,17 @@ fn capture_app(tab: &Tab, url: &str, ready: &str, script: &str) -> Result<Finger
     )
     .context("waiting two animation frames")?;
     capture(tab, &ExtractOptions::default())
+}
+
+fn run_script(tab: &Tab, url: &str, script: &str) -> Result<()> {
+    let js = format!(
+        "(() => {{ try {{ {script}; return 'ok'; }} catch (e) {{ return 'error: ' + e.message; }} }})()"
+    );
+    let r = eval_string(tab, &js).with_context(|| format!("running a script on {url}"))?;
+    if r != "ok" {
+        bail!("a script failed on {url}: {r}\n{script}");
+    }
+    Ok(())
 }
 
 /// Like [`crate::load`], but the app's router may add a fragment (`#/`)
@@ -661,17 +705,31 @@ fn add_todos(tab: &Tab, url: &str, todos: &[&str]) -> Result<()> {
     for (i, t) in todos.iter().enumerate() {
         tab.find_element("#new-todo")?.click()?;
         tab.type_str(t)?.press_key("Enter")?;
-        wait_for(tab, &format!("document.querySelectorAll('#todo-list li').length >= {}", i + 1))?;
+        wait_for(
+            tab,
+            &format!(
+                "document.querySelectorAll('#todo-list li').length >= {}",
+                i + 1
+            ),
+        )?;
     }
-    tab.find_element("#todo-list li:first-child .toggle")?.click()?;
-    wait_for(tab, "document.querySelectorAll('#todo-list li.completed').length >= 1")?;
+    tab.find_element("#todo-list li:first-child .toggle")?
+        .click()?;
+    wait_for(
+        tab,
+        "document.querySelectorAll('#todo-list li.completed').length >= 1",
+    )?;
     Ok(())
 }
 
 /// Checks that the apps are installed, with what to run when they are not.
 pub fn check_installed() -> Result<()> {
     let dir = crate::apps_dir();
-    for p in ["todomvc/examples/react/index.html", "jsoneditor/examples/01_basic_usage.html", "reveal.js/demo.html"] {
+    for p in [
+        "todomvc/examples/react/index.html",
+        "jsoneditor/examples/01_basic_usage.html",
+        "reveal.js/demo.html",
+    ] {
         if !dir.join(p).is_file() {
             bail!(
                 "{} is missing: install the corpus apps with `make fingerprint-apps` (npm ci in tests/browser/apps)",
@@ -693,20 +751,21 @@ pub fn run(tab: &Tab, server: &Server, cases: &[Case]) -> Result<Vec<Outcome>> {
         let url = server.url(app.path);
         if baselines[case.app].is_none() {
             if !app.todos.is_empty() {
-                add_todos(tab, &url, app.todos).with_context(|| format!("adding todos in {}", app.name))?;
+                add_todos(tab, &url, app.todos)
+                    .with_context(|| format!("adding todos in {}", app.name))?;
             }
-            baselines[case.app] = Some(capture_app(tab, &url, app.ready, "")?);
+            baselines[case.app] = Some(capture_app(tab, &url, app, "")?);
         }
         let comparison = match case.kind {
             CaseKind::Regression(_) => {
                 let baseline = baselines[case.app].as_ref().expect("captured above");
-                let current = capture_app(tab, &url, app.ready, &case.scripts.1)
+                let current = capture_app(tab, &url, app, &case.scripts.1)
                     .with_context(|| format!("{}: {}", app.name, case.name))?;
                 compare(baseline, &current, Severity::Info)
             }
             CaseKind::Trap(_) => {
-                let before = capture_app(tab, &url, app.ready, &case.scripts.0)?;
-                let after = capture_app(tab, &url, app.ready, &case.scripts.1)?;
+                let before = capture_app(tab, &url, app, &case.scripts.0)?;
+                let after = capture_app(tab, &url, app, &case.scripts.1)?;
                 compare(&before, &after, Severity::Info)
             }
         };
@@ -736,8 +795,12 @@ pub fn report(outcomes: &[Outcome]) -> String {
         .iter()
         .filter(|o| matches!(o.case.kind, CaseKind::Trap(_)))
         .collect();
-    let mut apps: Vec<&str> = outcomes.iter().map(|o| o.app).collect();
-    apps.dedup();
+    let mut apps: Vec<&str> = Vec::new();
+    for o in outcomes {
+        if !apps.contains(&o.app) {
+            apps.push(o.app);
+        }
+    }
     let mut families: Vec<&str> = apps.iter().map(|a| family(a)).collect();
     families.sort_unstable();
     families.dedup();
@@ -776,7 +839,9 @@ pub fn report(outcomes: &[Outcome]) -> String {
         regs.len(),
         pct(total_found, regs.len())
     );
-    s.push_str("\n| app | regressions | found | traps | false positives |\n|---|---:|---:|---:|---:|\n");
+    s.push_str(
+        "\n| app | regressions | found | traps | false positives |\n|---|---:|---:|---:|---:|\n",
+    );
     for app in &apps {
         let r: Vec<&&Outcome> = regs.iter().filter(|o| o.app == *app).collect();
         let t: Vec<&&Outcome> = traps.iter().filter(|o| o.app == *app).collect();
@@ -808,9 +873,13 @@ pub fn report(outcomes: &[Outcome]) -> String {
         })
         .collect();
     if bad.is_empty() {
-        s.push_str("Every regression was found with an expected change type; no trap was flagged.\n");
+        s.push_str(
+            "Every regression was found with an expected change type; no trap was flagged.\n",
+        );
     } else {
-        s.push_str("| app | case | verdict | changes at ≥ warning (all changes) |\n|---|---|---|---|\n");
+        s.push_str(
+            "| app | case | verdict | changes at ≥ warning (all changes) |\n|---|---|---|---|\n",
+        );
         for o in bad {
             let verdict = match o.case.kind {
                 CaseKind::Regression(_) if o.flagged().is_empty() => "MISSED",
@@ -823,7 +892,11 @@ pub fn report(outcomes: &[Outcome]) -> String {
                 "| {} | {} | {verdict} | {} ({} total) |",
                 o.app,
                 o.case.name.replace('|', "\\|"),
-                if flagged.is_empty() { "–".to_owned() } else { flagged.join("; ").replace('|', "\\|") },
+                if flagged.is_empty() {
+                    "–".to_owned()
+                } else {
+                    flagged.join("; ").replace('|', "\\|")
+                },
                 o.comparison.changes.len()
             );
         }

@@ -93,9 +93,15 @@ fn off_screen_and_clipped_elements_are_hidden_with_the_reason() {
     assert!(button(&after, "Edge").visible);
     assert!(button(&after, "Below the fold").visible);
     let form = &after.structure.content.forms[0];
-    assert!(!form.visible && form.hidden_by.as_deref() == Some("off_screen"), "{form:?}");
+    assert!(
+        !form.visible && form.hidden_by.as_deref() == Some("off_screen"),
+        "{form:?}"
+    );
     let list = &after.structure.content.lists[0];
-    assert!(!list.visible && list.hidden_by.as_deref() == Some("off_screen"), "{list:?}");
+    assert!(
+        !list.visible && list.hidden_by.as_deref() == Some("off_screen"),
+        "{list:?}"
+    );
 
     let cmp = compare(&before, &after, Severity::Warning);
     let hidden = of_kind(&cmp, ChangeKind::ElementHidden);
@@ -107,9 +113,15 @@ fn off_screen_and_clipped_elements_are_hidden_with_the_reason() {
         "Form '#signup' is present but no longer visible (moved off-screen)",
         "List 'ul.results' is present but no longer visible (moved off-screen)",
     ] {
-        assert!(hidden.iter().any(|h| h.starts_with(want)), "missing {want:?} in {cmp}");
+        assert!(
+            hidden.iter().any(|h| h.starts_with(want)),
+            "missing {want:?} in {cmp}"
+        );
     }
-    assert!(cmp.changes.iter().all(|c| c.severity == Severity::Error), "{cmp}");
+    assert!(
+        cmp.changes.iter().all(|c| c.severity == Severity::Error),
+        "{cmp}"
+    );
 }
 
 #[test]
@@ -119,7 +131,11 @@ fn an_overlay_is_element_covered_naming_what_covers() {
     let before = s.capture();
     // Nothing covers anything on the plain page: a button's own icon, a
     // checkbox's label, an element below the fold are not covers.
-    assert!(before.structure.interactive.iter().all(|e| !e.obscured), "{:#?}", before.structure.interactive);
+    assert!(
+        before.structure.interactive.iter().all(|e| !e.obscured),
+        "{:#?}",
+        before.structure.interactive
+    );
 
     // A banner over one button.
     s.eval(
@@ -130,12 +146,17 @@ fn an_overlay_is_element_covered_naming_what_covers() {
     );
     let one = s.capture();
     assert!(button(&one, "Save").obscured);
-    assert_eq!(button(&one, "Save").covered_by.as_deref(), Some("div.cookie-banner"));
+    assert_eq!(
+        button(&one, "Save").covered_by.as_deref(),
+        Some("div.cookie-banner")
+    );
     assert!(!button(&one, "Cancel").obscured);
     let cmp = compare(&before, &one, Severity::Warning);
     assert_eq!(
         of_kind(&cmp, ChangeKind::ElementCovered),
-        ["Interactive button 'Save' is covered by another element ('div.cookie-banner') and cannot be clicked"],
+        [
+            "Interactive button 'Save' is covered by another element ('div.cookie-banner') and cannot be clicked"
+        ],
         "{cmp}"
     );
     assert_eq!(cmp.changes[0].severity, Severity::Error);
@@ -163,16 +184,37 @@ fn an_overlay_is_element_covered_naming_what_covers() {
     let cmp = compare(&before, &all, Severity::Warning);
     let covered = of_kind(&cmp, ChangeKind::ElementCovered);
     assert_eq!(covered.len(), 1, "{cmp}");
-    assert!(covered[0].contains("covered by 'div.glass'"), "{}", covered[0]);
-    let change = cmp.changes.iter().find(|c| c.kind == ChangeKind::ElementCovered).unwrap();
-    let names = change.now.as_ref().unwrap()["covered"].as_array().unwrap().clone();
-    assert!(names.contains(&serde_json::json!("button 'Save'")), "{names:?}");
-    assert!(!names.contains(&serde_json::json!("button 'Below the fold'")), "{names:?}");
+    assert!(
+        covered[0].contains("covered by 'div.glass'"),
+        "{}",
+        covered[0]
+    );
+    let change = cmp
+        .changes
+        .iter()
+        .find(|c| c.kind == ChangeKind::ElementCovered)
+        .unwrap();
+    let names = change.now.as_ref().unwrap()["covered"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        names.contains(&serde_json::json!("button 'Save'")),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&serde_json::json!("button 'Below the fold'")),
+        "{names:?}"
+    );
 
     // Clicks pass through a layer with pointer-events: none: not covered.
     s.eval("document.querySelector('.glass').style.pointerEvents = 'none'");
     let through = s.capture();
-    assert!(compare(&before, &through, Severity::Warning).changes.is_empty());
+    assert!(
+        compare(&before, &through, Severity::Warning)
+            .changes
+            .is_empty()
+    );
 }
 
 fn ids_page(id: &str) -> String {
@@ -192,7 +234,14 @@ fn ids_that_happen_to_be_all_digits_fingerprint_like_any_other() {
     let mut hashes = Vec::new();
     // An 8-digit hex id is all digits about 2 % of the time; other lengths
     // and alphabets the same way.
-    for id in ["4a8f13c9", "48213907", "k2j3h4", "902113", "c0ffee42aa", "1700000000"] {
+    for id in [
+        "4a8f13c9",
+        "48213907",
+        "k2j3h4",
+        "902113",
+        "c0ffee42aa",
+        "1700000000",
+    ] {
         s.server.put("/orders-page", ids_page(id));
         s.open("/orders-page");
         let fp = s.capture();
@@ -205,16 +254,21 @@ fn ids_that_happen_to_be_all_digits_fingerprint_like_any_other() {
     }
     let (_, first, base) = &hashes[0];
     for (id, hash, fp) in &hashes[1..] {
-        assert_eq!(
-            hash,
-            first,
-            "{id}: {}",
-            compare(base, fp, Severity::Info)
-        );
+        assert_eq!(hash, first, "{id}: {}", compare(base, fp, Severity::Info));
     }
     // A real count still shows: a price or a quantity is not an id.
-    s.server.put("/orders-page", ids_page("4a8f13c9").replace("<h1>Orders</h1>", "<h1>Orders</h1><a href=\"/cart\">Cart (3 items, $1,234.50)</a>"));
+    s.server.put(
+        "/orders-page",
+        ids_page("4a8f13c9").replace(
+            "<h1>Orders</h1>",
+            "<h1>Orders</h1><a href=\"/cart\">Cart (3 items, $1,234.50)</a>",
+        ),
+    );
     s.open("/orders-page");
     let with_cart = s.capture();
-    assert!(with_cart.to_json().contains("Cart (3 items, $[number])"), "{}", with_cart.to_json_pretty());
+    assert!(
+        with_cart.to_json().contains("Cart (3 items, $[number])"),
+        "{}",
+        with_cart.to_json_pretty()
+    );
 }
