@@ -394,7 +394,7 @@
       return !!id && id.length <= 64 && !/\d{3,}|[0-9a-f]{8,}|^[:\d]|^(ember|react|radix|mui|headlessui|rc-|__)/i.test(id) && !generatedChunk(id);
     }
     function stableClass(c) {
-      return c.length <= 40 && /^[A-Za-z_-][\w-]*$/.test(c) && !/\d{3,}/.test(c) && !generatedChunk(c) && !/^(css|sc|jsx|emotion|svelte|tw)-/.test(c) && !/__[A-Za-z0-9_-]{5,}$/.test(c) && !STATE_CLASS.test(c);
+      return c.length <= 40 && /^[A-Za-z_-][\w-]*$/.test(c) && !/\d{3,}/.test(c) && !generatedChunk(c) && !/^(css|sc|jsx|emotion|svelte|tw|ng)-/.test(c) && !/__[A-Za-z0-9_-]{5,}$/.test(c) && !STATE_CLASS.test(c);
     }
     function quoteAttr(v) {
       return '"' + String(v).slice(0, 40).replace(/["\\]/g, '\\$&').replace(/\s+/g, ' ') + '"';
@@ -402,13 +402,11 @@
     function localSel(el) {
       if (stableId(el.id)) return '#' + CSS.escape(el.id);
       let s = el.tagName.toLowerCase();
-      let n = 0;
-      for (const c of el.classList) {
-        if (stableClass(c)) {
-          s += '.' + CSS.escape(c);
-          if (++n === 2) break;
-        }
-      }
+      // Sorted: scripts that add classes in a racing order (a framework's
+      // and a widget's on <body>) must not change the selector.
+      const stable = Array.prototype.filter.call(el.classList, stableClass).sort();
+      const n = Math.min(stable.length, 2);
+      for (let i = 0; i < n; i++) s += '.' + CSS.escape(stable[i]);
       if (n === 0) {
         const al = el.getAttribute('aria-label');
         const name = el.getAttribute('name');

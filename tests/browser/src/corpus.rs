@@ -515,12 +515,14 @@ fn regression_script(kind: RegKind, sel: &str, arg: &str, turn: usize) -> String
         RegKind::OffScreen => match turn % 3 {
             0 => "el.style.setProperty('position', 'absolute', 'important'); el.style.setProperty('left', '-10000px', 'important'); el.style.setProperty('top', '0', 'important');".to_owned(),
             1 => "el.style.setProperty('transform', 'translate(-20000px, -20000px)', 'important');".to_owned(),
-            // Pushed below its parent, which now clips its overflow (in CSS
-            // pixels: an ancestor may scale it, as reveal.js's slides do).
+            // Pushed below its parent, which now clips its overflow: by the
+            // parent's height and its own (clipping may move the parent's
+            // edges, as margins stop collapsing through it), in CSS pixels
+            // (an ancestor may scale it, as reveal.js's slides do).
             _ => "const p = el.parentElement; p.style.setProperty('overflow', 'hidden', 'important'); \
                   el.style.setProperty('position', 'relative', 'important'); \
                   const k = el.getBoundingClientRect().height / (el.offsetHeight || 1) || 1; \
-                  el.style.setProperty('top', ((p.getBoundingClientRect().bottom - el.getBoundingClientRect().top) / k + 10) + 'px', 'important');"
+                  el.style.setProperty('top', ((p.getBoundingClientRect().height + el.getBoundingClientRect().height) / k + 10) + 'px', 'important');"
                 .to_owned(),
         },
         RegKind::Covered => {
