@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: dist dist-test dropin lint-workflows app-bench test lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: dist dist-test dropin lint-workflows app-bench test lint fmt bench token-bench demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -88,6 +88,8 @@ bench: setup
 	$(CARGO) run -q --release -p response-diff --example memory > bench-out/memory.json
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-speed | tee bench-out/fingerprint-speed.md
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-regressions | tee bench-out/fingerprint-regressions.md
+	$(MAKE) fingerprint-apps
+	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-corpus | tee bench-out/fingerprint-corpus.md
 	$(MAKE) node-bench BENCH_CAP_S=$(BENCH_CAP_S)
 	$(MAKE) token-bench
 	$(MAKE) app-bench
@@ -148,6 +150,13 @@ python-dev: python-env
 ## examples/python/session.py in Chromium.
 python-test: python-dev
 	.venv/bin/python -m pytest bindings/python/tests
+
+## The third-party apps of the fingerprint regression corpus (npm
+## `todomvc`, `jsoneditor`, `reveal.js`, locked in tests/browser/apps),
+## served from 127.0.0.1 by the corpus benchmark (fingerprint-corpus).
+fingerprint-apps:
+	@command -v npm >/dev/null || { echo "fingerprint-apps: npm (Node 20+) is needed to install the corpus apps" >&2; exit 1; }
+	cd tests/browser/apps && $(NPM_CI) --ignore-scripts --loglevel=error
 
 NODE_DIR := bindings/node
 NPM_CI := npm ci --no-audit --no-fund

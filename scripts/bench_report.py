@@ -329,6 +329,44 @@ def app_sections(out_dir, plt):
 
 # ------------------------------------------------------------------ report
 
+def fingerprint_corpus():
+    """The fingerprint regression corpus on third-party apps (TodoMVC,
+    jsoneditor, reveal.js, the dashboard), as the fingerprint-corpus binary
+    wrote it to bench-out/fingerprint-corpus.md: the Markdown for section 3
+    (None when it was not run) and its bars (recall >= 97 % overall and 100 %
+    on removed, error and hidden; no false positive on the traps)."""
+    path = os.path.join(BENCH_OUT, "fingerprint-corpus.md")
+    if not os.path.exists(path):
+        return None, [("Fingerprint corpus: recall ≥ 97 %, 100 % on removed/error/hidden, 0 false positives", "not measured", False)]
+    text = open(path).read().strip()
+    recall = {}
+    in_kinds = False
+    for line in text.splitlines():
+        if line.startswith("| regression kind"):
+            in_kinds = True
+            continue
+        if in_kinds and not line.startswith("|"):
+            break
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
+        if in_kinds and len(cells) == 5 and cells[1].isdigit():
+            recall[cells[0]] = (int(cells[2]), int(cells[1]))
+    found, n = recall.get("all", (0, 0))
+    m = re.search(r"Traps: \*\*(\d+) false positives\*\* in (\d+)", text)
+    fps, traps = (int(m.group(1)), int(m.group(2))) if m else (None, 0)
+    must = ["element removed", "error shown", "hidden by CSS"]
+    must_ok = all(k in recall and recall[k][0] == recall[k][1] for k in must)
+    overall = 100.0 * found / n if n else 0.0
+    bars = [
+        ("Fingerprint corpus (third-party apps): recall ≥ 97 % overall, 100 % on removed, error and hidden",
+         f"{overall:.1f} % ({found}/{n}); " + ", ".join(f"{k} {recall[k][0]}/{recall[k][1]}" for k in must if k in recall),
+         n >= 80 and overall >= 97 and must_ok),
+        ("Fingerprint corpus: 0 false positives on the benign-noise traps (≥ 15)",
+         f"{fps} of {traps}" if fps is not None else "not measured", fps == 0 and traps >= 15),
+    ]
+    section = text.replace("## DOM fingerprint regression corpus (third-party apps)", "### DOM fingerprint regression corpus (third-party apps)")
+    return section, bars
+
+
 def report(target_dir, out_dir):
     import matplotlib
 
@@ -472,6 +510,7 @@ def report(target_dir, out_dir):
                 except ValueError:
                     pass
 
+    corpus_md, corpus_bars = fingerprint_corpus()
     fp_server_path = os.path.join(BENCH_OUT, "fingerprint-server.json")
     fp_server = json.load(open(fp_server_path)) if os.path.exists(fp_server_path) else None
 
@@ -492,6 +531,7 @@ def report(target_dir, out_dir):
          (f"{fp_server['captureAndCompareMedianMs']:.1f} ms median of {fp_server['runs']} on {fp_server['elements']:,} elements "
           f"(max {fp_server['captureAndCompareMaxMs']:.1f} ms; capture alone {fp_server['captureMedianMs']:.1f} ms)") if fp_server else "not measured",
          bool(fp_server and fp_server["captureAndCompareMedianMs"] < 200)),
+        *corpus_bars,
         ("Stored responses never above the cap (1,000 keys, 10 MiB)", f"peak {memory['peakMemoryUsage']:,} B of {memory['capBytes']:,} B", memory["callsOverCap"] == 0 and memory["peakMemoryUsage"] <= memory["capBytes"]),
     ]
 
@@ -630,6 +670,9 @@ def report(target_dir, out_dir):
     md.append("")
     if fp_md:
         md.append(fp_md.replace("## DOM fingerprint extraction time, in the page", "### DOM fingerprint extraction time, in the page"))
+        md.append("")
+    if corpus_md:
+        md.append(corpus_md)
         md.append("")
     md.append("## 4. Memory\n")
     md.append(f"`core/examples/memory.rs`: {memory['keys']:,} keys, each given a {memory['bytesPerText']:,}-byte snapshot and then a "

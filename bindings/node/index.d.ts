@@ -231,7 +231,7 @@ export interface ChangedElement {
 }
 
 /** The kinds of fingerprint change (DESIGN §3.5), as the core names them. */
-export type ChangeKind = 'url_changed' | 'title_changed' | 'landmark_missing' | 'landmark_added' | 'landmark_changed' | 'element_missing' | 'element_added' | 'element_hidden' | 'element_shown' | 'element_disabled' | 'element_enabled' | 'element_obscured' | 'element_changed' | 'error_appeared' | 'error_resolved' | 'loading_started' | 'loading_finished' | 'empty_state_appeared' | 'empty_state_cleared' | 'modal_opened' | 'modal_closed' | 'notification_appeared' | 'notification_cleared' | 'list_empty' | 'list_count_changed' | 'form_field_missing' | 'form_field_added' | 'heading_missing' | 'heading_changed' | 'heading_added' | 'images_broken' | 'images_changed' | 'structure_changed'
+export type ChangeKind = 'url_changed' | 'title_changed' | 'landmark_missing' | 'landmark_added' | 'landmark_changed' | 'element_missing' | 'element_added' | 'element_hidden' | 'element_shown' | 'element_disabled' | 'element_enabled' | 'element_covered' | 'element_changed' | 'error_appeared' | 'error_resolved' | 'loading_started' | 'loading_finished' | 'empty_state_appeared' | 'empty_state_cleared' | 'modal_opened' | 'modal_closed' | 'notification_appeared' | 'notification_cleared' | 'list_empty' | 'list_count_changed' | 'form_field_missing' | 'form_field_added' | 'heading_missing' | 'heading_changed' | 'heading_added' | 'images_broken' | 'images_changed' | 'structure_changed'
 
 /**
  * Compares `current` with `baseline`, reporting changes at or above

@@ -270,7 +270,7 @@ fn covered(text: &str) -> Value {
 }
 
 #[test]
-fn obscured_elements_one_by_one_or_grouped() {
+fn covered_elements_one_by_one_or_grouped() {
     let a = page(
         json!({"interactive": [el("button", "A"), el("button", "B"), el("button", "C"), el("button", "D")]}),
     );
@@ -278,19 +278,24 @@ fn obscured_elements_one_by_one_or_grouped() {
         json!({"interactive": [covered("A"), el("button", "B"), el("button", "C"), el("button", "D")]}),
     );
     let cmp = all(&a, &one);
-    assert_eq!(kinds(&cmp), [ElementObscured]);
-    assert_eq!(cmp.changes[0].severity, Severity::Warning);
+    assert_eq!(kinds(&cmp), [ElementCovered]);
+    assert_eq!(cmp.changes[0].severity, Severity::Error);
+    assert_eq!(cmp.changes[0].kind.as_str(), "element_covered");
     assert_eq!(
         cmp.changes[0].description,
-        "Interactive button 'A' is visible but covered by another element ('div.overlay')"
+        "Interactive button 'A' is covered by another element ('div.overlay') and cannot be clicked"
+    );
+    assert_eq!(
+        cmp.changes[0].now,
+        Some(json!({"obscured": true, "covered_by": "div.overlay"}))
     );
     let many =
         page(json!({"interactive": [covered("A"), covered("B"), covered("C"), covered("D")]}));
     let cmp = all(&a, &many);
-    assert_eq!(kinds(&cmp), [ElementObscured]);
+    assert_eq!(kinds(&cmp), [ElementCovered]);
     assert_eq!(
         cmp.changes[0].description,
-        "4 interactive elements are visible but covered by 'div.overlay': button 'A', button 'B', button 'C', button 'D'"
+        "4 interactive elements are covered by 'div.overlay' and cannot be clicked: button 'A', button 'B', button 'C', button 'D'"
     );
     // An opened modal explains the covering: only modal_opened.
     let modal = page(json!({
@@ -699,4 +704,95 @@ fn golden_fixture_comparisons() {
             insta::assert_snapshot!(format!("case{n:02}.json"), cmp.to_json_pretty());
         }
     });
+}
+
+fn hidden(v: Value, by: &str) -> Value {
+    let v = with(v, "visible", json!(false));
+    with(v, "hidden_by", json!(by))
+}
+
+#[test]
+fn hidden_elements_say_why() {
+    let a = page(json!({
+        "landmarks": {"nav": {"role": "navigation"}},
+        "content": {
+            "lists": [{"selector": "ul.todo-list", "items": 3}],
+            "forms": [{"selector": "form#login", "fields": ["input:Email"]}]
+        },
+        "interactive": [el("button", "Save"), el("button", "Cancel")]
+    }));
+    let b = page(json!({
+        "landmarks": {"nav": {"role": "navigation", "visible": false, "hidden_by": "off_screen"}},
+        "content": {
+            "lists": [{"selector": "ul.todo-list", "items": 3, "visible": false, "hidden_by": "clipped"}],
+            "forms": [{"selector": "form#login", "fields": ["input:Email"], "visible": false, "hidden_by": "off_screen"}]
+        },
+        "interactive": [hidden(el("button", "Save"), "off_screen"), hidden(el("button", "Cancel"), "css")]
+    }));
+    let cmp = all(&a, &b);
+    let hidden: Vec<_> = cmp
+        .changes
+        .iter()
+        .filter(|c| c.kind == ElementHidden)
+        .collect();
+    assert_eq!(hidden.len(), 5, "{:#?}", cmp.changes);
+    assert!(hidden.iter().all(|c| c.severity == Severity::Error));
+    let texts: Vec<&str> = hidden.iter().map(|c| c.description.as_str()).collect();
+    assert!(
+        texts.contains(&"Landmark 'nav' is present but no longer visible (moved off-screen)"),
+        "{texts:?}"
+    );
+    assert!(texts.contains(&"List 'ul.todo-list' is present but no longer visible (clipped away by an ancestor's overflow)"), "{texts:?}");
+    assert!(
+        texts.contains(&"Form 'form#login' is present but no longer visible (moved off-screen)"),
+        "{texts:?}"
+    );
+    assert!(
+        texts.contains(
+            &"Interactive button 'Save' is present but no longer visible (moved off-screen)"
+        ),
+        "{texts:?}"
+    );
+    assert!(
+        texts.contains(&"Interactive button 'Cancel' is present but no longer visible"),
+        "{texts:?}"
+    );
+    let save = hidden
+        .iter()
+        .find(|c| c.description.contains("'Save'"))
+        .unwrap();
+    assert_eq!(
+        save.now,
+        Some(json!({"visible": false, "hidden_by": "off_screen"}))
+    );
+}
+
+#[test]
+fn a_carousel_that_rotated_is_not_a_regression_but_hiding_one_is() {
+    let slide = |text: &str, href: &str, shown: bool| {
+        let v = with(
+            with(el("link", text), "href", json!(href)),
+            "location",
+            json!("main > section:Offers"),
+        );
+        if shown { v } else { hidden(v, "css") }
+    };
+    let a = page(
+        json!({"interactive": [slide("Shop now", "/a", true), slide("Shop now", "/b", false), slide("Shop now", "/c", false)]}),
+    );
+    let rotated = page(
+        json!({"interactive": [slide("Shop now", "/a", false), slide("Shop now", "/b", true), slide("Shop now", "/c", false)]}),
+    );
+    let cmp = compare(&a, &rotated, Severity::Warning);
+    assert!(cmp.changes.is_empty(), "{:#?}", cmp.changes);
+    let info = all(&a, &rotated);
+    assert_eq!(kinds(&info), [ElementChanged, ElementShown]);
+    // One out of view and nothing in its place: a regression.
+    let gone = page(
+        json!({"interactive": [slide("Shop now", "/a", false), slide("Shop now", "/b", false), slide("Shop now", "/c", false)]}),
+    );
+    assert_eq!(
+        kinds(&compare(&a, &gone, Severity::Warning)),
+        [ElementHidden]
+    );
 }

@@ -55,7 +55,11 @@ fn normalizes_dates_times_numbers_and_ids() {
         ("Visitors: 48,213", "Visitors: [number]"),
         ("Total $1,234.56", "Total $[number]"),
         ("Price $19.99", "Price $[number]"),
-        ("Order #98231", "Order #[number]"),
+        ("Order #98231", "Order #[id]"),
+        ("Order #8fk2a", "Order #[id]"),
+        ("Issue #12", "Issue #12"),
+        ("Request 12345678", "Request [id]"),
+        ("Request a1b2c3d4", "Request [id]"),
         ("row12345", "row[number]"),
         ("© 2026 MyApp", "© [number] MyApp"),
         // kept: short numbers, versions, words
@@ -81,7 +85,7 @@ fn normalizes_dates_times_numbers_and_ids() {
 fn normalizes_urls_but_not_their_origin() {
     assert_eq!(
         normalize_url("http://127.0.0.1:8000/orders/123456?ts=1700000000000#row-98231"),
-        "http://127.0.0.1:8000/orders/[number]?ts=[number]#row-[number]"
+        "http://127.0.0.1:8000/orders/[id]?ts=[id]#row-[id]"
     );
     assert_eq!(
         normalize_url("/invoices/2026-01-05?id=0f8fad5b-d9cb-469f-a165-70867728950e"),
@@ -117,14 +121,14 @@ fn headings_keep_their_text_everything_else_is_normalized() {
     )
     .unwrap();
     let s = &fp.structure;
-    assert_eq!(fp.url, "http://127.0.0.1:8000/report/[number]");
+    assert_eq!(fp.url, "http://127.0.0.1:8000/report/[id]");
     assert_eq!(fp.title, "Report [number]");
     // Headings: whitespace only.
     assert_eq!(s.content.headings[0].text, "Sales 2026 report");
     let (key, lm) = s.landmarks.iter().next().unwrap();
     assert_eq!(key, "region:Orders since [date]");
-    assert_eq!(lm.contains, ["heading:Sales 2026", "list:#orders-[number]"]);
-    assert_eq!(s.content.lists[0].selector, "#orders-[number]");
+    assert_eq!(lm.contains, ["heading:Sales 2026", "list:#orders-[id]"]);
+    assert_eq!(s.content.lists[0].selector, "#orders-[id]");
     assert_eq!(s.content.forms[0].fields, ["input:Order [number]"]);
     assert_eq!(s.content.forms[0].buttons, ["button:Pay $[number]"]);
     assert_eq!(s.content.tables[0].headers, ["Total [number]"]);
@@ -136,7 +140,7 @@ fn headings_keep_their_text_everything_else_is_normalized() {
         Some("main > section:Week of [date]")
     );
     assert_eq!(s.state.notifications[0].text, "Saved [time]");
-    assert_eq!(s.state.notifications[0].selector, "#toast-[number]");
+    assert_eq!(s.state.notifications[0].selector, "#toast-[id]");
 }
 
 #[test]
@@ -299,4 +303,47 @@ proptest! {
         prop_assert!(out.len() <= s.len() * 14 + 14);
         let _ = normalize_url(&s);
     }
+}
+
+proptest! {
+    /// An id in an id position (after `#`, in a URL path or query, in a
+    /// `[name]` value) normalizes the same whether or not it happens to be
+    /// all digits: a random hex id is all digits a few times in a hundred.
+    #[test]
+    fn ids_normalize_by_position_not_by_digits(
+        a in "[0-9a-f]{8}|[0-9a-z]{6,12}|[0-9]{4,13}",
+        b in "[0-9]{4,13}",
+    ) {
+        prop_assume!(a.bytes().any(|c| c.is_ascii_digit()));
+        let shapes = |id: &str| {
+            let fp = Fingerprint::from_json(&json!({
+                "url": format!("http://127.0.0.1:8000/items/{id}?ref={id}#row-{id}"),
+                "structure": {
+                    "content": {"lists": [{"selector": format!("#todo-{id} li"), "items": 2}],
+                                "forms": [{"selector": format!("input[name=\"field-{id}\"]")}]},
+                    "interactive": [{"type": "link", "text": format!("Order #{id}"), "href": format!("/orders/{id}"),
+                                     "location": format!("list:#todo-{id}")}]
+                }
+            }).to_string()).unwrap();
+            (fp.url.clone(), fp.structure.content.lists[0].selector.clone(),
+             fp.structure.content.forms[0].selector.clone(), fp.structure.interactive[0].clone(), fp.hash)
+        };
+        prop_assert_eq!(shapes(&a), shapes(&b));
+    }
+}
+
+#[test]
+fn real_numbers_stay_numbers_and_small_ones_stay_as_written() {
+    // Running text is not an id position: a price or a count stays a number
+    // (and short ones as written), so a changed count is still seen.
+    assert_eq!(normalize_text("Total $1,234.56"), "Total $[number]");
+    assert_eq!(normalize_text("48213 visitors"), "[number] visitors");
+    assert_eq!(normalize_text("3 items left"), "3 items left");
+    assert_ne!(
+        normalize_text("3 items left"),
+        normalize_text("0 items left")
+    );
+    // Short tokens in id positions are names, not ids.
+    assert_eq!(normalize_url("/v2/page/3"), "/v2/page/3");
+    assert_eq!(normalize_text("#h1 and #col-12"), "#h1 and #col-12");
 }

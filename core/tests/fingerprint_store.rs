@@ -153,7 +153,11 @@ fn against_a_hash_or_a_unique_prefix() {
     let mut seen = std::collections::HashMap::new();
     let (x, y) = (0..100_000)
         .find_map(|j| {
-            let p = page(&format!("/p{j}"));
+            // Letters, not digits: `/p1234` normalizes to `/p[id]`.
+            let name: String = std::iter::successors(Some(j + 1), |n| (*n >= 26).then(|| n / 26))
+                .map(|n| char::from(b'a' + (n % 26) as u8))
+                .collect();
+            let p = page(&format!("/p/{name}"));
             seen.insert(p.hash[..4].to_owned(), p.clone())
                 .map(|q| (q, p))
         })

@@ -193,7 +193,7 @@ pub enum ChangeKind {
     ElementMissing,
     /// info
     ElementAdded,
-    /// error: present but no longer rendered
+    /// error: present but no longer seen (CSS, off-screen, clipped)
     ElementHidden,
     /// info
     ElementShown,
@@ -201,8 +201,8 @@ pub enum ChangeKind {
     ElementDisabled,
     /// info
     ElementEnabled,
-    /// warning: covered by another element
-    ElementObscured,
+    /// error: covered by another element, cannot be clicked
+    ElementCovered,
     /// info
     ElementChanged,
     /// error

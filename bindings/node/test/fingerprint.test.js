@@ -63,7 +63,7 @@ test('a fingerprint: normalized, hashed, counted; toJSON round-trips', () => {
     structure: { interactive: [{ type: 'button', text: 'Pay order 98231', visible: true, enabled: true }] },
   })
   assert.ok(f instanceof Fingerprint)
-  assert.equal(f.url, 'http://127.0.0.1:8000/orders/[number]')
+  assert.equal(f.url, 'http://127.0.0.1:8000/orders/[id]')
   assert.match(f.hash, /^[0-9a-f]{16}$/)
   assert.ok(f.tokenCount > 0)
   assert.equal(f.scope, 'full')

@@ -77,7 +77,7 @@ def test_normalization_example() -> None:
             "structure": {"interactive": [{"type": "button", "text": "Pay order 98231", "visible": True, "enabled": True}]},
         }
     )
-    assert f.url == "http://127.0.0.1:8000/orders/[number]"
+    assert f.url == "http://127.0.0.1:8000/orders/[id]"
     assert f.structure["interactive"][0]["text"] == "Pay order [number]"
 
 

@@ -155,8 +155,10 @@ pub enum ChangeKind {
     ElementMissing,
     /// info: a new interactive element, form, list or table.
     ElementAdded,
-    /// error: still present but no longer rendered (`display:none`,
-    /// `visibility:hidden`, `opacity:0`) — a CSS-only regression.
+    /// error: still present but no longer seen: not rendered (`display:none`,
+    /// `visibility:hidden`, `opacity:0`), moved entirely off-screen, or
+    /// clipped away by an ancestor — a CSS-only regression. `now.hidden_by`
+    /// says which (`css`, `off_screen`, `clipped`).
     ElementHidden,
     /// info: was hidden, now rendered.
     ElementShown,
@@ -164,8 +166,11 @@ pub enum ChangeKind {
     ElementDisabled,
     /// info: was disabled, now enabled.
     ElementEnabled,
-    /// warning: visible in the viewport but covered by another element.
-    ElementObscured,
+    /// error: an interactive element is rendered but covered by another
+    /// element (an overlay, a z-index bug), so it cannot be clicked; the
+    /// change names what covers it. Elements outside the viewport are not
+    /// hit-tested.
+    ElementCovered,
     /// info: another field of a matched element changed (href, value,
     /// checked, location, a counter in its text).
     ElementChanged,
@@ -216,11 +221,10 @@ impl ChangeKind {
     pub fn severity(self) -> Severity {
         use ChangeKind::*;
         match self {
-            LandmarkMissing | ElementMissing | ElementHidden | ErrorAppeared | FormFieldMissing => {
-                Severity::Error
-            }
-            UrlChanged | ElementDisabled | ElementObscured | EmptyStateAppeared | ModalOpened
-            | ListEmpty | HeadingMissing | HeadingChanged | ImagesBroken => Severity::Warning,
+            LandmarkMissing | ElementMissing | ElementHidden | ElementCovered | ErrorAppeared
+            | FormFieldMissing => Severity::Error,
+            UrlChanged | ElementDisabled | EmptyStateAppeared | ModalOpened | ListEmpty
+            | HeadingMissing | HeadingChanged | ImagesBroken => Severity::Warning,
             _ => Severity::Info,
         }
     }
@@ -240,7 +244,7 @@ impl ChangeKind {
             ElementShown => "element_shown",
             ElementDisabled => "element_disabled",
             ElementEnabled => "element_enabled",
-            ElementObscured => "element_obscured",
+            ElementCovered => "element_covered",
             ElementChanged => "element_changed",
             ErrorAppeared => "error_appeared",
             ErrorResolved => "error_resolved",
@@ -802,13 +806,14 @@ impl Cx {
                 Some(now) if now.present => {
                     if was.visible && !now.visible {
                         self.touched.insert("landmarks");
+                        let (hidden, why) = hidden_now(now.hidden_by.as_deref());
                         self.push(
                             ChangeKind::ElementHidden,
                             el(),
                             None,
                             Some(json!({"visible": true})),
-                            Some(json!({"visible": false})),
-                            format!("Landmark '{key}' is present but no longer visible"),
+                            Some(hidden),
+                            format!("Landmark '{key}' is present but no longer visible{why}"),
                         );
                         self.mark_gone(key.clone());
                     } else if !was.visible && now.visible {
@@ -998,13 +1003,17 @@ impl Cx {
                             self.fold(r);
                             continue;
                         }
+                        let (hidden, why) = hidden_now(now.hidden_by.as_deref());
                         self.push(
                             ChangeKind::ElementHidden,
                             el(),
                             None,
                             Some(json!({"visible": true})),
-                            Some(json!({"visible": false})),
-                            format!("Form '{}' is present but no longer visible", was.selector),
+                            Some(hidden),
+                            format!(
+                                "Form '{}' is present but no longer visible{why}",
+                                was.selector
+                            ),
                         );
                         self.mark_gone(format!("form:{}", was.selector));
                         continue;
@@ -1123,6 +1132,7 @@ impl Cx {
     ) {
         let (bi, ci) = (&b.structure.interactive, &c.structure.interactive);
         let m = match_interactive(bi, ci);
+        let swapped = swapped_out(bi, ci, &m);
         // Walk the baseline in document order, then what is new.
         for (i, was) in bi.iter().enumerate() {
             let loc = was.location.clone();
@@ -1160,19 +1170,31 @@ impl Cx {
                 Some(j) => {
                     let now = &ci[j];
                     let before = self.changes.len();
-                    if was.visible && !now.visible {
+                    if was.visible && !now.visible && swapped.contains(&i) {
+                        self.push(
+                            ChangeKind::ElementChanged,
+                            el(),
+                            now.location.clone(),
+                            Some(json!({"visible": true})),
+                            Some(json!({"visible": false})),
+                            format!(
+                                "Interactive {name} went out of view as another in the same place came into view (a carousel, tabs)"
+                            ),
+                        );
+                    } else if was.visible && !now.visible {
                         if let Some(r) = self.gone_region_of(now.location.as_deref()) {
                             self.touched.insert("interactive");
                             self.fold(r);
                             continue;
                         }
+                        let (hidden, why) = hidden_now(now.hidden_by.as_deref());
                         self.push(
                             ChangeKind::ElementHidden,
                             el(),
                             now.location.clone(),
                             Some(json!({"visible": true})),
-                            Some(json!({"visible": false})),
-                            format!("Interactive {name} is present but no longer visible"),
+                            Some(hidden),
+                            format!("Interactive {name} is present but no longer visible{why}"),
                         );
                     } else if !was.visible && now.visible {
                         self.push(
@@ -1267,13 +1289,13 @@ impl Cx {
         if list.len() < 3 {
             for (name, location, cover) in list {
                 self.push(
-                    ChangeKind::ElementObscured,
+                    ChangeKind::ElementCovered,
                     element_of(&name),
                     location,
                     Some(json!({"obscured": false})),
                     Some(json!({"obscured": true, "covered_by": cover})),
                     format!(
-                        "Interactive {name} is visible but covered by another element{}",
+                        "Interactive {name} is covered by another element{} and cannot be clicked",
                         by(&cover)
                     ),
                 );
@@ -1297,14 +1319,16 @@ impl Cx {
             format!("'{}'", covers.join("', '"))
         };
         self.push(
-            ChangeKind::ElementObscured,
+            ChangeKind::ElementCovered,
             ElementRef::new("elements").text(&format!("{n} interactive elements")),
             None,
             None,
             Some(
                 json!({"covered": names.iter().take(20).collect::<Vec<_>>(), "covered_by": covers}),
             ),
-            format!("{n} interactive elements are visible but covered by {cover}: {shown}{more}"),
+            format!(
+                "{n} interactive elements are covered by {cover} and cannot be clicked: {shown}{more}"
+            ),
         );
     }
 
@@ -1314,6 +1338,7 @@ impl Cx {
             selector: &'a str,
             items: u32,
             visible: bool,
+            hidden_by: Option<&'a str>,
             extra: Value,
         }
         fn lists(fp: &Fingerprint) -> Vec<Counted<'_>> {
@@ -1326,6 +1351,7 @@ impl Cx {
                     selector: &l.selector,
                     items: l.items,
                     visible: l.visible,
+                    hidden_by: l.hidden_by.as_deref(),
                     extra: json!({"type": l.kind}),
                 })
                 .collect()
@@ -1340,6 +1366,7 @@ impl Cx {
                     selector: &t.selector,
                     items: t.rows,
                     visible: t.visible,
+                    hidden_by: t.hidden_by.as_deref(),
                     extra: json!({"columns": t.columns, "headers": t.headers}),
                 })
                 .collect()
@@ -1362,13 +1389,14 @@ impl Cx {
                                 self.fold(r);
                                 continue;
                             }
+                            let (hidden, why) = hidden_now(now.hidden_by);
                             self.push(
                                 ChangeKind::ElementHidden,
                                 el(),
                                 None,
                                 Some(json!({"visible": true})),
-                                Some(json!({"visible": false})),
-                                format!("{name} is present but no longer visible"),
+                                Some(hidden),
+                                format!("{name} is present but no longer visible{why}"),
                             );
                             self.mark_gone(format!("{kind}:{}", was.selector));
                             continue;
@@ -1803,6 +1831,48 @@ fn match_interactive(was: &[Interactive], now: &[Interactive]) -> InteractiveMat
         old_to_new,
         new_matched,
     }
+}
+
+/// Baseline indices of matched interactive elements that went out of view
+/// while at least as many of the same type in the same place came into view:
+/// a carousel that rotated, tabs that switched. Hiding one element is a
+/// regression; trading it for its sibling is the page working.
+fn swapped_out(bi: &[Interactive], ci: &[Interactive], m: &InteractiveMatch) -> HashSet<usize> {
+    let mut flips: HashMap<(&str, &str), (Vec<usize>, usize)> = HashMap::new();
+    for (i, was) in bi.iter().enumerate() {
+        let Some(j) = m.old_to_new[i] else { continue };
+        let now = &ci[j];
+        if was.visible == now.visible {
+            continue;
+        }
+        let key = (now.location.as_deref().unwrap_or(""), now.kind.as_str());
+        let entry = flips.entry(key).or_default();
+        if was.visible {
+            entry.0.push(i);
+        } else {
+            entry.1 += 1;
+        }
+    }
+    flips
+        .into_values()
+        .filter(|(hidden, shown)| hidden.len() <= *shown)
+        .flat_map(|(hidden, _)| hidden)
+        .collect()
+}
+
+/// The `now` of an element that became hidden (`{"visible": false,
+/// "hidden_by": "off_screen"}`), and the reason for its message.
+fn hidden_now(reason: Option<&str>) -> (Value, &'static str) {
+    let why = match reason {
+        Some("off_screen") => " (moved off-screen)",
+        Some("clipped") => " (clipped away by an ancestor's overflow)",
+        _ => "",
+    };
+    let now = match reason {
+        Some(r) => json!({"visible": false, "hidden_by": r}),
+        None => json!({"visible": false}),
+    };
+    (now, why)
 }
 
 /// Fields of a matched pair that changed, other than visible/enabled/obscured.

@@ -45,6 +45,7 @@
       headers: 20,
       text: 100,
       listItems: 1000,
+      hiddenKept: 10,
     };
     const vw = window.innerWidth;
     const vh = window.innerHeight;
@@ -142,6 +143,106 @@
         if (n === el && cs.visibility !== 'visible') return false;
       }
       return true;
+    }
+    // Why an element the user cannot see is not seen: 'css' (display,
+    // visibility, opacity, content-visibility), 'off_screen' (its box lies
+    // entirely outside the document's scrollable area: negative offsets, a
+    // huge translate), 'clipped' (entirely outside an ancestor that clips
+    // its overflow), or '' when it is rendered where it can be seen.
+    // Geometry is read only for elements the fingerprint reports (not for
+    // every list item or table row), and styles once per element.
+    const hiddenMemo = new Map();
+    function hiddenBy(el) {
+      let h = hiddenMemo.get(el);
+      if (h !== undefined) return h;
+      h = !visible(el) ? 'css' : offScreen(el) ? 'off_screen' : clipped(el) ? 'clipped' : '';
+      hiddenMemo.set(el, h);
+      return h;
+    }
+    function onScreen(el) {
+      return hiddenBy(el) === '';
+    }
+    function withHidden(entry, el) {
+      const h = hiddenBy(el);
+      if (h) entry.hidden_by = h;
+      return entry;
+    }
+    const rootView = rootDoc.defaultView || window;
+    const docEl = rootDoc.documentElement;
+    let docBox = null;
+    // The scrollable area in viewport coordinates: from the document's
+    // origin (nothing left of or above it can be scrolled to) to its scroll
+    // size, which a positive translate or offset already extends.
+    function documentBox() {
+      if (!docBox) {
+        const sx = rootView.scrollX || 0;
+        const sy = rootView.scrollY || 0;
+        docBox = { left: -sx, top: -sy, right: Math.max(docEl.scrollWidth, vw) - sx, bottom: Math.max(docEl.scrollHeight, vh) - sy };
+      }
+      return docBox;
+    }
+    function outside(r, b) {
+      return r.right <= b.left || r.bottom <= b.top || r.left >= b.right || r.top >= b.bottom;
+    }
+    // The element's box, or for an inline element around blocks (a link
+    // wrapping an image, a card) whose own box is a line of zero height,
+    // the union of its children's boxes.
+    const boxMemo = new Map();
+    function box(el) {
+      let b = boxMemo.get(el);
+      if (b) return b;
+      b = rect(el);
+      if ((b.width < 1 || b.height < 1) && el.firstElementChild) {
+        let l = Infinity, t = Infinity, r = -Infinity, bo = -Infinity;
+        let n = 0;
+        for (let c = el.firstElementChild; c && n < 20; c = c.nextElementSibling, n++) {
+          const cr = rect(c);
+          if (cr.width < 1 && cr.height < 1) continue;
+          l = Math.min(l, cr.left);
+          t = Math.min(t, cr.top);
+          r = Math.max(r, cr.right);
+          bo = Math.max(bo, cr.bottom);
+        }
+        if (r > l && bo > t) b = { left: l, top: t, right: r, bottom: bo, width: r - l, height: bo - t };
+      }
+      boxMemo.set(el, b);
+      return b;
+    }
+    function offScreen(el) {
+      const r = box(el);
+      if (r.width === 0 && r.height === 0) return false;
+      return outside(r, documentBox());
+    }
+    const styleMemo = new Map();
+    function style(el) {
+      let cs = styleMemo.get(el);
+      if (!cs) {
+        cs = getComputedStyle(el);
+        styleMemo.set(el, cs);
+      }
+      return cs;
+    }
+    const CLIPS = /hidden|clip/;
+    // Entirely outside an ancestor that clips (overflow hidden or clip). An
+    // absolutely positioned box escapes the ancestors below its containing
+    // block, a fixed one all of them; <html> and <body> pass their overflow
+    // to the viewport, which documentBox covers.
+    function clipped(el) {
+      const r = box(el);
+      if (r.width === 0 && r.height === 0) return false;
+      let pos = style(el).position;
+      if (pos === 'fixed') return false;
+      let needPositioned = pos === 'absolute';
+      for (let a = parentEl(el); a && a !== docEl && a !== rootDoc.body; a = parentEl(a)) {
+        const s = style(a);
+        if (s.display === 'contents') continue;
+        const positioned = s.position !== 'static' || s.transform !== 'none';
+        if (needPositioned && !positioned) continue;
+        if ((CLIPS.test(s.overflowX) || CLIPS.test(s.overflowY)) && outside(r, rect(a))) return true;
+        if (s.position === 'fixed') return false;
+        needPositioned = s.position === 'absolute';
+      }
+      return false;
     }
     const rectMemo = new Map();
     function rect(el) {
@@ -281,11 +382,19 @@
 
     // ---- selectors ------------------------------------------------------
     const STATE_CLASS = /^(is-|has-|js-)|^(active|show|shown|open|opened|closed|hidden|visible|invisible|selected|disabled|enabled|loading|loaded|collapsed|expanded|in|fade|focus|focused|hover|current|error|invalid|valid|d-none|sr-only)$/;
+    // A chunk (between - _ : .) with a digit and 4 or more characters is
+    // generated, whether or not it happens to be all digits (the core's
+    // id-by-position rule): `todo-8f3a9c`, `todo-1700000000`.
+    function generatedChunk(s) {
+      const parts = s.split(/[-_:.]/);
+      for (let i = 0; i < parts.length; i++) if (parts[i].length >= 4 && /\d/.test(parts[i])) return true;
+      return false;
+    }
     function stableId(id) {
-      return !!id && id.length <= 64 && !/\d{3,}|[0-9a-f]{8,}|^[:\d]|^(ember|react|radix|mui|headlessui|rc-|__)/i.test(id);
+      return !!id && id.length <= 64 && !/\d{3,}|[0-9a-f]{8,}|^[:\d]|^(ember|react|radix|mui|headlessui|rc-|__)/i.test(id) && !generatedChunk(id);
     }
     function stableClass(c) {
-      return c.length <= 40 && /^[A-Za-z_-][\w-]*$/.test(c) && !/\d{3,}/.test(c) && !/^(css|sc|jsx|emotion|svelte|tw)-/.test(c) && !/__[A-Za-z0-9_-]{5,}$/.test(c) && !STATE_CLASS.test(c);
+      return c.length <= 40 && /^[A-Za-z_-][\w-]*$/.test(c) && !/\d{3,}/.test(c) && !generatedChunk(c) && !/^(css|sc|jsx|emotion|svelte|tw|ng)-/.test(c) && !/__[A-Za-z0-9_-]{5,}$/.test(c) && !STATE_CLASS.test(c);
     }
     function quoteAttr(v) {
       return '"' + String(v).slice(0, 40).replace(/["\\]/g, '\\$&').replace(/\s+/g, ' ') + '"';
@@ -293,13 +402,11 @@
     function localSel(el) {
       if (stableId(el.id)) return '#' + CSS.escape(el.id);
       let s = el.tagName.toLowerCase();
-      let n = 0;
-      for (const c of el.classList) {
-        if (stableClass(c)) {
-          s += '.' + CSS.escape(c);
-          if (++n === 2) break;
-        }
-      }
+      // Sorted: scripts that add classes in a racing order (a framework's
+      // and a widget's on <body>) must not change the selector.
+      const stable = Array.prototype.filter.call(el.classList, stableClass).sort();
+      const n = Math.min(stable.length, 2);
+      for (let i = 0; i < n; i++) s += '.' + CSS.escape(stable[i]);
       if (n === 0) {
         const al = el.getAttribute('aria-label');
         const name = el.getAttribute('name');
@@ -513,20 +620,41 @@
       if (el.matches(':disabled')) return false;
       return el.getAttribute('aria-disabled') !== 'true';
     }
-    // The element hit at the centre of `el`, when that is another element
-    // (an overlay, a z-index bug); null when `el` is on top or cannot be
-    // tested (not entirely inside the viewport).
+    // What covers `el`: the element hit at its centre when that is another
+    // element (not a descendant, an ancestor or a label of it) and the same
+    // holds for most of four inner points, so an edge under a sticky bar
+    // does not count. Only points inside the viewport can be hit-tested
+    // (elementFromPoint), and scrolling to test the rest would write to the
+    // page: an element entirely outside the viewport is not tested (null).
+    const INNER = [0.5, 0.5, 0.2, 0.2, 0.8, 0.2, 0.2, 0.8, 0.8, 0.8];
     function coveredBy(el) {
-      const r = rect(el);
-      if (r.width < 1 || r.height < 1 || r.top < 0 || r.left < 0 || r.bottom > vh || r.right > vw) return null;
+      const r = box(el);
+      if (r.width < 1 || r.height < 1) return null;
       const rn = el.getRootNode();
-      const x = r.left + r.width / 2;
-      const y = r.top + r.height / 2;
-      const hit = typeof rn.elementFromPoint === 'function' ? rn.elementFromPoint(x, y) : rootDoc.elementFromPoint(x, y);
-      if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return null;
+      const from = typeof rn.elementFromPoint === 'function' ? rn : rootDoc;
+      let tested = 0;
+      let covered = 0;
+      let first = null;
+      for (let i = 0; i < INNER.length; i += 2) {
+        const x = r.left + r.width * INNER[i];
+        const y = r.top + r.height * INNER[i + 1];
+        if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
+        tested++;
+        const hit = from.elementFromPoint(x, y);
+        if (covers(el, hit)) {
+          covered++;
+          if (!first) first = hit;
+        } else if (i === 0) {
+          return null;
+        }
+      }
+      return tested && covered * 2 > tested ? first : null;
+    }
+    function covers(el, hit) {
+      if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
       const labels = el.labels;
-      if (labels) for (let i = 0; i < labels.length; i++) if (labels[i] === hit || labels[i].contains(hit)) return null;
-      return hit;
+      if (labels) for (let i = 0; i < labels.length; i++) if (labels[i] === hit || labels[i].contains(hit)) return false;
+      return true;
     }
     function coverName(hit) {
       for (let n = hit, i = 0; n && i < 6; n = parentEl(n), i++) {
@@ -586,7 +714,7 @@
           if (++seen > CAP.listItems || visible(c)) items++;
         }
         const s = sel(el);
-        structure.content.lists.push({ selector: s, items, type: r === 'list' ? 'list' : el.tagName.toLowerCase(), visible: visible(el) });
+        structure.content.lists.push(withHidden({ selector: s, items, type: r === 'list' ? 'list' : el.tagName.toLowerCase(), visible: onScreen(el) }, el));
         addContains(el, 'list:' + s);
       }
 
@@ -610,7 +738,7 @@
           (ty === 'button' ? buttons : fields).push(ty + ':' + name);
         }
         const s = sel(el);
-        structure.content.forms.push({ selector: s, fields, buttons, visible: visible(el) });
+        structure.content.forms.push(withHidden({ selector: s, fields, buttons, visible: onScreen(el) }, el));
         addContains(el, 'form:' + s);
       }
 
@@ -658,7 +786,7 @@
           }
         }
         const s = sel(el);
-        const t = { selector: s, rows, columns, visible: visible(el) };
+        const t = withHidden({ selector: s, rows, columns, visible: onScreen(el) }, el);
         if (headers.length) t.headers = headers;
         structure.content.tables.push(t);
         addContains(el, 'table:' + s);
@@ -679,7 +807,7 @@
       const hidden = [];
       for (let i = 0; i < cand.length; i++) {
         const el = cand[i];
-        if (visible(el)) {
+        if (onScreen(el)) {
           if (!inScope(el)) continue;
           if (shown.length >= CAP.interactive) {
             truncated.push('interactive');
@@ -691,12 +819,16 @@
           hidden.push(i);
         }
       }
-      const picked = shown.concat(hidden.slice(0, Math.max(0, CAP.interactive - shown.length))).sort((a, b) => a - b);
+      // Hidden ones fill what the cap leaves, and the first few are kept even
+      // on a page that fills it: an element hidden by a regression would
+      // otherwise drop out and read as removed rather than hidden.
+      const keepHidden = Math.max(CAP.interactive - shown.length, CAP.hiddenKept);
+      const picked = shown.concat(hidden.slice(0, keepHidden)).sort((a, b) => a - b);
       const landmarkInteractive = new Map();
       for (const i of picked) {
         const el = cand[i];
         const type = itype(el);
-        const e = { type, text: accName(el), visible: visible(el), enabled: isEnabled(el) };
+        const e = withHidden({ type, text: accName(el), visible: onScreen(el), enabled: isEnabled(el) }, el);
         const href = el.tagName === 'A' || el.tagName === 'AREA' ? hrefPath(el) : undefined;
         if (href !== undefined) e.href = href;
         if (HAS_VALUE.has(type) && !el.isContentEditable) e.value = el.value ? '[has value]' : '';
@@ -757,7 +889,7 @@
     st.notifications = stateList("[role=status],[role=log],[aria-live=polite],[aria-live=assertive]:not([role=alert]),.toast,.notification,.snackbar,.flash", { needText: true });
 
     for (const lm of landmarkList) {
-      const entry = { present: true, visible: visible(lm.el), role: lm.role, contains: (contains.get(lm.key) || []) };
+      const entry = withHidden({ present: true, visible: onScreen(lm.el), role: lm.role, contains: (contains.get(lm.key) || []) }, lm.el);
       if (detailed) entry.interactive = lm.interactive || [];
       structure.landmarks[lm.key] = entry;
     }

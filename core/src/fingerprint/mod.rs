@@ -51,7 +51,7 @@ pub use model::{
     Content, Fingerprint, Form, Heading, Images, Interactive, Landmark, List,
     MAX_FINGERPRINT_BYTES, State, StateElement, Structure, Table, Viewport,
 };
-pub use normalize::{normalize_text, normalize_url};
+pub use normalize::{normalize_selector, normalize_text, normalize_url};
 pub use options::{Depth, EXTRACTOR_JS, ExtractOptions, Scope};
 pub use store::{
     BaselineStore, BaselineStoreBuilder, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::normalize::{normalize_text, normalize_url};
+use super::normalize::{normalize_selector, normalize_text, normalize_url};
 use super::options::Depth;
 use crate::{Error, Result};
 
@@ -34,7 +34,7 @@ pub const MAX_FINGERPRINT_BYTES: usize = 2 * 1024 * 1024;
 ///     "interactive": [{"type": "button", "text": "Pay order 98231", "visible": true, "enabled": true}]
 ///   }
 /// }"#)?;
-/// assert_eq!(fp.url, "http://127.0.0.1:8000/orders/[number]");
+/// assert_eq!(fp.url, "http://127.0.0.1:8000/orders/[id]");
 /// assert_eq!(fp.structure.interactive[0].text, "Pay order [number]");
 /// assert_eq!(fp.hash.len(), 16);
 /// # Ok::<(), response_diff::Error>(())
@@ -116,9 +116,16 @@ pub struct Landmark {
     /// missing (the seed's hand-written baselines use it).
     #[serde(default = "yes")]
     pub present: bool,
-    /// Rendered (not `display:none`, `visibility:hidden`, `opacity:0`).
+    /// Rendered (not `display:none`, `visibility:hidden`, `opacity:0`) and
+    /// not off-screen or clipped away.
     #[serde(default = "yes")]
     pub visible: bool,
+    /// Why it is not visible: `css` (`display:none`, `visibility:hidden`,
+    /// `opacity:0`), `off_screen` (its box lies entirely outside the
+    /// document's scrollable area) or `clipped` (entirely outside an
+    /// ancestor that clips its overflow). Absent when visible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_by: Option<String>,
     /// The ARIA landmark role (`banner`, `navigation`, `main`…), or `generic`
     /// for the no-landmark fallback.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -178,9 +185,15 @@ pub struct List {
     /// `ul`, `ol`, `menu` or `list`.
     #[serde(default, rename = "type")]
     pub kind: String,
-    /// Rendered.
+    /// Rendered where it can be seen (see [`Landmark::visible`]).
     #[serde(default = "yes")]
     pub visible: bool,
+    /// Why it is not visible: `css` (`display:none`, `visibility:hidden`,
+    /// `opacity:0`), `off_screen` (its box lies entirely outside the
+    /// document's scrollable area) or `clipped` (entirely outside an
+    /// ancestor that clips its overflow). Absent when visible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_by: Option<String>,
 }
 
 /// A form.
@@ -195,9 +208,15 @@ pub struct Form {
     /// Buttons as `button:label`.
     #[serde(default)]
     pub buttons: Vec<String>,
-    /// Rendered.
+    /// Rendered where it can be seen (see [`Landmark::visible`]).
     #[serde(default = "yes")]
     pub visible: bool,
+    /// Why it is not visible: `css` (`display:none`, `visibility:hidden`,
+    /// `opacity:0`), `off_screen` (its box lies entirely outside the
+    /// document's scrollable area) or `clipped` (entirely outside an
+    /// ancestor that clips its overflow). Absent when visible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_by: Option<String>,
 }
 
 /// A table or grid.
@@ -215,9 +234,15 @@ pub struct Table {
     /// Header cell texts (depth `detailed`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<String>,
-    /// Rendered.
+    /// Rendered where it can be seen (see [`Landmark::visible`]).
     #[serde(default = "yes")]
     pub visible: bool,
+    /// Why it is not visible: `css` (`display:none`, `visibility:hidden`,
+    /// `opacity:0`), `off_screen` (its box lies entirely outside the
+    /// document's scrollable area) or `clipped` (entirely outside an
+    /// ancestor that clips its overflow). Absent when visible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_by: Option<String>,
 }
 
 /// Image counts in scope.
@@ -249,8 +274,15 @@ pub struct Interactive {
     pub text: String,
     /// Rendered. Hidden-but-present elements are kept with `false` so that
     /// compare can report [`ElementHidden`](super::ChangeKind::ElementHidden).
+    /// Off-screen and clipped-away elements are not visible either.
     #[serde(default = "yes")]
     pub visible: bool,
+    /// Why it is not visible: `css` (`display:none`, `visibility:hidden`,
+    /// `opacity:0`), `off_screen` (its box lies entirely outside the
+    /// document's scrollable area) or `clipped` (entirely outside an
+    /// ancestor that clips its overflow). Absent when visible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_by: Option<String>,
     /// Not disabled (`disabled`, a disabled fieldset, `aria-disabled`).
     #[serde(default = "yes")]
     pub enabled: bool,
@@ -267,8 +299,10 @@ pub struct Interactive {
     /// Enclosing regions, outermost first (`main > section:projects`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
-    /// Visible and inside the viewport, but the point at its centre hits
-    /// another element (an overlay, a z-index bug).
+    /// Visible, but the point at its centre and most of four inner points
+    /// hit another element (an overlay, a z-index bug). Only points inside
+    /// the viewport are tested: an element entirely outside it is never
+    /// obscured.
     #[serde(default, skip_serializing_if = "is_false")]
     pub obscured: bool,
     /// When obscured: what was hit instead (a landmark key or a selector).
@@ -517,7 +551,7 @@ impl Fingerprint {
         // collide after normalization get #2, #3 like the extractor's repeats.
         let landmarks = std::mem::take(&mut s.landmarks);
         for (key, mut lm) in landmarks {
-            let base = normalize_text(&key).into_owned();
+            let base = normalize_selector(&key).into_owned();
             let mut k = base.clone();
             let mut i = 2;
             while s.landmarks.contains_key(&k) {
@@ -527,7 +561,7 @@ impl Fingerprint {
             for c in &mut lm.contains {
                 // Headings are content and stay as written (DESIGN §3.5).
                 if !c.starts_with("heading:") {
-                    norm(c, normalize_text);
+                    norm(c, normalize_selector);
                 }
             }
             lm.interactive
@@ -541,15 +575,15 @@ impl Fingerprint {
             norm(&mut h.text, |t| collapse_ws(t).into());
         }
         for l in &mut s.content.lists {
-            norm(&mut l.selector, normalize_text);
+            norm(&mut l.selector, normalize_selector);
         }
         for f in &mut s.content.forms {
-            norm(&mut f.selector, normalize_text);
+            norm(&mut f.selector, normalize_selector);
             f.fields.iter_mut().for_each(|t| norm(t, normalize_text));
             f.buttons.iter_mut().for_each(|t| norm(t, normalize_text));
         }
         for t in &mut s.content.tables {
-            norm(&mut t.selector, normalize_text);
+            norm(&mut t.selector, normalize_selector);
             t.headers.iter_mut().for_each(|h| norm(h, normalize_text));
         }
         for e in &mut s.interactive {
@@ -559,10 +593,10 @@ impl Fingerprint {
                 norm(h, normalize_url);
             }
             if let Some(l) = &mut e.location {
-                norm(l, normalize_text);
+                norm(l, normalize_selector);
             }
             if let Some(c) = &mut e.covered_by {
-                norm(c, normalize_text);
+                norm(c, normalize_selector);
             }
             if let Some(v) = &mut e.value {
                 // Only "has a value or not" is kept, whatever a driver sent.
@@ -580,7 +614,7 @@ impl Fingerprint {
             &mut st.notifications,
         ] {
             for e in list.iter_mut() {
-                norm(&mut e.selector, normalize_text);
+                norm(&mut e.selector, normalize_selector);
                 norm(&mut e.text, normalize_text);
             }
         }

@@ -1,4 +1,10 @@
 //! Normalization of dynamic text: dates, times, long numbers and ids.
+//!
+//! Ids are recognized by position as well as by shape: after `#`, in URL
+//! path segments and query values, in `[name="…"]` values, a token is an id
+//! whether or not it happens to be all digits (a random hex id is all digits
+//! a few times in a hundred loads). Numbers in running text (prices,
+//! counts) stay numbers, and short ones stay as written.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -32,6 +38,9 @@ static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
         ),
         // 1,234,567.89 / 12 345 (thin or no-break space) / 1'234
         r"(?P<grouped>\b\d{1,3}(?:[,.'\u{202F}\u{00A0}]\d{3})+(?:[.,]\d+)?\b)".to_owned(),
+        // `#` then a token with a digit: an id by its position (`Order
+        // #98231`, `#todo-1700000000`, `#row-k2j3h4`), whatever its digits.
+        r"(?P<hashid>#[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*)".to_owned(),
         // Any word that contains a digit (ids, counters, hex, ord_8fK2…),
         // with decimals: classified in `classify`.
         r"(?P<word>[\p{L}\p{N}_]*\p{N}[\p{L}\p{N}_]*(?:[.,]\p{N}+)*)".to_owned(),
@@ -52,7 +61,9 @@ static DIGITS: LazyLock<Regex> =
 /// | ISO dates, `01/23/2026`, `23.01.2026`, `Jan 23, 2026`, `23 January` (with a weekday) | `[date]` |
 /// | ISO date-times | `[date] [time]` |
 /// | `10:30`, `10:30:45.123 UTC`, `9 PM`, `5 minutes ago`, `in 2 days`, `just now` | `[time]` |
-/// | numbers with 4 or more digits (`48213`, `1,234.56`, `$19.99`), digit runs of 4+ inside words (`row12345`) | `[number]` |
+/// | `#` and a token with a digit (`Order #98231`, `#todo-k2j3h4`): chunks of 4+ with a digit | `#[id]`, `#todo-[id]` |
+/// | runs of 8 or more digits (`12345678`, timestamps): ids or hex that happen to have no letter | `[id]` |
+/// | numbers with 4 to 7 digits (`48213`, `1,234.56`, `$19.99`), digit runs of 4+ inside words (`row12345`) | `[number]` |
 ///
 /// Shorter numbers (`3 items`, `Page 2`) are content and stay. Whitespace
 /// runs collapse to one space. Headings are never normalized (the caller
@@ -101,13 +112,16 @@ fn normalize_once(text: &str) -> Cow<'_, str> {
 }
 
 /// [`normalize_text`] for URLs: the scheme, host and port stay as they are;
-/// the path, query and fragment are normalized.
+/// the path, query and fragment are normalized, and their tokens are ids by
+/// position: a chunk with a digit and 4 or more characters is `[id]`
+/// whether or not it happens to be all digits.
 ///
 /// ```
 /// use response_diff::fingerprint::normalize_url;
 ///
 /// assert_eq!(normalize_url("http://127.0.0.1:8080/orders/12345?t=1700000000"),
-///            "http://127.0.0.1:8080/orders/[number]?t=[number]");
+///            "http://127.0.0.1:8080/orders/[id]?t=[id]");
+/// assert_eq!(normalize_url("/orders/8fk2a?page=2"), "/orders/[id]?page=2");
 /// assert_eq!(normalize_url("//cdn2024.example.com/v/2024-01-05"), "//cdn2024.example.com/v/[date]");
 /// ```
 pub fn normalize_url(url: &str) -> Cow<'_, str> {
@@ -126,10 +140,96 @@ pub fn normalize_url(url: &str) -> Cow<'_, str> {
         None => 0,
     };
     let (origin, rest) = url.split_at(split);
-    match normalize_text(rest) {
-        Cow::Borrowed(_) => Cow::Borrowed(url),
-        Cow::Owned(r) => Cow::Owned(format!("{origin}{r}")),
+    // Path segments and query values are ids by position: `/orders/48213`
+    // and `/orders/8fk2a` both read `/orders/[id]`.
+    let normalized = normalize_text(rest);
+    match id_position(&normalized) {
+        Cow::Borrowed(r) if r == rest => Cow::Borrowed(url),
+        r => Cow::Owned(format!("{origin}{r}")),
     }
+}
+
+/// The id rule for tokens in an id position (after `#`, URL path segments
+/// and query values, `[name="…"]` values): a number placeholder becomes
+/// `[id]`, and so does every alphanumeric chunk (between `-`, `_`, `.`,
+/// `~`, `+` and the like) that has a digit and 4 or more characters, so
+/// `todo-1700000000`, `todo-k2j3h4l5` and `todo-8f3a` all read `todo-[id]`.
+/// Shorter chunks (`v2`, `h1`, `12`) stay: they are names or small numbers.
+fn id_position(text: &str) -> Cow<'_, str> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) && !text.contains("[number]") {
+        return Cow::Borrowed(text);
+    }
+    // A number placeholder is part of the chunk around it (`zz1234` was
+    // made `zz[number]` by the text rules): it counts as digits, 4 wide.
+    const NUM: char = '\u{1}';
+    let text = text.replace("[number]", "\u{1}");
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chunk = String::new();
+    let flush = |chunk: &mut String, out: &mut String| {
+        let width = chunk
+            .chars()
+            .map(|c| if c == NUM { 4 } else { 1 })
+            .sum::<usize>();
+        if width >= 4 && chunk.chars().any(|c| c == NUM || c.is_ascii_digit()) {
+            out.push_str("[id]");
+        } else {
+            out.push_str(chunk);
+        }
+        chunk.clear();
+    };
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() || ch == NUM {
+            chunk.push(ch);
+        } else {
+            flush(&mut chunk, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut chunk, &mut out);
+    Cow::Owned(out)
+}
+
+/// [`normalize_text`] for selectors: also the values of `[name="…"]` are
+/// ids by position (`#…` already are, in any text).
+///
+/// ```
+/// use response_diff::fingerprint::normalize_selector;
+///
+/// assert_eq!(normalize_selector("#todo-1700000000 li"), "#todo-[id] li");
+/// assert_eq!(normalize_selector("#todo-k2j3h4l5 li"), "#todo-[id] li");
+/// assert_eq!(normalize_selector("input[name=\"field-48213\"]"), "input[name=\"field-[id]\"]");
+/// assert_eq!(normalize_selector("input[name=\"field-8fk2a\"]"), "input[name=\"field-[id]\"]");
+/// assert_eq!(normalize_selector("button[aria-label=\"Pay 48213\"]"), "button[aria-label=\"Pay [number]\"]");
+/// ```
+pub fn normalize_selector(selector: &str) -> Cow<'_, str> {
+    let text = normalize_text(selector);
+    if !text.contains("[name=\"") {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest: &str = &text;
+    while let Some(i) = rest.find("[name=\"") {
+        let start = i + "[name=\"".len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        // The extractor escapes `"` and `\` inside values.
+        let mut end = rest.len();
+        let mut escaped = false;
+        for (j, ch) in rest.char_indices() {
+            match ch {
+                '\\' if !escaped => escaped = true,
+                '"' if !escaped => {
+                    end = j;
+                    break;
+                }
+                _ => escaped = false,
+            }
+        }
+        out.push_str(&id_position(&rest[..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// Digits folded away, for matching elements whose text differs only in a
@@ -179,6 +279,8 @@ fn replacement(c: &Captures<'_>) -> String {
         "[date]".into()
     } else if c.name("time").is_some() || c.name("relative").is_some() {
         "[time]".into()
+    } else if let Some(m) = c.name("hashid") {
+        format!("#{}", id_position(&normalize_once(&m.as_str()[1..])))
     } else if let Some(m) = c.name("grouped") {
         classify_number(m.as_str())
     } else if let Some(m) = c.name("word") {
@@ -200,6 +302,12 @@ fn classify(word: &str) -> String {
     let digits = word.chars().filter(char::is_ascii_digit).count();
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     if letters == 0 {
+        // A bare run of 8 or more digits is no count a page shows (those
+        // are grouped): it is an id or a timestamp, and an 8-digit hex id
+        // that happens to have no letter must normalize as one that has.
+        if digits >= 8 && word.chars().all(|c| c.is_ascii_digit()) {
+            return "[id]".into();
+        }
         // 48213, 19.99, 3.14159
         return classify_number(word);
     }

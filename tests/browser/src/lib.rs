@@ -4,6 +4,7 @@
 //! on pages served by a small HTTP server bound to 127.0.0.1. Nothing here
 //! leaves the loopback interface.
 
+pub mod corpus;
 pub mod pages;
 pub mod regressions;
 pub mod server;
@@ -23,6 +24,12 @@ pub use server::Server;
 /// The fixtures folder (`tests/fixtures`) of the repository.
 pub fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+/// Where the corpus's third-party apps are installed
+/// (`tests/browser/apps/node_modules`, by `make fingerprint-apps`).
+pub fn apps_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("apps/node_modules")
 }
 
 /// The Chromium binary: `$CHROMIUM`, else Debian's real binary behind the
@@ -90,6 +97,10 @@ impl Chromium {
             "--disable-default-apps",
             "--mute-audio",
             "--hide-scrollbars",
+            // Pages never reach past the loopback interface: the corpus's
+            // third-party apps link fonts and images on other hosts, and
+            // those fail at once, the same way on every run.
+            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
         ]
         .iter()
         .map(OsStr::new)

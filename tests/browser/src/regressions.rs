@@ -304,7 +304,7 @@ pub fn cases() -> Vec<Case> {
             kind: CssOnly,
             base: d,
             edit: Css("aside { position: fixed; inset: 0; z-index: 1000; background: #fff; }"),
-            expect: &[ElementObscured],
+            expect: &[ElementCovered],
         },
         Case {
             name: "dashboard reloaded",

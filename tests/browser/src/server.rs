@@ -1,7 +1,9 @@
 //! A small HTTP/1.1 server on 127.0.0.1 for test pages.
 //!
-//! Serves `tests/fixtures/pages/**` at `/`, pages registered at run time
-//! with [`Server::put`] (regression variants), and generated pages
+//! Serves `tests/fixtures/pages/**` at `/`, the third-party apps of the
+//! regression corpus (`tests/browser/apps/node_modules/**`, installed by
+//! `make fingerprint-apps`) at `/apps/`, pages registered at run time with
+//! [`Server::put`] (regression variants), and generated pages
 //! (`/generated/big?n=2000`). One thread per connection; `Connection:
 //! close` on every response.
 
@@ -114,6 +116,16 @@ fn route(root: &Path, pages: &Pages, path: &str, query: &str) -> (u16, &'static 
             pages::generated_page(n).into_bytes(),
         );
     }
+    if let Some(rest) = path.strip_prefix("/apps/") {
+        let apps = crate::apps_dir();
+        return match safe_join(&apps, rest) {
+            Some(file) if file.is_file() => match std::fs::read(&file) {
+                Ok(body) => (200, content_type(&file), body),
+                Err(_) => (404, "text/plain", b"not found".to_vec()),
+            },
+            _ => (404, "text/plain", b"not found".to_vec()),
+        };
+    }
     match safe_join(root, path) {
         Some(file) if file.is_file() => match std::fs::read(&file) {
             Ok(body) => (200, content_type(&file), body),
@@ -137,7 +149,14 @@ fn content_type(file: &Path) -> &'static str {
         Some("html") => "text/html; charset=utf-8",
         Some("png") => "image/png",
         Some("css") => "text/css",
-        Some("js") => "text/javascript",
+        Some("js" | "mjs" | "jsx") => "text/javascript",
+        Some("json") => "application/json",
+        Some("svg") => "image/svg+xml",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("gif") => "image/gif",
+        Some("woff") => "font/woff",
+        Some("woff2") => "font/woff2",
+        Some("ttf") => "font/ttf",
         _ => "application/octet-stream",
     }
 }

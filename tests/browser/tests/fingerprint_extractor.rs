@@ -509,10 +509,19 @@ fn big_page_respects_caps() {
     load(&s.tab, &s.server.url("/generated/big?n=2000")).unwrap();
     let fp = s.standard();
     let st = &fp.structure;
-    assert_eq!(st.interactive.len(), 50);
+    // 50 visible ones, and the hidden ones among them in document order (at
+    // most 10 past the cap), so that hiding one reads as hidden.
+    let visible = st.interactive.iter().filter(|e| e.visible).count();
+    let hidden = st.interactive.len() - visible;
+    assert_eq!(visible, 50);
+    assert!((1..=10).contains(&hidden), "{hidden} hidden kept");
     assert!(
-        st.interactive.iter().all(|e| e.visible),
-        "visible ones come first"
+        st.interactive
+            .iter()
+            .filter(|e| !e.visible)
+            .all(|e| e.hidden_by.as_deref() == Some("css")),
+        "{:#?}",
+        st.interactive
     );
     assert!(st.content.headings.len() <= 50);
     assert_eq!(st.content.lists.len(), 20);
@@ -526,7 +535,13 @@ fn big_page_respects_caps() {
         );
     }
     let detailed = s.capture(&ExtractOptions::new(Scope::Full, Depth::Detailed));
-    assert_eq!(detailed.structure.interactive.len(), 100);
+    let detailed_visible = detailed
+        .structure
+        .interactive
+        .iter()
+        .filter(|e| e.visible)
+        .count();
+    assert_eq!(detailed_visible, 100);
 }
 
 #[test]

@@ -1,0 +1,915 @@
+//! The regression corpus on apps nobody here wrote: TodoMVC in several
+//! frameworks (npm `todomvc`), jsoneditor's bundled examples (npm
+//! `jsoneditor`), reveal.js's demo deck (npm `reveal.js`), plus the
+//! project's dashboard fixture.
+//!
+//! Regressions are generated from a small table per app (which element to
+//! remove, which list to empty, what to cover…): each entry becomes a
+//! script evaluated in the live page after it has loaded, at the same URL
+//! as the baseline. The baseline is captured once per app from a plain
+//! load; every regression is a fresh load plus its script. Benign-noise
+//! traps (dates, relative times, counters, random and all-digit ids, a
+//! rotating banner, animation state, focus) inject the same markup with two
+//! different seeds into two loads; any change at `warning` or above
+//! between them is a false positive.
+//!
+//! The apps are installed by `make fingerprint-apps` (npm ci in
+//! `tests/browser/apps`) and served from 127.0.0.1 under `/apps/`.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use headless_chrome::Tab;
+use response_diff::fingerprint::{
+    Change, ChangeKind, Comparison, ExtractOptions, Fingerprint, Severity, compare,
+};
+
+use crate::{Server, capture, eval_string};
+
+/// An app of the corpus.
+#[derive(Debug, Clone)]
+pub struct App {
+    /// Short name (`todomvc/react`).
+    pub name: &'static str,
+    /// URL path on the test server.
+    pub path: &'static str,
+    /// A script run on every load before the expression below is awaited
+    /// (jsoneditor's first example shows its JSON when "Set JSON" is clicked).
+    pub prepare: &'static str,
+    /// A JS expression that is true once the app has rendered.
+    pub ready: &'static str,
+    /// Todo items to add through the real UI (typed into `#new-todo`, then
+    /// Enter) before the baseline; the first is then checked off. Stored by
+    /// the app in localStorage, so every later load shows them.
+    pub todos: &'static [&'static str],
+    /// Regression targets.
+    pub targets: Targets,
+}
+
+/// What each kind of regression acts on, as CSS selectors in the app.
+#[derive(Debug, Clone, Default)]
+pub struct Targets {
+    /// Elements to remove.
+    pub remove: &'static [&'static str],
+    /// Elements before which an error message is inserted.
+    pub error: &'static [&'static str],
+    /// Lists or tables whose items are removed.
+    pub empty: &'static [&'static str],
+    /// Elements whose text is replaced, with the new text.
+    pub text: &'static [(&'static str, &'static str)],
+    /// Elements hidden by CSS (display, visibility, opacity in turn).
+    pub hide: &'static [&'static str],
+    /// Elements moved off-screen (negative offset, huge translate, clipped
+    /// by an ancestor with overflow hidden, in turn).
+    pub off_screen: &'static [&'static str],
+    /// Interactive elements covered by an overlay (just over it, a
+    /// transparent full-page layer, an opaque full-page layer, in turn).
+    pub cover: &'static [&'static str],
+    /// Controls disabled (`disabled`, or `aria-disabled` for links).
+    pub disable: &'static [&'static str],
+    /// Where trap markup goes (prepended); `body` when empty.
+    pub noise_in: &'static str,
+}
+
+/// The kinds of seeded regression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RegKind {
+    /// An element removed from the DOM.
+    Removed,
+    /// An error message shown.
+    Error,
+    /// A list or table emptied.
+    Emptied,
+    /// An element's text changed.
+    TextChanged,
+    /// Hidden by CSS.
+    Hidden,
+    /// Moved off-screen or clipped away.
+    OffScreen,
+    /// Covered by an overlay.
+    Covered,
+    /// A control disabled.
+    Disabled,
+}
+
+impl RegKind {
+    /// Every kind, in report order.
+    pub const ALL: [RegKind; 8] = [
+        RegKind::Removed,
+        RegKind::Error,
+        RegKind::Emptied,
+        RegKind::TextChanged,
+        RegKind::Hidden,
+        RegKind::OffScreen,
+        RegKind::Covered,
+        RegKind::Disabled,
+    ];
+
+    /// A label for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            RegKind::Removed => "element removed",
+            RegKind::Error => "error shown",
+            RegKind::Emptied => "list emptied",
+            RegKind::TextChanged => "text changed",
+            RegKind::Hidden => "hidden by CSS",
+            RegKind::OffScreen => "moved off-screen",
+            RegKind::Covered => "covered by an overlay",
+            RegKind::Disabled => "disabled",
+        }
+    }
+
+    /// Change kinds that name a regression of this kind correctly.
+    pub fn expect(self) -> &'static [ChangeKind] {
+        use ChangeKind::*;
+        match self {
+            RegKind::Removed => &[
+                ElementMissing,
+                LandmarkMissing,
+                FormFieldMissing,
+                HeadingMissing,
+                ListEmpty,
+            ],
+            RegKind::Error => &[ErrorAppeared],
+            RegKind::Emptied => &[ListEmpty, EmptyStateAppeared],
+            RegKind::TextChanged => &[HeadingChanged, HeadingMissing, ElementMissing],
+            RegKind::Hidden => &[ElementHidden, ListEmpty],
+            RegKind::OffScreen => &[ElementHidden],
+            RegKind::Covered => &[ElementCovered],
+            RegKind::Disabled => &[ElementDisabled],
+        }
+    }
+}
+
+/// The kinds of benign noise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trap {
+    /// The same page loaded again.
+    Reload,
+    /// A date in a link's text and href.
+    Date,
+    /// A relative time in a status line.
+    RelativeTime,
+    /// A counter in a button and a live count.
+    Counter,
+    /// A random hex id in element ids and a link.
+    RandomId,
+    /// An order id that is all digits on one load and hex on the other.
+    DigitId,
+    /// A carousel showing a different slide.
+    RotatingBanner,
+    /// A CSS animation caught at another moment.
+    Animation,
+    /// Focus on another control.
+    Focus,
+    /// A clock and a timestamped link.
+    Clock,
+}
+
+impl Trap {
+    /// A label for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Trap::Reload => "reload",
+            Trap::Date => "date",
+            Trap::RelativeTime => "relative time",
+            Trap::Counter => "counter",
+            Trap::RandomId => "random id",
+            Trap::DigitId => "all-digit vs hex id",
+            Trap::RotatingBanner => "rotating banner",
+            Trap::Animation => "animation state",
+            Trap::Focus => "focus",
+            Trap::Clock => "clock and timestamp",
+        }
+    }
+
+    /// The script that adds this noise, for one seed (1 or 2).
+    fn script(self, container: &str, seed: u32) -> String {
+        let put = |html: String| {
+            format!(
+                "(() => {{ const c = document.querySelector({c}) || document.body; \
+                 const d = document.createElement('div'); d.className = 'rd-noise'; \
+                 d.innerHTML = {h}; c.prepend(d); }})()",
+                c = js_str(container),
+                h = js_str(&html)
+            )
+        };
+        match self {
+            Trap::Reload => String::new(),
+            Trap::Date => {
+                let date = ["2026-01-05", "2026-11-24"][seed as usize % 2];
+                put(format!(
+                    "<a href=\"/archive/{date}\">Archive of {date}</a> <span>Updated Jan {d}, 2026</span>",
+                    d = 3 + seed * 9
+                ))
+            }
+            Trap::RelativeTime => put(format!(
+                "<span role=\"status\">Saved {} ago</span>",
+                ["3 minutes", "an hour"][seed as usize % 2]
+            )),
+            Trap::Counter => put(format!(
+                "<button type=\"button\">Notifications ({})</button> <a href=\"/inbox\">Inbox ({})</a>",
+                seed * 7,
+                seed * 13 + 2
+            )),
+            Trap::RandomId => {
+                let id = ["8f3a9c2b", "c41d7e05"][seed as usize % 2];
+                put(format!(
+                    "<ul id=\"list-{id}\" aria-label=\"Recent\"><li><a id=\"link-{id}\" href=\"/item/{id}\">Recent item</a></li></ul>"
+                ))
+            }
+            Trap::DigitId => {
+                let id = ["48213907", "4a8f13c9"][seed as usize % 2];
+                put(format!(
+                    "<a href=\"/orders/{id}?ref={id}\" data-order=\"{id}\">Order #{id}</a> <button type=\"button\" name=\"pay-{id}\" id=\"pay-{id}\">Pay order</button>"
+                ))
+            }
+            Trap::RotatingBanner => {
+                let mut html = String::from("<section aria-label=\"Offers\" class=\"rd-banner\">");
+                for k in 0..3u32 {
+                    let style = if k == seed % 3 {
+                        ""
+                    } else {
+                        " style=\"display:none\""
+                    };
+                    let _ = write!(
+                        html,
+                        "<div class=\"slide\"{style}><span>Offer {k}</span> <a href=\"/promo/{k}\">Shop now</a></div>"
+                    );
+                }
+                html.push_str("</section>");
+                put(html)
+            }
+            Trap::Animation => put(format!(
+                "<style>@keyframes rd-pulse {{ from {{ transform: translateX(0) scale(1); opacity: .4 }} to {{ transform: translateX(40px) scale(1.1); opacity: 1 }} }} \
+                 .rd-anim {{ animation: rd-pulse 0.7s ease-in-out {}s infinite alternate; }}</style>\
+                 <button type=\"button\" class=\"rd-anim\">Live</button>",
+                -0.2 * seed as f64
+            )),
+            Trap::Focus => format!(
+                "(() => {{ const f = Array.from(document.querySelectorAll('input:not([type=hidden]),button,a[href],[tabindex]')).filter((e) => e.offsetParent); \
+                 if (f.length) f[{} % f.length].focus(); }})()",
+                seed * 3
+            ),
+            Trap::Clock => {
+                let (t, ts) = [("10:31:07", 1_764_000_000u64), ("16:02:55", 1_764_022_000)]
+                    [seed as usize % 2];
+                put(format!(
+                    "<a href=\"/report?t={ts}\">Report at {t}</a> <time>{t}</time>"
+                ))
+            }
+        }
+    }
+}
+
+/// One case of the corpus.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The app (index into [`apps`]).
+    pub app: usize,
+    /// What the case does.
+    pub name: String,
+    /// A regression, or a trap.
+    pub kind: CaseKind,
+    /// Scripts for the baseline and the current load (empty: none).
+    pub scripts: (String, String),
+}
+
+/// A regression (must be found) or a trap (must not be flagged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaseKind {
+    /// A seeded regression.
+    Regression(RegKind),
+    /// Benign noise.
+    Trap(Trap),
+}
+
+const TODO_READY: &str = "document.querySelectorAll('#todo-list li').length >= 3 && !!document.querySelector('#footer #filters')";
+const TODOS: &[&str] = &["Buy milk", "Write the report", "Call the bank"];
+
+/// The apps of the corpus.
+pub fn apps() -> Vec<App> {
+    let todo = |name, path| App {
+        name,
+        path,
+        prepare: "",
+        ready: TODO_READY,
+        todos: TODOS,
+        targets: Targets::default(),
+    };
+    let mut v = Vec::new();
+    // Each TodoMVC gets a different slice of the same target list, so the
+    // corpus touches every part of the app across frameworks.
+    let frameworks = [
+        (
+            "todomvc/vanillajs",
+            "/apps/todomvc/examples/vanillajs/index.html",
+        ),
+        (
+            "todomvc/backbone",
+            "/apps/todomvc/examples/backbone/index.html",
+        ),
+        ("todomvc/react", "/apps/todomvc/examples/react/index.html"),
+        (
+            "todomvc/angularjs",
+            "/apps/todomvc/examples/angularjs/index.html",
+        ),
+        (
+            "todomvc/knockoutjs",
+            "/apps/todomvc/examples/knockoutjs/index.html",
+        ),
+    ];
+    let remove: [&[&str]; 5] = [
+        &["#new-todo", "#filters li:nth-of-type(2)"],
+        &["#clear-completed", "#toggle-all"],
+        &["#filters", "#new-todo"],
+        &["#todo-list li:nth-of-type(2) .toggle", "#clear-completed"],
+        &["#footer", "#filters li:nth-of-type(3)"],
+    ];
+    let text: [&[(&str, &str)]; 5] = [
+        &[("h1", "todo list")],
+        &[("#clear-completed", "Delete everything")],
+        &[("h1", "tasks")],
+        &[("#filters li:nth-of-type(2) a", "Open")],
+        &[("h1", "")],
+    ];
+    let hide: [&[&str]; 5] = [
+        &["#new-todo", "#todo-list"],
+        &["#filters", "#clear-completed"],
+        &["#main", "#new-todo"],
+        &["#clear-completed", "#todo-list li"],
+        &["#footer", "#toggle-all"],
+    ];
+    let off: [&[&str]; 5] = [
+        &["#new-todo", "#filters"],
+        &["#clear-completed", "#new-todo"],
+        &["#todo-list", "#clear-completed"],
+        &["#new-todo", "#footer"],
+        &["#filters", "#new-todo"],
+    ];
+    let cover: [&[&str]; 5] = [
+        &["#clear-completed", "#new-todo"],
+        &["#new-todo", "#filters a"],
+        &["#filters a", "#new-todo"],
+        &["#clear-completed", "#new-todo"],
+        &["#new-todo", "#clear-completed"],
+    ];
+    let disable: [&[&str]; 5] = [
+        &["#new-todo"],
+        &["#clear-completed"],
+        &["#filters li:nth-of-type(2) a"],
+        &["#todo-list li:nth-of-type(2) .toggle"],
+        &["#toggle-all"],
+    ];
+    for (i, (name, path)) in frameworks.into_iter().enumerate() {
+        let mut app = todo(name, path);
+        app.targets = Targets {
+            remove: remove[i],
+            error: [
+                &["#todo-list"][..],
+                &["#header"],
+                &["#footer"],
+                &["#main"],
+                &["#todo-list"],
+            ][i],
+            empty: &["#todo-list"],
+            text: text[i],
+            hide: hide[i],
+            off_screen: off[i],
+            cover: cover[i],
+            disable: disable[i],
+            noise_in: "#info",
+        };
+        v.push(app);
+    }
+    v.push(App {
+        name: "jsoneditor/basic",
+        path: "/apps/jsoneditor/examples/01_basic_usage.html",
+        prepare: "document.getElementById('setJSON').click()",
+        ready: "!!document.querySelector('.jsoneditor-tree .jsoneditor-field')",
+        todos: &[],
+        targets: Targets {
+            remove: &[
+                ".jsoneditor-expand-all",
+                "#getJSON",
+                ".jsoneditor-search input",
+            ],
+            error: &["#jsoneditor"],
+            empty: &["table.jsoneditor-tree > tbody"],
+            text: &[("#setJSON", "Load JSON")],
+            hide: &[".jsoneditor-menu", "#setJSON", ".jsoneditor-search"],
+            off_screen: &[".jsoneditor-collapse-all", "#jsoneditor"],
+            cover: &["#getJSON", ".jsoneditor-sort"],
+            disable: &["#setJSON", ".jsoneditor-transform"],
+            noise_in: "body",
+        },
+    });
+    v.push(App {
+        name: "jsoneditor/modes",
+        path: "/apps/jsoneditor/examples/03_switch_mode.html",
+        prepare: "",
+        ready: "!!document.querySelector('.jsoneditor-tree .jsoneditor-field') && !!document.querySelector('.jsoneditor-modes')",
+        todos: &[],
+        targets: Targets {
+            remove: &[".jsoneditor-modes", ".jsoneditor-collapse-all"],
+            error: &[".jsoneditor-menu"],
+            empty: &["table.jsoneditor-tree > tbody"],
+            text: &[(".jsoneditor-modes", "Code ▾")],
+            hide: &[".jsoneditor-modes", ".jsoneditor-sort"],
+            off_screen: &[".jsoneditor-expand-all", ".jsoneditor-modes"],
+            cover: &[".jsoneditor-modes", ".jsoneditor-expand-all"],
+            disable: &[".jsoneditor-sort"],
+            noise_in: "body",
+        },
+    });
+    v.push(App {
+        name: "reveal.js/demo",
+        path: "/apps/reveal.js/demo.html",
+        prepare: "",
+        ready: "!!document.querySelector('.reveal.ready') && !!document.querySelector('.reveal .controls .navigate-right')",
+        todos: &[],
+        targets: Targets {
+            remove: &[".reveal .controls .navigate-right", ".reveal .slides > section.present > a"],
+            error: &[".reveal .slides > section.present h3"],
+            empty: &[],
+            text: &[(".reveal .slides > section.present h3", "Goodbye")],
+            hide: &[".reveal .controls", ".reveal .slides > section.present small a"],
+            off_screen: &[".reveal .controls .navigate-right", ".reveal .slides > section.present > a"],
+            cover: &[".reveal .controls .navigate-right", ".reveal .slides > section.present small a"],
+            disable: &[".reveal .controls .navigate-right"],
+            noise_in: "body",
+        },
+    });
+    v.push(App {
+        name: "dashboard",
+        path: "/dashboard.html",
+        prepare: "",
+        ready: "document.readyState === 'complete'",
+        todos: &[],
+        targets: Targets {
+            remove: &["#new-project", "nav", "#search-form button[type=submit]"],
+            error: &["main h1", "#search-form"],
+            empty: &[".project-list", ".activity-feed"],
+            text: &[("main h1", "Overview"), ("#new-project", "Create")],
+            hide: &["#new-project", "nav", "#search-form"],
+            off_screen: &["#search-form", "#new-project", "nav"],
+            cover: &["#new-project", "nav a"],
+            disable: &["#new-project", "#search-form input"],
+            noise_in: "main",
+        },
+    });
+    v
+}
+
+/// Traps per app: every app gets a reload; the other traps are spread
+/// over the apps so each kind of noise meets several of them.
+fn traps_for(app: usize, n_apps: usize) -> Vec<Trap> {
+    use Trap::*;
+    let rest = [
+        Date,
+        RelativeTime,
+        Counter,
+        RandomId,
+        DigitId,
+        RotatingBanner,
+        Animation,
+        Focus,
+        Clock,
+    ];
+    let mut v = vec![Reload];
+    // Two passes over the list, offset per app: 2 or 3 traps each.
+    for (k, t) in rest.iter().chain(rest.iter()).enumerate() {
+        if k % n_apps == app {
+            v.push(*t);
+        }
+    }
+    v
+}
+
+fn js_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// The script for one regression on `sel`; `turn` picks the variant
+/// (which CSS property, which way off-screen, which overlay).
+fn regression_script(kind: RegKind, sel: &str, arg: &str, turn: usize) -> String {
+    let q = js_str(sel);
+    let body = match kind {
+        RegKind::Removed => "el.remove();".to_owned(),
+        RegKind::Error => "const e = document.createElement('div'); e.className = 'error-message'; \
+             e.setAttribute('role', 'alert'); e.textContent = 'Something went wrong: your changes could not be saved'; \
+             el.parentNode.insertBefore(e, el);"
+            .to_owned(),
+        RegKind::Emptied => {
+            "for (const c of Array.from(el.children)) if (c.tagName !== 'TR' || !c.querySelector('th')) c.remove();"
+                .to_owned()
+        }
+        RegKind::TextChanged => format!("el.textContent = {};", js_str(arg)),
+        RegKind::Hidden => {
+            let (p, v) = [("display", "none"), ("visibility", "hidden"), ("opacity", "0")][turn % 3];
+            format!(
+                "for (const e of document.querySelectorAll({q})) e.style.setProperty('{p}', '{v}', 'important');"
+            )
+        }
+        RegKind::OffScreen => match turn % 3 {
+            0 => "el.style.setProperty('position', 'absolute', 'important'); el.style.setProperty('left', '-10000px', 'important'); el.style.setProperty('top', '0', 'important');".to_owned(),
+            1 => "el.style.setProperty('transform', 'translate(-20000px, -20000px)', 'important');".to_owned(),
+            // Pushed below its parent, which now clips its overflow: by the
+            // parent's height and its own (clipping may move the parent's
+            // edges, as margins stop collapsing through it), in CSS pixels
+            // (an ancestor may scale it, as reveal.js's slides do).
+            _ => "const p = el.parentElement; p.style.setProperty('overflow', 'hidden', 'important'); \
+                  el.style.setProperty('position', 'relative', 'important'); \
+                  const k = el.getBoundingClientRect().height / (el.offsetHeight || 1) || 1; \
+                  el.style.setProperty('top', ((p.getBoundingClientRect().height + el.getBoundingClientRect().height) / k + 10) + 'px', 'important');"
+                .to_owned(),
+        },
+        RegKind::Covered => {
+            let layer = match turn % 3 {
+                0 => "const r = el.getBoundingClientRect(); o.style.cssText = `position:fixed;left:${r.left - 4}px;top:${r.top - 4}px;width:${r.width + 8}px;height:${r.height + 8}px;z-index:2147483647;background:#fff`;",
+                1 => "o.style.cssText = 'position:fixed;inset:0;z-index:2147483647;background:transparent';",
+                _ => "o.style.cssText = 'position:fixed;inset:0;z-index:2147483647;background:rgba(255,255,255,.9)';",
+            };
+            format!(
+                "const o = document.createElement('div'); o.className = 'promo-layer'; {layer} document.body.appendChild(o);"
+            )
+        }
+        RegKind::Disabled => "if ('disabled' in el && el.tagName !== 'A') el.disabled = true; else el.setAttribute('aria-disabled', 'true');".to_owned(),
+    };
+    format!(
+        "(() => {{ const el = document.querySelector({q}); if (!el) throw new Error('no element matches ' + {q}); {body} }})()"
+    )
+}
+
+/// Every case: the regressions generated from each app's targets, then the traps.
+pub fn cases() -> Vec<Case> {
+    let apps = apps();
+    let mut v = Vec::new();
+    for (a, app) in apps.iter().enumerate() {
+        let t = &app.targets;
+        let mut turn = a;
+        let mut add = |kind: RegKind, sel: &str, arg: &str| {
+            let what = if arg.is_empty() {
+                format!("{}: {sel}", kind.label())
+            } else {
+                format!("{}: {sel} → {arg:?}", kind.label())
+            };
+            v.push(Case {
+                app: a,
+                name: what,
+                kind: CaseKind::Regression(kind),
+                scripts: (String::new(), regression_script(kind, sel, arg, turn)),
+            });
+            turn += 1;
+        };
+        for s in t.remove {
+            add(RegKind::Removed, s, "");
+        }
+        for s in t.error {
+            add(RegKind::Error, s, "");
+        }
+        for s in t.empty {
+            add(RegKind::Emptied, s, "");
+        }
+        for (s, to) in t.text {
+            add(RegKind::TextChanged, s, to);
+        }
+        for s in t.hide {
+            add(RegKind::Hidden, s, "");
+        }
+        for s in t.off_screen {
+            add(RegKind::OffScreen, s, "");
+        }
+        for s in t.cover {
+            add(RegKind::Covered, s, "");
+        }
+        for s in t.disable {
+            add(RegKind::Disabled, s, "");
+        }
+    }
+    for (a, app) in apps.iter().enumerate() {
+        let container = if app.targets.noise_in.is_empty() {
+            "body"
+        } else {
+            app.targets.noise_in
+        };
+        for trap in traps_for(a, apps.len()) {
+            v.push(Case {
+                app: a,
+                name: format!("trap: {}", trap.label()),
+                kind: CaseKind::Trap(trap),
+                scripts: (trap.script(container, 1), trap.script(container, 2)),
+            });
+        }
+    }
+    v
+}
+
+/// What happened to one case.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The case.
+    pub case: Case,
+    /// The app's name.
+    pub app: &'static str,
+    /// The comparison at threshold `info` (everything).
+    pub comparison: Comparison,
+}
+
+impl Outcome {
+    /// Changes at `warning` or above.
+    pub fn flagged(&self) -> Vec<&Change> {
+        self.comparison
+            .changes
+            .iter()
+            .filter(|c| c.severity >= Severity::Warning)
+            .collect()
+    }
+
+    /// Found: a flagged change of an expected kind.
+    pub fn found(&self) -> bool {
+        match self.case.kind {
+            CaseKind::Regression(k) => self.flagged().iter().any(|c| k.expect().contains(&c.kind)),
+            CaseKind::Trap(_) => false,
+        }
+    }
+}
+
+/// Loads `url`, waits for `ready`, runs `script`, and captures.
+fn capture_app(tab: &Tab, url: &str, app: &App, script: &str) -> Result<Fingerprint> {
+    load_app(tab, url)?;
+    if !app.prepare.is_empty() {
+        run_script(tab, url, app.prepare)?;
+    }
+    wait_for(tab, app.ready).with_context(|| format!("waiting for {url} to render"))?;
+    if !script.is_empty() {
+        run_script(tab, url, script)?;
+    }
+    // Two animation frames: the page has laid out what the script changed.
+    tab.evaluate(
+        "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r('ok'))))",
+        true,
+    )
+    .context("waiting two animation frames")?;
+    capture(tab, &ExtractOptions::default())
+}
+
+fn run_script(tab: &Tab, url: &str, script: &str) -> Result<()> {
+    let js = format!(
+        "(() => {{ try {{ {script}; return 'ok'; }} catch (e) {{ return 'error: ' + e.message; }} }})()"
+    );
+    let r = eval_string(tab, &js).with_context(|| format!("running a script on {url}"))?;
+    if r != "ok" {
+        bail!("a script failed on {url}: {r}\n{script}");
+    }
+    Ok(())
+}
+
+/// Like [`crate::load`], but the app's router may add a fragment (`#/`)
+/// to the URL as it starts.
+fn load_app(tab: &Tab, url: &str) -> Result<()> {
+    let _ = tab.evaluate("window.__rdOldDocument = true", false);
+    tab.navigate_to(url)
+        .with_context(|| format!("navigating to {url}"))?;
+    let check = format!(
+        "location.href.split('#')[0] === {} && !window.__rdOldDocument && document.readyState === 'complete'",
+        js_str(url)
+    );
+    wait_for(tab, &check).with_context(|| format!("loading {url}"))
+}
+
+/// Polls `expression` until it is true (generous deadline: the machine may be loaded).
+pub fn wait_for(tab: &Tab, expression: &str) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let js = format!("!!({expression})");
+    loop {
+        let ok = tab
+            .evaluate(&js, false)
+            .ok()
+            .and_then(|r| r.value)
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        if ok {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!("`{expression}` not true after 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Adds the app's todo items through the real UI (typing, Enter, a click).
+fn add_todos(tab: &Tab, url: &str, todos: &[&str]) -> Result<()> {
+    load_app(tab, url)?;
+    wait_for(tab, "!!document.querySelector('#new-todo')")?;
+    for (i, t) in todos.iter().enumerate() {
+        tab.find_element("#new-todo")?.click()?;
+        tab.type_str(t)?.press_key("Enter")?;
+        wait_for(
+            tab,
+            &format!(
+                "document.querySelectorAll('#todo-list li').length >= {}",
+                i + 1
+            ),
+        )?;
+    }
+    tab.find_element("#todo-list li:first-child .toggle")?
+        .click()?;
+    wait_for(
+        tab,
+        "document.querySelectorAll('#todo-list li.completed').length >= 1",
+    )?;
+    Ok(())
+}
+
+/// Checks that the apps are installed, with what to run when they are not.
+pub fn check_installed() -> Result<()> {
+    let dir = crate::apps_dir();
+    for p in [
+        "todomvc/examples/react/index.html",
+        "jsoneditor/examples/01_basic_usage.html",
+        "reveal.js/demo.html",
+    ] {
+        if !dir.join(p).is_file() {
+            bail!(
+                "{} is missing: install the corpus apps with `make fingerprint-apps` (npm ci in tests/browser/apps)",
+                dir.join(p).display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Runs every case in `tab`; pages from `server`.
+pub fn run(tab: &Tab, server: &Server, cases: &[Case]) -> Result<Vec<Outcome>> {
+    check_installed()?;
+    let apps = apps();
+    let mut baselines: Vec<Option<Fingerprint>> = vec![None; apps.len()];
+    let mut out = Vec::new();
+    for case in cases {
+        let app = &apps[case.app];
+        let url = server.url(app.path);
+        if baselines[case.app].is_none() {
+            if !app.todos.is_empty() {
+                add_todos(tab, &url, app.todos)
+                    .with_context(|| format!("adding todos in {}", app.name))?;
+            }
+            baselines[case.app] = Some(capture_app(tab, &url, app, "")?);
+        }
+        let comparison = match case.kind {
+            CaseKind::Regression(_) => {
+                let baseline = baselines[case.app].as_ref().expect("captured above");
+                let current = capture_app(tab, &url, app, &case.scripts.1)
+                    .with_context(|| format!("{}: {}", app.name, case.name))?;
+                compare(baseline, &current, Severity::Info)
+            }
+            CaseKind::Trap(_) => {
+                let before = capture_app(tab, &url, app, &case.scripts.0)?;
+                let after = capture_app(tab, &url, app, &case.scripts.1)?;
+                compare(&before, &after, Severity::Info)
+            }
+        };
+        out.push(Outcome {
+            case: case.clone(),
+            app: app.name,
+            comparison,
+        });
+    }
+    Ok(out)
+}
+
+/// The app family of a name (`todomvc/react` → `todomvc`).
+fn family(app: &str) -> &str {
+    app.split('/').next().unwrap_or(app)
+}
+
+/// The Markdown report: recall per kind, false positives per trap, then
+/// one row per case that was missed or flagged wrongly.
+pub fn report(outcomes: &[Outcome]) -> String {
+    let mut s = String::new();
+    let regs: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| matches!(o.case.kind, CaseKind::Regression(_)))
+        .collect();
+    let traps: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| matches!(o.case.kind, CaseKind::Trap(_)))
+        .collect();
+    let mut apps: Vec<&str> = Vec::new();
+    for o in outcomes {
+        if !apps.contains(&o.app) {
+            apps.push(o.app);
+        }
+    }
+    let mut families: Vec<&str> = apps.iter().map(|a| family(a)).collect();
+    families.sort_unstable();
+    families.dedup();
+    let _ = writeln!(
+        s,
+        "{} seeded regressions and {} benign-noise traps on {} apps ({}), each case a fresh load at the baseline's URL.\n",
+        regs.len(),
+        traps.len(),
+        families.len(),
+        apps.join(", ")
+    );
+    s.push_str("| regression kind | cases | found (expected type, ≥ warning) | flagged at all | recall |\n|---|---:|---:|---:|---:|\n");
+    let mut total_found = 0;
+    for kind in RegKind::ALL {
+        let of: Vec<&&Outcome> = regs
+            .iter()
+            .filter(|o| o.case.kind == CaseKind::Regression(kind))
+            .collect();
+        if of.is_empty() {
+            continue;
+        }
+        let found = of.iter().filter(|o| o.found()).count();
+        let flagged = of.iter().filter(|o| !o.flagged().is_empty()).count();
+        total_found += found;
+        let _ = writeln!(
+            s,
+            "| {} | {} | {found} | {flagged} | {} |",
+            kind.label(),
+            of.len(),
+            pct(found, of.len())
+        );
+    }
+    let _ = writeln!(
+        s,
+        "| **all** | {} | **{total_found}** | | **{}** |",
+        regs.len(),
+        pct(total_found, regs.len())
+    );
+    s.push_str(
+        "\n| app | regressions | found | traps | false positives |\n|---|---:|---:|---:|---:|\n",
+    );
+    for app in &apps {
+        let r: Vec<&&Outcome> = regs.iter().filter(|o| o.app == *app).collect();
+        let t: Vec<&&Outcome> = traps.iter().filter(|o| o.app == *app).collect();
+        let _ = writeln!(
+            s,
+            "| {app} | {} | {} | {} | {} |",
+            r.len(),
+            r.iter().filter(|o| o.found()).count(),
+            t.len(),
+            t.iter().filter(|o| !o.flagged().is_empty()).count()
+        );
+    }
+    let fp = traps.iter().filter(|o| !o.flagged().is_empty()).count();
+    let same = traps
+        .iter()
+        .filter(|o| o.comparison.baseline_hash == o.comparison.current_hash)
+        .count();
+    let _ = writeln!(
+        s,
+        "\nTraps: **{fp} false positives** in {} (a change at `warning` or above between two loads with different noise); {same} of {} kept the same hash.\n",
+        traps.len(),
+        traps.len()
+    );
+    let bad: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| match o.case.kind {
+            CaseKind::Regression(_) => !o.found(),
+            CaseKind::Trap(_) => !o.flagged().is_empty(),
+        })
+        .collect();
+    if bad.is_empty() {
+        s.push_str(
+            "Every regression was found with an expected change type; no trap was flagged.\n",
+        );
+    } else {
+        s.push_str(
+            "| app | case | verdict | changes at ≥ warning (all changes) |\n|---|---|---|---|\n",
+        );
+        for o in bad {
+            let verdict = match o.case.kind {
+                CaseKind::Regression(_) if o.flagged().is_empty() => "MISSED",
+                CaseKind::Regression(_) => "flagged, other type",
+                CaseKind::Trap(_) => "FALSE POSITIVE",
+            };
+            let flagged: Vec<String> = o.flagged().iter().map(|c| c.description.clone()).collect();
+            let _ = writeln!(
+                s,
+                "| {} | {} | {verdict} | {} ({} total) |",
+                o.app,
+                o.case.name.replace('|', "\\|"),
+                if flagged.is_empty() {
+                    "–".to_owned()
+                } else {
+                    flagged.join("; ").replace('|', "\\|")
+                },
+                o.comparison.changes.len()
+            );
+        }
+    }
+    s
+}
+
+fn pct(a: usize, n: usize) -> String {
+    if n == 0 {
+        "–".into()
+    } else {
+        format!("{:.1} %", 100.0 * a as f64 / n as f64)
+    }
+}
