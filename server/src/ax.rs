@@ -16,6 +16,35 @@
 //! - text fields show their value inline and no children;
 //! - descriptions are left out, as Playwright does (they mostly repeat text
 //!   that is on the page anyway, such as an error under a field).
+//!
+//! Where Chromium's AX tree says something else than Playwright's
+//! `ariaSnapshot({mode: 'ai'})` (what @playwright/mcp prints), the DOM
+//! decides: one `DOMSnapshot.captureSnapshot` per read ([`DomFacts`], joined
+//! by backend node id) gives each element's tag, attributes, current form
+//! state and computed display. We keep the AX tree as the base (its names
+//! are Chromium's own name computation, and its node ids are our refs) and
+//! correct it from the DOM rather than run Playwright's injected script in
+//! the page: that script walks the whole DOM in JS on every read and has no
+//! backend ids to give refs. The corrections, each one a place the AX tree
+//! is stale or differs from Playwright's rules:
+//! - `<option>` states come from the DOM (`selected` is the option's
+//!   selectedness; `disabled` its own attribute or a disabled `<optgroup>`,
+//!   not the select's, as Playwright has it), since Chromium keeps the
+//!   popup's options as they were when the select was first laid out;
+//! - states are printed only for the roles Playwright prints them for;
+//! - table roles Chromium gives to layout tables (`LayoutTable…`) are the
+//!   ARIA table roles, `<summary>` is a generic, `<address>` a generic;
+//! - `<body>` is a node of its own (`generic`, `[active]` when the document
+//!   has focus and nothing in it does), as Playwright's snapshot root;
+//! - only `<input>` and `<textarea>` show a value; `/url` is the raw `href`
+//!   and text fields with a `placeholder` other than their name get
+//!   `/placeholder`;
+//! - an inline unnamed element holding just one text node is its text;
+//!   list markers are not text; a `<br>` adds no space;
+//! - same-origin iframes show their document inside the `iframe` node.
+//!
+//! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
+//! same rules where it can be.
 
 use std::collections::HashMap;
 
@@ -34,11 +63,17 @@ pub struct AxSnapshot {
     by_backend: HashMap<i64, usize>,
     root: Option<usize>,
     origin: Option<String>,
+    dom: DomFacts,
+    frames: HashMap<i64, AxSnapshot>,
 }
 
 enum Item {
     Node(Box<Node>),
-    Text(String),
+    /// Text and the backend id of the DOM text node it comes from.
+    Text(String, Option<i64>),
+    /// Joins the texts around it without a space (a `<br>`, as Playwright
+    /// reads it).
+    Glue,
 }
 
 struct Node {
@@ -49,6 +84,231 @@ struct Node {
     states: Vec<State>,
     props: Vec<Prop>,
     children: Vec<Item>,
+}
+
+/// The CDP method for [`DomFacts`] and its parameters.
+pub const DOM_SNAPSHOT_METHOD: &str = "DOMSnapshot.captureSnapshot";
+
+/// Parameters of [`DOM_SNAPSHOT_METHOD`]: the computed styles [`DomFacts`] reads.
+pub fn dom_snapshot_params() -> Value {
+    serde_json::json!({ "computedStyles": ["display"] })
+}
+
+/// What the DOM says about the elements of a page (all its documents), by
+/// backend node id: what Playwright reads and Chromium's AX tree does not
+/// carry or keeps stale.
+#[derive(Debug, Default, Clone)]
+pub struct DomFacts {
+    nodes: std::sync::Arc<HashMap<i64, DomNode>>,
+    /// Each node's closest element ancestor (across shadow roots), by
+    /// backend id.
+    parent: std::sync::Arc<HashMap<i64, i64>>,
+    /// `(iframe element's backend id, frame id)` of each child document.
+    frames: Vec<(i64, String)>,
+}
+
+#[derive(Debug, Default)]
+struct DomNode {
+    tag: String,
+    attrs: Vec<(String, String)>,
+    value: Option<String>,
+    option_selected: bool,
+    /// `display` is `inline` (or the element has no box).
+    inline: bool,
+    /// The element has exactly one child node and it is text.
+    only_text_child: bool,
+    /// The closest `<optgroup>` ancestor is disabled.
+    in_disabled_optgroup: bool,
+}
+
+impl DomNode {
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl DomFacts {
+    /// Parses the result of `DOMSnapshot.captureSnapshot` (called with
+    /// [`dom_snapshot_params`]). Anything missing reads as "no fact".
+    pub fn parse(v: &Value) -> DomFacts {
+        let strings: Vec<&str> = v
+            .get("strings")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().map(|s| s.as_str().unwrap_or("")).collect())
+            .unwrap_or_default();
+        let s = |i: &Value| -> Option<String> {
+            i.as_i64()
+                .filter(|&i| i >= 0)
+                .and_then(|i| strings.get(i as usize))
+                .map(|s| (*s).to_owned())
+        };
+        let ints = |v: Option<&Value>| -> Vec<i64> {
+            v.and_then(Value::as_array)
+                .map(|a| a.iter().map(|x| x.as_i64().unwrap_or(-1)).collect())
+                .unwrap_or_default()
+        };
+        let mut nodes = HashMap::new();
+        let mut parents = HashMap::new();
+        let mut frames = Vec::new();
+        let docs = v.get("documents").and_then(Value::as_array);
+        let frame_ids: Vec<Option<String>> = docs
+            .into_iter()
+            .flatten()
+            .map(|d| d.get("frameId").and_then(&s))
+            .collect();
+        for doc in docs.into_iter().flatten() {
+            let Some(n) = doc.get("nodes") else { continue };
+            let backend = ints(n.get("backendNodeId"));
+            let parent = ints(n.get("parentIndex"));
+            let types = ints(n.get("nodeType"));
+            let names: Vec<String> = n
+                .get("nodeName")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().map(|x| s(x).unwrap_or_default()).collect())
+                .unwrap_or_default();
+            let count = backend.len();
+            let mut built: Vec<DomNode> = (0..count)
+                .map(|i| DomNode {
+                    tag: names.get(i).cloned().unwrap_or_default(),
+                    inline: true,
+                    ..DomNode::default()
+                })
+                .collect();
+            if let Some(attrs) = n.get("attributes").and_then(Value::as_array) {
+                for (i, a) in attrs.iter().enumerate().take(count) {
+                    let flat: Vec<String> = a
+                        .as_array()
+                        .map(|a| a.iter().map(|x| s(x).unwrap_or_default()).collect())
+                        .unwrap_or_default();
+                    built[i].attrs = flat
+                        .chunks(2)
+                        .filter(|c| c.len() == 2)
+                        .map(|c| (c[0].clone(), c[1].clone()))
+                        .collect();
+                }
+            }
+            let rare_index = |name: &str| ints(n.pointer(&format!("/{name}/index")));
+            let values = n
+                .pointer("/inputValue/value")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for (k, i) in rare_index("inputValue").into_iter().enumerate() {
+                if let Some(node) = usize::try_from(i).ok().and_then(|i| built.get_mut(i)) {
+                    node.value = Some(values.get(k).and_then(&s).unwrap_or_default());
+                }
+            }
+            for i in rare_index("optionSelected") {
+                if let Some(node) = usize::try_from(i).ok().and_then(|i| built.get_mut(i)) {
+                    node.option_selected = true;
+                }
+            }
+            for (i, doc_index) in ints(n.pointer("/contentDocumentIndex/value"))
+                .into_iter()
+                .zip(ints(n.pointer("/contentDocumentIndex/index")))
+                .map(|(d, i)| (i, d))
+            {
+                if let (Some(&b), Some(Some(f))) = (
+                    usize::try_from(i).ok().and_then(|i| backend.get(i)),
+                    usize::try_from(doc_index)
+                        .ok()
+                        .and_then(|d| frame_ids.get(d)),
+                ) {
+                    frames.push((b, f.clone()));
+                }
+            }
+            if let Some(layout) = doc.get("layout") {
+                let styles = layout.get("styles").and_then(Value::as_array);
+                for (k, i) in ints(layout.get("nodeIndex")).into_iter().enumerate() {
+                    let display = styles
+                        .and_then(|st| st.get(k))
+                        .and_then(|st| st.get(0))
+                        .and_then(&s);
+                    if let (Some(node), Some(d)) = (
+                        usize::try_from(i).ok().and_then(|i| built.get_mut(i)),
+                        display,
+                    ) {
+                        node.inline = d == "inline";
+                    }
+                }
+            }
+            // Children counts and the optgroup ancestor.
+            let mut children = vec![0usize; count];
+            let mut text_children = vec![0usize; count];
+            for i in 0..count {
+                if let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
+                    && p < count
+                {
+                    children[p] += 1;
+                    if types.get(i) == Some(&3) {
+                        text_children[p] += 1;
+                    }
+                }
+            }
+            for i in 0..count {
+                built[i].only_text_child = children[i] == 1 && text_children[i] == 1;
+                if built[i].tag == "OPTION"
+                    && let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
+                    && p < count
+                    && built[p].tag == "OPTGROUP"
+                    && built[p].attr("disabled").is_some()
+                {
+                    built[i].in_disabled_optgroup = true;
+                }
+            }
+            for i in 0..count {
+                // Up through shadow roots and fragments to an element.
+                let mut p = parent.get(i).copied().unwrap_or(-1);
+                while let Some(pu) = usize::try_from(p).ok().filter(|&pu| pu < count) {
+                    if types.get(pu) == Some(&1) {
+                        if let (Some(&b), Some(&pb)) = (backend.get(i), backend.get(pu)) {
+                            parents.insert(b, pb);
+                        }
+                        break;
+                    }
+                    p = parent.get(pu).copied().unwrap_or(-1);
+                }
+            }
+            for (i, node) in built.into_iter().enumerate() {
+                if types.get(i) == Some(&1)
+                    && let Some(&b) = backend.get(i)
+                {
+                    nodes.insert(b, node);
+                }
+            }
+        }
+        DomFacts {
+            nodes: std::sync::Arc::new(nodes),
+            parent: std::sync::Arc::new(parents),
+            frames,
+        }
+    }
+
+    /// The elements between `ancestor` and the node `of` (both excluded),
+    /// outermost first; empty when `ancestor` is not an ancestor of `of`.
+    fn chain(&self, of: i64, ancestor: i64) -> Vec<i64> {
+        let mut out = Vec::new();
+        let mut cur = of;
+        while let Some(&p) = self.parent.get(&cur) {
+            if p == ancestor {
+                out.reverse();
+                return out;
+            }
+            out.push(p);
+            cur = p;
+            if out.len() > MAX_DEPTH {
+                break;
+            }
+        }
+        Vec::new()
+    }
+
+    fn get(&self, backend: Option<i64>) -> Option<&DomNode> {
+        self.nodes.get(&backend?)
+    }
 }
 
 /// Roles whose value is shown inline and whose children are not shown.
@@ -68,7 +328,6 @@ const DISSOLVED: &[&str] = &[
     "WebArea",
     "none",
     "presentation",
-    "LabelText",
     "MenuListPopup",
     "Ignored",
 ];
@@ -106,7 +365,49 @@ impl AxSnapshot {
             by_backend,
             root,
             origin,
+            dom: DomFacts::default(),
+            frames: HashMap::new(),
         })
+    }
+
+    /// Reads the current page of `page`: its AX tree (already fetched, as
+    /// `raw_tree`), the DOM facts that correct it, and the AX trees of its
+    /// same-process iframes. A DOM snapshot that fails leaves the AX tree
+    /// as it is (the snapshot is still useful).
+    pub fn read(
+        page: &crate::browser::Page,
+        raw_tree: Value,
+        page_url: Option<&str>,
+    ) -> Result<AxSnapshot> {
+        let snap = AxSnapshot::parse(raw_tree, page_url)?;
+        let Ok(raw_dom) = page.call(DOM_SNAPSHOT_METHOD, dom_snapshot_params()) else {
+            return Ok(snap);
+        };
+        let dom = DomFacts::parse(&raw_dom);
+        let mut frames = HashMap::new();
+        for (backend, frame_id) in &dom.frames {
+            if let Ok(raw) = page.call(
+                "Accessibility.getFullAXTree",
+                serde_json::json!({ "frameId": frame_id }),
+            ) && let Ok(sub) = AxSnapshot::parse(raw, page_url)
+            {
+                frames.insert(*backend, sub);
+            }
+        }
+        Ok(snap.with_dom(dom, frames))
+    }
+
+    /// Adds DOM facts (and iframe trees by the iframe's backend id).
+    pub fn with_dom(mut self, dom: DomFacts, frames: HashMap<i64, AxSnapshot>) -> AxSnapshot {
+        self.frames = frames
+            .into_iter()
+            .map(|(b, mut f)| {
+                f.dom = dom.clone();
+                (b, f)
+            })
+            .collect();
+        self.dom = dom;
+        self
     }
 
     /// The whole page as an aria tree.
@@ -155,61 +456,302 @@ impl AxSnapshot {
         if depth >= MAX_DEPTH {
             return out;
         }
-        for c in self.children_of(i) {
+        let is_li = self.dom_of(i).is_some_and(|d| d.tag == "LI");
+        for (k, c) in self.children_of(i).enumerate() {
+            // A list item's marker ("• ", "1. ") is a pseudo-element's text
+            // without a DOM node; Playwright does not read markers.
+            if is_li && k == 0 && self.role_of(c) == "StaticText" && self.backend_of(c).is_none() {
+                continue;
+            }
             out.extend(self.convert(c, depth + 1));
         }
         out
     }
 
-    fn convert(&self, i: usize, depth: usize) -> Vec<Item> {
-        let n = &self.nodes[i];
-        let role = n
+    fn role_of(&self, i: usize) -> &str {
+        self.nodes[i]
             .pointer("/role/value")
             .and_then(Value::as_str)
-            .unwrap_or("generic");
+            .unwrap_or("generic")
+    }
+
+    fn backend_of(&self, i: usize) -> Option<i64> {
+        self.nodes[i]
+            .get("backendDOMNodeId")
+            .and_then(Value::as_i64)
+    }
+
+    fn dom_of(&self, i: usize) -> Option<&DomNode> {
+        self.dom.get(self.backend_of(i))
+    }
+
+    /// Whether the document has focus and no element in it does.
+    fn root_focused(&self) -> bool {
+        self.root.is_some_and(|r| {
+            self.nodes[r]
+                .get("properties")
+                .and_then(Value::as_array)
+                .is_some_and(|ps| {
+                    ps.iter().any(|p| {
+                        p.get("name").and_then(Value::as_str) == Some("focused")
+                            && p.pointer("/value/value") == Some(&Value::Bool(true))
+                    })
+                })
+        })
+    }
+
+    fn convert(&self, i: usize, depth: usize) -> Vec<Item> {
+        let n = &self.nodes[i];
+        let role = self.role_of(i);
         let ignored = n.get("ignored").and_then(Value::as_bool).unwrap_or(false);
         match role {
             "StaticText" if !ignored => {
                 let text = ax_string(n, "name").unwrap_or_default();
-                return vec![Item::Text(text)];
+                return vec![Item::Text(text, self.backend_of(i))];
             }
             "StaticText" | "InlineTextBox" | "ListMarker" => return Vec::new(),
-            "LineBreak" => return vec![Item::Text("\n".into())],
+            "LineBreak" if !self.dom.nodes.is_empty() => return vec![Item::Glue],
+            "LineBreak" => return vec![Item::Text("\n".into(), None)],
             _ => {}
+        }
+        let dom = self.dom_of(i);
+        let backend = self.backend_of(i);
+        if dom.is_some_and(|d| d.tag == "::marker") {
+            return Vec::new();
+        }
+        if dom.is_some_and(|d| d.tag == "BODY") {
+            // Playwright's snapshot root: a generic node of its own.
+            let mut states = Vec::new();
+            if self.root_focused() {
+                states.push(State::flag("active"));
+            }
+            let node = Node {
+                role: "generic".into(),
+                name: String::new(),
+                value: None,
+                backend,
+                states,
+                props: Vec::new(),
+                children: self.regroup(backend, self.convert_children(i, depth)),
+            };
+            return normalize(node);
+        }
+        if role == "LabelText" && dom.is_none() {
+            return self.convert_children(i, depth);
         }
         if ignored || DISSOLVED.contains(&role) {
             return self.convert_children(i, depth);
         }
-        let role = aria_role(role);
+        let mut role = aria_role(role);
+        if let Some(d) = dom {
+            role = match d.tag.as_str() {
+                "SUMMARY" | "ADDRESS" | "LABEL" if !has_role_attr(d) => "generic",
+                "FORM" if role == "form" && ax_string(n, "name").is_none_or(|s| s.is_empty()) => {
+                    "generic"
+                }
+                _ => role,
+            };
+        }
         let mut node = Node {
             role: role.to_owned(),
             name: ax_string(n, "name")
                 .map(|s| collapse(&s))
                 .unwrap_or_default(),
             value: None,
-            backend: n.get("backendDOMNodeId").and_then(Value::as_i64),
+            backend,
             states: Vec::new(),
             props: Vec::new(),
             children: Vec::new(),
         };
-        self.read_properties(n, &mut node);
-        let is_field = FIELD_ROLES.contains(&role);
-        if is_field {
-            node.value = ax_string(n, "value").filter(|v| !v.is_empty());
-        } else {
-            node.children = self.convert_children(i, depth);
-            if role == "combobox"
-                && !node
-                    .children
-                    .iter()
-                    .any(|c| matches!(c, Item::Node(n) if n.role == "option"))
+        if role == "iframe" {
+            // Playwright names no iframe and shows its document inside.
+            node.name.clear();
+            if let Some(sub) = backend.and_then(|b| self.frames.get(&b))
+                && let Some(r) = sub.root
             {
-                // An editable combobox: its value, like a text field.
-                node.children.clear();
-                node.value = ax_string(n, "value").filter(|v| !v.is_empty());
+                node.children = sub.convert(r, depth + 1);
+            }
+            return normalize(node);
+        }
+        // An inline element without a role of its own that holds just one
+        // text node is that text (Playwright's rule).
+        if role == "generic"
+            && let Some(d) = dom
+            && d.inline
+            && d.only_text_child
+            && !has_role_attr(d)
+        {
+            return self.convert_children(i, depth);
+        }
+        self.read_properties(n, &mut node);
+        if let Some(d) = dom {
+            self.dom_properties(d, &mut node);
+        }
+        match dom {
+            Some(d) => {
+                let input_like = (d.tag == "INPUT"
+                    && !matches!(
+                        d.attr("type").map(str::to_ascii_lowercase).as_deref(),
+                        Some("checkbox" | "radio" | "file")
+                    ))
+                    || d.tag == "TEXTAREA";
+                if input_like {
+                    node.value = d
+                        .value
+                        .clone()
+                        .or_else(|| ax_string(n, "value"))
+                        .map(|v| collapse(&v))
+                        .filter(|v| !v.is_empty());
+                } else if d.tag != "INPUT" {
+                    node.children = self.regroup(backend, self.convert_children(i, depth));
+                    if role == "textbox" {
+                        node.children.retain(|c| matches!(c, Item::Node(_)));
+                    }
+                }
+            }
+            None => {
+                if FIELD_ROLES.contains(&role) {
+                    node.value = ax_string(n, "value").filter(|v| !v.is_empty());
+                } else {
+                    node.children = self.convert_children(i, depth);
+                    if role == "combobox"
+                        && !node
+                            .children
+                            .iter()
+                            .any(|c| matches!(c, Item::Node(n) if n.role == "option"))
+                    {
+                        // An editable combobox: its value, like a text field.
+                        node.children.clear();
+                        node.value = ax_string(n, "value").filter(|v| !v.is_empty());
+                    }
+                }
             }
         }
         normalize(node)
+    }
+
+    /// Playwright shows every element without a role as a `generic` (and
+    /// then unwraps those around a single element); Chromium leaves most of
+    /// them out of its tree. This puts back, from the DOM, the elements
+    /// between a node (`parent`) and the items under it.
+    fn regroup(&self, parent: Option<i64>, items: Vec<Item>) -> Vec<Item> {
+        let Some(parent) = parent else {
+            return items;
+        };
+        if self.dom.nodes.is_empty() {
+            return items;
+        }
+        let mut stack: Vec<(i64, Vec<Item>)> = Vec::new();
+        let mut top: Vec<Item> = Vec::new();
+        let close = |stack: &mut Vec<(i64, Vec<Item>)>, top: &mut Vec<Item>| {
+            if let Some((b, items)) = stack.pop() {
+                let made = self.wrapper(b, items);
+                match stack.last_mut() {
+                    Some((_, up)) => up.extend(made),
+                    None => top.extend(made),
+                }
+            }
+        };
+        for item in items {
+            let chain: Vec<i64> = match &item {
+                Item::Glue => stack.iter().map(|(b, _)| *b).collect(),
+                Item::Node(n) => n
+                    .backend
+                    .map(|k| self.dom.chain(k, parent))
+                    .unwrap_or_default(),
+                Item::Text(_, k) => k.map(|k| self.dom.chain(k, parent)).unwrap_or_default(),
+            };
+            let chain: Vec<i64> = chain.into_iter().filter(|b| self.wraps(*b)).collect();
+            let common = stack
+                .iter()
+                .zip(&chain)
+                .take_while(|((f, _), b)| f == *b)
+                .count();
+            while stack.len() > common {
+                close(&mut stack, &mut top);
+            }
+            for b in &chain[common..] {
+                stack.push((*b, Vec::new()));
+            }
+            match stack.last_mut() {
+                Some((_, up)) => up.push(item),
+                None => top.push(item),
+            }
+        }
+        while !stack.is_empty() {
+            close(&mut stack, &mut top);
+        }
+        top
+    }
+
+    /// Whether an element left out of the AX tree is a node of its own in
+    /// Playwright's snapshot.
+    fn wraps(&self, b: i64) -> bool {
+        let Some(d) = self.dom.nodes.get(&b) else {
+            return false;
+        };
+        if matches!(d.tag.as_str(), "HTML" | "HEAD" | "BODY") {
+            return false;
+        }
+        !matches!(d.attr("role").map(str::trim), Some("none" | "presentation"))
+    }
+
+    /// The node Playwright makes of an element left out of the AX tree.
+    fn wrapper(&self, b: i64, items: Vec<Item>) -> Vec<Item> {
+        let d = self.dom.nodes.get(&b);
+        if d.is_some_and(|d| d.inline && d.only_text_child) {
+            return items;
+        }
+        let role = match d.map(|d| d.tag.as_str()) {
+            Some("TBODY" | "THEAD" | "TFOOT") => "rowgroup",
+            _ => "generic",
+        };
+        normalize(Node {
+            role: role.into(),
+            name: String::new(),
+            value: None,
+            backend: Some(b),
+            states: Vec::new(),
+            props: Vec::new(),
+            children: items,
+        })
+    }
+
+    /// States and props the DOM knows better than the AX tree.
+    fn dom_properties(&self, d: &DomNode, node: &mut Node) {
+        let set = |states: &mut Vec<State>, name: &str, on: bool| {
+            states.retain(|s| s.name != name);
+            if on {
+                states.push(State::flag(name));
+            }
+        };
+        if d.tag == "OPTION" {
+            set(&mut node.states, "selected", d.option_selected);
+            set(
+                &mut node.states,
+                "disabled",
+                d.attr("disabled").is_some() || d.in_disabled_optgroup,
+            );
+        }
+        if node.role == "link"
+            && let Some(href) = d.attr("href")
+        {
+            node.props.retain(|p| p.name != "url");
+            node.props.push(Prop::new("url", truncate_data_url(href)));
+        }
+        if node.role == "textbox"
+            && let Some(ph) = d.attr("placeholder")
+            && ph != node.name
+        {
+            node.props.push(Prop::new("placeholder", ph));
+        }
+        // Playwright's native levels are headings only; elsewhere aria-level.
+        if matches!(node.role.as_str(), "listitem" | "row" | "treeitem")
+            && d.attr("aria-level").is_none()
+        {
+            node.states.retain(|s| s.name != "level");
+        }
+        node.states.sort_by_key(state_rank);
     }
 
     fn read_properties(&self, n: &Value, node: &mut Node) {
@@ -241,7 +783,7 @@ impl AxSnapshot {
                     Some(Value::String(s)) if s != "false" => Some(State::flag("invalid")),
                     _ => None,
                 },
-                "level" if matches!(node.role.as_str(), "heading" | "treeitem") => value
+                "level" => value
                     .and_then(Value::as_f64)
                     .map(|l| State::with_value("level", (l as i64).to_string())),
                 "url" => {
@@ -254,20 +796,18 @@ impl AxSnapshot {
                 node.states.push(s);
             }
         }
-        // Playwright's attribute order: checked, disabled, expanded, level,
-        // pressed, selected, then the rest.
-        let rank = |s: &State| match s.name.as_str() {
-            "active" => 0,
-            "checked" => 1,
-            "disabled" => 2,
-            "expanded" => 3,
-            "invalid" => 4,
-            "level" => 5,
-            "pressed" => 6,
-            "selected" => 7,
-            _ => 8,
-        };
-        node.states.sort_by_key(rank);
+        // Playwright prints each state only for the roles that can have it.
+        let role = node.role.as_str();
+        node.states.retain(|s| match s.name.as_str() {
+            "checked" => CHECKED_ROLES.contains(&role),
+            "disabled" => DISABLED_ROLES.contains(&role),
+            "expanded" => EXPANDED_ROLES.contains(&role),
+            "level" => matches!(role, "heading" | "listitem" | "row" | "treeitem"),
+            "pressed" => role == "button",
+            "selected" => SELECTED_ROLES.contains(&role),
+            _ => true,
+        });
+        node.states.sort_by_key(state_rank);
         if let Some(u) = url
             && node.role == "link"
         {
@@ -290,6 +830,112 @@ impl AxSnapshot {
     fn finish(&self, items: Vec<Item>) -> Vec<Element> {
         let items = merge_text(items);
         items.into_iter().map(to_element).collect()
+    }
+}
+
+/// Playwright's attribute order: checked, disabled, expanded, level,
+/// pressed, selected, then the rest (`[active]` is printed first by the
+/// core's printer).
+fn state_rank(s: &State) -> u8 {
+    match s.name.as_str() {
+        "active" => 0,
+        "checked" => 1,
+        "disabled" => 2,
+        "expanded" => 3,
+        "invalid" => 4,
+        "level" => 5,
+        "pressed" => 6,
+        "selected" => 7,
+        _ => 8,
+    }
+}
+
+// Playwright's role lists per state (injected/src/roleUtils.ts).
+const CHECKED_ROLES: &[&str] = &[
+    "checkbox",
+    "menuitemcheckbox",
+    "option",
+    "radio",
+    "switch",
+    "menuitemradio",
+    "treeitem",
+];
+const SELECTED_ROLES: &[&str] = &[
+    "gridcell",
+    "option",
+    "row",
+    "tab",
+    "rowheader",
+    "columnheader",
+    "treeitem",
+];
+const EXPANDED_ROLES: &[&str] = &[
+    "application",
+    "button",
+    "checkbox",
+    "combobox",
+    "gridcell",
+    "link",
+    "listbox",
+    "menuitem",
+    "row",
+    "rowheader",
+    "tab",
+    "treeitem",
+    "columnheader",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "switch",
+];
+const DISABLED_ROLES: &[&str] = &[
+    "application",
+    "button",
+    "composite",
+    "gridcell",
+    "group",
+    "input",
+    "link",
+    "menuitem",
+    "scrollbar",
+    "separator",
+    "tab",
+    "checkbox",
+    "columnheader",
+    "combobox",
+    "grid",
+    "listbox",
+    "menu",
+    "menubar",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "radio",
+    "radiogroup",
+    "row",
+    "rowheader",
+    "searchbox",
+    "select",
+    "slider",
+    "spinbutton",
+    "switch",
+    "tablist",
+    "textbox",
+    "toolbar",
+    "tree",
+    "treegrid",
+    "treeitem",
+];
+
+/// Whether the element has an explicit `role`.
+fn has_role_attr(d: &DomNode) -> bool {
+    d.attr("role").is_some_and(|r| !r.trim().is_empty())
+}
+
+/// A `data:` URL cut after its comma, as Playwright prints it.
+fn truncate_data_url(url: &str) -> String {
+    match url.strip_prefix("data:").and(url.find(',')) {
+        Some(comma) => format!("{}\u{2026}", &url[..=comma]),
+        None => url.to_owned(),
     }
 }
 
@@ -325,7 +971,12 @@ fn ax_string(n: &Value, field: &str) -> Option<String> {
 fn aria_role(role: &str) -> &str {
     match role {
         "image" => "img",
-        "DisclosureTriangle" => "button",
+        "LabelText" => "generic",
+        "ColorWell" | "Date" | "DateTime" | "InputTime" => "textbox",
+        "LayoutTable" => "table",
+        "LayoutTableRow" => "row",
+        "LayoutTableCell" => "cell",
+        "DisclosureTriangle" => "generic",
         "Canvas" => "img",
         "Iframe" | "IframePresentational" => "iframe",
         "DescriptionList" => "list",
@@ -366,17 +1017,29 @@ fn merge_text(items: Vec<Item>) -> Vec<Item> {
     let flush = |pending: &mut String, out: &mut Vec<Item>| {
         let t = collapse(pending);
         if !t.is_empty() {
-            out.push(Item::Text(t));
+            out.push(Item::Text(t, None));
         }
         pending.clear();
     };
+    let mut glued = false;
     for item in items {
         match item {
-            Item::Text(t) => {
-                pending.push(' ');
+            Item::Text(t, _) => {
+                if !glued {
+                    pending.push(' ');
+                }
+                glued = false;
                 pending.push_str(&t);
             }
+            Item::Glue => {
+                // Join with the next text, dropping the space before it.
+                while pending.ends_with(char::is_whitespace) {
+                    pending.pop();
+                }
+                glued = !pending.is_empty();
+            }
             node => {
+                glued = false;
                 flush(&mut pending, &mut out);
                 out.push(node);
             }
@@ -389,7 +1052,7 @@ fn merge_text(items: Vec<Item>) -> Vec<Item> {
 fn normalize(mut node: Node) -> Vec<Item> {
     node.children = merge_text(std::mem::take(&mut node.children));
     // A single text child equal to the name says nothing new.
-    if let [Item::Text(t)] = node.children.as_slice()
+    if let [Item::Text(t, _)] = node.children.as_slice()
         && *t == node.name
     {
         node.children.clear();
@@ -402,7 +1065,6 @@ fn normalize(mut node: Node) -> Vec<Item> {
             .children
             .iter()
             .all(|c| matches!(c, Item::Node(n) if n.backend.is_some()))
-        && !node.states.iter().any(|s| s.name == "active")
     {
         return node.children;
     }
@@ -411,7 +1073,8 @@ fn normalize(mut node: Node) -> Vec<Item> {
 
 fn to_element(item: Item) -> Element {
     match item {
-        Item::Text(t) => Element::text(t),
+        Item::Text(t, _) => Element::text(t),
+        Item::Glue => Element::text(String::new()),
         Item::Node(n) => {
             let n = *n;
             let mut e = Element::new(n.role, n.name);
@@ -422,8 +1085,8 @@ fn to_element(item: Item) -> Element {
             let mut children = n.children;
             if e.value.is_none()
                 && e.props.is_empty()
-                && let [Item::Text(_)] = children.as_slice()
-                && let Some(Item::Text(t)) = children.pop()
+                && let [Item::Text(..)] = children.as_slice()
+                && let Some(Item::Text(t, _)) = children.pop()
             {
                 e.value = Some(t);
             }
