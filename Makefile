@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: test lint fmt bench token-bench conformance demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -86,6 +86,7 @@ bench: setup
 	$(CARGO) run -q --release -p response-diff-browser-tests --bin fingerprint-regressions | tee bench-out/fingerprint-regressions.md
 	$(MAKE) node-bench BENCH_CAP_S=$(BENCH_CAP_S)
 	$(MAKE) token-bench
+	$(MAKE) conformance
 	./scripts/bench-report.sh report --target $(TARGET_DIR)
 
 ## The token-savings session alone: one scripted agent session through our
@@ -101,6 +102,20 @@ token-bench: setup
 	cd bench && npm test --silent
 	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/session.json --transcript bench-out/session-transcript.md
 	node bench/fingerprint.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/fingerprint-server.json
+
+## Snapshot conformance: for every page of bench/conformance/corpus.mjs
+## (our fixtures, TodoMVC from npm, jsoneditor's examples, reveal.js's demo,
+## coverage pages), the server's snapshot against Playwright's own
+## (page.ariaSnapshot({mode: 'ai'}), what @playwright/mcp prints) in the
+## same Debian chromium, refs removed; per-page match in
+## bench-out/conformance.json and a table on stdout. Installs its npm
+## packages itself (npm ci, bench/conformance/package-lock.json).
+conformance: setup
+	$(CARGO) build --release -p response-diff-server
+	@command -v npm >/dev/null || { echo "conformance: npm (Node 20+) is needed for Playwright and the MCP client" >&2; exit 1; }
+	@mkdir -p bench-out
+	cd bench/conformance && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM_CI) --loglevel=error
+	node bench/conformance/conformance.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/conformance.json | tee bench-out/conformance.md
 
 ## The main job: a scripted agent session through the MCP server's tools on
 ## the bundled demo site (127.0.0.1), with its per-step token table (o200k)

@@ -91,7 +91,7 @@ pub const DOM_SNAPSHOT_METHOD: &str = "DOMSnapshot.captureSnapshot";
 
 /// Parameters of [`DOM_SNAPSHOT_METHOD`]: the computed styles [`DomFacts`] reads.
 pub fn dom_snapshot_params() -> Value {
-    serde_json::json!({ "computedStyles": ["display"] })
+    serde_json::json!({ "computedStyles": ["display", "content"] })
 }
 
 /// What the DOM says about the elements of a page (all its documents), by
@@ -103,6 +103,8 @@ pub struct DomFacts {
     /// Each node's closest element ancestor (across shadow roots), by
     /// backend id.
     parent: std::sync::Arc<HashMap<i64, i64>>,
+    /// Text nodes' text, by backend id.
+    text: std::sync::Arc<HashMap<i64, String>>,
     /// `(iframe element's backend id, frame id)` of each child document.
     frames: Vec<(i64, String)>,
 }
@@ -119,6 +121,8 @@ struct DomNode {
     only_text_child: bool,
     /// The closest `<optgroup>` ancestor is disabled.
     in_disabled_optgroup: bool,
+    /// The text of its `::before` and `::after` (a quoted CSS `content`).
+    pseudo_text: Vec<String>,
 }
 
 impl DomNode {
@@ -152,6 +156,7 @@ impl DomFacts {
         };
         let mut nodes = HashMap::new();
         let mut parents = HashMap::new();
+        let mut texts = HashMap::new();
         let mut frames = Vec::new();
         let docs = v.get("documents").and_then(Value::as_array);
         let frame_ids: Vec<Option<String>> = docs
@@ -223,15 +228,24 @@ impl DomFacts {
             if let Some(layout) = doc.get("layout") {
                 let styles = layout.get("styles").and_then(Value::as_array);
                 for (k, i) in ints(layout.get("nodeIndex")).into_iter().enumerate() {
-                    let display = styles
-                        .and_then(|st| st.get(k))
-                        .and_then(|st| st.get(0))
-                        .and_then(&s);
-                    if let (Some(node), Some(d)) = (
-                        usize::try_from(i).ok().and_then(|i| built.get_mut(i)),
-                        display,
-                    ) {
-                        node.inline = d == "inline";
+                    let style = |j: usize| {
+                        styles
+                            .and_then(|st| st.get(k))
+                            .and_then(|st| st.get(j))
+                            .and_then(&s)
+                    };
+                    let Some(i) = usize::try_from(i).ok().filter(|&i| i < count) else {
+                        continue;
+                    };
+                    if let Some(d) = style(0) {
+                        built[i].inline = d == "inline";
+                    }
+                    if matches!(built[i].tag.as_str(), "::before" | "::after")
+                        && let Some(text) = style(1).as_deref().and_then(css_string)
+                        && let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
+                        && p < count
+                    {
+                        built[p].pseudo_text.push(text);
                     }
                 }
             }
@@ -272,6 +286,17 @@ impl DomFacts {
                     p = parent.get(pu).copied().unwrap_or(-1);
                 }
             }
+            let node_values = n.get("nodeValue").and_then(Value::as_array);
+            for i in 0..count {
+                if types.get(i) == Some(&3)
+                    && let (Some(&b), Some(t)) = (
+                        backend.get(i),
+                        node_values.and_then(|v| v.get(i)).and_then(&s),
+                    )
+                {
+                    texts.insert(b, t);
+                }
+            }
             for (i, node) in built.into_iter().enumerate() {
                 if types.get(i) == Some(&1)
                     && let Some(&b) = backend.get(i)
@@ -283,6 +308,7 @@ impl DomFacts {
         DomFacts {
             nodes: std::sync::Arc::new(nodes),
             parent: std::sync::Arc::new(parents),
+            text: std::sync::Arc::new(texts),
             frames,
         }
     }
@@ -536,10 +562,26 @@ impl AxSnapshot {
             };
             return normalize(node);
         }
+        if ignored
+            && let Some(b) = backend
+            && let Some(t) = self.dom.text.get(&b)
+            && ignored_as_text(n)
+        {
+            // Chromium leaves a label's text (and text under a
+            // presentational role) out of the tree; Playwright reads it.
+            return vec![Item::Text(t.clone(), Some(b))];
+        }
         if role == "LabelText" && dom.is_none() {
             return self.convert_children(i, depth);
         }
         if ignored || DISSOLVED.contains(&role) {
+            return self.convert_children(i, depth);
+        }
+        if let (Some(d), Some(b)) = (dom, backend)
+            && TABLE_PARTS.contains(&d.tag.as_str())
+            && !has_role_attr(d)
+            && self.in_presentational_table(b)
+        {
             return self.convert_children(i, depth);
         }
         let mut role = aria_role(role);
@@ -601,9 +643,28 @@ impl AxSnapshot {
                         .clone()
                         .or_else(|| ax_string(n, "value"))
                         .map(|v| collapse(&v))
-                        .filter(|v| !v.is_empty());
-                } else if d.tag != "INPUT" {
+                        .filter(|v| !v.is_empty() && *v != node.name);
+                } else if d.tag == "INPUT" {
+                    // Chromium drops a checkbox's CSS content; Playwright
+                    // reads it (TodoMVC's toggles).
+                    node.children = d
+                        .pseudo_text
+                        .iter()
+                        .map(|t| Item::Text(t.clone(), None))
+                        .collect();
+                } else {
                     node.children = self.regroup(backend, self.convert_children(i, depth));
+                    if d.tag == "SELECT" && role == "combobox" {
+                        // A closed select's optgroups have no box:
+                        // Playwright lists their options directly.
+                        node.children = std::mem::take(&mut node.children)
+                            .into_iter()
+                            .flat_map(|c| match c {
+                                Item::Node(g) if g.role == "group" => g.children,
+                                other => vec![other],
+                            })
+                            .collect();
+                    }
                     if role == "textbox" {
                         node.children.retain(|c| matches!(c, Item::Node(_)));
                     }
@@ -625,6 +686,26 @@ impl AxSnapshot {
                         node.value = ax_string(n, "value").filter(|v| !v.is_empty());
                     }
                 }
+            }
+        }
+        if role == "generic"
+            && node.name.is_empty()
+            && let Some(title) = dom.and_then(|d| d.attr("title"))
+        {
+            // Chromium makes a generic's title its description; Playwright
+            // its name.
+            node.name = collapse(title);
+        }
+        if dom.is_some() && !node.name.is_empty() {
+            // Playwright names fewer roles from their content than Chromium
+            // does, and drops a name its content already shows (ai mode's
+            // removeRedundantNames).
+            match name_from(n) {
+                NameFrom::Contents if !NAME_FROM_CONTENT.contains(&role) => node.name.clear(),
+                NameFrom::Contents | NameFrom::Caption if shown_by_content(&node.children) => {
+                    node.name.clear()
+                }
+                _ => {}
             }
         }
         normalize(node)
@@ -693,6 +774,9 @@ impl AxSnapshot {
         if matches!(d.tag.as_str(), "HTML" | "HEAD" | "BODY") {
             return false;
         }
+        if TABLE_PARTS.contains(&d.tag.as_str()) && self.in_presentational_table(b) {
+            return false;
+        }
         !matches!(d.attr("role").map(str::trim), Some("none" | "presentation"))
     }
 
@@ -715,6 +799,24 @@ impl AxSnapshot {
             props: Vec::new(),
             children: items,
         })
+    }
+
+    /// Whether a table part is inside a table whose role is none or
+    /// presentation (its rows and cells are then presentational too).
+    fn in_presentational_table(&self, b: i64) -> bool {
+        let mut cur = b;
+        for _ in 0..16 {
+            let Some(&p) = self.dom.parent.get(&cur) else {
+                return false;
+            };
+            if let Some(d) = self.dom.nodes.get(&p)
+                && d.tag == "TABLE"
+            {
+                return matches!(d.attr("role").map(str::trim), Some("none" | "presentation"));
+            }
+            cur = p;
+        }
+        false
     }
 
     /// States and props the DOM knows better than the AX tree.
@@ -926,6 +1028,106 @@ const DISABLED_ROLES: &[&str] = &[
     "treeitem",
 ];
 
+/// The text of a CSS `content` value that is one quoted string.
+fn css_string(content: &str) -> Option<String> {
+    let inner = content
+        .strip_prefix('"')?
+        .strip_suffix('"')
+        .filter(|i| !i.contains('"') || i.contains("\\\""))?;
+    Some(inner.replace("\\\"", "\"").replace("\\\\", "\\"))
+}
+
+/// Whether an ignored node was left out only for reasons Playwright does
+/// not have (it was not hidden).
+fn ignored_as_text(n: &Value) -> bool {
+    n.get("ignoredReasons")
+        .and_then(Value::as_array)
+        .is_some_and(|rs| {
+            !rs.is_empty()
+                && rs.iter().all(|r| {
+                    matches!(
+                        r.get("name").and_then(Value::as_str),
+                        Some(
+                            "labelFor" | "presentationalRole" | "uninteresting" | "labelContainer"
+                        )
+                    )
+                })
+        })
+}
+
+const TABLE_PARTS: &[&str] = &["TBODY", "THEAD", "TFOOT", "TR", "TD", "TH"];
+
+/// Roles Playwright names from their content (roleUtils.ts).
+const NAME_FROM_CONTENT: &[&str] = &[
+    "button",
+    "cell",
+    "checkbox",
+    "columnheader",
+    "gridcell",
+    "heading",
+    "link",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "radio",
+    "row",
+    "rowheader",
+    "switch",
+    "tab",
+    "tooltip",
+    "treeitem",
+];
+
+/// Where Chromium took a node's name from: `contents`, a table caption,
+/// or something else (an attribute, a label).
+#[derive(PartialEq)]
+enum NameFrom {
+    Contents,
+    Caption,
+    Other,
+}
+
+fn name_from(n: &Value) -> NameFrom {
+    let used = n
+        .pointer("/name/sources")
+        .and_then(Value::as_array)
+        .and_then(|ss| {
+            ss.iter().find(|s| {
+                s.get("value").is_some()
+                    && s.get("superseded").and_then(Value::as_bool) != Some(true)
+            })
+        });
+    match used {
+        Some(s) if s.get("type").and_then(Value::as_str) == Some("contents") => NameFrom::Contents,
+        Some(s) if s.get("nativeSource").and_then(Value::as_str) == Some("tablecaption") => {
+            NameFrom::Caption
+        }
+        _ => NameFrom::Other,
+    }
+}
+
+/// Whether a subtree holds an element node, and none of them is a generic
+/// holding only text (Playwright's test for a name that its content
+/// already shows).
+fn shown_by_content(items: &[Item]) -> bool {
+    let mut any = false;
+    let mut leaf_generic = false;
+    fn walk(items: &[Item], any: &mut bool, leaf: &mut bool) {
+        for c in items {
+            if let Item::Node(n) = c {
+                *any = true;
+                if n.role == "generic" && n.children.iter().all(|c| !matches!(c, Item::Node(_))) {
+                    *leaf = true;
+                }
+                walk(&n.children, any, leaf);
+            }
+        }
+    }
+    walk(items, &mut any, &mut leaf_generic);
+    any && !leaf_generic
+}
+
 /// Whether the element has an explicit `role`.
 fn has_role_attr(d: &DomNode) -> bool {
     d.attr("role").is_some_and(|r| !r.trim().is_empty())
@@ -979,10 +1181,12 @@ fn aria_role(role: &str) -> &str {
         "DisclosureTriangle" => "generic",
         "Canvas" => "img",
         "Iframe" | "IframePresentational" => "iframe",
-        "DescriptionList" => "list",
+        "DescriptionList" => "generic",
         "DescriptionListTerm" => "term",
         "DescriptionListDetail" => "definition",
-        "HeaderAsNonLandmark"
+        "sectionheader"
+        | "sectionfooter"
+        | "HeaderAsNonLandmark"
         | "FooterAsNonLandmark"
         | "SectionWithoutName"
         | "Section"
@@ -1051,6 +1255,44 @@ fn merge_text(items: Vec<Item>) -> Vec<Item> {
 
 fn normalize(mut node: Node) -> Vec<Item> {
     node.children = merge_text(std::mem::take(&mut node.children));
+    // A generic child that only repeats this node's name (a legend, a
+    // caption, a slot holding the name) says nothing new.
+    if !node.name.is_empty() {
+        let name = node.name.clone();
+        node.children.retain(|c| match c {
+            Item::Node(g) if g.role == "generic" && g.props.is_empty() && !is_active(g) => {
+                let text = if g.name.is_empty() {
+                    match g.children.as_slice() {
+                        [Item::Text(t, _)] => Some(t.as_str()),
+                        _ => None,
+                    }
+                } else if g.children.is_empty() {
+                    Some(g.name.as_str())
+                } else {
+                    None
+                };
+                text != Some(name.as_str())
+            }
+            _ => true,
+        });
+    }
+    // A nameless image shows nothing.
+    node.children.retain(|c| {
+        !matches!(c, Item::Node(g) if g.role == "img" && g.name.is_empty() && g.children.is_empty())
+    });
+    // A generic around a generic around text is the text.
+    if node.role == "generic"
+        && node.props.is_empty()
+        && let [Item::Node(child)] = node.children.as_slice()
+        && child.role == "generic"
+        && child.name.is_empty()
+        && !is_active(child)
+        && child.props.is_empty()
+        && let [Item::Text(..)] = child.children.as_slice()
+        && let Some(Item::Node(child)) = node.children.pop()
+    {
+        node.children = child.children;
+    }
     // A single text child equal to the name says nothing new.
     if let [Item::Text(t, _)] = node.children.as_slice()
         && *t == node.name
@@ -1069,6 +1311,10 @@ fn normalize(mut node: Node) -> Vec<Item> {
         return node.children;
     }
     vec![Item::Node(Box::new(node))]
+}
+
+fn is_active(n: &Node) -> bool {
+    n.states.iter().any(|s| s.name == "active")
 }
 
 fn to_element(item: Item) -> Element {
