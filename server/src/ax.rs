@@ -84,6 +84,9 @@ struct Node {
     states: Vec<State>,
     props: Vec<Prop>,
     children: Vec<Item>,
+    /// Playwright would give it a ref: it has a box and takes pointer
+    /// events (a generic is unwrapped only around such a node).
+    targetable: bool,
 }
 
 /// The CDP method for [`DomFacts`] and its parameters.
@@ -91,7 +94,9 @@ pub const DOM_SNAPSHOT_METHOD: &str = "DOMSnapshot.captureSnapshot";
 
 /// Parameters of [`DOM_SNAPSHOT_METHOD`]: the computed styles [`DomFacts`] reads.
 pub fn dom_snapshot_params() -> Value {
-    serde_json::json!({ "computedStyles": ["display", "content"] })
+    serde_json::json!({
+        "computedStyles": ["display", "content", "visibility", "pointer-events"],
+    })
 }
 
 /// What the DOM says about the elements of a page (all its documents), by
@@ -123,6 +128,8 @@ struct DomNode {
     in_disabled_optgroup: bool,
     /// The text of its `::before` and `::after` (a quoted CSS `content`).
     pseudo_text: Vec<String>,
+    /// It has a box of non-zero size, is visible and takes pointer events.
+    targetable: bool,
 }
 
 impl DomNode {
@@ -240,6 +247,17 @@ impl DomFacts {
                     if let Some(d) = style(0) {
                         built[i].inline = d == "inline";
                     }
+                    let sized = layout
+                        .get("bounds")
+                        .and_then(|b| b.get(k))
+                        .and_then(Value::as_array)
+                        .is_some_and(|r| {
+                            r.get(2).and_then(Value::as_f64).unwrap_or(0.0) > 0.0
+                                && r.get(3).and_then(Value::as_f64).unwrap_or(0.0) > 0.0
+                        });
+                    built[i].targetable = sized
+                        && style(2).as_deref() == Some("visible")
+                        && style(3).as_deref() != Some("none");
                     if matches!(built[i].tag.as_str(), "::before" | "::after")
                         && let Some(text) = style(1).as_deref().and_then(css_string)
                         && let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
@@ -511,11 +529,17 @@ impl AxSnapshot {
         self.dom.get(self.backend_of(i))
     }
 
+    fn targetable(&self, backend: Option<i64>) -> bool {
+        if self.dom.nodes.is_empty() {
+            return backend.is_some();
+        }
+        self.dom.get(backend).is_some_and(|d| d.targetable)
+    }
+
     /// Whether the document has focus and no element in it does.
     fn root_focused(&self) -> bool {
-        self.root.is_some_and(|r| {
-            self.nodes[r]
-                .get("properties")
+        let focused = |n: &Value| {
+            n.get("properties")
                 .and_then(Value::as_array)
                 .is_some_and(|ps| {
                     ps.iter().any(|p| {
@@ -523,6 +547,14 @@ impl AxSnapshot {
                             && p.pointer("/value/value") == Some(&Value::Bool(true))
                     })
                 })
+        };
+        self.root.is_some_and(|r| {
+            focused(&self.nodes[r])
+                && !self
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .any(|(i, n)| i != r && focused(n))
         })
     }
 
@@ -559,6 +591,7 @@ impl AxSnapshot {
                 states,
                 props: Vec::new(),
                 children: self.regroup(backend, self.convert_children(i, depth)),
+                targetable: self.targetable(backend),
             };
             return normalize(node);
         }
@@ -604,6 +637,7 @@ impl AxSnapshot {
             states: Vec::new(),
             props: Vec::new(),
             children: Vec::new(),
+            targetable: self.targetable(backend),
         };
         if role == "iframe" {
             // Playwright names no iframe and shows its document inside.
@@ -702,9 +736,8 @@ impl AxSnapshot {
             // removeRedundantNames).
             match name_from(n) {
                 NameFrom::Contents if !NAME_FROM_CONTENT.contains(&role) => node.name.clear(),
-                NameFrom::Contents | NameFrom::Caption if shown_by_content(&node.children) => {
-                    node.name.clear()
-                }
+                NameFrom::Contents if shown_by_content(&node.children) => node.name.clear(),
+                NameFrom::Related(ids) if all_shown(&node.children, &ids) => node.name.clear(),
                 _ => {}
             }
         }
@@ -798,6 +831,7 @@ impl AxSnapshot {
             states: Vec::new(),
             props: Vec::new(),
             children: items,
+            targetable: self.targetable(Some(b)),
         })
     }
 
@@ -1079,12 +1113,13 @@ const NAME_FROM_CONTENT: &[&str] = &[
     "treeitem",
 ];
 
-/// Where Chromium took a node's name from: `contents`, a table caption,
-/// or something else (an attribute, a label).
+/// Where Chromium took a node's name from: its content, other elements
+/// (`aria-labelledby`, a table's caption: their backend ids), or something
+/// else (an attribute, a label).
 #[derive(PartialEq)]
 enum NameFrom {
     Contents,
-    Caption,
+    Related(Vec<i64>),
     Other,
 }
 
@@ -1098,13 +1133,46 @@ fn name_from(n: &Value) -> NameFrom {
                     && s.get("superseded").and_then(Value::as_bool) != Some(true)
             })
         });
-    match used {
-        Some(s) if s.get("type").and_then(Value::as_str) == Some("contents") => NameFrom::Contents,
-        Some(s) if s.get("nativeSource").and_then(Value::as_str) == Some("tablecaption") => {
-            NameFrom::Caption
+    let Some(used) = used else {
+        return NameFrom::Other;
+    };
+    match used.get("type").and_then(Value::as_str) {
+        Some("contents") => NameFrom::Contents,
+        Some("relatedElement") => {
+            let ids: Vec<i64> = [
+                "/attributeValue/relatedNodes",
+                "/nativeSourceValue/relatedNodes",
+            ]
+            .iter()
+            .filter_map(|p| used.pointer(p).and_then(Value::as_array))
+            .flatten()
+            .filter_map(|r| r.get("backendDOMNodeId").and_then(Value::as_i64))
+            .collect();
+            if ids.is_empty() {
+                NameFrom::Other
+            } else {
+                NameFrom::Related(ids)
+            }
         }
         _ => NameFrom::Other,
     }
+}
+
+/// Whether each of `ids` is a node shown under `items` (not a generic
+/// holding only text, which Playwright does not count as shown).
+fn all_shown(items: &[Item], ids: &[i64]) -> bool {
+    fn find(items: &[Item], id: i64) -> bool {
+        items.iter().any(|c| match c {
+            Item::Node(n) => {
+                (n.backend == Some(id)
+                    && !(n.role == "generic"
+                        && n.children.iter().all(|c| !matches!(c, Item::Node(_)))))
+                    || find(&n.children, id)
+            }
+            _ => false,
+        })
+    }
+    ids.iter().all(|&id| find(items, id))
 }
 
 /// Whether a subtree holds an element node, and none of them is a generic
@@ -1306,7 +1374,7 @@ fn normalize(mut node: Node) -> Vec<Item> {
         && node
             .children
             .iter()
-            .all(|c| matches!(c, Item::Node(n) if n.backend.is_some()))
+            .all(|c| matches!(c, Item::Node(n) if n.targetable))
     {
         return node.children;
     }
@@ -1427,5 +1495,266 @@ mod tests {
             Some("http://127.0.0.1:8080")
         );
         assert_eq!(origin_of("about:blank"), None);
+    }
+}
+
+#[cfg(test)]
+mod dom_tests {
+    use super::*;
+    use serde_json::json;
+
+    /// One DOM node: backend id, parent's backend id, tag (`#text` for
+    /// text), attributes, text (for text nodes) and display.
+    struct D(
+        i64,
+        Option<i64>,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        &'static str,
+        &'static str,
+    );
+
+    /// A `DOMSnapshot.captureSnapshot` result for these nodes (every node
+    /// laid out with a 10×10 box, visible, taking pointer events).
+    fn dom(nodes: &[D], selected: &[i64]) -> Value {
+        let mut strings: Vec<String> = Vec::new();
+        let mut idx = |s: &str| -> i64 {
+            match strings.iter().position(|x| x == s) {
+                Some(i) => i as i64,
+                None => {
+                    strings.push(s.to_owned());
+                    (strings.len() - 1) as i64
+                }
+            }
+        };
+        let pos = |b: i64| nodes.iter().position(|n| n.0 == b).map_or(-1, |p| p as i64);
+        let mut names = Vec::new();
+        let mut attrs = Vec::new();
+        let mut values = Vec::new();
+        let mut styles = Vec::new();
+        for n in nodes {
+            names.push(idx(n.2));
+            attrs.push(
+                n.3.iter()
+                    .flat_map(|(k, v)| [idx(k), idx(v)])
+                    .collect::<Vec<_>>(),
+            );
+            values.push(if n.2 == "#text" { idx(n.4) } else { -1 });
+            styles.push(vec![idx(n.5), idx("normal"), idx("visible"), idx("auto")]);
+        }
+        json!({
+            "strings": strings,
+            "documents": [{
+                "nodes": {
+                    "parentIndex": nodes.iter().map(|n| n.1.map_or(-1, pos)).collect::<Vec<_>>(),
+                    "nodeType": nodes.iter().map(|n| if n.2 == "#text" { 3 } else { 1 }).collect::<Vec<_>>(),
+                    "nodeName": names,
+                    "nodeValue": values,
+                    "backendNodeId": nodes.iter().map(|n| n.0).collect::<Vec<_>>(),
+                    "attributes": attrs,
+                    "optionSelected": {"index": selected.iter().map(|&b| pos(b)).collect::<Vec<_>>()},
+                    "inputValue": {"index": [], "value": []},
+                },
+                "layout": {
+                    "nodeIndex": (0..nodes.len()).collect::<Vec<_>>(),
+                    "styles": styles,
+                    "bounds": nodes.iter().map(|_| [0, 0, 10, 10]).collect::<Vec<_>>(),
+                }
+            }]
+        })
+    }
+
+    /// An AX node whose backend id is its node id.
+    fn ax(id: i64, parent: Option<i64>, role: &str, name: &str, children: &[i64]) -> Value {
+        let mut n = json!({
+            "nodeId": id.to_string(),
+            "ignored": false,
+            "role": {"type": "role", "value": role},
+            "name": {"type": "computedString", "value": name},
+            "childIds": children.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "backendDOMNodeId": id,
+        });
+        if let Some(p) = parent {
+            n["parentId"] = json!(p.to_string());
+        }
+        n
+    }
+
+    fn with(mut n: Value, props: Value) -> Value {
+        n["properties"] = props;
+        n
+    }
+
+    fn flag(name: &str) -> Value {
+        json!({"name": name, "value": {"type": "boolean", "value": true}})
+    }
+
+    fn snapshot(nodes: Vec<Value>, dom_nodes: &[D], selected: &[i64]) -> String {
+        let snap = AxSnapshot::parse(json!({ "nodes": nodes }), Some("http://127.0.0.1:9/p.html"))
+            .unwrap();
+        let snap = snap.with_dom(DomFacts::parse(&dom(dom_nodes, selected)), HashMap::new());
+        snap.tree().to_aria()
+    }
+
+    #[test]
+    fn option_states_come_from_the_dom() {
+        // Chromium keeps the options [disabled] after the select was enabled
+        // and marks none selected; the DOM says which is.
+        let disabled = || json!([flag("disabled")]);
+        let nodes = vec![
+            with(ax(1, None, "RootWebArea", "Shop", &[2]), json!([])),
+            ax(2, Some(1), "main", "", &[3]),
+            ax(3, Some(2), "combobox", "Status", &[4]),
+            ax(4, Some(3), "MenuListPopup", "", &[5, 6]),
+            with(ax(5, Some(4), "option", "available", &[]), disabled()),
+            with(ax(6, Some(4), "option", "sold", &[]), disabled()),
+        ];
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(3, Some(2), "SELECT", &[], "", "inline-block"),
+            D(5, Some(3), "OPTION", &[], "", "block"),
+            D(6, Some(3), "OPTION", &[], "", "block"),
+        ];
+        assert_eq!(
+            snapshot(nodes, &d, &[6]),
+            "- main [ref=e2]:\n  - combobox \"Status\" [ref=e3]:\n    - option \"available\" [ref=e5]\n    - option \"sold\" [selected] [ref=e6]"
+        );
+    }
+
+    #[test]
+    fn layout_tables_are_tables_and_body_is_the_root() {
+        let nodes = vec![
+            with(
+                ax(1, None, "RootWebArea", "T", &[10]),
+                json!([flag("focused")]),
+            ),
+            with(ax(10, Some(1), "none", "", &[2, 9]), json!([])),
+            ax(2, Some(10), "LayoutTable", "", &[3]),
+            ax(3, Some(2), "LayoutTableRow", "", &[4, 5]),
+            ax(4, Some(3), "LayoutTableCell", "Ada", &[6]),
+            ax(6, Some(4), "StaticText", "Ada", &[]),
+            ax(5, Some(3), "LayoutTableCell", "", &[]),
+            ax(9, Some(10), "paragraph", "", &[11]),
+            ax(11, Some(9), "StaticText", "After", &[]),
+        ];
+        let d = [
+            D(10, None, "BODY", &[], "", "block"),
+            D(2, Some(10), "TABLE", &[], "", "table"),
+            D(3, Some(2), "TR", &[], "", "table-row"),
+            D(4, Some(3), "TD", &[], "", "table-cell"),
+            D(6, Some(4), "#text", &[], "Ada", "inline"),
+            D(5, Some(3), "TD", &[], "", "table-cell"),
+            D(9, Some(10), "P", &[], "", "block"),
+            D(11, Some(9), "#text", &[], "After", "inline"),
+        ];
+        let mut nodes = nodes;
+        nodes[1]["ignored"] = json!(true);
+        assert_eq!(
+            snapshot(nodes, &d, &[]),
+            "- generic [active] [ref=e10]:\n  - table [ref=e2]:\n    - row [ref=e3]:\n      - cell \"Ada\" [ref=e4]\n      - cell [ref=e5]\n  - paragraph [ref=e9]: After"
+        );
+    }
+
+    #[test]
+    fn urls_placeholders_values_and_left_out_wrappers() {
+        // A div Chromium leaves out of its tree is a generic around its two
+        // children; a link's /url is its raw href; a text field's
+        // placeholder other than its name is a prop.
+        let url = json!([{"name": "url", "value": {"type": "string", "value": "http://127.0.0.1:9/p.html#x"}}]);
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "main", "", &[3, 5, 7]),
+            with(ax(3, Some(2), "link", "Top", &[4]), url),
+            ax(4, Some(3), "StaticText", "Top", &[]),
+            ax(5, Some(2), "textbox", "Email", &[]),
+            ax(7, Some(2), "DisclosureTriangle", "More", &[8]),
+            ax(8, Some(7), "StaticText", "More", &[]),
+        ];
+        let mut nodes = nodes;
+        nodes[5]["properties"] = json!([flag("expanded")]);
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(20, Some(2), "DIV", &[], "", "block"),
+            D(3, Some(20), "A", &[("href", "#x")], "", "inline"),
+            D(4, Some(3), "#text", &[], "Top", "inline"),
+            D(
+                5,
+                Some(20),
+                "INPUT",
+                &[("placeholder", "you@example.com")],
+                "",
+                "inline-block",
+            ),
+            D(7, Some(2), "SUMMARY", &[], "", "block"),
+            D(8, Some(7), "#text", &[], "More", "inline"),
+        ];
+        assert_eq!(
+            snapshot(nodes, &d, &[]),
+            "- main [ref=e2]:\n  - generic [ref=e20]:\n    - link \"Top\" [ref=e3]:\n      - /url: \"#x\"\n    - textbox \"Email\" [ref=e5]:\n      - /placeholder: you@example.com\n  - generic \"More\" [ref=e7]"
+        );
+    }
+
+    #[test]
+    fn label_text_and_name_rules() {
+        // The label's text Chromium ignores (it names the checkbox) is shown;
+        // a legend repeating its group's name is dropped; a row's name from
+        // its cells is dropped, as their content shows it.
+        let mut text = ax(6, Some(4), "none", "", &[]);
+        text["ignored"] = json!(true);
+        text["ignoredReasons"] =
+            json!([{"name": "labelFor", "value": {"type": "boolean", "value": true}}]);
+        let mut label = ax(4, Some(3), "none", "", &[5, 6]);
+        label["ignored"] = json!(true);
+        label["ignoredReasons"] =
+            json!([{"name": "labelFor", "value": {"type": "boolean", "value": true}}]);
+        let mut row = ax(30, Some(2), "row", "A1 A2", &[31, 32]);
+        row["name"]["sources"] =
+            json!([{"type": "contents", "value": {"type": "computedString", "value": "A1 A2"}}]);
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "main", "", &[3, 30]),
+            ax(3, Some(2), "group", "Delivery", &[9, 4]),
+            ax(9, Some(3), "Legend", "", &[10]),
+            ax(10, Some(9), "StaticText", "Delivery", &[]),
+            label,
+            with(
+                ax(5, Some(4), "checkbox", "Gift wrap", &[]),
+                json!([{"name": "checked", "value": {"type": "tristate", "value": "true"}}]),
+            ),
+            text,
+            row,
+            ax(31, Some(30), "gridcell", "A1", &[]),
+            ax(32, Some(30), "gridcell", "A2", &[]),
+        ];
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(3, Some(2), "FIELDSET", &[], "", "block"),
+            D(9, Some(3), "LEGEND", &[], "", "block"),
+            D(10, Some(9), "#text", &[], "Delivery", "inline"),
+            D(4, Some(3), "LABEL", &[], "", "inline"),
+            D(
+                5,
+                Some(4),
+                "INPUT",
+                &[("type", "checkbox")],
+                "",
+                "inline-block",
+            ),
+            D(6, Some(4), "#text", &[], " Gift wrap", "inline"),
+            D(30, Some(2), "DIV", &[("role", "row")], "", "block"),
+            D(31, Some(30), "DIV", &[("role", "gridcell")], "", "block"),
+            D(32, Some(30), "DIV", &[("role", "gridcell")], "", "block"),
+        ];
+        assert_eq!(
+            snapshot(nodes, &d, &[]),
+            "- main [ref=e2]:\n  - group \"Delivery\" [ref=e3]:\n    - generic [ref=e4]:\n      - checkbox \"Gift wrap\" [checked] [ref=e5]\n      - text: Gift wrap\n  - row [ref=e30]:\n    - gridcell \"A1\" [ref=e31]\n    - gridcell \"A2\" [ref=e32]"
+        );
+    }
+
+    #[test]
+    fn css_strings() {
+        assert_eq!(css_string("\"✔\"").as_deref(), Some("✔"));
+        assert_eq!(css_string("none"), None);
+        assert_eq!(css_string("counter(x)"), None);
     }
 }
