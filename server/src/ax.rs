@@ -735,8 +735,18 @@ impl AxSnapshot {
             // does, and drops a name its content already shows (ai mode's
             // removeRedundantNames).
             match name_from(n) {
-                NameFrom::Contents if !NAME_FROM_CONTENT.contains(&role) => node.name.clear(),
-                NameFrom::Contents if shown_by_content(&node.children) => node.name.clear(),
+                NameFrom::Contents
+                    if !NAME_FROM_CONTENT.contains(&role)
+                        && !dom.is_some_and(|d| d.tag == "SUMMARY") =>
+                {
+                    node.name.clear()
+                }
+                NameFrom::Contents
+                    if own_text(&node.children) != node.name
+                        && shown_by_content(&node.children) =>
+                {
+                    node.name.clear()
+                }
                 NameFrom::Related(ids) if all_shown(&node.children, &ids) => node.name.clear(),
                 _ => {}
             }
@@ -1156,6 +1166,18 @@ fn name_from(n: &Value) -> NameFrom {
         }
         _ => NameFrom::Other,
     }
+}
+
+/// The text directly under a node (not inside its child elements).
+fn own_text(items: &[Item]) -> String {
+    let texts: Vec<&str> = items
+        .iter()
+        .filter_map(|c| match c {
+            Item::Text(t, _) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    collapse(&texts.join(" "))
 }
 
 /// Whether each of `ids` is a node shown under `items` (not a generic

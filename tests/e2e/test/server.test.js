@@ -51,7 +51,7 @@ describe('response-diff MCP server', () => {
     assert.match(snap, /- heading "Loose-leaf teas" \[level=1\] \[ref=e\d+\]/);
     assert.match(snap, /- button "Checkout" \[disabled\] \[ref=e\d+\]/);
 
-    const add = refAfter(snap, 'article "Sencha Kyoto"', 'button "Add to cart"');
+    const add = refAfter(snap, 'heading "Sencha Kyoto"', 'button "Add to cart"');
     const click = await server.call('browser_click', { ref: add });
     assert.equal(click.isError, false, click.text);
     assert.match(click.text, new RegExp(`Clicked button "Add to cart" \\(${add}\\)`));
@@ -77,7 +77,7 @@ describe('response-diff MCP server', () => {
     const first = await server.call('browser_snapshot', { expectation: diff });
     const page = section(first.text, 'Page snapshot');
     assert.match(page, /^```yaml\n- banner/);
-    const add = refAfter(page, 'article "Genmaicha"', 'button "Add to cart"');
+    const add = refAfter(page, 'heading "Genmaicha"', 'button "Add to cart"');
     const second = await server.call('browser_click', { ref: add, expectation: diff });
     // By default the snapshot's changes come as a patch by ref.
     assert.match(second.text, /### Page snapshot \(patch since the previous snapshot\)\n\d+ changed \(~\), \d+ added \(\+\), \d+ removed \(-\), \d+ unchanged\n```\n/);
@@ -104,7 +104,7 @@ describe('response-diff MCP server', () => {
     await server.call('browser_navigate', { url: site.url('/index.html'), expectation: { includeSnapshot: false } });
     const read = await server.call('browser_snapshot');
     const ts = tsOf(read.text);
-    const add = refAfter(read.text, 'article "Silver Needle"', 'button "Add to cart"');
+    const add = refAfter(read.text, 'heading "Silver Needle"', 'button "Add to cart"');
     await server.call('browser_click', { ref: add, expectation: { includeSnapshot: false } });
     const changes = await server.call('browser_snapshot', { since: ts });
     const body = section(changes.text, `Page snapshot (changes since ts ${ts})`);
@@ -311,7 +311,7 @@ describe('the operator default expectation (--default-expectation)', () => {
     try {
       const first = await server.call('browser_navigate', { url: site.url('/index.html') });
       assert.equal(section(first.text, 'Ran Playwright code'), null);
-      const add = refAfter(first.text, 'article "Oolong Milk"', 'button "Add to cart"');
+      const add = refAfter(first.text, 'heading "Oolong Milk"', 'button "Add to cart"');
       const second = await server.call('browser_click', { ref: add });
       assert.match(second.text, /### Page snapshot \(patch since the previous snapshot\)/);
       const off = await server.call('browser_snapshot', { expectation: { diffOptions: { enabled: false } } });
