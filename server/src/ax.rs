@@ -232,6 +232,7 @@ impl DomFacts {
                     frames.push((b, f.clone()));
                 }
             }
+            let mut seen_pseudo = std::collections::HashSet::new();
             if let Some(layout) = doc.get("layout") {
                 let styles = layout.get("styles").and_then(Value::as_array);
                 for (k, i) in ints(layout.get("nodeIndex")).into_iter().enumerate() {
@@ -258,7 +259,9 @@ impl DomFacts {
                     built[i].targetable = sized
                         && style(2).as_deref() == Some("visible")
                         && style(3).as_deref() != Some("none");
+                    // A node laid out in several boxes is listed once per box.
                     if matches!(built[i].tag.as_str(), "::before" | "::after")
+                        && seen_pseudo.insert(i)
                         && let Some(text) = style(1).as_deref().and_then(css_string)
                         && let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
                         && p < count
@@ -721,6 +724,27 @@ impl AxSnapshot {
                     }
                 }
             }
+        }
+        if node.name.is_empty() && dom.is_some_and(|d| d.tag == "FIGURE") {
+            // Playwright names a figure after its caption.
+            node.name = node
+                .children
+                .iter()
+                .find_map(|c| match c {
+                    Item::Node(g)
+                        if self
+                            .dom
+                            .get(g.backend)
+                            .is_some_and(|d| d.tag == "FIGCAPTION") =>
+                    {
+                        match g.children.as_slice() {
+                            [Item::Text(t, _)] => Some(collapse(t)),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                })
+                .unwrap_or_default();
         }
         if role == "generic"
             && node.name.is_empty()
@@ -1197,25 +1221,14 @@ fn all_shown(items: &[Item], ids: &[i64]) -> bool {
     ids.iter().all(|&id| find(items, id))
 }
 
-/// Whether a subtree holds an element node, and none of them is a generic
-/// holding only text (Playwright's test for a name that its content
-/// already shows).
+/// Whether a node's content shows its name: there is an element under
+/// it, and no child that is a generic holding only text (Playwright keeps
+/// a name such a child gave, then drops the child as repeating it).
 fn shown_by_content(items: &[Item]) -> bool {
-    let mut any = false;
-    let mut leaf_generic = false;
-    fn walk(items: &[Item], any: &mut bool, leaf: &mut bool) {
-        for c in items {
-            if let Item::Node(n) = c {
-                *any = true;
-                if n.role == "generic" && n.children.iter().all(|c| !matches!(c, Item::Node(_))) {
-                    *leaf = true;
-                }
-                walk(&n.children, any, leaf);
-            }
-        }
-    }
-    walk(items, &mut any, &mut leaf_generic);
-    any && !leaf_generic
+    let leaf_child = items.iter().any(|c| {
+        matches!(c, Item::Node(n) if n.role == "generic" && n.children.iter().all(|c| !matches!(c, Item::Node(_))))
+    });
+    !leaf_child && items.iter().any(|c| matches!(c, Item::Node(_)))
 }
 
 /// Whether the element has an explicit `role`.

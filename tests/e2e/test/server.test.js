@@ -76,7 +76,7 @@ describe('response-diff MCP server', () => {
     const diff = { diffOptions: { enabled: true } };
     const first = await server.call('browser_snapshot', { expectation: diff });
     const page = section(first.text, 'Page snapshot');
-    assert.match(page, /^```yaml\n- banner/);
+    assert.match(page, /^```yaml\n- generic (\[active\] )?\[ref=e\d+\]:\n  - banner/);
     const add = refAfter(page, 'heading "Genmaicha"', 'button "Add to cart"');
     const second = await server.call('browser_click', { ref: add, expectation: diff });
     // By default the snapshot's changes come as a patch by ref.
@@ -95,7 +95,7 @@ describe('response-diff MCP server', () => {
     assert.match(third.text, /### Page snapshot\nNo changes since the previous response \(\d+ lines\)\./);
     // A peek with diffs off shows the full page and does not move the chain.
     const peek = await server.call('browser_snapshot');
-    assert.match(section(peek.text, 'Page snapshot'), /^```yaml\n- banner/);
+    assert.match(section(peek.text, 'Page snapshot'), /^```yaml\n- generic (\[active\] )?\[ref=e\d+\]:\n  - banner/);
     const fourth = await server.call('browser_snapshot', { expectation: diff });
     assert.match(fourth.text, /No changes since the previous response/);
   });
@@ -315,7 +315,7 @@ describe('the operator default expectation (--default-expectation)', () => {
       const second = await server.call('browser_click', { ref: add });
       assert.match(second.text, /### Page snapshot \(patch since the previous snapshot\)/);
       const off = await server.call('browser_snapshot', { expectation: { diffOptions: { enabled: false } } });
-      assert.match(section(off.text, 'Page snapshot'), /^```yaml\n- banner/);
+      assert.match(section(off.text, 'Page snapshot'), /^```yaml\n- generic (\[active\] )?\[ref=e\d+\]:\n  - banner/);
     } finally {
       await server.close();
       await site.close();
