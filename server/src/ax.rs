@@ -130,6 +130,8 @@ struct DomNode {
     pseudo_text: Vec<String>,
     /// It has a box of non-zero size, is visible and takes pointer events.
     targetable: bool,
+    /// It has a box of non-zero size and is visible.
+    visible: bool,
 }
 
 impl DomNode {
@@ -256,9 +258,8 @@ impl DomFacts {
                             r.get(2).and_then(Value::as_f64).unwrap_or(0.0) > 0.0
                                 && r.get(3).and_then(Value::as_f64).unwrap_or(0.0) > 0.0
                         });
-                    built[i].targetable = sized
-                        && style(2).as_deref() == Some("visible")
-                        && style(3).as_deref() != Some("none");
+                    built[i].visible = sized && style(2).as_deref() == Some("visible");
+                    built[i].targetable = built[i].visible && style(3).as_deref() != Some("none");
                     // A node laid out in several boxes is listed once per box.
                     if matches!(built[i].tag.as_str(), "::before" | "::after")
                         && seen_pseudo.insert(i)
@@ -602,10 +603,20 @@ impl AxSnapshot {
             && let Some(b) = backend
             && let Some(t) = self.dom.text.get(&b)
             && ignored_as_text(n)
+            && (!hidden_by_aria(n)
+                || self
+                    .dom
+                    .parent
+                    .get(&b)
+                    .and_then(|p| self.dom.nodes.get(p))
+                    .is_some_and(|p| p.visible))
         {
             // Chromium leaves a label's text (and text under a
             // presentational role) out of the tree; Playwright reads it.
             return vec![Item::Text(t.clone(), Some(b))];
+        }
+        if ignored && hidden_by_aria(n) && dom.is_some_and(|d| d.tag != "#text") {
+            return self.aria_hidden(i, depth);
         }
         if role == "LabelText" && dom.is_none() {
             return self.convert_children(i, depth);
@@ -776,6 +787,63 @@ impl AxSnapshot {
             }
         }
         normalize(node)
+    }
+
+    /// An element under `aria-hidden`: Chromium keeps it only as an
+    /// ignored node without role or name; Playwright's ai mode shows it
+    /// when it is visible (with `[aria-hidden]` where the attribute is),
+    /// its role from its tag and no name from content.
+    fn aria_hidden(&self, i: usize, depth: usize) -> Vec<Item> {
+        let backend = self.backend_of(i);
+        let Some(d) = self.dom_of(i) else {
+            return self.convert_children(i, depth);
+        };
+        let children = self.regroup(backend, self.convert_children(i, depth));
+        if !d.visible {
+            return children;
+        }
+        let explicit = d.attr("role").map(str::trim).filter(|r| !r.is_empty());
+        let (role, level) = match explicit {
+            Some("none" | "presentation") => return children,
+            Some(r) => (
+                r.split_whitespace().next().unwrap_or("generic").to_owned(),
+                None,
+            ),
+            None => implicit_role(d),
+        };
+        if role == "generic" && d.inline && d.only_text_child {
+            return children;
+        }
+        let mut states = Vec::new();
+        if let Some(l) = level {
+            states.push(State::with_value("level", l.to_string()));
+        }
+        if d.attr("aria-hidden")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        {
+            states.push(State::flag("aria-hidden"));
+        }
+        let name = d
+            .attr("aria-label")
+            .or(if d.tag == "IMG" { d.attr("alt") } else { None })
+            .map(collapse)
+            .unwrap_or_default();
+        let mut props = Vec::new();
+        if role == "link"
+            && let Some(href) = d.attr("href")
+        {
+            props.push(Prop::new("url", truncate_data_url(href)));
+        }
+        normalize(Node {
+            role,
+            name,
+            value: None,
+            backend,
+            states,
+            props,
+            children,
+            targetable: d.targetable,
+        })
     }
 
     /// Playwright shows every element without a role as a `generic` (and
@@ -1003,20 +1071,19 @@ impl AxSnapshot {
     }
 }
 
-/// Playwright's attribute order: checked, disabled, expanded, level,
-/// pressed, selected, then the rest (`[active]` is printed first by the
-/// core's printer).
+/// Playwright's attribute order (renderAriaSnapshotAsYaml).
 fn state_rank(s: &State) -> u8 {
     match s.name.as_str() {
-        "active" => 0,
         "checked" => 1,
         "disabled" => 2,
         "expanded" => 3,
-        "invalid" => 4,
-        "level" => 5,
-        "pressed" => 6,
-        "selected" => 7,
-        _ => 8,
+        "active" => 4,
+        "invalid" => 5,
+        "level" => 6,
+        "pressed" => 7,
+        "selected" => 8,
+        "aria-hidden" => 9,
+        _ => 10,
     }
 }
 
@@ -1229,6 +1296,71 @@ fn shown_by_content(items: &[Item]) -> bool {
         matches!(c, Item::Node(n) if n.role == "generic" && n.children.iter().all(|c| !matches!(c, Item::Node(_))))
     });
     !leaf_child && items.iter().any(|c| matches!(c, Item::Node(_)))
+}
+
+/// Whether Chromium left a node out because of `aria-hidden`.
+fn hidden_by_aria(n: &Value) -> bool {
+    n.get("ignoredReasons")
+        .and_then(Value::as_array)
+        .is_some_and(|rs| {
+            rs.iter().any(|r| {
+                matches!(
+                    r.get("name").and_then(Value::as_str),
+                    Some("ariaHiddenElement" | "ariaHiddenSubtree")
+                )
+            })
+        })
+}
+
+/// An element's role from its tag (HTML-AAM, as Playwright's roleUtils
+/// maps it), for the elements Chromium gives no role (under `aria-hidden`);
+/// headings with their level.
+fn implicit_role(d: &DomNode) -> (String, Option<u8>) {
+    let role = match d.tag.as_str() {
+        "A" | "AREA" if d.attr("href").is_some() => "link",
+        "ARTICLE" => "article",
+        "ASIDE" => "complementary",
+        "BLOCKQUOTE" => "blockquote",
+        "BUTTON" => "button",
+        "CAPTION" => "caption",
+        "CODE" => "code",
+        "DD" => "definition",
+        "DEL" => "deletion",
+        "DETAILS" | "FIELDSET" | "OPTGROUP" => "group",
+        "DFN" | "DT" => "term",
+        "DIALOG" => "dialog",
+        "EM" => "emphasis",
+        "FIGURE" => "figure",
+        "H1" => return ("heading".into(), Some(1)),
+        "H2" => return ("heading".into(), Some(2)),
+        "H3" => return ("heading".into(), Some(3)),
+        "H4" => return ("heading".into(), Some(4)),
+        "H5" => return ("heading".into(), Some(5)),
+        "H6" => return ("heading".into(), Some(6)),
+        "HR" => "separator",
+        "IMG" => "img",
+        "INS" => "insertion",
+        "LI" => "listitem",
+        "MAIN" => "main",
+        "MARK" => "mark",
+        "MENU" | "OL" | "UL" => "list",
+        "NAV" => "navigation",
+        "OPTION" => "option",
+        "P" => "paragraph",
+        "PROGRESS" => "progressbar",
+        "STRONG" => "strong",
+        "SUB" => "subscript",
+        "SUP" => "superscript",
+        "SVG" | "svg" => "img",
+        "TABLE" => "table",
+        "TBODY" | "THEAD" | "TFOOT" => "rowgroup",
+        "TD" => "cell",
+        "TH" => "columnheader",
+        "TR" => "row",
+        "TIME" => "time",
+        _ => "generic",
+    };
+    (role.to_owned(), None)
 }
 
 /// Whether the element has an explicit `role`.
