@@ -110,6 +110,10 @@ pub struct DomFacts {
     parent: std::sync::Arc<HashMap<i64, i64>>,
     /// Text nodes' text, by backend id.
     text: std::sync::Arc<HashMap<i64, String>>,
+    /// Each text node's place in document order.
+    order: std::sync::Arc<HashMap<i64, usize>>,
+    /// The places of whitespace-only text nodes, ascending.
+    blanks: std::sync::Arc<Vec<usize>>,
     /// `(iframe element's backend id, frame id)` of each child document.
     frames: Vec<(i64, String)>,
 }
@@ -166,6 +170,9 @@ impl DomFacts {
         let mut nodes = HashMap::new();
         let mut parents = HashMap::new();
         let mut texts = HashMap::new();
+        let mut order = HashMap::new();
+        let mut blanks = Vec::new();
+        let mut base = 0usize;
         let mut frames = Vec::new();
         let docs = v.get("documents").and_then(Value::as_array);
         let frame_ids: Vec<Option<String>> = docs
@@ -316,9 +323,14 @@ impl DomFacts {
                         node_values.and_then(|v| v.get(i)).and_then(&s),
                     )
                 {
+                    if t.trim().is_empty() {
+                        blanks.push(base + i);
+                    }
+                    order.insert(b, base + i);
                     texts.insert(b, t);
                 }
             }
+            base += count;
             for (i, node) in built.into_iter().enumerate() {
                 if types.get(i) == Some(&1)
                     && let Some(&b) = backend.get(i)
@@ -331,6 +343,8 @@ impl DomFacts {
             nodes: std::sync::Arc::new(nodes),
             parent: std::sync::Arc::new(parents),
             text: std::sync::Arc::new(texts),
+            order: std::sync::Arc::new(order),
+            blanks: std::sync::Arc::new(blanks),
             frames,
         }
     }
@@ -533,6 +547,38 @@ impl AxSnapshot {
         self.dom.get(self.backend_of(i))
     }
 
+    /// Whether Playwright would put a space between two text nodes: there
+    /// is a whitespace text node between them, or one of them is inside a
+    /// block the other is not in.
+    fn apart(&self, a: i64, b: i64) -> bool {
+        let (Some(&oa), Some(&ob)) = (self.dom.order.get(&a), self.dom.order.get(&b)) else {
+            return true;
+        };
+        if ob <= oa {
+            return true;
+        }
+        let i = self.dom.blanks.partition_point(|&x| x <= oa);
+        if self.dom.blanks.get(i).is_some_and(|&x| x < ob) {
+            return true;
+        }
+        let ancestors = |mut n: i64| {
+            let mut v = Vec::new();
+            while let Some(&p) = self.dom.parent.get(&n) {
+                v.push(p);
+                n = p;
+                if v.len() > MAX_DEPTH {
+                    break;
+                }
+            }
+            v
+        };
+        let (up_a, up_b) = (ancestors(a), ancestors(b));
+        let block = |e: &i64| self.dom.nodes.get(e).is_some_and(|d| !d.inline);
+        let below =
+            |up: &[i64], other: &[i64]| up.iter().take_while(|e| !other.contains(e)).any(block);
+        below(&up_a, &up_b) || below(&up_b, &up_a)
+    }
+
     fn targetable(&self, backend: Option<i64>) -> bool {
         if self.dom.nodes.is_empty() {
             return backend.is_some();
@@ -568,8 +614,13 @@ impl AxSnapshot {
         let ignored = n.get("ignored").and_then(Value::as_bool).unwrap_or(false);
         match role {
             "StaticText" if !ignored => {
-                let text = ax_string(n, "name").unwrap_or_default();
-                return vec![Item::Text(text, self.backend_of(i))];
+                // The DOM's text keeps the whitespace Playwright joins by.
+                let b = self.backend_of(i);
+                let text = b
+                    .and_then(|b| self.dom.text.get(&b).cloned())
+                    .or_else(|| ax_string(n, "name"))
+                    .unwrap_or_default();
+                return vec![Item::Text(text, b)];
             }
             "StaticText" | "InlineTextBox" | "ListMarker" => return Vec::new(),
             "LineBreak" if !self.dom.nodes.is_empty() => return vec![Item::Glue],
@@ -597,7 +648,7 @@ impl AxSnapshot {
                 children: self.regroup(backend, self.convert_children(i, depth)),
                 targetable: self.targetable(backend),
             };
-            return normalize(node);
+            return normalize(node, &|a, b| self.apart(a, b));
         }
         if ignored
             && let Some(b) = backend
@@ -661,7 +712,7 @@ impl AxSnapshot {
             {
                 node.children = sub.convert(r, depth + 1);
             }
-            return normalize(node);
+            return normalize(node, &|a, b| self.apart(a, b));
         }
         // An inline element without a role of its own that holds just one
         // text node is that text (Playwright's rule).
@@ -786,7 +837,7 @@ impl AxSnapshot {
                 _ => {}
             }
         }
-        normalize(node)
+        normalize(node, &|a, b| self.apart(a, b))
     }
 
     /// An element under `aria-hidden`: Chromium keeps it only as an
@@ -834,16 +885,19 @@ impl AxSnapshot {
         {
             props.push(Prop::new("url", truncate_data_url(href)));
         }
-        normalize(Node {
-            role,
-            name,
-            value: None,
-            backend,
-            states,
-            props,
-            children,
-            targetable: d.targetable,
-        })
+        normalize(
+            Node {
+                role,
+                name,
+                value: None,
+                backend,
+                states,
+                props,
+                children,
+                targetable: d.targetable,
+            },
+            &|a, b| self.apart(a, b),
+        )
     }
 
     /// Playwright shows every element without a role as a `generic` (and
@@ -925,16 +979,19 @@ impl AxSnapshot {
             Some("TBODY" | "THEAD" | "TFOOT") => "rowgroup",
             _ => "generic",
         };
-        normalize(Node {
-            role: role.into(),
-            name: String::new(),
-            value: None,
-            backend: Some(b),
-            states: Vec::new(),
-            props: Vec::new(),
-            children: items,
-            targetable: self.targetable(Some(b)),
-        })
+        normalize(
+            Node {
+                role: role.into(),
+                name: String::new(),
+                value: None,
+                backend: Some(b),
+                states: Vec::new(),
+                props: Vec::new(),
+                children: items,
+                targetable: self.targetable(Some(b)),
+            },
+            &|a, b| self.apart(a, b),
+        )
     }
 
     /// Whether a table part is inside a table whose role is none or
@@ -1066,7 +1123,7 @@ impl AxSnapshot {
 
     /// Top-level items → elements (text at the top level becomes text nodes).
     fn finish(&self, items: Vec<Item>) -> Vec<Element> {
-        let items = merge_text(items);
+        let items = merge_text(items, &|a, b| self.apart(a, b));
         items.into_iter().map(to_element).collect()
     }
 }
@@ -1450,25 +1507,46 @@ fn collapse(s: &str) -> String {
 }
 
 /// Joins adjacent text items (collapsing whitespace) and drops empty ones.
-fn merge_text(items: Vec<Item>) -> Vec<Item> {
+/// Whether two texts (by their DOM text nodes) are apart: Playwright
+/// joins adjacent text as it is in the DOM, so "Ln:" and "1" in two spans
+/// make "Ln:1".
+type Apart<'a> = &'a dyn Fn(i64, i64) -> bool;
+
+/// Joins adjacent text items (collapsing whitespace) and drops empty ones.
+fn merge_text(items: Vec<Item>, apart: Apart) -> Vec<Item> {
     let mut out: Vec<Item> = Vec::with_capacity(items.len());
     let mut pending = String::new();
-    let flush = |pending: &mut String, out: &mut Vec<Item>| {
+    let mut first: Option<i64> = None;
+    let mut last: Option<i64> = None;
+    let flush = |pending: &mut String,
+                 out: &mut Vec<Item>,
+                 first: &mut Option<i64>,
+                 last: &mut Option<i64>| {
         let t = collapse(pending);
         if !t.is_empty() {
-            out.push(Item::Text(t, None));
+            out.push(Item::Text(t, first.or(*last)));
         }
         pending.clear();
+        *first = None;
+        *last = None;
     };
     let mut glued = false;
     for item in items {
         match item {
-            Item::Text(t, _) => {
-                if !glued {
+            Item::Text(t, k) => {
+                let space = match (last, k) {
+                    (Some(a), Some(b)) => apart(a, b),
+                    _ => true,
+                };
+                if !glued && space {
                     pending.push(' ');
                 }
                 glued = false;
                 pending.push_str(&t);
+                if first.is_none() {
+                    first = k;
+                }
+                last = k;
             }
             Item::Glue => {
                 // Join with the next text, dropping the space before it.
@@ -1479,17 +1557,17 @@ fn merge_text(items: Vec<Item>) -> Vec<Item> {
             }
             node => {
                 glued = false;
-                flush(&mut pending, &mut out);
+                flush(&mut pending, &mut out, &mut first, &mut last);
                 out.push(node);
             }
         }
     }
-    flush(&mut pending, &mut out);
+    flush(&mut pending, &mut out, &mut first, &mut last);
     out
 }
 
-fn normalize(mut node: Node) -> Vec<Item> {
-    node.children = merge_text(std::mem::take(&mut node.children));
+fn normalize(mut node: Node, apart: Apart) -> Vec<Item> {
+    node.children = merge_text(std::mem::take(&mut node.children), apart);
     // A generic child that only repeats this node's name (a legend, a
     // caption, a slot holding the name) says nothing new.
     if !node.name.is_empty() {
@@ -1916,6 +1994,32 @@ mod dom_tests {
             snapshot(nodes, &d, &[]),
             "- main [ref=e2]:\n  - group \"Delivery\" [ref=e3]:\n    - generic [ref=e4]:\n      - checkbox \"Gift wrap\" [checked] [ref=e5]\n      - text: Gift wrap\n  - row [ref=e30]:\n    - gridcell \"A1\" [ref=e31]\n    - gridcell \"A2\" [ref=e32]"
         );
+    }
+
+    #[test]
+    fn text_is_joined_as_the_dom_has_it() {
+        // Inline spans with no whitespace between join ("Ln:1", "Col:2"); a
+        // blank text node between is a space.
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "paragraph", "", &[4, 6, 8, 10]),
+            ax(4, Some(2), "StaticText", "Ln:", &[]),
+            ax(6, Some(2), "StaticText", "1", &[]),
+            ax(8, Some(2), "StaticText", "Col:", &[]),
+            ax(10, Some(2), "StaticText", "2", &[]),
+        ];
+        let d = [
+            D(2, None, "P", &[], "", "block"),
+            D(3, Some(2), "SPAN", &[], "", "inline"),
+            D(4, Some(3), "#text", &[], "Ln:", "inline"),
+            D(5, Some(2), "SPAN", &[], "", "inline"),
+            D(6, Some(5), "#text", &[], "1", "inline"),
+            D(11, Some(2), "#text", &[], " ", "inline"),
+            D(7, Some(2), "SPAN", &[], "", "inline"),
+            D(8, Some(7), "#text", &[], "Col:", "inline"),
+            D(10, Some(2), "#text", &[], "2", "inline"),
+        ];
+        assert_eq!(snapshot(nodes, &d, &[]), "- paragraph [ref=e2]: Ln:1 Col:2");
     }
 
     #[test]
