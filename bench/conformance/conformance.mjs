@@ -146,15 +146,23 @@ class Ours {
   async snapshot() {
     return snapshotOf(await this.call('browser_snapshot', {}));
   }
-  /** The ref of the element printed as `role "name"` in the current snapshot. */
+  /**
+   * The ref of the element printed as `role "name"` in the current snapshot;
+   * waits for it (up to 15 s) as Playwright's locators do, for pages that
+   * render after load.
+   */
   async refOf(role, name) {
-    const snap = await this.snapshot();
     const want = name === undefined ? `- ${role}` : `- ${role} ${JSON.stringify(name)}`;
-    for (const line of snap.split('\n')) {
-      const t = line.trim();
-      if (t === want || t.startsWith(want + ' ') || t.startsWith(want + ':')) {
-        const m = t.match(/\[ref=(e\d+)\]/);
-        if (m) return m[1];
+    let snap = '';
+    for (let i = 0; i < 60; i++) {
+      if (i) await new Promise((ok) => setTimeout(ok, 250));
+      snap = await this.snapshot();
+      for (const line of snap.split('\n')) {
+        const t = line.trim();
+        if (t === want || t.startsWith(want + ' ') || t.startsWith(want + ':')) {
+          const m = t.match(/\[ref=(e\d+)\]/);
+          if (m) return m[1];
+        }
       }
     }
     throw new Error(`no ${want} in our snapshot:\n${snap}`);

@@ -823,7 +823,7 @@ impl AxSnapshot {
             match name_from(n) {
                 NameFrom::Contents
                     if !NAME_FROM_CONTENT.contains(&role)
-                        && !dom.is_some_and(|d| d.tag == "SUMMARY") =>
+                        && dom.is_none_or(|d| d.tag != "SUMMARY") =>
                 {
                     node.name.clear()
                 }
@@ -1606,10 +1606,13 @@ fn normalize(mut node: Node, apart: Apart) -> Vec<Item> {
     {
         node.children = child.children;
     }
-    // A single text child equal to the name says nothing new.
+    // A single text child equal to the name says nothing new. Chromium's
+    // name is the rendered text (after `text-transform`), Playwright's the
+    // DOM's: where they differ only in case, the DOM's is the name.
     if let [Item::Text(t, _)] = node.children.as_slice()
-        && *t == node.name
+        && (*t == node.name || t.to_lowercase() == node.name.to_lowercase())
     {
+        node.name = t.clone();
         node.children.clear();
     }
     // An unnamed generic around at most one element is just a wrapper.
