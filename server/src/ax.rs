@@ -816,6 +816,14 @@ impl AxSnapshot {
             // its name.
             node.name = collapse(title);
         }
+        if dom.is_some() && name_from(n) == NameFrom::Contents {
+            // Chromium's name from content is the rendered text (after
+            // `text-transform`), Playwright's the DOM's.
+            let text = own_text(&node.children);
+            if text != node.name && text.to_lowercase() == node.name.to_lowercase() {
+                node.name = text;
+            }
+        }
         if dom.is_some() && !node.name.is_empty() {
             // Playwright names fewer roles from their content than Chromium
             // does, and drops a name its content already shows (ai mode's
@@ -1606,13 +1614,10 @@ fn normalize(mut node: Node, apart: Apart) -> Vec<Item> {
     {
         node.children = child.children;
     }
-    // A single text child equal to the name says nothing new. Chromium's
-    // name is the rendered text (after `text-transform`), Playwright's the
-    // DOM's: where they differ only in case, the DOM's is the name.
+    // A single text child equal to the name says nothing new.
     if let [Item::Text(t, _)] = node.children.as_slice()
-        && (*t == node.name || t.to_lowercase() == node.name.to_lowercase())
+        && *t == node.name
     {
-        node.name = t.clone();
         node.children.clear();
     }
     // An unnamed generic around at most one element is just a wrapper.
