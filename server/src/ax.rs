@@ -6,9 +6,10 @@
 //! snapshot of that document, and the server can act on it directly.
 //!
 //! The shaping follows Playwright's aria snapshot:
-//! - ignored nodes, `none`/`presentation`, labels and the root are dissolved
-//!   into their parent (their children take their place);
-//! - adjacent text is joined with whitespace collapsed;
+//! - ignored nodes, `none`/`presentation` and the root are dissolved into
+//!   their parent (their children take their place);
+//! - adjacent text is joined with whitespace collapsed (with DOM facts, as
+//!   the DOM has it: no space between texts with none between them);
 //! - a node whose only child is text equal to its name drops that text
 //!   (`- button "Add to cart"`), a node whose only child is other text
 //!   shows it inline (`- paragraph: Subtotal: $8.50`);
@@ -41,6 +42,19 @@
 //!   `/placeholder`;
 //! - an inline unnamed element holding just one text node is its text;
 //!   list markers are not text; a `<br>` adds no space;
+//! - elements Chromium leaves out of its tree (plain `<div>`s, custom
+//!   elements, `<label>`s, `<tbody>`s) are put back between a node and its
+//!   children as `generic` (`rowgroup`), then unwrapped around a single
+//!   visible, clickable element, as Playwright does; the text Chromium
+//!   leaves out of a label is read from the DOM;
+//! - names: only the roles Playwright names from content keep a name from
+//!   content; a name the content shows (from elements under the node, or
+//!   `aria-labelledby`/a caption pointing inside) is dropped, as
+//!   Playwright's ai mode does; a generic child repeating its parent's name
+//!   is dropped; a generic's `title` is its name; a figure is named by its
+//!   caption; a name from content takes the DOM's case;
+//! - visible `aria-hidden` content is shown with `[aria-hidden]` where
+//!   Chromium keeps its nodes, with the role of its tag;
 //! - same-origin iframes show their document inside the `iframe` node.
 //!
 //! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
