@@ -145,7 +145,7 @@ def conformance_section(out_dir_bench):
               "coverage pages in tests/fixtures/conformance). A page's match is the longest common subsequence of the "
               "two snapshots' lines over the longer one's line count.\n")
     md.append(f"**{t['equal']:,} of {t['lines']:,} lines equal ({100 * t['rate']:.2f} %)** over {t['pages']} pages"
-              + (f", {t['errors']} failed to load" if t["errors"] else "") + ".\n")
+              + (f", {t['errors']} could not be compared (its row says why)" if t["errors"] else "") + ".\n")
     rows = []
     for p in c["pages"]:
         if p.get("error"):
