@@ -116,14 +116,19 @@ function snapshotOf(text) {
   throw new Error(`no yaml snapshot in the response:\n${text.slice(0, 2000)}`);
 }
 
-/** Polls `read` until two reads in a row agree (pages that render after load). */
+/**
+ * Polls `read` until it has not changed for a second (pages that render
+ * after load, or answer a timer: jsoneditor's async validation waits 500 ms).
+ */
 async function settled(read, what) {
   let prev = await read();
-  for (let i = 0; i < 40; i++) {
-    await new Promise((ok) => setTimeout(ok, 150));
+  let stable = 0;
+  for (let i = 0; i < 80; i++) {
+    await new Promise((ok) => setTimeout(ok, 250));
     const next = await read();
-    if (next === prev) return next;
+    stable = next === prev ? stable + 1 : 0;
     prev = next;
+    if (stable >= 4) return next;
   }
   console.error(`warning: ${what} kept changing; using the last read`);
   return prev;
