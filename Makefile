@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: dist dist-test dropin lint-workflows app-bench test lint fmt bench token-bench demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: dist dist-test dropin lint-workflows app-bench test lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -93,6 +93,7 @@ bench: setup
 	$(MAKE) node-bench BENCH_CAP_S=$(BENCH_CAP_S)
 	$(MAKE) token-bench
 	$(MAKE) app-bench
+	$(MAKE) conformance
 	./scripts/bench-report.sh report --target $(TARGET_DIR)
 
 ## The token-savings session alone: one scripted agent session through our
@@ -129,6 +130,19 @@ app-bench: setup
 	  node bench/expand.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/expand.json --transcript bench-out/expand-transcript.md; \
 	  expand=$$?; \
 	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ]
+## Snapshot conformance: for every page of bench/conformance/corpus.mjs
+## (our fixtures, TodoMVC from npm, jsoneditor's examples, reveal.js's demo,
+## coverage pages), the server's snapshot against Playwright's own
+## (page.ariaSnapshot({mode: 'ai'}), what @playwright/mcp prints) in the
+## same Debian chromium, refs removed; per-page match in
+## bench-out/conformance.json and a table on stdout. Installs its npm
+## packages itself (npm ci, bench/conformance/package-lock.json).
+conformance: setup
+	$(CARGO) build --release -p response-diff-server
+	@command -v npm >/dev/null || { echo "conformance: npm (Node 20+) is needed for Playwright and the MCP client" >&2; exit 1; }
+	@mkdir -p bench-out
+	cd bench/conformance && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM_CI) --loglevel=error
+	node bench/conformance/conformance.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/conformance.json | tee bench-out/conformance.md
 
 ## The main job: a scripted agent session through the MCP server's tools on
 ## the bundled demo site (127.0.0.1), with its per-step token table (o200k)

@@ -365,6 +365,42 @@ def fingerprint_corpus():
     ]
     section = text.replace("## DOM fingerprint regression corpus (third-party apps)", "### DOM fingerprint regression corpus (third-party apps)")
     return section, bars
+def conformance_section(out_dir_bench):
+    """Markdown lines for bench-out/conformance.json (make conformance), or
+    a line saying it was not run."""
+    path = os.path.join(out_dir_bench, "conformance.json")
+    md = ["## 5. Snapshot conformance with Playwright\n"]
+    if not os.path.exists(path):
+        md.append("Not measured (`make conformance` writes bench-out/conformance.json).\n")
+        return md
+    with open(path) as f:
+        c = json.load(f)
+    t = c["total"]
+    md.append(f"`make conformance`: the server's snapshot against {c['reference']}, on the same page in the same "
+              "Debian chromium, for every page of the corpus (bench/conformance/corpus.mjs: our fixtures, TodoMVC "
+              "implementations with three todos added through the UI, jsoneditor's examples, reveal.js's demo and "
+              "coverage pages in tests/fixtures/conformance). A page's match is the longest common subsequence of the "
+              "two snapshots' lines over the longer one's line count.\n")
+    md.append(f"**{t['equal']:,} of {t['lines']:,} lines equal ({100 * t['rate']:.2f} %)** over {t['pages']} pages"
+              + (f", {t['errors']} could not be compared (its row says why)" if t["errors"] else "") + ".\n")
+    rows = []
+    for p in c["pages"]:
+        if p.get("error"):
+            rows.append([p["id"], "error", "", "", p["error"].splitlines()[0][:80]])
+        else:
+            rows.append([p["id"], p["playwrightLines"], p["ourLines"], p["equal"], f"{100 * p['rate']:.1f} %"])
+    md.append(table(["page", "Playwright lines", "our lines", "equal", "match"], rows, ["---", "---:", "---:", "---:", "---:"]))
+    diffs = [p for p in c["pages"] if p.get("differences")]
+    if diffs:
+        md.append("\nEvery remaining difference (`-` Playwright only, `+` ours only); the reasons are in "
+                  "bench/conformance/README.md:\n")
+        md.append("```diff")
+        for p in diffs:
+            md.append(f"# {p['id']}")
+            md.extend(p["differences"])
+        md.append("```")
+    md.append("")
+    return md
 
 
 def report(target_dir, out_dir):
@@ -688,6 +724,7 @@ def report(target_dir, out_dir):
     ]))
     md.append("")
     md.extend(app_sections(out_dir, plt))
+    md.extend(conformance_section(BENCH_OUT))
     md.append("## Closing note\n")
     md.append(" ".join([
         f"Over {len(steps)} steps the diff configuration sent {ours:,} tokens where full responses cost {full:,} ({red:.1f} % fewer"

@@ -6,9 +6,10 @@
 //! snapshot of that document, and the server can act on it directly.
 //!
 //! The shaping follows Playwright's aria snapshot:
-//! - ignored nodes, `none`/`presentation`, labels and the root are dissolved
-//!   into their parent (their children take their place);
-//! - adjacent text is joined with whitespace collapsed;
+//! - ignored nodes, `none`/`presentation` and the root are dissolved into
+//!   their parent (their children take their place);
+//! - adjacent text is joined with whitespace collapsed (with DOM facts, as
+//!   the DOM has it: no space between texts with none between them);
 //! - a node whose only child is text equal to its name drops that text
 //!   (`- button "Add to cart"`), a node whose only child is other text
 //!   shows it inline (`- paragraph: Subtotal: $8.50`);
@@ -16,6 +17,48 @@
 //! - text fields show their value inline and no children;
 //! - descriptions are left out, as Playwright does (they mostly repeat text
 //!   that is on the page anyway, such as an error under a field).
+//!
+//! Where Chromium's AX tree says something else than Playwright's
+//! `ariaSnapshot({mode: 'ai'})` (what @playwright/mcp prints), the DOM
+//! decides: one `DOMSnapshot.captureSnapshot` per read ([`DomFacts`], joined
+//! by backend node id) gives each element's tag, attributes, current form
+//! state and computed display. We keep the AX tree as the base (its names
+//! are Chromium's own name computation, and its node ids are our refs) and
+//! correct it from the DOM rather than run Playwright's injected script in
+//! the page: that script walks the whole DOM in JS on every read and has no
+//! backend ids to give refs. The corrections, each one a place the AX tree
+//! is stale or differs from Playwright's rules:
+//! - `<option>` states come from the DOM (`selected` is the option's
+//!   selectedness; `disabled` its own attribute or a disabled `<optgroup>`,
+//!   not the select's, as Playwright has it), since Chromium keeps the
+//!   popup's options as they were when the select was first laid out;
+//! - states are printed only for the roles Playwright prints them for;
+//! - table roles Chromium gives to layout tables (`LayoutTable…`) are the
+//!   ARIA table roles, `<summary>` is a generic, `<address>` a generic;
+//! - `<body>` is a node of its own (`generic`, `[active]` when the document
+//!   has focus and nothing in it does), as Playwright's snapshot root;
+//! - only `<input>` and `<textarea>` show a value; `/url` is the raw `href`
+//!   and text fields with a `placeholder` other than their name get
+//!   `/placeholder`;
+//! - an inline unnamed element holding just one text node is its text;
+//!   list markers are not text; a `<br>` adds no space;
+//! - elements Chromium leaves out of its tree (plain `<div>`s, custom
+//!   elements, `<label>`s, `<tbody>`s) are put back between a node and its
+//!   children as `generic` (`rowgroup`), then unwrapped around a single
+//!   visible, clickable element, as Playwright does; the text Chromium
+//!   leaves out of a label is read from the DOM;
+//! - names: only the roles Playwright names from content keep a name from
+//!   content; a name the content shows (from elements under the node, or
+//!   `aria-labelledby`/a caption pointing inside) is dropped, as
+//!   Playwright's ai mode does; a generic child repeating its parent's name
+//!   is dropped; a generic's `title` is its name; a figure is named by its
+//!   caption; a name from content takes the DOM's case;
+//! - visible `aria-hidden` content is shown with `[aria-hidden]` where
+//!   Chromium keeps its nodes, with the role of its tag;
+//! - same-origin iframes show their document inside the `iframe` node.
+//!
+//! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
+//! same rules where it can be.
 
 use std::collections::HashMap;
 
@@ -34,11 +77,17 @@ pub struct AxSnapshot {
     by_backend: HashMap<i64, usize>,
     root: Option<usize>,
     origin: Option<String>,
+    dom: DomFacts,
+    frames: HashMap<i64, AxSnapshot>,
 }
 
 enum Item {
     Node(Box<Node>),
-    Text(String),
+    /// Text and the backend id of the DOM text node it comes from.
+    Text(String, Option<i64>),
+    /// Joins the texts around it without a space (a `<br>`, as Playwright
+    /// reads it).
+    Glue,
 }
 
 struct Node {
@@ -49,6 +98,293 @@ struct Node {
     states: Vec<State>,
     props: Vec<Prop>,
     children: Vec<Item>,
+    /// Playwright would give it a ref: it has a box and takes pointer
+    /// events (a generic is unwrapped only around such a node).
+    targetable: bool,
+}
+
+/// The CDP method for [`DomFacts`] and its parameters.
+pub const DOM_SNAPSHOT_METHOD: &str = "DOMSnapshot.captureSnapshot";
+
+/// Parameters of [`DOM_SNAPSHOT_METHOD`]: the computed styles [`DomFacts`] reads.
+pub fn dom_snapshot_params() -> Value {
+    serde_json::json!({
+        "computedStyles": ["display", "content", "visibility", "pointer-events"],
+    })
+}
+
+/// What the DOM says about the elements of a page (all its documents), by
+/// backend node id: what Playwright reads and Chromium's AX tree does not
+/// carry or keeps stale.
+#[derive(Debug, Default, Clone)]
+pub struct DomFacts {
+    nodes: std::sync::Arc<HashMap<i64, DomNode>>,
+    /// Each node's closest element ancestor (across shadow roots), by
+    /// backend id.
+    parent: std::sync::Arc<HashMap<i64, i64>>,
+    /// Text nodes' text, by backend id.
+    text: std::sync::Arc<HashMap<i64, String>>,
+    /// Each text node's place in document order.
+    order: std::sync::Arc<HashMap<i64, usize>>,
+    /// The places of whitespace-only text nodes, ascending.
+    blanks: std::sync::Arc<Vec<usize>>,
+    /// `(iframe element's backend id, frame id)` of each child document.
+    frames: Vec<(i64, String)>,
+}
+
+#[derive(Debug, Default)]
+struct DomNode {
+    tag: String,
+    attrs: Vec<(String, String)>,
+    value: Option<String>,
+    option_selected: bool,
+    /// `display` is `inline` (or the element has no box).
+    inline: bool,
+    /// The element has exactly one child node and it is text.
+    only_text_child: bool,
+    /// The closest `<optgroup>` ancestor is disabled.
+    in_disabled_optgroup: bool,
+    /// The text of its `::before` and `::after` (a quoted CSS `content`).
+    pseudo_text: Vec<String>,
+    /// It has a box of non-zero size, is visible and takes pointer events.
+    targetable: bool,
+    /// It has a box of non-zero size and is visible.
+    visible: bool,
+}
+
+impl DomNode {
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl DomFacts {
+    /// Parses the result of `DOMSnapshot.captureSnapshot` (called with
+    /// [`dom_snapshot_params`]). Anything missing reads as "no fact".
+    pub fn parse(v: &Value) -> DomFacts {
+        let strings: Vec<&str> = v
+            .get("strings")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().map(|s| s.as_str().unwrap_or("")).collect())
+            .unwrap_or_default();
+        let s = |i: &Value| -> Option<String> {
+            i.as_i64()
+                .filter(|&i| i >= 0)
+                .and_then(|i| strings.get(i as usize))
+                .map(|s| (*s).to_owned())
+        };
+        let ints = |v: Option<&Value>| -> Vec<i64> {
+            v.and_then(Value::as_array)
+                .map(|a| a.iter().map(|x| x.as_i64().unwrap_or(-1)).collect())
+                .unwrap_or_default()
+        };
+        let mut nodes = HashMap::new();
+        let mut parents = HashMap::new();
+        let mut texts = HashMap::new();
+        let mut order = HashMap::new();
+        let mut blanks = Vec::new();
+        let mut base = 0usize;
+        let mut frames = Vec::new();
+        let docs = v.get("documents").and_then(Value::as_array);
+        let frame_ids: Vec<Option<String>> = docs
+            .into_iter()
+            .flatten()
+            .map(|d| d.get("frameId").and_then(&s))
+            .collect();
+        for doc in docs.into_iter().flatten() {
+            let Some(n) = doc.get("nodes") else { continue };
+            let backend = ints(n.get("backendNodeId"));
+            let parent = ints(n.get("parentIndex"));
+            let types = ints(n.get("nodeType"));
+            let names: Vec<String> = n
+                .get("nodeName")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().map(|x| s(x).unwrap_or_default()).collect())
+                .unwrap_or_default();
+            let count = backend.len();
+            let mut built: Vec<DomNode> = (0..count)
+                .map(|i| DomNode {
+                    tag: names.get(i).cloned().unwrap_or_default(),
+                    inline: true,
+                    ..DomNode::default()
+                })
+                .collect();
+            if let Some(attrs) = n.get("attributes").and_then(Value::as_array) {
+                for (i, a) in attrs.iter().enumerate().take(count) {
+                    let flat: Vec<String> = a
+                        .as_array()
+                        .map(|a| a.iter().map(|x| s(x).unwrap_or_default()).collect())
+                        .unwrap_or_default();
+                    built[i].attrs = flat
+                        .chunks(2)
+                        .filter(|c| c.len() == 2)
+                        .map(|c| (c[0].clone(), c[1].clone()))
+                        .collect();
+                }
+            }
+            let rare_index = |name: &str| ints(n.pointer(&format!("/{name}/index")));
+            let values = n
+                .pointer("/inputValue/value")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for (k, i) in rare_index("inputValue").into_iter().enumerate() {
+                if let Some(node) = usize::try_from(i).ok().and_then(|i| built.get_mut(i)) {
+                    node.value = Some(values.get(k).and_then(&s).unwrap_or_default());
+                }
+            }
+            for i in rare_index("optionSelected") {
+                if let Some(node) = usize::try_from(i).ok().and_then(|i| built.get_mut(i)) {
+                    node.option_selected = true;
+                }
+            }
+            for (i, doc_index) in ints(n.pointer("/contentDocumentIndex/value"))
+                .into_iter()
+                .zip(ints(n.pointer("/contentDocumentIndex/index")))
+                .map(|(d, i)| (i, d))
+            {
+                if let (Some(&b), Some(Some(f))) = (
+                    usize::try_from(i).ok().and_then(|i| backend.get(i)),
+                    usize::try_from(doc_index)
+                        .ok()
+                        .and_then(|d| frame_ids.get(d)),
+                ) {
+                    frames.push((b, f.clone()));
+                }
+            }
+            let mut seen_pseudo = std::collections::HashSet::new();
+            if let Some(layout) = doc.get("layout") {
+                let styles = layout.get("styles").and_then(Value::as_array);
+                for (k, i) in ints(layout.get("nodeIndex")).into_iter().enumerate() {
+                    let style = |j: usize| {
+                        styles
+                            .and_then(|st| st.get(k))
+                            .and_then(|st| st.get(j))
+                            .and_then(&s)
+                    };
+                    let Some(i) = usize::try_from(i).ok().filter(|&i| i < count) else {
+                        continue;
+                    };
+                    if let Some(d) = style(0) {
+                        built[i].inline = d == "inline";
+                    }
+                    let sized = layout
+                        .get("bounds")
+                        .and_then(|b| b.get(k))
+                        .and_then(Value::as_array)
+                        .is_some_and(|r| {
+                            r.get(2).and_then(Value::as_f64).unwrap_or(0.0) > 0.0
+                                && r.get(3).and_then(Value::as_f64).unwrap_or(0.0) > 0.0
+                        });
+                    built[i].visible = sized && style(2).as_deref() == Some("visible");
+                    built[i].targetable = built[i].visible && style(3).as_deref() != Some("none");
+                    // A node laid out in several boxes is listed once per box.
+                    if matches!(built[i].tag.as_str(), "::before" | "::after")
+                        && seen_pseudo.insert(i)
+                        && let Some(text) = style(1).as_deref().and_then(css_string)
+                        && let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
+                        && p < count
+                    {
+                        built[p].pseudo_text.push(text);
+                    }
+                }
+            }
+            // Children counts and the optgroup ancestor.
+            let mut children = vec![0usize; count];
+            let mut text_children = vec![0usize; count];
+            for i in 0..count {
+                if let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
+                    && p < count
+                {
+                    children[p] += 1;
+                    if types.get(i) == Some(&3) {
+                        text_children[p] += 1;
+                    }
+                }
+            }
+            for i in 0..count {
+                built[i].only_text_child = children[i] == 1 && text_children[i] == 1;
+                if built[i].tag == "OPTION"
+                    && let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
+                    && p < count
+                    && built[p].tag == "OPTGROUP"
+                    && built[p].attr("disabled").is_some()
+                {
+                    built[i].in_disabled_optgroup = true;
+                }
+            }
+            for i in 0..count {
+                // Up through shadow roots and fragments to an element.
+                let mut p = parent.get(i).copied().unwrap_or(-1);
+                while let Some(pu) = usize::try_from(p).ok().filter(|&pu| pu < count) {
+                    if types.get(pu) == Some(&1) {
+                        if let (Some(&b), Some(&pb)) = (backend.get(i), backend.get(pu)) {
+                            parents.insert(b, pb);
+                        }
+                        break;
+                    }
+                    p = parent.get(pu).copied().unwrap_or(-1);
+                }
+            }
+            let node_values = n.get("nodeValue").and_then(Value::as_array);
+            for i in 0..count {
+                if types.get(i) == Some(&3)
+                    && let (Some(&b), Some(t)) = (
+                        backend.get(i),
+                        node_values.and_then(|v| v.get(i)).and_then(&s),
+                    )
+                {
+                    if t.trim().is_empty() {
+                        blanks.push(base + i);
+                    }
+                    order.insert(b, base + i);
+                    texts.insert(b, t);
+                }
+            }
+            base += count;
+            for (i, node) in built.into_iter().enumerate() {
+                if types.get(i) == Some(&1)
+                    && let Some(&b) = backend.get(i)
+                {
+                    nodes.insert(b, node);
+                }
+            }
+        }
+        DomFacts {
+            nodes: std::sync::Arc::new(nodes),
+            parent: std::sync::Arc::new(parents),
+            text: std::sync::Arc::new(texts),
+            order: std::sync::Arc::new(order),
+            blanks: std::sync::Arc::new(blanks),
+            frames,
+        }
+    }
+
+    /// The elements between `ancestor` and the node `of` (both excluded),
+    /// outermost first; empty when `ancestor` is not an ancestor of `of`.
+    fn chain(&self, of: i64, ancestor: i64) -> Vec<i64> {
+        let mut out = Vec::new();
+        let mut cur = of;
+        while let Some(&p) = self.parent.get(&cur) {
+            if p == ancestor {
+                out.reverse();
+                return out;
+            }
+            out.push(p);
+            cur = p;
+            if out.len() > MAX_DEPTH {
+                break;
+            }
+        }
+        Vec::new()
+    }
+
+    fn get(&self, backend: Option<i64>) -> Option<&DomNode> {
+        self.nodes.get(&backend?)
+    }
 }
 
 /// Roles whose value is shown inline and whose children are not shown.
@@ -68,7 +404,6 @@ const DISSOLVED: &[&str] = &[
     "WebArea",
     "none",
     "presentation",
-    "LabelText",
     "MenuListPopup",
     "Ignored",
 ];
@@ -106,7 +441,49 @@ impl AxSnapshot {
             by_backend,
             root,
             origin,
+            dom: DomFacts::default(),
+            frames: HashMap::new(),
         })
+    }
+
+    /// Reads the current page of `page`: its AX tree (already fetched, as
+    /// `raw_tree`), the DOM facts that correct it, and the AX trees of its
+    /// same-process iframes. A DOM snapshot that fails leaves the AX tree
+    /// as it is (the snapshot is still useful).
+    pub fn read(
+        page: &crate::browser::Page,
+        raw_tree: Value,
+        page_url: Option<&str>,
+    ) -> Result<AxSnapshot> {
+        let snap = AxSnapshot::parse(raw_tree, page_url)?;
+        let Ok(raw_dom) = page.call(DOM_SNAPSHOT_METHOD, dom_snapshot_params()) else {
+            return Ok(snap);
+        };
+        let dom = DomFacts::parse(&raw_dom);
+        let mut frames = HashMap::new();
+        for (backend, frame_id) in &dom.frames {
+            if let Ok(raw) = page.call(
+                "Accessibility.getFullAXTree",
+                serde_json::json!({ "frameId": frame_id }),
+            ) && let Ok(sub) = AxSnapshot::parse(raw, page_url)
+            {
+                frames.insert(*backend, sub);
+            }
+        }
+        Ok(snap.with_dom(dom, frames))
+    }
+
+    /// Adds DOM facts (and iframe trees by the iframe's backend id).
+    pub fn with_dom(mut self, dom: DomFacts, frames: HashMap<i64, AxSnapshot>) -> AxSnapshot {
+        self.frames = frames
+            .into_iter()
+            .map(|(b, mut f)| {
+                f.dom = dom.clone();
+                (b, f)
+            })
+            .collect();
+        self.dom = dom;
+        self
     }
 
     /// The whole page as an aria tree.
@@ -155,61 +532,543 @@ impl AxSnapshot {
         if depth >= MAX_DEPTH {
             return out;
         }
-        for c in self.children_of(i) {
+        let is_li = self.dom_of(i).is_some_and(|d| d.tag == "LI");
+        for (k, c) in self.children_of(i).enumerate() {
+            // A list item's marker ("• ", "1. ") is a pseudo-element's text
+            // without a DOM node; Playwright does not read markers.
+            if is_li && k == 0 && self.role_of(c) == "StaticText" && self.backend_of(c).is_none() {
+                continue;
+            }
             out.extend(self.convert(c, depth + 1));
         }
         out
     }
 
-    fn convert(&self, i: usize, depth: usize) -> Vec<Item> {
-        let n = &self.nodes[i];
-        let role = n
+    fn role_of(&self, i: usize) -> &str {
+        self.nodes[i]
             .pointer("/role/value")
             .and_then(Value::as_str)
-            .unwrap_or("generic");
+            .unwrap_or("generic")
+    }
+
+    fn backend_of(&self, i: usize) -> Option<i64> {
+        self.nodes[i]
+            .get("backendDOMNodeId")
+            .and_then(Value::as_i64)
+    }
+
+    fn dom_of(&self, i: usize) -> Option<&DomNode> {
+        self.dom.get(self.backend_of(i))
+    }
+
+    /// Whether Playwright would put a space between two text nodes: there
+    /// is a whitespace text node between them, or one of them is inside a
+    /// block the other is not in.
+    fn apart(&self, a: i64, b: i64) -> bool {
+        let (Some(&oa), Some(&ob)) = (self.dom.order.get(&a), self.dom.order.get(&b)) else {
+            return true;
+        };
+        if ob <= oa {
+            return true;
+        }
+        let i = self.dom.blanks.partition_point(|&x| x <= oa);
+        if self.dom.blanks.get(i).is_some_and(|&x| x < ob) {
+            return true;
+        }
+        let ancestors = |mut n: i64| {
+            let mut v = Vec::new();
+            while let Some(&p) = self.dom.parent.get(&n) {
+                v.push(p);
+                n = p;
+                if v.len() > MAX_DEPTH {
+                    break;
+                }
+            }
+            v
+        };
+        let (up_a, up_b) = (ancestors(a), ancestors(b));
+        let block = |e: &i64| self.dom.nodes.get(e).is_some_and(|d| !d.inline);
+        let below =
+            |up: &[i64], other: &[i64]| up.iter().take_while(|e| !other.contains(e)).any(block);
+        below(&up_a, &up_b) || below(&up_b, &up_a)
+    }
+
+    fn targetable(&self, backend: Option<i64>) -> bool {
+        if self.dom.nodes.is_empty() {
+            return backend.is_some();
+        }
+        self.dom.get(backend).is_some_and(|d| d.targetable)
+    }
+
+    /// Whether the document has focus and no element in it does.
+    fn root_focused(&self) -> bool {
+        let focused = |n: &Value| {
+            n.get("properties")
+                .and_then(Value::as_array)
+                .is_some_and(|ps| {
+                    ps.iter().any(|p| {
+                        p.get("name").and_then(Value::as_str) == Some("focused")
+                            && p.pointer("/value/value") == Some(&Value::Bool(true))
+                    })
+                })
+        };
+        self.root.is_some_and(|r| {
+            focused(&self.nodes[r])
+                && !self
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .any(|(i, n)| i != r && focused(n))
+        })
+    }
+
+    fn convert(&self, i: usize, depth: usize) -> Vec<Item> {
+        let n = &self.nodes[i];
+        let role = self.role_of(i);
         let ignored = n.get("ignored").and_then(Value::as_bool).unwrap_or(false);
         match role {
             "StaticText" if !ignored => {
-                let text = ax_string(n, "name").unwrap_or_default();
-                return vec![Item::Text(text)];
+                // The DOM's text keeps the whitespace Playwright joins by.
+                let b = self.backend_of(i);
+                let text = b
+                    .and_then(|b| self.dom.text.get(&b).cloned())
+                    .or_else(|| ax_string(n, "name"))
+                    .unwrap_or_default();
+                return vec![Item::Text(text, b)];
             }
             "StaticText" | "InlineTextBox" | "ListMarker" => return Vec::new(),
-            "LineBreak" => return vec![Item::Text("\n".into())],
+            "LineBreak" if !self.dom.nodes.is_empty() => return vec![Item::Glue],
+            "LineBreak" => return vec![Item::Text("\n".into(), None)],
             _ => {}
+        }
+        let dom = self.dom_of(i);
+        let backend = self.backend_of(i);
+        if dom.is_some_and(|d| d.tag == "::marker") {
+            return Vec::new();
+        }
+        if dom.is_some_and(|d| d.tag == "BODY") {
+            // Playwright's snapshot root: a generic node of its own.
+            let mut states = Vec::new();
+            if self.root_focused() {
+                states.push(State::flag("active"));
+            }
+            let node = Node {
+                role: "generic".into(),
+                name: String::new(),
+                value: None,
+                backend,
+                states,
+                props: Vec::new(),
+                children: self.regroup(backend, self.convert_children(i, depth)),
+                targetable: self.targetable(backend),
+            };
+            return normalize(node, &|a, b| self.apart(a, b));
+        }
+        if ignored
+            && let Some(b) = backend
+            && let Some(t) = self.dom.text.get(&b)
+            && ignored_as_text(n)
+            && (!hidden_by_aria(n)
+                || self
+                    .dom
+                    .parent
+                    .get(&b)
+                    .and_then(|p| self.dom.nodes.get(p))
+                    .is_some_and(|p| p.visible))
+        {
+            // Chromium leaves a label's text (and text under a
+            // presentational role) out of the tree; Playwright reads it.
+            return vec![Item::Text(t.clone(), Some(b))];
+        }
+        if ignored && hidden_by_aria(n) && dom.is_some_and(|d| d.tag != "#text") {
+            return self.aria_hidden(i, depth);
+        }
+        if role == "LabelText" && dom.is_none() {
+            return self.convert_children(i, depth);
         }
         if ignored || DISSOLVED.contains(&role) {
             return self.convert_children(i, depth);
         }
-        let role = aria_role(role);
+        if let (Some(d), Some(b)) = (dom, backend)
+            && TABLE_PARTS.contains(&d.tag.as_str())
+            && !has_role_attr(d)
+            && self.in_presentational_table(b)
+        {
+            return self.convert_children(i, depth);
+        }
+        let mut role = aria_role(role);
+        if let Some(d) = dom {
+            role = match d.tag.as_str() {
+                "SUMMARY" | "ADDRESS" | "LABEL" if !has_role_attr(d) => "generic",
+                "FORM" if role == "form" && ax_string(n, "name").is_none_or(|s| s.is_empty()) => {
+                    "generic"
+                }
+                _ => role,
+            };
+        }
         let mut node = Node {
             role: role.to_owned(),
             name: ax_string(n, "name")
                 .map(|s| collapse(&s))
                 .unwrap_or_default(),
             value: None,
-            backend: n.get("backendDOMNodeId").and_then(Value::as_i64),
+            backend,
             states: Vec::new(),
             props: Vec::new(),
             children: Vec::new(),
+            targetable: self.targetable(backend),
         };
-        self.read_properties(n, &mut node);
-        let is_field = FIELD_ROLES.contains(&role);
-        if is_field {
-            node.value = ax_string(n, "value").filter(|v| !v.is_empty());
-        } else {
-            node.children = self.convert_children(i, depth);
-            if role == "combobox"
-                && !node
-                    .children
-                    .iter()
-                    .any(|c| matches!(c, Item::Node(n) if n.role == "option"))
+        if role == "iframe" {
+            // Playwright names no iframe and shows its document inside.
+            node.name.clear();
+            if let Some(sub) = backend.and_then(|b| self.frames.get(&b))
+                && let Some(r) = sub.root
             {
-                // An editable combobox: its value, like a text field.
-                node.children.clear();
-                node.value = ax_string(n, "value").filter(|v| !v.is_empty());
+                node.children = sub.convert(r, depth + 1);
+            }
+            return normalize(node, &|a, b| self.apart(a, b));
+        }
+        // An inline element without a role of its own that holds just one
+        // text node is that text (Playwright's rule).
+        if role == "generic"
+            && let Some(d) = dom
+            && d.inline
+            && d.only_text_child
+            && !has_role_attr(d)
+        {
+            return self.convert_children(i, depth);
+        }
+        self.read_properties(n, &mut node);
+        if let Some(d) = dom {
+            self.dom_properties(d, &mut node);
+        }
+        match dom {
+            Some(d) => {
+                let input_like = (d.tag == "INPUT"
+                    && !matches!(
+                        d.attr("type").map(str::to_ascii_lowercase).as_deref(),
+                        Some("checkbox" | "radio" | "file")
+                    ))
+                    || d.tag == "TEXTAREA";
+                if input_like {
+                    node.value = d
+                        .value
+                        .clone()
+                        .or_else(|| ax_string(n, "value"))
+                        .map(|v| collapse(&v))
+                        .filter(|v| !v.is_empty() && *v != node.name);
+                } else if d.tag == "INPUT" {
+                    // Chromium drops a checkbox's CSS content; Playwright
+                    // reads it (TodoMVC's toggles).
+                    node.children = d
+                        .pseudo_text
+                        .iter()
+                        .map(|t| Item::Text(t.clone(), None))
+                        .collect();
+                } else {
+                    node.children = self.regroup(backend, self.convert_children(i, depth));
+                    if d.tag == "SELECT" && role == "combobox" {
+                        // A closed select's optgroups have no box:
+                        // Playwright lists their options directly.
+                        node.children = std::mem::take(&mut node.children)
+                            .into_iter()
+                            .flat_map(|c| match c {
+                                Item::Node(g) if g.role == "group" => g.children,
+                                other => vec![other],
+                            })
+                            .collect();
+                    }
+                    if role == "textbox" {
+                        node.children.retain(|c| matches!(c, Item::Node(_)));
+                    }
+                }
+            }
+            None => {
+                if FIELD_ROLES.contains(&role) {
+                    node.value = ax_string(n, "value").filter(|v| !v.is_empty());
+                } else {
+                    node.children = self.convert_children(i, depth);
+                    if role == "combobox"
+                        && !node
+                            .children
+                            .iter()
+                            .any(|c| matches!(c, Item::Node(n) if n.role == "option"))
+                    {
+                        // An editable combobox: its value, like a text field.
+                        node.children.clear();
+                        node.value = ax_string(n, "value").filter(|v| !v.is_empty());
+                    }
+                }
             }
         }
-        normalize(node)
+        if node.name.is_empty() && dom.is_some_and(|d| d.tag == "FIGURE") {
+            // Playwright names a figure after its caption.
+            node.name = node
+                .children
+                .iter()
+                .find_map(|c| match c {
+                    Item::Node(g)
+                        if self
+                            .dom
+                            .get(g.backend)
+                            .is_some_and(|d| d.tag == "FIGCAPTION") =>
+                    {
+                        match g.children.as_slice() {
+                            [Item::Text(t, _)] => Some(collapse(t)),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                })
+                .unwrap_or_default();
+        }
+        if role == "generic"
+            && node.name.is_empty()
+            && let Some(title) = dom.and_then(|d| d.attr("title"))
+        {
+            // Chromium makes a generic's title its description; Playwright
+            // its name.
+            node.name = collapse(title);
+        }
+        if dom.is_some() && name_from(n) == NameFrom::Contents {
+            // Chromium's name from content is the rendered text (after
+            // `text-transform`), Playwright's the DOM's.
+            let text = own_text(&node.children);
+            if text != node.name && text.to_lowercase() == node.name.to_lowercase() {
+                node.name = text;
+            }
+        }
+        if dom.is_some() && !node.name.is_empty() {
+            // Playwright names fewer roles from their content than Chromium
+            // does, and drops a name its content already shows (ai mode's
+            // removeRedundantNames).
+            match name_from(n) {
+                NameFrom::Contents
+                    if !NAME_FROM_CONTENT.contains(&role)
+                        && dom.is_none_or(|d| d.tag != "SUMMARY") =>
+                {
+                    node.name.clear()
+                }
+                NameFrom::Contents
+                    if own_text(&node.children) != node.name
+                        && shown_by_content(&node.children) =>
+                {
+                    node.name.clear()
+                }
+                NameFrom::Related(ids) if all_shown(&node.children, &ids) => node.name.clear(),
+                _ => {}
+            }
+        }
+        normalize(node, &|a, b| self.apart(a, b))
+    }
+
+    /// An element under `aria-hidden`: Chromium keeps it only as an
+    /// ignored node without role or name; Playwright's ai mode shows it
+    /// when it is visible (with `[aria-hidden]` where the attribute is),
+    /// its role from its tag and no name from content.
+    fn aria_hidden(&self, i: usize, depth: usize) -> Vec<Item> {
+        let backend = self.backend_of(i);
+        let Some(d) = self.dom_of(i) else {
+            return self.convert_children(i, depth);
+        };
+        let children = self.regroup(backend, self.convert_children(i, depth));
+        if !d.visible {
+            return children;
+        }
+        let explicit = d.attr("role").map(str::trim).filter(|r| !r.is_empty());
+        let (role, level) = match explicit {
+            Some("none" | "presentation") => return children,
+            Some(r) => (
+                r.split_whitespace().next().unwrap_or("generic").to_owned(),
+                None,
+            ),
+            None => implicit_role(d),
+        };
+        if role == "generic" && d.inline && d.only_text_child {
+            return children;
+        }
+        let mut states = Vec::new();
+        if let Some(l) = level {
+            states.push(State::with_value("level", l.to_string()));
+        }
+        if d.attr("aria-hidden")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        {
+            states.push(State::flag("aria-hidden"));
+        }
+        let name = d
+            .attr("aria-label")
+            .or(if d.tag == "IMG" { d.attr("alt") } else { None })
+            .map(collapse)
+            .unwrap_or_default();
+        let mut props = Vec::new();
+        if role == "link"
+            && let Some(href) = d.attr("href")
+        {
+            props.push(Prop::new("url", truncate_data_url(href)));
+        }
+        normalize(
+            Node {
+                role,
+                name,
+                value: None,
+                backend,
+                states,
+                props,
+                children,
+                targetable: d.targetable,
+            },
+            &|a, b| self.apart(a, b),
+        )
+    }
+
+    /// Playwright shows every element without a role as a `generic` (and
+    /// then unwraps those around a single element); Chromium leaves most of
+    /// them out of its tree. This puts back, from the DOM, the elements
+    /// between a node (`parent`) and the items under it.
+    fn regroup(&self, parent: Option<i64>, items: Vec<Item>) -> Vec<Item> {
+        let Some(parent) = parent else {
+            return items;
+        };
+        if self.dom.nodes.is_empty() {
+            return items;
+        }
+        let mut stack: Vec<(i64, Vec<Item>)> = Vec::new();
+        let mut top: Vec<Item> = Vec::new();
+        let close = |stack: &mut Vec<(i64, Vec<Item>)>, top: &mut Vec<Item>| {
+            if let Some((b, items)) = stack.pop() {
+                let made = self.wrapper(b, items);
+                match stack.last_mut() {
+                    Some((_, up)) => up.extend(made),
+                    None => top.extend(made),
+                }
+            }
+        };
+        for item in items {
+            let chain: Vec<i64> = match &item {
+                Item::Glue => stack.iter().map(|(b, _)| *b).collect(),
+                Item::Node(n) => n
+                    .backend
+                    .map(|k| self.dom.chain(k, parent))
+                    .unwrap_or_default(),
+                Item::Text(_, k) => k.map(|k| self.dom.chain(k, parent)).unwrap_or_default(),
+            };
+            let chain: Vec<i64> = chain.into_iter().filter(|b| self.wraps(*b)).collect();
+            let common = stack
+                .iter()
+                .zip(&chain)
+                .take_while(|((f, _), b)| f == *b)
+                .count();
+            while stack.len() > common {
+                close(&mut stack, &mut top);
+            }
+            for b in &chain[common..] {
+                stack.push((*b, Vec::new()));
+            }
+            match stack.last_mut() {
+                Some((_, up)) => up.push(item),
+                None => top.push(item),
+            }
+        }
+        while !stack.is_empty() {
+            close(&mut stack, &mut top);
+        }
+        top
+    }
+
+    /// Whether an element left out of the AX tree is a node of its own in
+    /// Playwright's snapshot.
+    fn wraps(&self, b: i64) -> bool {
+        let Some(d) = self.dom.nodes.get(&b) else {
+            return false;
+        };
+        if matches!(d.tag.as_str(), "HTML" | "HEAD" | "BODY") {
+            return false;
+        }
+        if TABLE_PARTS.contains(&d.tag.as_str()) && self.in_presentational_table(b) {
+            return false;
+        }
+        !matches!(d.attr("role").map(str::trim), Some("none" | "presentation"))
+    }
+
+    /// The node Playwright makes of an element left out of the AX tree.
+    fn wrapper(&self, b: i64, items: Vec<Item>) -> Vec<Item> {
+        let d = self.dom.nodes.get(&b);
+        if d.is_some_and(|d| d.inline && d.only_text_child) {
+            return items;
+        }
+        let role = match d.map(|d| d.tag.as_str()) {
+            Some("TBODY" | "THEAD" | "TFOOT") => "rowgroup",
+            _ => "generic",
+        };
+        normalize(
+            Node {
+                role: role.into(),
+                name: String::new(),
+                value: None,
+                backend: Some(b),
+                states: Vec::new(),
+                props: Vec::new(),
+                children: items,
+                targetable: self.targetable(Some(b)),
+            },
+            &|a, b| self.apart(a, b),
+        )
+    }
+
+    /// Whether a table part is inside a table whose role is none or
+    /// presentation (its rows and cells are then presentational too).
+    fn in_presentational_table(&self, b: i64) -> bool {
+        let mut cur = b;
+        for _ in 0..16 {
+            let Some(&p) = self.dom.parent.get(&cur) else {
+                return false;
+            };
+            if let Some(d) = self.dom.nodes.get(&p)
+                && d.tag == "TABLE"
+            {
+                return matches!(d.attr("role").map(str::trim), Some("none" | "presentation"));
+            }
+            cur = p;
+        }
+        false
+    }
+
+    /// States and props the DOM knows better than the AX tree.
+    fn dom_properties(&self, d: &DomNode, node: &mut Node) {
+        let set = |states: &mut Vec<State>, name: &str, on: bool| {
+            states.retain(|s| s.name != name);
+            if on {
+                states.push(State::flag(name));
+            }
+        };
+        if d.tag == "OPTION" {
+            set(&mut node.states, "selected", d.option_selected);
+            set(
+                &mut node.states,
+                "disabled",
+                d.attr("disabled").is_some() || d.in_disabled_optgroup,
+            );
+        }
+        if node.role == "link"
+            && let Some(href) = d.attr("href")
+        {
+            node.props.retain(|p| p.name != "url");
+            node.props.push(Prop::new("url", truncate_data_url(href)));
+        }
+        if node.role == "textbox"
+            && let Some(ph) = d.attr("placeholder")
+            && ph != node.name
+        {
+            node.props.push(Prop::new("placeholder", ph));
+        }
+        // Playwright's native levels are headings only; elsewhere aria-level.
+        if matches!(node.role.as_str(), "listitem" | "row" | "treeitem")
+            && d.attr("aria-level").is_none()
+        {
+            node.states.retain(|s| s.name != "level");
+        }
+        node.states.sort_by_key(state_rank);
     }
 
     fn read_properties(&self, n: &Value, node: &mut Node) {
@@ -241,7 +1100,7 @@ impl AxSnapshot {
                     Some(Value::String(s)) if s != "false" => Some(State::flag("invalid")),
                     _ => None,
                 },
-                "level" if matches!(node.role.as_str(), "heading" | "treeitem") => value
+                "level" => value
                     .and_then(Value::as_f64)
                     .map(|l| State::with_value("level", (l as i64).to_string())),
                 "url" => {
@@ -254,20 +1113,18 @@ impl AxSnapshot {
                 node.states.push(s);
             }
         }
-        // Playwright's attribute order: checked, disabled, expanded, level,
-        // pressed, selected, then the rest.
-        let rank = |s: &State| match s.name.as_str() {
-            "active" => 0,
-            "checked" => 1,
-            "disabled" => 2,
-            "expanded" => 3,
-            "invalid" => 4,
-            "level" => 5,
-            "pressed" => 6,
-            "selected" => 7,
-            _ => 8,
-        };
-        node.states.sort_by_key(rank);
+        // Playwright prints each state only for the roles that can have it.
+        let role = node.role.as_str();
+        node.states.retain(|s| match s.name.as_str() {
+            "checked" => CHECKED_ROLES.contains(&role),
+            "disabled" => DISABLED_ROLES.contains(&role),
+            "expanded" => EXPANDED_ROLES.contains(&role),
+            "level" => matches!(role, "heading" | "listitem" | "row" | "treeitem"),
+            "pressed" => role == "button",
+            "selected" => SELECTED_ROLES.contains(&role),
+            _ => true,
+        });
+        node.states.sort_by_key(state_rank);
         if let Some(u) = url
             && node.role == "link"
         {
@@ -288,8 +1145,313 @@ impl AxSnapshot {
 
     /// Top-level items → elements (text at the top level becomes text nodes).
     fn finish(&self, items: Vec<Item>) -> Vec<Element> {
-        let items = merge_text(items);
+        let items = merge_text(items, &|a, b| self.apart(a, b));
         items.into_iter().map(to_element).collect()
+    }
+}
+
+/// Playwright's attribute order (renderAriaSnapshotAsYaml).
+fn state_rank(s: &State) -> u8 {
+    match s.name.as_str() {
+        "checked" => 1,
+        "disabled" => 2,
+        "expanded" => 3,
+        "active" => 4,
+        "invalid" => 5,
+        "level" => 6,
+        "pressed" => 7,
+        "selected" => 8,
+        "aria-hidden" => 9,
+        _ => 10,
+    }
+}
+
+// Playwright's role lists per state (injected/src/roleUtils.ts).
+const CHECKED_ROLES: &[&str] = &[
+    "checkbox",
+    "menuitemcheckbox",
+    "option",
+    "radio",
+    "switch",
+    "menuitemradio",
+    "treeitem",
+];
+const SELECTED_ROLES: &[&str] = &[
+    "gridcell",
+    "option",
+    "row",
+    "tab",
+    "rowheader",
+    "columnheader",
+    "treeitem",
+];
+const EXPANDED_ROLES: &[&str] = &[
+    "application",
+    "button",
+    "checkbox",
+    "combobox",
+    "gridcell",
+    "link",
+    "listbox",
+    "menuitem",
+    "row",
+    "rowheader",
+    "tab",
+    "treeitem",
+    "columnheader",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "switch",
+];
+const DISABLED_ROLES: &[&str] = &[
+    "application",
+    "button",
+    "composite",
+    "gridcell",
+    "group",
+    "input",
+    "link",
+    "menuitem",
+    "scrollbar",
+    "separator",
+    "tab",
+    "checkbox",
+    "columnheader",
+    "combobox",
+    "grid",
+    "listbox",
+    "menu",
+    "menubar",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "radio",
+    "radiogroup",
+    "row",
+    "rowheader",
+    "searchbox",
+    "select",
+    "slider",
+    "spinbutton",
+    "switch",
+    "tablist",
+    "textbox",
+    "toolbar",
+    "tree",
+    "treegrid",
+    "treeitem",
+];
+
+/// The text of a CSS `content` value that is one quoted string.
+fn css_string(content: &str) -> Option<String> {
+    let inner = content
+        .strip_prefix('"')?
+        .strip_suffix('"')
+        .filter(|i| !i.contains('"') || i.contains("\\\""))?;
+    Some(inner.replace("\\\"", "\"").replace("\\\\", "\\"))
+}
+
+/// Whether an ignored node was left out only for reasons Playwright does
+/// not have (it was not hidden).
+fn ignored_as_text(n: &Value) -> bool {
+    n.get("ignoredReasons")
+        .and_then(Value::as_array)
+        .is_some_and(|rs| {
+            !rs.is_empty()
+                && rs.iter().all(|r| {
+                    matches!(
+                        r.get("name").and_then(Value::as_str),
+                        Some(
+                            "labelFor" | "presentationalRole" | "uninteresting" | "labelContainer"
+                        )
+                    )
+                })
+        })
+}
+
+const TABLE_PARTS: &[&str] = &["TBODY", "THEAD", "TFOOT", "TR", "TD", "TH"];
+
+/// Roles Playwright names from their content (roleUtils.ts).
+const NAME_FROM_CONTENT: &[&str] = &[
+    "button",
+    "cell",
+    "checkbox",
+    "columnheader",
+    "gridcell",
+    "heading",
+    "link",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "radio",
+    "row",
+    "rowheader",
+    "switch",
+    "tab",
+    "tooltip",
+    "treeitem",
+];
+
+/// Where Chromium took a node's name from: its content, other elements
+/// (`aria-labelledby`, a table's caption: their backend ids), or something
+/// else (an attribute, a label).
+#[derive(PartialEq)]
+enum NameFrom {
+    Contents,
+    Related(Vec<i64>),
+    Other,
+}
+
+fn name_from(n: &Value) -> NameFrom {
+    let used = n
+        .pointer("/name/sources")
+        .and_then(Value::as_array)
+        .and_then(|ss| {
+            ss.iter().find(|s| {
+                s.get("value").is_some()
+                    && s.get("superseded").and_then(Value::as_bool) != Some(true)
+            })
+        });
+    let Some(used) = used else {
+        return NameFrom::Other;
+    };
+    match used.get("type").and_then(Value::as_str) {
+        Some("contents") => NameFrom::Contents,
+        Some("relatedElement") => {
+            let ids: Vec<i64> = [
+                "/attributeValue/relatedNodes",
+                "/nativeSourceValue/relatedNodes",
+            ]
+            .iter()
+            .filter_map(|p| used.pointer(p).and_then(Value::as_array))
+            .flatten()
+            .filter_map(|r| r.get("backendDOMNodeId").and_then(Value::as_i64))
+            .collect();
+            if ids.is_empty() {
+                NameFrom::Other
+            } else {
+                NameFrom::Related(ids)
+            }
+        }
+        _ => NameFrom::Other,
+    }
+}
+
+/// The text directly under a node (not inside its child elements).
+fn own_text(items: &[Item]) -> String {
+    let texts: Vec<&str> = items
+        .iter()
+        .filter_map(|c| match c {
+            Item::Text(t, _) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    collapse(&texts.join(" "))
+}
+
+/// Whether each of `ids` is a node shown under `items` (not a generic
+/// holding only text, which Playwright does not count as shown).
+fn all_shown(items: &[Item], ids: &[i64]) -> bool {
+    fn find(items: &[Item], id: i64) -> bool {
+        items.iter().any(|c| match c {
+            Item::Node(n) => {
+                (n.backend == Some(id)
+                    && !(n.role == "generic"
+                        && n.children.iter().all(|c| !matches!(c, Item::Node(_)))))
+                    || find(&n.children, id)
+            }
+            _ => false,
+        })
+    }
+    ids.iter().all(|&id| find(items, id))
+}
+
+/// Whether a node's content shows its name: there is an element under
+/// it, and no child that is a generic holding only text (Playwright keeps
+/// a name such a child gave, then drops the child as repeating it).
+fn shown_by_content(items: &[Item]) -> bool {
+    let leaf_child = items.iter().any(|c| {
+        matches!(c, Item::Node(n) if n.role == "generic" && n.children.iter().all(|c| !matches!(c, Item::Node(_))))
+    });
+    !leaf_child && items.iter().any(|c| matches!(c, Item::Node(_)))
+}
+
+/// Whether Chromium left a node out because of `aria-hidden`.
+fn hidden_by_aria(n: &Value) -> bool {
+    n.get("ignoredReasons")
+        .and_then(Value::as_array)
+        .is_some_and(|rs| {
+            rs.iter().any(|r| {
+                matches!(
+                    r.get("name").and_then(Value::as_str),
+                    Some("ariaHiddenElement" | "ariaHiddenSubtree")
+                )
+            })
+        })
+}
+
+/// An element's role from its tag (HTML-AAM, as Playwright's roleUtils
+/// maps it), for the elements Chromium gives no role (under `aria-hidden`);
+/// headings with their level.
+fn implicit_role(d: &DomNode) -> (String, Option<u8>) {
+    let role = match d.tag.as_str() {
+        "A" | "AREA" if d.attr("href").is_some() => "link",
+        "ARTICLE" => "article",
+        "ASIDE" => "complementary",
+        "BLOCKQUOTE" => "blockquote",
+        "BUTTON" => "button",
+        "CAPTION" => "caption",
+        "CODE" => "code",
+        "DD" => "definition",
+        "DEL" => "deletion",
+        "DETAILS" | "FIELDSET" | "OPTGROUP" => "group",
+        "DFN" | "DT" => "term",
+        "DIALOG" => "dialog",
+        "EM" => "emphasis",
+        "FIGURE" => "figure",
+        "H1" => return ("heading".into(), Some(1)),
+        "H2" => return ("heading".into(), Some(2)),
+        "H3" => return ("heading".into(), Some(3)),
+        "H4" => return ("heading".into(), Some(4)),
+        "H5" => return ("heading".into(), Some(5)),
+        "H6" => return ("heading".into(), Some(6)),
+        "HR" => "separator",
+        "IMG" => "img",
+        "INS" => "insertion",
+        "LI" => "listitem",
+        "MAIN" => "main",
+        "MARK" => "mark",
+        "MENU" | "OL" | "UL" => "list",
+        "NAV" => "navigation",
+        "OPTION" => "option",
+        "P" => "paragraph",
+        "PROGRESS" => "progressbar",
+        "STRONG" => "strong",
+        "SUB" => "subscript",
+        "SUP" => "superscript",
+        "SVG" | "svg" => "img",
+        "TABLE" => "table",
+        "TBODY" | "THEAD" | "TFOOT" => "rowgroup",
+        "TD" => "cell",
+        "TH" => "columnheader",
+        "TR" => "row",
+        "TIME" => "time",
+        _ => "generic",
+    };
+    (role.to_owned(), None)
+}
+
+/// Whether the element has an explicit `role`.
+fn has_role_attr(d: &DomNode) -> bool {
+    d.attr("role").is_some_and(|r| !r.trim().is_empty())
+}
+
+/// A `data:` URL cut after its comma, as Playwright prints it.
+fn truncate_data_url(url: &str) -> String {
+    match url.strip_prefix("data:").and(url.find(',')) {
+        Some(comma) => format!("{}\u{2026}", &url[..=comma]),
+        None => url.to_owned(),
     }
 }
 
@@ -325,13 +1487,20 @@ fn ax_string(n: &Value, field: &str) -> Option<String> {
 fn aria_role(role: &str) -> &str {
     match role {
         "image" => "img",
-        "DisclosureTriangle" => "button",
+        "LabelText" => "generic",
+        "ColorWell" | "Date" | "DateTime" | "InputTime" => "textbox",
+        "LayoutTable" => "table",
+        "LayoutTableRow" => "row",
+        "LayoutTableCell" => "cell",
+        "DisclosureTriangle" => "generic",
         "Canvas" => "img",
         "Iframe" | "IframePresentational" => "iframe",
-        "DescriptionList" => "list",
+        "DescriptionList" => "generic",
         "DescriptionListTerm" => "term",
         "DescriptionListDetail" => "definition",
-        "HeaderAsNonLandmark"
+        "sectionheader"
+        | "sectionfooter"
+        | "HeaderAsNonLandmark"
         | "FooterAsNonLandmark"
         | "SectionWithoutName"
         | "Section"
@@ -360,36 +1529,107 @@ fn collapse(s: &str) -> String {
 }
 
 /// Joins adjacent text items (collapsing whitespace) and drops empty ones.
-fn merge_text(items: Vec<Item>) -> Vec<Item> {
+/// Whether two texts (by their DOM text nodes) are apart: Playwright
+/// joins adjacent text as it is in the DOM, so "Ln:" and "1" in two spans
+/// make "Ln:1".
+type Apart<'a> = &'a dyn Fn(i64, i64) -> bool;
+
+/// Joins adjacent text items (collapsing whitespace) and drops empty ones.
+fn merge_text(items: Vec<Item>, apart: Apart) -> Vec<Item> {
     let mut out: Vec<Item> = Vec::with_capacity(items.len());
     let mut pending = String::new();
-    let flush = |pending: &mut String, out: &mut Vec<Item>| {
+    let mut first: Option<i64> = None;
+    let mut last: Option<i64> = None;
+    let flush = |pending: &mut String,
+                 out: &mut Vec<Item>,
+                 first: &mut Option<i64>,
+                 last: &mut Option<i64>| {
         let t = collapse(pending);
         if !t.is_empty() {
-            out.push(Item::Text(t));
+            out.push(Item::Text(t, first.or(*last)));
         }
         pending.clear();
+        *first = None;
+        *last = None;
     };
+    let mut glued = false;
     for item in items {
         match item {
-            Item::Text(t) => {
-                pending.push(' ');
+            Item::Text(t, k) => {
+                let space = match (last, k) {
+                    (Some(a), Some(b)) => apart(a, b),
+                    _ => true,
+                };
+                if !glued && space {
+                    pending.push(' ');
+                }
+                glued = false;
                 pending.push_str(&t);
+                if first.is_none() {
+                    first = k;
+                }
+                last = k;
+            }
+            Item::Glue => {
+                // Join with the next text, dropping the space before it.
+                while pending.ends_with(char::is_whitespace) {
+                    pending.pop();
+                }
+                glued = !pending.is_empty();
             }
             node => {
-                flush(&mut pending, &mut out);
+                glued = false;
+                flush(&mut pending, &mut out, &mut first, &mut last);
                 out.push(node);
             }
         }
     }
-    flush(&mut pending, &mut out);
+    flush(&mut pending, &mut out, &mut first, &mut last);
     out
 }
 
-fn normalize(mut node: Node) -> Vec<Item> {
-    node.children = merge_text(std::mem::take(&mut node.children));
+fn normalize(mut node: Node, apart: Apart) -> Vec<Item> {
+    node.children = merge_text(std::mem::take(&mut node.children), apart);
+    // A generic child that only repeats this node's name (a legend, a
+    // caption, a slot holding the name) says nothing new.
+    if !node.name.is_empty() {
+        let name = node.name.clone();
+        node.children.retain(|c| match c {
+            Item::Node(g) if g.role == "generic" && g.props.is_empty() && !is_active(g) => {
+                let text = if g.name.is_empty() {
+                    match g.children.as_slice() {
+                        [Item::Text(t, _)] => Some(t.as_str()),
+                        _ => None,
+                    }
+                } else if g.children.is_empty() {
+                    Some(g.name.as_str())
+                } else {
+                    None
+                };
+                text != Some(name.as_str())
+            }
+            _ => true,
+        });
+    }
+    // A nameless image shows nothing.
+    node.children.retain(|c| {
+        !matches!(c, Item::Node(g) if g.role == "img" && g.name.is_empty() && g.children.is_empty())
+    });
+    // A generic around a generic around text is the text.
+    if node.role == "generic"
+        && node.props.is_empty()
+        && let [Item::Node(child)] = node.children.as_slice()
+        && child.role == "generic"
+        && child.name.is_empty()
+        && !is_active(child)
+        && child.props.is_empty()
+        && let [Item::Text(..)] = child.children.as_slice()
+        && let Some(Item::Node(child)) = node.children.pop()
+    {
+        node.children = child.children;
+    }
     // A single text child equal to the name says nothing new.
-    if let [Item::Text(t)] = node.children.as_slice()
+    if let [Item::Text(t, _)] = node.children.as_slice()
         && *t == node.name
     {
         node.children.clear();
@@ -401,17 +1641,21 @@ fn normalize(mut node: Node) -> Vec<Item> {
         && node
             .children
             .iter()
-            .all(|c| matches!(c, Item::Node(n) if n.backend.is_some()))
-        && !node.states.iter().any(|s| s.name == "active")
+            .all(|c| matches!(c, Item::Node(n) if n.targetable))
     {
         return node.children;
     }
     vec![Item::Node(Box::new(node))]
 }
 
+fn is_active(n: &Node) -> bool {
+    n.states.iter().any(|s| s.name == "active")
+}
+
 fn to_element(item: Item) -> Element {
     match item {
-        Item::Text(t) => Element::text(t),
+        Item::Text(t, _) => Element::text(t),
+        Item::Glue => Element::text(String::new()),
         Item::Node(n) => {
             let n = *n;
             let mut e = Element::new(n.role, n.name);
@@ -422,8 +1666,8 @@ fn to_element(item: Item) -> Element {
             let mut children = n.children;
             if e.value.is_none()
                 && e.props.is_empty()
-                && let [Item::Text(_)] = children.as_slice()
-                && let Some(Item::Text(t)) = children.pop()
+                && let [Item::Text(..)] = children.as_slice()
+                && let Some(Item::Text(t, _)) = children.pop()
             {
                 e.value = Some(t);
             }
@@ -518,5 +1762,292 @@ mod tests {
             Some("http://127.0.0.1:8080")
         );
         assert_eq!(origin_of("about:blank"), None);
+    }
+}
+
+#[cfg(test)]
+mod dom_tests {
+    use super::*;
+    use serde_json::json;
+
+    /// One DOM node: backend id, parent's backend id, tag (`#text` for
+    /// text), attributes, text (for text nodes) and display.
+    struct D(
+        i64,
+        Option<i64>,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        &'static str,
+        &'static str,
+    );
+
+    /// A `DOMSnapshot.captureSnapshot` result for these nodes (every node
+    /// laid out with a 10×10 box, visible, taking pointer events).
+    fn dom(nodes: &[D], selected: &[i64]) -> Value {
+        let mut strings: Vec<String> = Vec::new();
+        let mut idx = |s: &str| -> i64 {
+            match strings.iter().position(|x| x == s) {
+                Some(i) => i as i64,
+                None => {
+                    strings.push(s.to_owned());
+                    (strings.len() - 1) as i64
+                }
+            }
+        };
+        let pos = |b: i64| nodes.iter().position(|n| n.0 == b).map_or(-1, |p| p as i64);
+        let mut names = Vec::new();
+        let mut attrs = Vec::new();
+        let mut values = Vec::new();
+        let mut styles = Vec::new();
+        for n in nodes {
+            names.push(idx(n.2));
+            attrs.push(
+                n.3.iter()
+                    .flat_map(|(k, v)| [idx(k), idx(v)])
+                    .collect::<Vec<_>>(),
+            );
+            values.push(if n.2 == "#text" { idx(n.4) } else { -1 });
+            styles.push(vec![idx(n.5), idx("normal"), idx("visible"), idx("auto")]);
+        }
+        json!({
+            "strings": strings,
+            "documents": [{
+                "nodes": {
+                    "parentIndex": nodes.iter().map(|n| n.1.map_or(-1, pos)).collect::<Vec<_>>(),
+                    "nodeType": nodes.iter().map(|n| if n.2 == "#text" { 3 } else { 1 }).collect::<Vec<_>>(),
+                    "nodeName": names,
+                    "nodeValue": values,
+                    "backendNodeId": nodes.iter().map(|n| n.0).collect::<Vec<_>>(),
+                    "attributes": attrs,
+                    "optionSelected": {"index": selected.iter().map(|&b| pos(b)).collect::<Vec<_>>()},
+                    "inputValue": {"index": [], "value": []},
+                },
+                "layout": {
+                    "nodeIndex": (0..nodes.len()).collect::<Vec<_>>(),
+                    "styles": styles,
+                    "bounds": nodes.iter().map(|_| [0, 0, 10, 10]).collect::<Vec<_>>(),
+                }
+            }]
+        })
+    }
+
+    /// An AX node whose backend id is its node id.
+    fn ax(id: i64, parent: Option<i64>, role: &str, name: &str, children: &[i64]) -> Value {
+        let mut n = json!({
+            "nodeId": id.to_string(),
+            "ignored": false,
+            "role": {"type": "role", "value": role},
+            "name": {"type": "computedString", "value": name},
+            "childIds": children.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "backendDOMNodeId": id,
+        });
+        if let Some(p) = parent {
+            n["parentId"] = json!(p.to_string());
+        }
+        n
+    }
+
+    fn with(mut n: Value, props: Value) -> Value {
+        n["properties"] = props;
+        n
+    }
+
+    fn flag(name: &str) -> Value {
+        json!({"name": name, "value": {"type": "boolean", "value": true}})
+    }
+
+    fn snapshot(nodes: Vec<Value>, dom_nodes: &[D], selected: &[i64]) -> String {
+        let snap = AxSnapshot::parse(json!({ "nodes": nodes }), Some("http://127.0.0.1:9/p.html"))
+            .unwrap();
+        let snap = snap.with_dom(DomFacts::parse(&dom(dom_nodes, selected)), HashMap::new());
+        snap.tree().to_aria()
+    }
+
+    #[test]
+    fn option_states_come_from_the_dom() {
+        // Chromium keeps the options [disabled] after the select was enabled
+        // and marks none selected; the DOM says which is.
+        let disabled = || json!([flag("disabled")]);
+        let nodes = vec![
+            with(ax(1, None, "RootWebArea", "Shop", &[2]), json!([])),
+            ax(2, Some(1), "main", "", &[3]),
+            ax(3, Some(2), "combobox", "Status", &[4]),
+            ax(4, Some(3), "MenuListPopup", "", &[5, 6]),
+            with(ax(5, Some(4), "option", "available", &[]), disabled()),
+            with(ax(6, Some(4), "option", "sold", &[]), disabled()),
+        ];
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(3, Some(2), "SELECT", &[], "", "inline-block"),
+            D(5, Some(3), "OPTION", &[], "", "block"),
+            D(6, Some(3), "OPTION", &[], "", "block"),
+        ];
+        assert_eq!(
+            snapshot(nodes, &d, &[6]),
+            "- main [ref=e2]:\n  - combobox \"Status\" [ref=e3]:\n    - option \"available\" [ref=e5]\n    - option \"sold\" [selected] [ref=e6]"
+        );
+    }
+
+    #[test]
+    fn layout_tables_are_tables_and_body_is_the_root() {
+        let nodes = vec![
+            with(
+                ax(1, None, "RootWebArea", "T", &[10]),
+                json!([flag("focused")]),
+            ),
+            with(ax(10, Some(1), "none", "", &[2, 9]), json!([])),
+            ax(2, Some(10), "LayoutTable", "", &[3]),
+            ax(3, Some(2), "LayoutTableRow", "", &[4, 5]),
+            ax(4, Some(3), "LayoutTableCell", "Ada", &[6]),
+            ax(6, Some(4), "StaticText", "Ada", &[]),
+            ax(5, Some(3), "LayoutTableCell", "", &[]),
+            ax(9, Some(10), "paragraph", "", &[11]),
+            ax(11, Some(9), "StaticText", "After", &[]),
+        ];
+        let d = [
+            D(10, None, "BODY", &[], "", "block"),
+            D(2, Some(10), "TABLE", &[], "", "table"),
+            D(3, Some(2), "TR", &[], "", "table-row"),
+            D(4, Some(3), "TD", &[], "", "table-cell"),
+            D(6, Some(4), "#text", &[], "Ada", "inline"),
+            D(5, Some(3), "TD", &[], "", "table-cell"),
+            D(9, Some(10), "P", &[], "", "block"),
+            D(11, Some(9), "#text", &[], "After", "inline"),
+        ];
+        let mut nodes = nodes;
+        nodes[1]["ignored"] = json!(true);
+        assert_eq!(
+            snapshot(nodes, &d, &[]),
+            "- generic [active] [ref=e10]:\n  - table [ref=e2]:\n    - row [ref=e3]:\n      - cell \"Ada\" [ref=e4]\n      - cell [ref=e5]\n  - paragraph [ref=e9]: After"
+        );
+    }
+
+    #[test]
+    fn urls_placeholders_values_and_left_out_wrappers() {
+        // A div Chromium leaves out of its tree is a generic around its two
+        // children; a link's /url is its raw href; a text field's
+        // placeholder other than its name is a prop.
+        let url = json!([{"name": "url", "value": {"type": "string", "value": "http://127.0.0.1:9/p.html#x"}}]);
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "main", "", &[3, 5, 7]),
+            with(ax(3, Some(2), "link", "Top", &[4]), url),
+            ax(4, Some(3), "StaticText", "Top", &[]),
+            ax(5, Some(2), "textbox", "Email", &[]),
+            ax(7, Some(2), "DisclosureTriangle", "More", &[8]),
+            ax(8, Some(7), "StaticText", "More", &[]),
+        ];
+        let mut nodes = nodes;
+        nodes[5]["properties"] = json!([flag("expanded")]);
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(20, Some(2), "DIV", &[], "", "block"),
+            D(3, Some(20), "A", &[("href", "#x")], "", "inline"),
+            D(4, Some(3), "#text", &[], "Top", "inline"),
+            D(
+                5,
+                Some(20),
+                "INPUT",
+                &[("placeholder", "you@example.com")],
+                "",
+                "inline-block",
+            ),
+            D(7, Some(2), "SUMMARY", &[], "", "block"),
+            D(8, Some(7), "#text", &[], "More", "inline"),
+        ];
+        assert_eq!(
+            snapshot(nodes, &d, &[]),
+            "- main [ref=e2]:\n  - generic [ref=e20]:\n    - link \"Top\" [ref=e3]:\n      - /url: \"#x\"\n    - textbox \"Email\" [ref=e5]:\n      - /placeholder: you@example.com\n  - generic \"More\" [ref=e7]"
+        );
+    }
+
+    #[test]
+    fn label_text_and_name_rules() {
+        // The label's text Chromium ignores (it names the checkbox) is shown;
+        // a legend repeating its group's name is dropped; a row's name from
+        // its cells is dropped, as their content shows it.
+        let mut text = ax(6, Some(4), "none", "", &[]);
+        text["ignored"] = json!(true);
+        text["ignoredReasons"] =
+            json!([{"name": "labelFor", "value": {"type": "boolean", "value": true}}]);
+        let mut label = ax(4, Some(3), "none", "", &[5, 6]);
+        label["ignored"] = json!(true);
+        label["ignoredReasons"] =
+            json!([{"name": "labelFor", "value": {"type": "boolean", "value": true}}]);
+        let mut row = ax(30, Some(2), "row", "A1 A2", &[31, 32]);
+        row["name"]["sources"] =
+            json!([{"type": "contents", "value": {"type": "computedString", "value": "A1 A2"}}]);
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "main", "", &[3, 30]),
+            ax(3, Some(2), "group", "Delivery", &[9, 4]),
+            ax(9, Some(3), "Legend", "", &[10]),
+            ax(10, Some(9), "StaticText", "Delivery", &[]),
+            label,
+            with(
+                ax(5, Some(4), "checkbox", "Gift wrap", &[]),
+                json!([{"name": "checked", "value": {"type": "tristate", "value": "true"}}]),
+            ),
+            text,
+            row,
+            ax(31, Some(30), "gridcell", "A1", &[]),
+            ax(32, Some(30), "gridcell", "A2", &[]),
+        ];
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(3, Some(2), "FIELDSET", &[], "", "block"),
+            D(9, Some(3), "LEGEND", &[], "", "block"),
+            D(10, Some(9), "#text", &[], "Delivery", "inline"),
+            D(4, Some(3), "LABEL", &[], "", "inline"),
+            D(
+                5,
+                Some(4),
+                "INPUT",
+                &[("type", "checkbox")],
+                "",
+                "inline-block",
+            ),
+            D(6, Some(4), "#text", &[], " Gift wrap", "inline"),
+            D(30, Some(2), "DIV", &[("role", "row")], "", "block"),
+            D(31, Some(30), "DIV", &[("role", "gridcell")], "", "block"),
+            D(32, Some(30), "DIV", &[("role", "gridcell")], "", "block"),
+        ];
+        assert_eq!(
+            snapshot(nodes, &d, &[]),
+            "- main [ref=e2]:\n  - group \"Delivery\" [ref=e3]:\n    - generic [ref=e4]:\n      - checkbox \"Gift wrap\" [checked] [ref=e5]\n      - text: Gift wrap\n  - row [ref=e30]:\n    - gridcell \"A1\" [ref=e31]\n    - gridcell \"A2\" [ref=e32]"
+        );
+    }
+
+    #[test]
+    fn text_is_joined_as_the_dom_has_it() {
+        // Inline spans with no whitespace between join ("Ln:1", "Col:2"); a
+        // blank text node between is a space.
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "paragraph", "", &[4, 6, 8, 10]),
+            ax(4, Some(2), "StaticText", "Ln:", &[]),
+            ax(6, Some(2), "StaticText", "1", &[]),
+            ax(8, Some(2), "StaticText", "Col:", &[]),
+            ax(10, Some(2), "StaticText", "2", &[]),
+        ];
+        let d = [
+            D(2, None, "P", &[], "", "block"),
+            D(3, Some(2), "SPAN", &[], "", "inline"),
+            D(4, Some(3), "#text", &[], "Ln:", "inline"),
+            D(5, Some(2), "SPAN", &[], "", "inline"),
+            D(6, Some(5), "#text", &[], "1", "inline"),
+            D(11, Some(2), "#text", &[], " ", "inline"),
+            D(7, Some(2), "SPAN", &[], "", "inline"),
+            D(8, Some(7), "#text", &[], "Col:", "inline"),
+            D(10, Some(2), "#text", &[], "2", "inline"),
+        ];
+        assert_eq!(snapshot(nodes, &d, &[]), "- paragraph [ref=e2]: Ln:1 Col:2");
+    }
+
+    #[test]
+    fn css_strings() {
+        assert_eq!(css_string("\"✔\"").as_deref(), Some("✔"));
+        assert_eq!(css_string("none"), None);
+        assert_eq!(css_string("counter(x)"), None);
     }
 }

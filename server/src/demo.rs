@@ -182,20 +182,34 @@ impl Session<'_> {
         Ok(())
     }
 
-    /// The ref of the first element matching `selector` inside the first
-    /// element matching `within` (or anywhere).
+    /// The ref of the first element matching `selector` inside the
+    /// smallest element that holds both it and an element matching
+    /// `within` (the block `within` names or titles, as an article is
+    /// titled by its heading), or anywhere.
     fn find(&self, within: Option<&str>, selector: &str) -> Result<String> {
         let sel = Selector::parse(selector)?;
-        let root: Vec<&Element> =
-            match within {
-                Some(w) => {
-                    let w = Selector::parse(w)?;
-                    vec![self.tree.find(&w).ok_or_else(|| {
-                        anyhow!("no `{}` on the page", within.unwrap_or_default())
-                    })?]
-                }
-                None => self.tree.roots.iter().collect(),
-            };
+        let root: Vec<&Element> = match within {
+            Some(w) => {
+                let w = Selector::parse(w)?;
+                let holds = |e: &Element, s: &Selector| e.descendants().any(|(_, d)| s.matches(d));
+                // Pre-order: a later element holding both is a deeper one.
+                let block = self
+                    .tree
+                    .roots
+                    .iter()
+                    .flat_map(|r| r.descendants())
+                    .map(|(_, e)| e)
+                    .filter(|e| holds(e, &w) && holds(e, &sel))
+                    .last();
+                vec![block.ok_or_else(|| {
+                    anyhow!(
+                        "no `{selector}` by `{}` on the page",
+                        within.unwrap_or_default()
+                    )
+                })?]
+            }
+            None => self.tree.roots.iter().collect(),
+        };
         root.iter()
             .flat_map(|r| r.descendants())
             .map(|(_, e)| e)
@@ -280,7 +294,7 @@ pub fn session(site: &Site, engine: Engine) -> Result<Report> {
     )?;
     for tea in ["Sencha Kyoto", "Jasmine Pearls", "Assam Breakfast"] {
         let r = s.find(
-            Some(&format!("article {}", json_str(tea))),
+            Some(&format!("heading {}", json_str(tea))),
             r#"button "Add to cart""#,
         )?;
         s.step(
@@ -290,7 +304,7 @@ pub fn session(site: &Site, engine: Engine) -> Result<Report> {
             Some(cart),
         )?;
     }
-    let r = s.find(Some(r#"article "Oolong Milk""#), r#"button "Quick view""#)?;
+    let r = s.find(Some(r#"heading "Oolong Milk""#), r#"button "Quick view""#)?;
     s.step(
         "open Quick view (modal)",
         "browser_click",

@@ -209,7 +209,7 @@ impl Engine {
             .ok_or_else(|| anyhow!("the browser is not running"))?;
         let url = page_state(&page).ok().map(|p| p.url);
         let raw_tree = page.call("Accessibility.getFullAXTree", json!({}))?;
-        Ok(AxSnapshot::parse(raw_tree, url.as_deref())?.tree())
+        Ok(AxSnapshot::read(&page, raw_tree, url.as_deref())?.tree())
     }
 
     /// The engine's settings.
@@ -1064,7 +1064,7 @@ impl Engine {
                 }
                 r => r?,
             };
-            let ax = AxSnapshot::parse(raw_tree, page.as_ref().map(|p| p.url.as_str()))?;
+            let ax = AxSnapshot::read(&tab, raw_tree, page.as_ref().map(|p| p.url.as_str()))?;
             let tree = ax.tree();
             (Some(ax), Some(tree))
         } else {

@@ -465,7 +465,7 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
     // The reloaded tab is fully back: actions, and console capture.
     const shop = await server.call('browser_navigate', { url: site.url('/index.html') });
     assert.doesNotMatch(shop.text, /crashed/);
-    const add = refAfter(shop.text, 'article "Sencha Kyoto"', 'button "Add to cart"');
+    const add = refAfter(shop.text, 'heading "Sencha Kyoto"', 'button "Add to cart"');
     const click = await server.call('browser_click', { ref: add });
     assert.equal(click.isError, false, click.text);
     assert.match(section(click.text, 'Console messages'), /\[log\] cart: added Sencha Kyoto/);
@@ -518,8 +518,8 @@ describe('1,000 sequential tool calls: memory stays bounded', () => {
         // The shop: full snapshot on arrival, then clicks with diffs on and off.
         const shop = await call('browser_navigate', { url: site.url('/index.html') });
         lastPage = shop.text;
-        const add = refAfter(shop.text, 'article "Sencha Kyoto"', 'button "Add to cart"');
-        const add2 = refAfter(shop.text, 'article "Genmaicha"', 'button "Add to cart"');
+        const add = refAfter(shop.text, 'heading "Sencha Kyoto"', 'button "Add to cart"');
+        const add2 = refAfter(shop.text, 'heading "Genmaicha"', 'button "Add to cart"');
         await call('browser_snapshot', { expectation: diffOn });
         await call('browser_click', { ref: add, expectation: diffOn });
         await call('browser_click', { ref: add2 });

@@ -51,7 +51,7 @@ describe('response-diff MCP server', () => {
     assert.match(snap, /- heading "Loose-leaf teas" \[level=1\] \[ref=e\d+\]/);
     assert.match(snap, /- button "Checkout" \[disabled\] \[ref=e\d+\]/);
 
-    const add = refAfter(snap, 'article "Sencha Kyoto"', 'button "Add to cart"');
+    const add = refAfter(snap, 'heading "Sencha Kyoto"', 'button "Add to cart"');
     const click = await server.call('browser_click', { ref: add });
     assert.equal(click.isError, false, click.text);
     assert.match(click.text, new RegExp(`Clicked button "Add to cart" \\(${add}\\)`));
@@ -76,8 +76,8 @@ describe('response-diff MCP server', () => {
     const diff = { diffOptions: { enabled: true } };
     const first = await server.call('browser_snapshot', { expectation: diff });
     const page = section(first.text, 'Page snapshot');
-    assert.match(page, /^```yaml\n- banner/);
-    const add = refAfter(page, 'article "Genmaicha"', 'button "Add to cart"');
+    assert.match(page, /^```yaml\n- generic (\[active\] )?\[ref=e\d+\]:\n  - banner/);
+    const add = refAfter(page, 'heading "Genmaicha"', 'button "Add to cart"');
     const second = await server.call('browser_click', { ref: add, expectation: diff });
     // By default the snapshot's changes come as a patch by ref.
     assert.match(second.text, /### Page snapshot \(patch since the previous snapshot\)\n\d+ changed \(~\), \d+ added \(\+\), \d+ removed \(-\), \d+ unchanged\n```\n/);
@@ -95,7 +95,7 @@ describe('response-diff MCP server', () => {
     assert.match(third.text, /### Page snapshot\nNo changes since the previous response \(\d+ lines\)\./);
     // A peek with diffs off shows the full page and does not move the chain.
     const peek = await server.call('browser_snapshot');
-    assert.match(section(peek.text, 'Page snapshot'), /^```yaml\n- banner/);
+    assert.match(section(peek.text, 'Page snapshot'), /^```yaml\n- generic (\[active\] )?\[ref=e\d+\]:\n  - banner/);
     const fourth = await server.call('browser_snapshot', { expectation: diff });
     assert.match(fourth.text, /No changes since the previous response/);
   });
@@ -104,7 +104,7 @@ describe('response-diff MCP server', () => {
     await server.call('browser_navigate', { url: site.url('/index.html'), expectation: { includeSnapshot: false } });
     const read = await server.call('browser_snapshot');
     const ts = tsOf(read.text);
-    const add = refAfter(read.text, 'article "Silver Needle"', 'button "Add to cart"');
+    const add = refAfter(read.text, 'heading "Silver Needle"', 'button "Add to cart"');
     await server.call('browser_click', { ref: add, expectation: { includeSnapshot: false } });
     const changes = await server.call('browser_snapshot', { since: ts });
     const body = section(changes.text, `Page snapshot (changes since ts ${ts})`);
@@ -311,11 +311,11 @@ describe('the operator default expectation (--default-expectation)', () => {
     try {
       const first = await server.call('browser_navigate', { url: site.url('/index.html') });
       assert.equal(section(first.text, 'Ran Playwright code'), null);
-      const add = refAfter(first.text, 'article "Oolong Milk"', 'button "Add to cart"');
+      const add = refAfter(first.text, 'heading "Oolong Milk"', 'button "Add to cart"');
       const second = await server.call('browser_click', { ref: add });
       assert.match(second.text, /### Page snapshot \(patch since the previous snapshot\)/);
       const off = await server.call('browser_snapshot', { expectation: { diffOptions: { enabled: false } } });
-      assert.match(section(off.text, 'Page snapshot'), /^```yaml\n- banner/);
+      assert.match(section(off.text, 'Page snapshot'), /^```yaml\n- generic (\[active\] )?\[ref=e\d+\]:\n  - banner/);
     } finally {
       await server.close();
       await site.close();
