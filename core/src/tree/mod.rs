@@ -18,6 +18,7 @@
 //! ```
 
 mod aria;
+mod carry;
 mod diff;
 mod filter;
 mod json;
@@ -29,6 +30,7 @@ mod select;
 mod store;
 
 pub use aria::parse_aria;
+pub use carry::{CarrierConfig, CarryOptions, MAX_VIEWS_PER_KEY, RefCarrier, RefCarry, carry_refs};
 pub use diff::{
     Added, Change, DiffOptions, ElementRef, Field, IdentityMode, Parent, Removed, TreeDiff, diff,
     diff_with,
