@@ -333,9 +333,7 @@ proptest! {
         steps in prop::collection::vec(prop::collection::vec(edit(), 0..4), 1..6),
         stable_ids in any::<bool>(),
     ) {
-        let mut config = CarrierConfig::default();
-        config.stable_ids = stable_ids;
-        let carrier = RefCarrier::with_config(config);
+        let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(stable_ids));
         // ref -> (role, name) it was last given to.
         let mut handed: HashMap<String, (String, String)> = HashMap::new();
         let mut page = base;

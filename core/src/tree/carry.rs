@@ -58,6 +58,23 @@ impl CarryOptions {
     pub fn stable_ids(stable_ids: bool) -> Self {
         CarryOptions { stable_ids }
     }
+
+    /// Parses `{"stableIds": false}` (optional), the form every binding accepts.
+    ///
+    /// ```
+    /// use response_diff::tree::CarryOptions;
+    /// assert!(CarryOptions::from_json(r#"{"stableIds": true}"#).unwrap().stable_ids);
+    /// assert!(CarryOptions::from_json(r#"{"stable": true}"#).is_err());
+    /// ```
+    pub fn from_json(json: &str) -> Result<CarryOptions> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct J {
+            stable_ids: Option<bool>,
+        }
+        let j: J = crate::json::from_str(json, "carryOptions")?;
+        Ok(CarryOptions::stable_ids(j.stable_ids.unwrap_or(false)))
+    }
 }
 
 /// A snapshot with its refs carried over.
@@ -376,6 +393,24 @@ struct CarrierConfigJson {
 pub const MAX_VIEWS_PER_KEY: usize = 64;
 
 impl CarrierConfig {
+    /// Sets [`CarrierConfig::views_per_key`].
+    pub fn views_per_key(mut self, views: usize) -> Self {
+        self.views_per_key = views;
+        self
+    }
+
+    /// Sets [`CarrierConfig::max_stored_bytes`].
+    pub fn max_stored_bytes(mut self, bytes: usize) -> Self {
+        self.max_stored_bytes = bytes;
+        self
+    }
+
+    /// Sets [`CarrierConfig::stable_ids`].
+    pub fn stable_ids(mut self, stable: bool) -> Self {
+        self.stable_ids = stable;
+        self
+    }
+
     /// Parses `{"viewsPerKey": 8, "maxStoredBytes": 8388608, "stableIds":
     /// false}` (every field optional), the form every binding accepts.
     ///
@@ -563,9 +598,7 @@ mod tests {
             c.carry("a", &tree).unwrap();
             c.memory_usage()
         };
-        let mut config = CarrierConfig::default();
-        config.max_stored_bytes = one * 3 / 2;
-        let c = RefCarrier::with_config(config);
+        let c = RefCarrier::with_config(CarrierConfig::default().max_stored_bytes(one * 3 / 2));
         c.carry("a", &tree).unwrap();
         c.carry("b", &tree).unwrap();
         assert!(!c.clear("a"), "a was evicted");

@@ -38,8 +38,8 @@ pub use diff::{
 pub use filter::Filter;
 pub use model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree, Walk};
 pub use patch::{
-    MAX_PATCH_BYTES, PatchOptions, SnapshotPatch, apply_patch, apply_patch_with, snapshot_patch,
-    snapshot_patch_with,
+    MAX_PATCH_BYTES, PatchOptions, PatchRequest, SnapshotPatch, apply_patch, apply_patch_with,
+    snapshot_patch, snapshot_patch_with,
 };
 pub use render::DiffFormat;
 pub use request::TreeDiffRequest;

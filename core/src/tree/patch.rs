@@ -143,6 +143,58 @@ impl<'a> PatchOptions<'a> {
     }
 }
 
+/// The JSON form of [`PatchOptions`] every binding accepts:
+/// `{"seen": ["<aria text>", …], "restore": true}` (both optional).
+///
+/// ```
+/// use response_diff::tree::PatchRequest;
+/// let r = PatchRequest::from_json(r#"{"seen": ["- button \"Go\" [ref=e1]"], "restore": false}"#).unwrap();
+/// assert!(!r.options().restore && r.options().seen.len() == 1);
+/// assert!(PatchRequest::from_json(r#"{"seen": "x"}"#).is_err());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct PatchRequest {
+    /// See [`PatchOptions::seen`].
+    #[serde(default)]
+    pub seen: Vec<String>,
+    /// See [`PatchOptions::restore`] (default on).
+    pub restore: Option<bool>,
+}
+
+impl PatchRequest {
+    /// Parses the JSON form; errors name the field.
+    pub fn from_json(json: &str) -> Result<PatchRequest> {
+        crate::json::from_str(json, "patchOptions")
+    }
+
+    /// The options, borrowing the seen snapshots.
+    pub fn options(&self) -> PatchOptions<'_> {
+        PatchOptions {
+            seen: self.seen.iter().map(String::as_str).collect(),
+            restore: self.restore.unwrap_or(true),
+        }
+    }
+}
+
+impl SnapshotPatch {
+    /// `{"text", "summary", "changed", "added", "restored", "removed",
+    /// "unchanged"}`, the form every binding returns.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{{\"text\":{},\"summary\":{},\"changed\":{},\"added\":{},\"restored\":{},\"removed\":{},\"unchanged\":{}}}",
+            super::aria::json_quote(&self.text),
+            super::aria::json_quote(&self.summary()),
+            self.changed,
+            self.added,
+            self.restored,
+            self.removed,
+            self.unchanged
+        )
+    }
+}
+
 /// The seen snapshots, parsed, with where each ref was last shown.
 #[derive(Default)]
 struct Seen {
@@ -641,7 +693,7 @@ enum Op {
 
 /// One inserted element: printed in the patch, or restored by ref.
 enum Item {
-    Printed(Element),
+    Printed(Box<Element>),
     Restored(String),
 }
 
@@ -799,7 +851,7 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
                             items.extend(
                                 parse_block(&block, block_at)?
                                     .into_iter()
-                                    .map(Item::Printed),
+                                    .map(|e| Item::Printed(Box::new(e))),
                             );
                             block.clear();
                         }
@@ -819,7 +871,7 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
                 items.extend(
                     parse_block(&block, block_at)?
                         .into_iter()
-                        .map(Item::Printed),
+                        .map(|e| Item::Printed(Box::new(e))),
                 );
             }
             if items.is_empty() {
@@ -901,7 +953,7 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 let list = inserts.entry(a).or_default();
                 for item in items {
                     match item {
-                        Item::Printed(e) => list.push(e),
+                        Item::Printed(e) => list.push(*e),
                         Item::Restored(r) => match seen.and_then(|s| s.get(&r)) {
                             Some(e) => list.push(e.clone()),
                             None => {
