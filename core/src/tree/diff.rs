@@ -267,6 +267,24 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &DiffOptions) -> TreeDiff {
     m.into_diff(options, options.identity == IdentityMode::Refs)
 }
 
+/// Roles whose elements are items of a collection: their text says which
+/// item they are.
+const ITEM_ROLES: &[&str] = &[
+    "listitem",
+    "row",
+    "option",
+    "treeitem",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "cell",
+    "gridcell",
+    "rowheader",
+    "columnheader",
+    "article",
+];
+
 /// The element matching of the diff, for carrying refs over: for each
 /// element of `new` in document order, the document index of the same
 /// element in `old`, or `None`.
@@ -278,10 +296,13 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &DiffOptions) -> TreeDiff {
 /// - step 3 keeps only its first stage (same role, name and description
 ///   under a renamed ancestor): a leftover that merely shares a role with a
 ///   removed element is another element here;
-/// - an unnamed element's content is its value, properties and the text of
-///   its descendants that have no ref (a row's text); a named element's is
-///   its role, name and description (a field whose value changed, a
-///   checkbox now checked, stays itself);
+/// - an unnamed element's content is its value and properties, and, for an
+///   item of a collection ([`ITEM_ROLES`]) or an element none of whose
+///   children has a ref, the text of its descendants without refs (a cart
+///   row showing another product is another row); a named element's is its
+///   role, name and description (a field whose value changed, a checkbox
+///   now checked, stays itself), and so is another container's (a footer
+///   whose count changed beside its links stays itself);
 /// - the parents are paired with each other, or neither is paired (no pair
 ///   across rows whose places the diff matched to other rows).
 pub(crate) fn match_for_carry(old: &Tree, new: &Tree, stable_ids: bool) -> Vec<Option<usize>> {
@@ -509,8 +530,16 @@ impl<'a> Flat<'a> {
             if e.name.is_empty() {
                 e.value.hash(&mut h);
                 e.props.hash(&mut h);
-                for &k in self.children_of(i as u32) {
-                    if self.nodes[k as usize].aria_ref.is_none() {
+                // A leaf's text is what it is, and so is an item's (a row
+                // of a list or a table); another container's loose text (a
+                // count beside its links) is a property of it, as a value.
+                let kids = self.children_of(i as u32);
+                if ITEM_ROLES.contains(&e.role.as_str())
+                    || kids
+                        .iter()
+                        .all(|&k| self.nodes[k as usize].aria_ref.is_none())
+                {
+                    for &k in kids {
                         keys[k as usize].hash(&mut h);
                     }
                 }

@@ -413,6 +413,17 @@ fn write(
         None
     };
 
+    // Whether an ancestor of `i` (not `i` itself) is in `set`.
+    let under = |nodes: &[Node<'_>], set: &FxHashSet<usize>, i: usize| {
+        let mut p = nodes[i].parent;
+        while let Some(j) = p {
+            if set.contains(&j) {
+                return true;
+            }
+            p = nodes[j].parent;
+        }
+        false
+    };
     // An element whose ref changed (matched by its place) is another
     // element now: the old one goes, the new one comes with its subtree.
     let mut replaced_old: FxHashSet<usize> = FxHashSet::default();
@@ -452,13 +463,20 @@ fn write(
         }
         None
     };
-    for &i in &changed_new {
-        if new_nodes[i].e.aria_ref.is_none() {
+    // (Elements inside a subtree that is re-sent anyway need nothing.)
+    let mut refless: Vec<usize> = changed_new
+        .iter()
+        .copied()
+        .filter(|&i| new_nodes[i].e.aria_ref.is_none())
+        .collect();
+    refless.sort_unstable();
+    for i in refless {
+        if !under(&new_nodes, &replaced_new, i) {
             lift_new(i, &mut replaced_old, &mut replaced_new)?;
         }
     }
     for r in d.removed.iter().filter(|r| !r.parent_removed) {
-        if old_nodes[r.index].e.aria_ref.is_some() {
+        if old_nodes[r.index].e.aria_ref.is_some() || under(&old_nodes, &replaced_old, r.index) {
             continue;
         }
         let mut p = old_nodes[r.index].parent;
@@ -477,17 +495,6 @@ fn write(
             p = old_nodes[j].parent;
         }
     }
-    // Whether an ancestor of `i` (not `i` itself) is in `set`.
-    let under = |nodes: &[Node<'_>], set: &FxHashSet<usize>, i: usize| {
-        let mut p = nodes[i].parent;
-        while let Some(j) = p {
-            if set.contains(&j) {
-                return true;
-            }
-            p = nodes[j].parent;
-        }
-        false
-    };
     // Insertions need an anchor the old snapshot has: lift until they do.
     let added_roots = loop {
         let roots: FxHashSet<usize> = d
