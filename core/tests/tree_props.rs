@@ -321,7 +321,7 @@ proptest! {
         if let Some(p) = snapshot_patch_with(&old_text, &new_text, &options) {
             prop_assert_eq!(apply_patch_with(&old_text, &p.text, &seen).unwrap(), new_text);
             if !restore {
-                prop_assert_eq!(p.restored, 0);
+                // Only the previous snapshot is needed.
                 prop_assert_eq!(apply_patch(&old_text, &p.text).unwrap(), new.to_aria());
             }
         }

@@ -23,8 +23,11 @@
 //! - `+ first in [ref]:` / `+ after [ref]:` / `+ first:` (top level): the
 //!   indented snapshot lines that follow are inserted there, subtrees whole.
 //!   Among them (or right after the colon), `[e41 e42] as last shown`
-//!   inserts those elements, subtrees whole, exactly as the latest of the
-//!   *seen* snapshots that has each ref showed them (see below).
+//!   inserts those elements, subtrees whole, exactly as the latest view
+//!   that has each ref showed them: the previous snapshot itself, else the
+//!   latest of the *seen* snapshots (see below). Indented deeper, the same
+//!   line stands for children of a printed element (a container re-sent
+//!   because its text changed keeps its rows by reference).
 //! - `~ focus [ref]` / `~ focus none`: `[active]` moved. Every element of
 //!   the previous snapshot loses `[active]`, and the named one (an element
 //!   of the previous snapshot) gains it; the rest of its line is unchanged.
@@ -39,8 +42,9 @@
 //! looked up in the latest of them that has it, and the writer uses it only
 //! when that subtree is, byte for byte, what the new snapshot has there.
 //! A host that trims its context (so the agent may no longer have those
-//! snapshots) turns restoring off ([`PatchOptions::restore`]) and gets
-//! every element printed.
+//! snapshots) turns restoring off ([`PatchOptions::restore`]): then only
+//! elements of the previous snapshot, which every applier has, may be named
+//! `as last shown`.
 //!
 //! [`snapshot_patch`] only returns a patch that [`apply_patch`] turns back
 //! into the new snapshot byte for byte, trailing newlines aside (it
@@ -113,8 +117,10 @@ pub struct PatchOptions<'a> {
     /// The snapshots the agent has already been shown in this conversation
     /// (full aria texts, oldest first); see the module docs.
     pub seen: Vec<&'a str>,
-    /// Restore elements from `seen` by reference (default on). Off: every
-    /// added element is printed, for hosts that trim their context.
+    /// Restore elements from `seen` by reference (default on). Off: nothing
+    /// comes from `seen`, for hosts that trim their context (elements of
+    /// the previous snapshot itself, which every applier has, may still be
+    /// named `as last shown`).
     pub restore: bool,
 }
 
@@ -371,6 +377,8 @@ fn write(
     seen: &Seen,
     focus_line: bool,
 ) -> Option<SnapshotPatch> {
+    // The fallback says everything explicitly: no restores at all.
+    let restore = focus_line;
     let d = diff(&old_tree, new_tree);
     let old_nodes = flatten(&old_tree);
     let new_nodes = flatten(new_tree);
@@ -595,10 +603,21 @@ fn write(
         .chain(changed_at.iter().copied())
         .collect();
     ops.sort_unstable();
+    // As last shown: the old snapshot is the latest view, then `seen`
+    // (empty when the caller turned restoring off).
+    let shown = |r: &str| -> Option<&Element> {
+        if !restore {
+            return None;
+        }
+        match old_by_ref.get(r) {
+            Some(&i) => Some(old_nodes[i].e),
+            None => seen.get(r),
+        }
+    };
     let restorable = |i: usize| -> Option<&str> {
         let e = new_nodes[i].e;
         let r = e.aria_ref.as_deref()?;
-        (seen.get(r)? == e).then_some(r)
+        (shown(r)? == e).then_some(r)
     };
     let mut restored = 0;
     let mut k = 0;
@@ -657,8 +676,14 @@ fn write(
                 }
                 Segment::Printed(es) => {
                     for e in es {
-                        // Below the header, one level in (it starts the line itself).
-                        super::aria::write_elements(&mut text, std::slice::from_ref(e), 1);
+                        // Below the header, one level in (it starts the line
+                        // itself); descendants shown before, by reference.
+                        let (e, n) = with_placeholders(e, &shown);
+                        restored += n;
+                        let mut block = String::new();
+                        super::aria::write_elements(&mut block, std::slice::from_ref(&e), 1);
+                        text.push('\n');
+                        text.push_str(&restore_lines(&block));
                     }
                 }
             }
@@ -688,6 +713,78 @@ fn write(
     };
     // Lossless or nothing: the patch must rebuild the new text exactly.
     (apply_to(old_tree, &patch.text, Some(seen)).ok()?.to_aria() == new).then_some(patch)
+}
+
+/// The role of a placeholder for an element restored by reference inside
+/// printed lines (never printed: [`restore_lines`] turns it into
+/// `[ref …] as last shown`).
+const PLACEHOLDER: &str = "restore-as-last-shown";
+
+/// A copy of `e` whose descendants (not `e`) that `shown` has exactly as
+/// they are now are placeholders, and how many elements they stand for.
+fn with_placeholders<'a>(
+    e: &Element,
+    shown: &impl Fn(&str) -> Option<&'a Element>,
+) -> (Element, usize) {
+    let mut copy = e.clone();
+    let mut restored = 0;
+    let mut stack: Vec<&mut Element> = vec![&mut copy];
+    while let Some(x) = stack.pop() {
+        for c in x.children.iter_mut() {
+            let same = c
+                .aria_ref
+                .as_deref()
+                .and_then(shown)
+                .is_some_and(|s| s == c);
+            if same {
+                restored += c.count();
+                let mut p = Element::new(PLACEHOLDER, "");
+                p.aria_ref = c.aria_ref.take();
+                *c = p;
+            } else {
+                stack.push(c);
+            }
+        }
+    }
+    (copy, restored)
+}
+
+/// Printed lines with placeholder lines turned into `[ref …] as last
+/// shown`, consecutive ones at one indentation sharing a line.
+fn restore_lines(block: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut open: Option<(usize, Vec<String>)> = None;
+    let flush = |out: &mut Vec<String>, open: &mut Option<(usize, Vec<String>)>| {
+        if let Some((indent, refs)) = open.take() {
+            out.push(format!(
+                "{}[{}] as last shown",
+                " ".repeat(indent),
+                refs.join(" ")
+            ));
+        }
+    };
+    for l in block.lines() {
+        let body = l.trim_start_matches(' ');
+        let indent = l.len() - body.len();
+        let r = body
+            .strip_prefix("- ")
+            .and_then(|b| b.strip_prefix(PLACEHOLDER))
+            .and_then(|b| b.strip_prefix(" [ref="))
+            .and_then(|b| b.strip_suffix(']'));
+        match (r, &mut open) {
+            (Some(r), Some((i, refs))) if *i == indent => refs.push(r.to_owned()),
+            (Some(r), _) => {
+                flush(&mut out, &mut open);
+                open = Some((indent, vec![r.to_owned()]));
+            }
+            (None, _) => {
+                flush(&mut out, &mut open);
+                out.push(l.to_owned());
+            }
+        }
+    }
+    flush(&mut out, &mut open);
+    out.join("\n")
 }
 
 /// One operation of a parsed patch.
@@ -847,11 +944,27 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
             } else if !tail.is_empty() {
                 return Err(bad(n, format!("unknown insertion point `{rest}`")));
             }
-            // Printed elements, with `[…] as last shown` lines among them.
+            // Printed elements, with `[…] as last shown` lines among them
+            // (nested ones become placeholders, resolved when applied).
             let mut block = String::new();
             let mut block_at = n + 1;
             for (k, b) in body.iter().enumerate() {
                 let b = &b[2..];
+                let inner = b.trim_start_matches(' ');
+                if inner.len() < b.len()
+                    && let Some(refs) = restore_refs(inner, n + 1 + k)
+                {
+                    let indent = &b[..b.len() - inner.len()];
+                    for r in refs? {
+                        if block.is_empty() {
+                            block_at = n + 1 + k;
+                        } else {
+                            block.push('\n');
+                        }
+                        let _ = write!(block, "{indent}- {PLACEHOLDER} [ref={r}]");
+                    }
+                    continue;
+                }
                 match restore_refs(b, n + 1 + k) {
                     Some(refs) => {
                         if !block.is_empty() {
@@ -945,6 +1058,29 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
         .iter()
         .flat_map(|(n, op)| op_refs(op).into_iter().map(|r| (*n, r.to_owned())))
         .collect();
+    // As last shown: the old snapshot is the latest view, then `seen`.
+    let mut old_by_ref: FxHashMap<&str, &Element> = FxHashMap::default();
+    if patch.contains(" as last shown") {
+        for (_, e) in old.iter() {
+            if let Some(r) = e.aria_ref.as_deref() {
+                old_by_ref.entry(r).or_insert(e);
+            }
+        }
+    }
+    let shown = |r: &str| {
+        old_by_ref
+            .get(r)
+            .copied()
+            .or_else(|| seen.and_then(|s| s.get(r)))
+    };
+    let missing = |n: usize, r: &str| {
+        bad(
+            n,
+            format!(
+                "[{r}] is restored `as last shown` but no seen snapshot has it (pass the snapshots this conversation showed as `seen`, or ask for patches without restoring)"
+            ),
+        )
+    };
     let mut removed: FxHashSet<String> = FxHashSet::default();
     let mut changed: FxHashMap<String, Element> = FxHashMap::default();
     let mut inserts: FxHashMap<Anchor, Vec<Element>> = FxHashMap::default();
@@ -960,17 +1096,23 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 let list = inserts.entry(a).or_default();
                 for item in items {
                     match item {
-                        Item::Printed(e) => list.push(*e),
-                        Item::Restored(r) => match seen.and_then(|s| s.get(&r)) {
-                            Some(e) => list.push(e.clone()),
-                            None => {
-                                return Err(bad(
-                                    n,
-                                    format!(
-                                        "[{r}] is restored `as last shown` but no seen snapshot has it (pass the snapshots this conversation showed as `seen`, or ask for patches without restoring)"
-                                    ),
-                                ));
+                        Item::Printed(mut e) => {
+                            let mut stack: Vec<&mut Element> = vec![&mut *e];
+                            while let Some(x) = stack.pop() {
+                                for c in x.children.iter_mut() {
+                                    if c.role == PLACEHOLDER {
+                                        let r = c.aria_ref.clone().unwrap_or_default();
+                                        *c = shown(&r).ok_or_else(|| missing(n, &r))?.clone();
+                                    } else {
+                                        stack.push(c);
+                                    }
+                                }
                             }
+                            list.push(*e)
+                        }
+                        Item::Restored(r) => match shown(&r) {
+                            Some(e) => list.push(e.clone()),
+                            None => return Err(missing(n, &r)),
                         },
                     }
                 }
@@ -978,6 +1120,7 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
             Op::Focus(target) => focus = Some(target),
         }
     }
+    drop(old_by_ref);
     let mut pending = removed.len() + changed.len() + inserts.len();
     let mut focus_target = focus.clone().flatten();
     if focus_target.is_some() {
@@ -1099,7 +1242,7 @@ mod tests {
         let p = snapshot_patch(OLD, &new).unwrap();
         assert_eq!(
             p.text,
-            "- [e1] list \"Cart\"\n+ first:\n  - list \"Cart\" [ref=e1]:\n    - listitem [ref=e2]: Tea\n    - text: Sum"
+            "- [e1] list \"Cart\"\n+ first:\n  - list \"Cart\" [ref=e1]:\n    [e2] as last shown\n    - text: Sum"
         );
         assert_eq!(apply_patch(OLD, &p.text).unwrap(), new);
         // Added and removed text nodes too.
