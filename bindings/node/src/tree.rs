@@ -409,16 +409,17 @@ pub struct SnapshotPatch {
     pub unchanged: u32,
 }
 
-/// The snapshot patch from `old` to `new` that rebuilds `new` byte for
-/// byte, or `null` when the change cannot be said by ref (use a line diff).
+/// The snapshot patch from `before` to `after` that rebuilds `after` byte
+/// for byte, or `null` when the change cannot be said by ref (use a line
+/// diff).
 /// `options.seen`: the snapshots the agent was shown earlier in the
 /// conversation (oldest first), whose elements come back by reference
 /// unless `options.restore` is false (for hosts that trim their context).
 #[napi]
 pub fn snapshot_patch(
     env: Env,
-    old: String,
-    new: String,
+    before: String,
+    after: String,
     #[napi(ts_arg_type = "{ seen?: string[]; restore?: boolean }")] options: Option<Json>,
 ) -> Result<Option<SnapshotPatch>> {
     let req = match options_json(options) {
@@ -426,7 +427,7 @@ pub fn snapshot_patch(
         Some(j) => core::PatchRequest::from_json(&j).or_throw(&env)?,
     };
     Ok(
-        core::snapshot_patch_with(&old, &new, &req.options()).map(|p| SnapshotPatch {
+        core::snapshot_patch_with(&before, &after, &req.options()).map(|p| SnapshotPatch {
             summary: p.summary(),
             changed: count(p.changed),
             added: count(p.added),

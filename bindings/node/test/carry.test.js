@@ -34,7 +34,7 @@ test('a re-rendered list keeps its refs; one item added is one added element', (
   assert.deepEqual([grown.carried, grown.fresh], [5, 2])
   const p = snapshotPatch(again.snapshot, grown.snapshot)
   assert.equal(p.text, '+ after [n103]:\n  - listitem [ref=n905]:\n    - text: Pie\n    - button "Remove" [ref=n906]')
-  assert.equal(p.summary, '0 changed (~), 2 added (+), 0 removed (-), 5 unchanged')
+  assert.equal(p.summary, '0 changed (~), 3 added (+), 0 removed (-), 7 unchanged')
   assert.equal(applySnapshotPatch(again.snapshot, p.text), grown.snapshot)
 })
 
