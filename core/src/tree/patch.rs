@@ -383,17 +383,18 @@ fn write(
     let old_nodes = flatten(&old_tree);
     let new_nodes = flatten(new_tree);
     // Refs address one element each; a snapshot with a ref twice cannot be patched.
-    let by_ref = |nodes: &[Node<'_>]| -> Option<FxHashMap<String, usize>> {
+    fn by_ref<'t>(nodes: &[Node<'t>]) -> Option<FxHashMap<&'t str, usize>> {
         let mut m = FxHashMap::default();
+        m.reserve(nodes.len());
         for (i, n) in nodes.iter().enumerate() {
-            if let Some(r) = &n.e.aria_ref
-                && m.insert(r.clone(), i).is_some()
+            if let Some(r) = n.e.aria_ref.as_deref()
+                && m.insert(r, i).is_some()
             {
                 return None;
             }
         }
         Some(m)
-    };
+    }
     let old_by_ref = by_ref(&old_nodes)?;
     let new_by_ref = by_ref(&new_nodes)?;
 
@@ -460,7 +461,7 @@ fn write(
             if let Some(&oj) = new_nodes[j]
                 .e
                 .aria_ref
-                .as_ref()
+                .as_deref()
                 .and_then(|r| old_by_ref.get(r))
             {
                 ro.insert(oj);
@@ -493,7 +494,7 @@ fn write(
             if let Some(&nj) = old_nodes[j]
                 .e
                 .aria_ref
-                .as_ref()
+                .as_deref()
                 .and_then(|r| new_by_ref.get(r))
             {
                 replaced_old.insert(j);
@@ -518,7 +519,7 @@ fn write(
                 && new_nodes[j]
                     .e
                     .aria_ref
-                    .as_ref()
+                    .as_deref()
                     .is_some_and(|r| old_by_ref.contains_key(r))
         };
         let mut sorted: Vec<usize> = roots.iter().copied().collect();
