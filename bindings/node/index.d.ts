@@ -324,8 +324,9 @@ export interface DetectorConfig {
   /** Larger inputs throw `INPUT_TOO_LARGE` (default 32 MiB). */
   maxInputBytes?: number
   /**
-   * Time budget of one line diff in milliseconds, 1..60,000 (default 100);
-   * past it the diff is still correct but may not be minimal.
+   * Wall-clock limit of one line diff in milliseconds, 1..60,000; off by
+   * default. Setting it makes results depend on timing (machine and
+   * load); without it the search is bounded by work and deterministic.
    */
   deadlineMs?: number
 }
@@ -352,8 +353,11 @@ export interface DiffMetadata {
    * alone is over the store cap).
    */
   stored: boolean
-  /** Whether the diff's time budget ran out (the diff is still correct). */
-  deadlineHit: boolean
+  /**
+   * Whether the search's work bound (or an explicit `deadlineMs`) may
+   * have cut it short: the diff is still correct but may not be minimal.
+   */
+  budgetExhausted: boolean
   /**
    * False when the line search was skipped because no diff could fit in
    * `maxDiffLines` (mode `full`); the counts are then lower bounds.

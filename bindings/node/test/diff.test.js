@@ -70,7 +70,7 @@ test('metadata: counts, hashes, similarity', () => {
   assert.match(m.previousHash, /^[0-9a-f]{16}$/)
   assert.equal(m.stored, true)
   assert.equal(m.exact, true)
-  assert.equal(m.deadlineHit, false)
+  assert.equal(m.budgetExhausted, false)
   assert.ok(Math.abs(result.similarity - 66 / 67) < 1e-12)
   assert.ok(Math.abs(result.changeRatio - 1 / 67) < 1e-12)
 })

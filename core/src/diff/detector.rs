@@ -16,9 +16,6 @@ use crate::{Error, Result};
 pub const DEFAULT_MAX_STORED_BYTES: usize = 10 * 1024 * 1024;
 /// Default largest text accepted by [`ResponseDiffDetector::detect`]: 32 MiB.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 32 * 1024 * 1024;
-/// Default time budget of one line diff: 100 ms (the seed's NFR-001). Past
-/// it the diff is still correct but may not be minimal.
-pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(100);
 
 /// What the caller gets back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -66,9 +63,11 @@ pub struct DiffMetadata {
     /// Whether the current text was stored for the next call (false when it
     /// alone is over the store cap).
     pub stored: bool,
-    /// Whether the diff's time budget ran out before it was provably
-    /// minimal (the diff is still correct, but may be larger than needed).
-    pub deadline_hit: bool,
+    /// Whether the line search's work bound (or the caller's explicit
+    /// `deadlineMs`) may have cut it short before the diff was provably
+    /// minimal: the diff is still correct, but may be larger than needed.
+    /// Without `deadlineMs` it is a pure function of the texts and options.
+    pub budget_exhausted: bool,
     /// False when the line search was skipped because even the smallest
     /// diff could not fit in `maxDiffLines` (mode is then `full`);
     /// `addedLines` / `removedLines` are then lower bounds and `similarity`
@@ -103,8 +102,10 @@ pub struct DetectorConfig {
     pub max_stored_bytes: usize,
     /// Larger inputs are refused with [`Error::InputTooLarge`]. Default 32 MiB.
     pub max_input_bytes: usize,
-    /// Time budget of one line diff. Default 100 ms.
-    pub deadline: Duration,
+    /// Wall-clock limit of one line diff; `None` (the default) bounds the
+    /// search by work only, so results are the same on every machine and
+    /// at any load. Setting it makes results depend on timing.
+    pub deadline: Option<Duration>,
 }
 
 impl Default for DetectorConfig {
@@ -112,7 +113,7 @@ impl Default for DetectorConfig {
         DetectorConfig {
             max_stored_bytes: DEFAULT_MAX_STORED_BYTES,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
-            deadline: DEFAULT_DEADLINE,
+            deadline: None,
         }
     }
 }
@@ -131,7 +132,8 @@ pub const MAX_DEADLINE_MS: u64 = 60_000;
 
 impl DetectorConfig {
     /// Parses `{"maxStoredBytes": …, "maxInputBytes": …, "deadlineMs": …}`
-    /// (every field optional), the form the bindings accept.
+    /// (every field optional), the form the bindings accept. `deadlineMs`
+    /// is off unless given; it makes results timing-dependent.
     ///
     /// ```
     /// use response_diff::diff::DetectorConfig;
@@ -142,11 +144,14 @@ impl DetectorConfig {
     pub fn from_json(json: &str) -> Result<DetectorConfig> {
         let j: DetectorConfigJson = crate::json::from_str(json, "detectorConfig")?;
         let d = DetectorConfig::default();
-        let deadline_ms = j.deadline_ms.unwrap_or(d.deadline.as_millis() as u64);
-        if !(1..=MAX_DEADLINE_MS).contains(&deadline_ms) {
+        if let Some(ms) = j.deadline_ms
+            && !(1..=MAX_DEADLINE_MS).contains(&ms)
+        {
             return Err(Error::invalid_option(
                 "detectorConfig.deadlineMs",
-                format!("{deadline_ms} is out of range; use 1 to {MAX_DEADLINE_MS}"),
+                format!(
+                    "{ms} is out of range; use 1 to {MAX_DEADLINE_MS}, or leave it out for no deadline"
+                ),
             ));
         }
         let max_input_bytes = j.max_input_bytes.unwrap_or(d.max_input_bytes);
@@ -159,7 +164,7 @@ impl DetectorConfig {
         Ok(DetectorConfig {
             max_stored_bytes: j.max_stored_bytes.unwrap_or(d.max_stored_bytes),
             max_input_bytes,
-            deadline: Duration::from_millis(deadline_ms),
+            deadline: j.deadline_ms.map(Duration::from_millis).or(d.deadline),
         })
     }
 
@@ -175,9 +180,9 @@ impl DetectorConfig {
         self
     }
 
-    /// Sets [`DetectorConfig::deadline`].
+    /// Sets [`DetectorConfig::deadline`] (timing-dependent results).
     pub fn deadline(mut self, deadline: Duration) -> Self {
-        self.deadline = deadline;
+        self.deadline = Some(deadline);
         self
     }
 }
@@ -359,7 +364,7 @@ pub fn compare_texts(previous: Option<&str>, current: &str, settings: &DiffSetti
         current,
         short_hash(current),
         settings,
-        DEFAULT_DEADLINE,
+        None,
     )
 }
 
@@ -368,7 +373,7 @@ fn compare(
     current: &str,
     current_hash: String,
     s: &DiffSettings,
-    deadline: Duration,
+    deadline: Option<Duration>,
 ) -> DiffResult {
     let total_lines = count_lines(current);
     let mut metadata = DiffMetadata {
@@ -379,7 +384,7 @@ fn compare(
         previous_hash: previous.map(|(_, h)| h.to_owned()),
         current_hash,
         stored: true,
-        deadline_hit: false,
+        budget_exhausted: false,
         exact: true,
     };
     let Some((prev, _)) = previous else {
@@ -416,7 +421,7 @@ fn compare(
         current,
         &EngineOptions {
             ignore_whitespace: s.ignore_whitespace,
-            deadline: Some(deadline),
+            deadline,
             context: s.context,
             max_changes: Some(s.max_diff_lines),
         },
@@ -425,7 +430,7 @@ fn compare(
     let change_ratio = 1.0 - similarity;
     metadata.added_lines = diff.added();
     metadata.removed_lines = diff.removed();
-    metadata.deadline_hit = diff.deadline_hit();
+    metadata.budget_exhausted = diff.budget_exhausted();
 
     metadata.exact = diff.exact();
 
