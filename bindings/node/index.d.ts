@@ -359,8 +359,8 @@ export interface DiffMetadata {
    */
   budgetExhausted: boolean
   /**
-   * False when the line search was skipped because no diff could fit in
-   * `maxDiffLines` (mode `full`); the counts are then lower bounds.
+   * Whether the counts are exact: always true (the search always runs;
+   * `maxDiffLines` never skips it).
    */
   exact: boolean
 }
@@ -382,7 +382,10 @@ export interface DiffOptions {
   threshold?: number
   /** `unified` (default), `split` or `minimal`. */
   format?: DiffFormat
-  /** 1..1,000,000 (default 50): a longer diff gives the full text instead. */
+  /**
+   * 1..1,000,000 (default 50): a longer diff is still sent when it is
+   * smaller than the full text, its header saying it is over the cap.
+   */
   maxDiffLines?: number
   /**
    * Trailing and inner runs of whitespace do not count (default true);

@@ -29,7 +29,8 @@ pub struct DiffOptions {
     pub threshold: Option<f64>,
     /// `unified` (default), `split` or `minimal`.
     pub format: Option<DiffFormat>,
-    /// 1..1,000,000 (default 50): a longer diff gives the full text instead.
+    /// 1..1,000,000 (default 50): a longer diff is still sent when it is
+    /// smaller than the full text, its header saying it is over the cap.
     pub max_diff_lines: Option<u32>,
     /// Trailing and inner runs of whitespace do not count (default true);
     /// indentation always does.
@@ -97,8 +98,8 @@ pub struct DiffMetadata {
     /// Whether the search's work bound (or an explicit `deadlineMs`) may
     /// have cut it short: the diff is still correct but may not be minimal.
     pub budget_exhausted: bool,
-    /// False when the line search was skipped because no diff could fit in
-    /// `maxDiffLines` (mode `full`); the counts are then lower bounds.
+    /// Whether the counts are exact: always true (the search always runs;
+    /// `maxDiffLines` never skips it).
     pub exact: bool,
 }
 

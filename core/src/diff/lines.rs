@@ -438,7 +438,7 @@ impl<'a> LineDiff<'a> {
                 let bounded = changes >= BUDGET_MIN_CHANGES
                     || deadline_at.is_some_and(|d| Instant::now() > d);
                 if bounded {
-                    let (del, ins) = lower.unwrap_or_else(|| change_lower_bounds(&old_h, &new_h));
+                    let (del, ins) = exact_change_lower_bounds(&old_h, &new_h);
                     budget_exhausted = changes > del + ins;
                 }
                 ops.extend(raw.into_iter().map(|op| Op {
@@ -756,6 +756,23 @@ fn search(old: &[u32], new: &[u32], n: u32, deadline: Option<Instant>) -> Vec<Op
         new: p..new.len(),
     });
     ops
+}
+
+/// [`change_lower_bounds`] with hash sets instead of bitsets: no false
+/// hits, so a diff that is minimal is recognized as such (only a 64-bit
+/// collision can lower the bounds). Slower, so only run on large diffs.
+fn exact_change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
+    let set = |hashes: &[u64]| {
+        hashes
+            .iter()
+            .copied()
+            .collect::<rustc_hash::FxHashSet<u64>>()
+    };
+    let (old_set, new_set) = (set(old), set(new));
+    let absent = |other: &rustc_hash::FxHashSet<u64>, hashes: &[u64]| {
+        hashes.iter().filter(|h| !other.contains(h)).count()
+    };
+    (absent(&new_set, old), absent(&old_set, new))
 }
 
 fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp) {

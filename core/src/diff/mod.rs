@@ -18,6 +18,7 @@ pub use detector::{
     DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffMetadata, DiffMode,
     DiffResult, ResponseDiffDetector, compare_texts, short_hash,
 };
+pub(crate) use detector::{diff_is_small, over_max_diff_lines};
 pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, hunks};
 pub use lines::{
     BUDGET_MIN_CHANGES, EngineOptions, Line, LineDiff, Op, OpKind, Side, count_lines,

@@ -211,8 +211,8 @@ class DiffMetadata:
         cut it short: the diff is still correct but may not be minimal."""
     @property
     def exact(self) -> bool:
-        """False when the search was skipped because no diff could fit in
-        ``maxDiffLines``; counts are then lower bounds."""
+        """Whether the counts are exact: always True (the search always
+        runs; ``maxDiffLines`` never skips it)."""
     def to_dict(self) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
 
