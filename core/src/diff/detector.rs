@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::format::DiffFormatter;
-use super::lines::{EngineOptions, LineDiff, count_lines};
+use super::lines::{EngineOptions, LineDiff, OpKind, count_lines};
 use super::options::DiffSettings;
 use super::store::{Entry, Store};
 use crate::{Error, Result};
@@ -52,7 +52,8 @@ pub struct DiffMetadata {
     pub added_lines: usize,
     /// Lines only in the previous text.
     pub removed_lines: usize,
-    /// Unchanged lines shown as context in `formattedDiff`.
+    /// Unchanged lines shown as context in `formattedDiff` (0 in `full`,
+    /// which shows none).
     pub context_lines: usize,
     /// Lines in the current text.
     pub total_lines: usize,
@@ -437,8 +438,16 @@ fn compare(
         return unchanged(metadata);
     }
 
+    let ratio_ok = change_ratio <= s.threshold;
+    // Every format prints each changed line with a prefix and a newline:
+    // when even that cannot be the smaller answer, skip formatting (a
+    // rewrite of a large page would format megabytes only to drop them).
+    let floor = changed_bytes_floor(&diff);
+    if floor >= current.len() || !(ratio_ok || diff_is_small(floor, current.len())) {
+        return full(current, similarity, change_ratio, metadata);
+    }
+
     let formatted = DiffFormatter::new(s.format, s.context).format(&diff);
-    metadata.context_lines = formatted.context_lines;
     let changed = metadata.added_lines + metadata.removed_lines;
     let over_cap = over_max_diff_lines(formatted.lines, s.max_diff_lines);
     let header = format!(
@@ -452,30 +461,53 @@ fn compare(
     let diff_len = header.len() + formatted.text.len();
     // maxDiffLines never picks the full text: a diff over it is still the
     // smaller lossless answer, and its header says it is over.
-    let worth_it = change_ratio <= s.threshold || diff_is_small(diff_len, current.len());
-
-    let (mode, formatted_diff) = if worth_it && diff_len < current.len() {
-        let mut text = header;
-        text.push_str(&formatted.text);
-        (DiffMode::Diff, text)
-    } else {
-        let mut text = format!(
-            "Full response ({:.0}% of lines changed (+{} \u{2212}{}); a diff would not be smaller):\n",
-            change_ratio * 100.0,
-            metadata.added_lines,
-            metadata.removed_lines
-        );
-        text.push_str(current);
-        (DiffMode::Full, text)
-    };
+    if !(diff_len < current.len() && (ratio_ok || diff_is_small(diff_len, current.len()))) {
+        return full(current, similarity, change_ratio, metadata);
+    }
+    metadata.context_lines = formatted.context_lines;
+    let mut text = header;
+    text.push_str(&formatted.text);
     DiffResult {
         has_difference: true,
         similarity,
         change_ratio,
-        mode,
-        formatted_diff,
+        mode: DiffMode::Diff,
+        formatted_diff: text,
         metadata,
     }
+}
+
+/// The full text with the one-line reason a diff was not sent.
+fn full(current: &str, similarity: f64, change_ratio: f64, metadata: DiffMetadata) -> DiffResult {
+    let mut text = format!(
+        "Full response ({:.0}% of lines changed (+{} \u{2212}{}); a diff would not be smaller):\n",
+        change_ratio * 100.0,
+        metadata.added_lines,
+        metadata.removed_lines
+    );
+    text.push_str(current);
+    DiffResult {
+        has_difference: true,
+        similarity,
+        change_ratio,
+        mode: DiffMode::Full,
+        formatted_diff: text,
+        metadata,
+    }
+}
+
+/// Fewest bytes any format prints for the changed lines: each line's text,
+/// a prefix of at least one byte and a newline.
+fn changed_bytes_floor(diff: &LineDiff<'_>) -> usize {
+    let len = |side: &super::lines::Side<'_>, i: usize| side.get(i).map_or(0, |l| l.text.len() + 2);
+    diff.ops()
+        .iter()
+        .map(|op| match op.kind {
+            OpKind::Equal => 0,
+            OpKind::Delete => op.old.clone().map(|i| len(diff.old(), i)).sum(),
+            OpKind::Insert => op.new.clone().map(|i| len(diff.new_side(), i)).sum(),
+        })
+        .sum()
 }
 
 /// Largest share of the full text's bytes a diff may take to be sent when
