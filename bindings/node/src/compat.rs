@@ -266,7 +266,7 @@ impl CompatResponseDiffDetector {
             new,
             &core::EngineOptions {
                 ignore_whitespace,
-                deadline: Some(core::DEFAULT_DEADLINE),
+                deadline: None,
                 context,
                 max_changes: Some(max_changes),
             },
