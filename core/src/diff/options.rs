@@ -28,8 +28,8 @@ pub struct DiffOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// 0..=1 (default 0.1): a diff smaller than the full text is shown when
-    /// at most this share of lines changed (otherwise only when it is at most
-    /// [`super::MAX_DIFF_SHARE`] of the full text).
+    /// at most this share of lines changed, and otherwise when it is at most
+    /// [`super::MAX_DIFF_SHARE`] of the full text (1: any smaller diff).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold: Option<f64>,
     /// `unified` (default), `split` or `minimal`.

@@ -449,7 +449,7 @@ fn render_snapshot(
         .and_then(|b| snapshot_patch(&b, text))
         .filter(|p| match r.mode {
             DiffMode::Diff => p.text.len() < r.formatted_diff.len(),
-            _ => diff_is_small(p.text.len(), text.len()),
+            _ => diff_is_small(p.summary().len() + 1 + p.text.len(), text.len()),
         });
     if let Some(p) = &patch {
         r.mode = DiffMode::Diff;
