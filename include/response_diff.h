@@ -49,6 +49,10 @@ typedef struct rd_baseline_store rd_baseline_store;
 // Thread-safe: one detector may be used from many threads at once.
 typedef struct rd_detector rd_detector;
 
+// Carries refs over from the recent views of each page to new snapshots
+// of it (refs that survive re-renders). Thread-safe.
+typedef struct rd_ref_carrier rd_ref_carrier;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -257,6 +261,81 @@ void rd_baseline_store_free(rd_baseline_store **store);
 
 // The library version, e.g. `"0.1.0"` (static; do not free).
 const char *rd_version(void);
+
+// Creates a ref carrier. `config_json` may be NULL for the defaults, or
+// `{"viewsPerKey": 8, "maxStoredBytes": 8388608, "stableIds": false}`
+// (every field optional; `stableIds`: the host's node ids name the same
+// node across snapshots). Free it with [`rd_ref_carrier_free`].
+rd_status rd_ref_carrier_new(const char *config_json,
+                             size_t config_len,
+                             rd_ref_carrier **carrier_out);
+
+// Frees the carrier `*carrier` points to and sets `*carrier` to NULL, so
+// calling it again is harmless. `carrier` and `*carrier` may be NULL.
+void rd_ref_carrier_free(rd_ref_carrier **carrier);
+
+// Gives the elements of `snapshot` (aria text of page `key` whose refs are
+// the host's node ids) the refs they had in the recent views of `key`, new
+// refs to new elements, and records it as the newest view. `*result_out`
+// is `{"snapshot": "<aria text with the refs>", "refs": {"<node id>":
+// "<ref>", …}, "carried": n, "fresh": n}` (free with [`rd_string_free`]).
+rd_status rd_ref_carrier_carry(const rd_ref_carrier *carrier,
+                               const char *key,
+                               size_t key_len,
+                               const char *snapshot,
+                               size_t snapshot_len,
+                               char **result_out);
+
+// Forgets `key` (its views and the refs it handed out).
+// `*removed_out` (may be NULL) says whether it was kept.
+rd_status rd_ref_carrier_clear(const rd_ref_carrier *carrier,
+                               const char *key,
+                               size_t key_len,
+                               bool *removed_out);
+
+// Bytes the carrier charges against its `maxStoredBytes`.
+rd_status rd_ref_carrier_memory_usage(const rd_ref_carrier *carrier, size_t *bytes_out);
+
+// Carries refs without a store: `previous_json` is a JSON array of the
+// earlier snapshots as the agent saw them (aria texts, oldest first; NULL
+// for none), `snapshot` the new one with the host's node ids,
+// `options_json` `{"stableIds": false}` (NULL for the default).
+// `*result_out` as in [`rd_ref_carrier_carry`].
+rd_status rd_refs_carry(const char *previous_json,
+                        size_t previous_len,
+                        const char *snapshot,
+                        size_t snapshot_len,
+                        const char *options_json,
+                        size_t options_len,
+                        char **result_out);
+
+// The snapshot patch from `old` to `new` (aria texts). `options_json`
+// (NULL for the defaults) is `{"seen": ["<aria text>", …], "restore":
+// true}`: the snapshots the agent was shown earlier in the conversation,
+// oldest first, whose elements may be restored by reference. `*patch_out`
+// is `{"text", "summary", "changed", "added", "restored", "removed",
+// "unchanged"}`, or `null` when the change cannot be said as a patch (use
+// a line diff); free it with [`rd_string_free`].
+rd_status rd_snapshot_patch(const char *old,
+                            size_t old_len,
+                            const char *new_,
+                            size_t new_len,
+                            const char *options_json,
+                            size_t options_len,
+                            char **patch_out);
+
+// Applies a snapshot patch to the snapshot it was taken from; `*new_out`
+// is the new snapshot text (free with [`rd_string_free`]). `seen_json` is
+// a JSON array of the snapshots the agent was shown earlier (oldest
+// first), needed when the patch restores elements `as last shown`; NULL
+// for none.
+rd_status rd_snapshot_patch_apply(const char *old,
+                                  size_t old_len,
+                                  const char *patch,
+                                  size_t patch_len,
+                                  const char *seen_json,
+                                  size_t seen_len,
+                                  char **new_out);
 
 // The message of the last failed call on this thread, or NULL if none
 // failed yet. Valid until the next call into the library on this thread;

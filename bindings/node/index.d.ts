@@ -114,6 +114,33 @@ export declare class Fingerprint {
 }
 
 /**
+ * Keeps the recent views of each page and gives the elements of a new
+ * snapshot (whose refs are the host's node ids) the refs they had: the
+ * same element (the tree diff's identity, never different content) keeps
+ * its ref across re-renders, elements that come back get their old refs,
+ * new ones get refs never handed out before. `stableIds`: the host's node
+ * ids name the same node across snapshots (Chromium backend node ids,
+ * Playwright aria-refs).
+ */
+export declare class RefCarrier {
+  /**
+   * A carrier keeping `viewsPerKey` views per page (8) within
+   * `maxStoredBytes` (8 MiB).
+   */
+  constructor(options?: { viewsPerKey?: number; maxStoredBytes?: number; stableIds?: boolean })
+  /**
+   * Gives the elements of `snapshot` (page `key`, refs = the host's node
+   * ids) the refs they had in the recent views of `key`, new refs to new
+   * elements, and records it as the newest view.
+   */
+  carry(key: string, snapshot: string): RefCarry
+  /** Forgets `key`; returns whether it was kept. */
+  clear(key: string): boolean
+  /** Bytes charged against `maxStoredBytes`. */
+  memoryUsage(): number
+}
+
+/**
  * Keeps the previous response per key and returns only what changed.
  *
  * ```js
@@ -186,8 +213,10 @@ export declare class SinceStore {
  * Applies a snapshot patch (the body of a `Page snapshot (patch since …)`
  * section) to the aria snapshot it was taken from and returns the new
  * snapshot text, so a host can keep the page as the agent sees it.
+ * `seen`: the snapshots the agent was shown earlier in the conversation
+ * (oldest first), for elements the patch restores `as last shown`.
  */
-export declare function applySnapshotPatch(previous: string, patch: string): string
+export declare function applySnapshotPatch(previous: string, patch: string, seen?: Array<string> | undefined | null): string
 
 /** A bounding box in CSS pixels. */
 export interface Bounds {
@@ -200,6 +229,13 @@ export interface Bounds {
   /** Height. */
   height: number
 }
+
+/**
+ * Carries refs without a store: `previous` are the earlier snapshots as
+ * the agent saw them (oldest first), `snapshot` the new one with the
+ * host's node ids.
+ */
+export declare function carryRefs(previous: Array<string>, snapshot: string, options?: { stableIds?: boolean }): RefCarry
 
 /** What a change is about. */
 export interface ChangedElement {
@@ -594,6 +630,22 @@ export declare function parseSnapshot(text: string, options?: { lenient?: boolea
  */
 export declare function printSnapshot(elements: SnapshotElement[] | SnapshotElement): string
 
+/**
+ * A snapshot whose refs were carried over, and the mapping node id → ref
+ * (in document order) the host uses to act on the element that now
+ * stands there.
+ */
+export interface RefCarry {
+  /** The snapshot as aria text, with the carried refs. */
+  snapshot: string
+  /** Node id → ref for every element with a node id, in document order. */
+  refs: Record<string, string>
+  /** Elements that kept a ref from an earlier view. */
+  carried: number
+  /** Elements that got a new ref. */
+  fresh: number
+}
+
 /** A rendered response. */
 export interface Rendered {
   /** The Markdown text. */
@@ -699,6 +751,37 @@ export interface SnapshotOptions {
    * shorter than the line diff) or `lines` (always the line diff).
    */
   diff?: SnapshotDiff
+}
+
+/**
+ * The snapshot patch from `before` to `after` that rebuilds `after` byte
+ * for byte, or `null` when the change cannot be said by ref (use a line
+ * diff).
+ * `options.seen`: the snapshots the agent was shown earlier in the
+ * conversation (oldest first), whose elements come back by reference
+ * unless `options.restore` is false (for hosts that trim their context).
+ */
+export declare function snapshotPatch(before: string, after: string, options?: { seen?: string[]; restore?: boolean }): SnapshotPatch | null
+
+/** A snapshot patch and what it says. */
+export interface SnapshotPatch {
+  /**
+   * The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ focus
+   * [ref]`, `+ after [ref]:` … lines.
+   */
+  text: string
+  /** `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`. */
+  summary: string
+  /** Elements whose own line changed (or that gained or lost `[active]`). */
+  changed: number
+  /** Elements added, descendants and restored ones included. */
+  added: number
+  /** Of the added elements, those restored by reference (`as last shown`). */
+  restored: number
+  /** Elements removed, descendants included. */
+  removed: number
+  /** Elements the same in both. */
+  unchanged: number
 }
 
 /** An open tab. */

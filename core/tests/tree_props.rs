@@ -3,9 +3,10 @@
 
 use proptest::prelude::*;
 use response_diff::tree::{
-    DiffOptions, Element, IdentityMode, Prop, State, Tree, apply_patch, diff_with, parse_aria,
-    snapshot_patch,
+    CarrierConfig, DiffOptions, Element, IdentityMode, PatchOptions, Prop, RefCarrier, State, Tree,
+    apply_patch, apply_patch_with, diff_with, parse_aria, snapshot_patch, snapshot_patch_with,
 };
+use std::collections::{HashMap, HashSet};
 
 type Key = (
     Vec<(String, String)>,
@@ -295,6 +296,71 @@ proptest! {
         let p = snapshot_patch(&old_text, &new_text);
         prop_assert!(p.is_some(), "no patch from\n{}\nto\n{}", old_text, new_text);
         prop_assert_eq!(apply_patch(&old_text, &p.unwrap().text).unwrap(), new_text);
+    }
+
+    #[test]
+    fn a_patch_restoring_seen_elements_rebuilds_the_new_snapshot(
+        base in tree(),
+        to_old in prop::collection::vec(edit(), 0..6),
+        to_new in prop::collection::vec(edit(), 0..6),
+        restore in any::<bool>(),
+    ) {
+        // The agent saw `base`, then `old`; the page is now `new`, which
+        // may bring back elements of `base` that `old` lacks.
+        let mut base = base;
+        number_refs(&mut base, 1);
+        let mut old = base.clone();
+        for e in &to_old { apply_edit(&mut old, e); }
+        give_missing_refs(&mut old, 5000);
+        let mut new = base.clone();
+        for e in &to_new { apply_edit(&mut new, e); }
+        give_missing_refs(&mut new, 9000);
+        let (base_text, old_text, new_text) = (base.to_aria(), old.to_aria(), new.to_aria());
+        let seen = [base_text.as_str(), old_text.as_str()];
+        let options = PatchOptions::seen(seen.to_vec()).restore(restore);
+        if let Some(p) = snapshot_patch_with(&old_text, &new_text, &options) {
+            prop_assert_eq!(apply_patch_with(&old_text, &p.text, &seen).unwrap(), new_text);
+            if !restore {
+                // Only the previous snapshot is needed.
+                prop_assert_eq!(apply_patch(&old_text, &p.text).unwrap(), new.to_aria());
+            }
+        }
+    }
+
+    #[test]
+    fn carried_refs_never_collide_nor_change_content(
+        base in tree(),
+        steps in prop::collection::vec(prop::collection::vec(edit(), 0..4), 1..6),
+        stable_ids in any::<bool>(),
+    ) {
+        let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(stable_ids));
+        // ref -> (role, name) it was last given to.
+        let mut handed: HashMap<String, (String, String)> = HashMap::new();
+        let mut page = base;
+        for (k, edits) in std::iter::once(&Vec::new()).chain(&steps).enumerate() {
+            for e in edits { apply_edit(&mut page, e); }
+            // Re-rendered: every node id is new (or, with stable ids, kept
+            // for the first step's numbering where the element survived).
+            let mut snap = page.clone();
+            number_refs(&mut snap, if stable_ids { 1 } else { 1000 * (k + 1) });
+            let r = carrier.carry("tab", &snap).unwrap();
+            let mut here = HashSet::new();
+            let mut carried = 0;
+            for (_, e) in r.tree.iter() {
+                let Some(rf) = &e.aria_ref else { continue };
+                prop_assert!(here.insert(rf.clone()), "{} twice", rf);
+                let id = (e.role.clone(), e.name.clone());
+                if let Some(before) = handed.insert(rf.clone(), id.clone()) {
+                    carried += 1;
+                    if !stable_ids {
+                        prop_assert_eq!(before, id, "{} given to different content", rf);
+                    }
+                }
+            }
+            prop_assert_eq!(carried, r.carried);
+            prop_assert_eq!(r.carried + r.fresh, r.refs.len());
+            prop_assert_eq!(r.refs.len(), snap.iter().filter(|(_, e)| e.aria_ref.is_some()).count());
+        }
     }
 
     #[test]

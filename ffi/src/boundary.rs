@@ -232,7 +232,11 @@ macro_rules! boxed_handles {
         }
     )+};
 }
-boxed_handles!(crate::rd_detector, crate::rd_baseline_store);
+boxed_handles!(
+    crate::rd_detector,
+    crate::rd_baseline_store,
+    crate::rd_ref_carrier
+);
 
 /// The body of every `_free(T **)`: takes the pointer out of `*slot`, sets
 /// `*slot` to NULL and releases it. NULL `slot` or `*slot` is fine.

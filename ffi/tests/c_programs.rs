@@ -17,6 +17,7 @@ const PROGRAMS: &[&str] = &[
     "test_fingerprint",
     "test_tree",
     "test_bad_inputs",
+    "test_carry",
 ];
 
 fn crate_dir() -> PathBuf {

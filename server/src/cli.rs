@@ -153,9 +153,13 @@ pub struct ApplyPatchArgs {
     /// The snapshot patch (`tree-diff --format patch`, or a response's
     /// snapshot section); `-` reads it from stdin.
     pub patch: PathBuf,
+    /// A snapshot the agent was shown earlier in the conversation, for
+    /// elements the patch restores `as last shown` (repeat, oldest first).
+    #[arg(long, value_name = "FILE")]
+    pub seen: Vec<PathBuf>,
 }
 
-/// `apply-patch OLD PATCH`: prints the new snapshot.
+/// `apply-patch OLD PATCH [--seen FILE]…`: prints the new snapshot.
 pub fn apply_patch(a: ApplyPatchArgs) -> Result<ExitCode> {
     let old = read_text(&a.old)?;
     let patch = if a.patch.as_os_str() == "-" {
@@ -163,7 +167,12 @@ pub fn apply_patch(a: ApplyPatchArgs) -> Result<ExitCode> {
     } else {
         read_text(&a.patch)?
     };
-    println!("{}", tree::apply_patch(old.trim_end_matches('\n'), &patch)?);
+    let seen: Vec<String> = a.seen.iter().map(|p| read_text(p)).collect::<Result<_>>()?;
+    let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
+    println!(
+        "{}",
+        tree::apply_patch_with(old.trim_end_matches('\n'), &patch, &seen)?
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -197,3 +197,36 @@ fn read_since_fingerprint_and_compare_on_a_page() {
     let _ = std::fs::remove_dir_all(&store);
     let _ = std::fs::remove_dir_all(&baselines);
 }
+
+#[test]
+fn apply_patch_restores_elements_from_seen_snapshots() {
+    let dir = scratch("seen");
+    std::fs::create_dir_all(&dir).unwrap();
+    let full = "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]\n  - listitem \"Cake\" [ref=e3]\n- button \"Go\" [active] [ref=e5]";
+    let filtered = "- list [ref=e1]:\n  - listitem \"Cake\" [ref=e3]\n- button \"Go\" [ref=e5]";
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let (full_p, filtered_p) = (write("full.yml", full), write("filtered.yml", filtered));
+    let patch = write("p.txt", "+ first in [e1]: [e2] as last shown\n~ focus [e5]");
+    let (code, out, err) = run(bin()
+        .arg("apply-patch")
+        .arg(&filtered_p)
+        .arg(&patch)
+        .arg("--seen")
+        .arg(&full_p));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("{full}\n"));
+    // Removal runs need no seen snapshots.
+    let runs = write("runs.txt", "- [e2 e3]");
+    let (code, out, err) = run(bin().arg("apply-patch").arg(&full_p).arg(&runs));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "- list [ref=e1]\n- button \"Go\" [active] [ref=e5]\n");
+    // Without the seen snapshot the restore cannot be applied: it says why.
+    let (code, _, err) = run(bin().arg("apply-patch").arg(&filtered_p).arg(&patch));
+    assert_eq!(code, 2);
+    assert!(err.contains("no seen snapshot has it"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::json::Json;
 
 use crate::error::OrThrow;
-use crate::json::{Opts, as_string, non_negative_integer, parse, stringify};
+use crate::json::{Opts, as_string, non_negative_integer, options_json, parse, stringify};
 
 type CoreResult<T> = response_diff::Result<T>;
 
@@ -375,7 +375,166 @@ impl SinceStore {
 /// Applies a snapshot patch (the body of a `Page snapshot (patch since …)`
 /// section) to the aria snapshot it was taken from and returns the new
 /// snapshot text, so a host can keep the page as the agent sees it.
+/// `seen`: the snapshots the agent was shown earlier in the conversation
+/// (oldest first), for elements the patch restores `as last shown`.
 #[napi]
-pub fn apply_snapshot_patch(env: Env, previous: String, patch: String) -> Result<String> {
-    core::apply_patch(&previous, &patch).or_throw(&env)
+pub fn apply_snapshot_patch(
+    env: Env,
+    previous: String,
+    patch: String,
+    seen: Option<Vec<String>>,
+) -> Result<String> {
+    let seen = seen.unwrap_or_default();
+    let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
+    core::apply_patch_with(previous.trim_end_matches('\n'), &patch, &seen).or_throw(&env)
+}
+
+/// A snapshot patch and what it says.
+#[napi(object)]
+pub struct SnapshotPatch {
+    /// The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ focus
+    /// [ref]`, `+ after [ref]:` … lines.
+    pub text: String,
+    /// `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`.
+    pub summary: String,
+    /// Elements whose own line changed (or that gained or lost `[active]`).
+    pub changed: u32,
+    /// Elements added, descendants and restored ones included.
+    pub added: u32,
+    /// Of the added elements, those restored by reference (`as last shown`).
+    pub restored: u32,
+    /// Elements removed, descendants included.
+    pub removed: u32,
+    /// Elements the same in both.
+    pub unchanged: u32,
+}
+
+/// The snapshot patch from `before` to `after` that rebuilds `after` byte
+/// for byte, or `null` when the change cannot be said by ref (use a line
+/// diff).
+/// `options.seen`: the snapshots the agent was shown earlier in the
+/// conversation (oldest first), whose elements come back by reference
+/// unless `options.restore` is false (for hosts that trim their context).
+#[napi]
+pub fn snapshot_patch(
+    env: Env,
+    before: String,
+    after: String,
+    #[napi(ts_arg_type = "{ seen?: string[]; restore?: boolean }")] options: Option<Json>,
+) -> Result<Option<SnapshotPatch>> {
+    let req = match options_json(options) {
+        None => core::PatchRequest::default(),
+        Some(j) => core::PatchRequest::from_json(&j).or_throw(&env)?,
+    };
+    Ok(
+        core::snapshot_patch_with(&before, &after, &req.options()).map(|p| SnapshotPatch {
+            summary: p.summary(),
+            changed: count(p.changed),
+            added: count(p.added),
+            restored: count(p.restored),
+            removed: count(p.removed),
+            unchanged: count(p.unchanged),
+            text: p.text,
+        }),
+    )
+}
+
+/// A snapshot whose refs were carried over, and the mapping node id → ref
+/// (in document order) the host uses to act on the element that now
+/// stands there.
+#[napi(object)]
+#[allow(dead_code)] // Built as JSON (to keep the mapping's order); this declares its type.
+pub struct RefCarry {
+    /// The snapshot as aria text, with the carried refs.
+    pub snapshot: String,
+    /// Node id → ref for every element with a node id, in document order.
+    #[napi(ts_type = "Record<string, string>")]
+    pub refs: HashMap<String, String>,
+    /// Elements that kept a ref from an earlier view.
+    pub carried: u32,
+    /// Elements that got a new ref.
+    pub fresh: u32,
+}
+
+/// Keeps the recent views of each page and gives the elements of a new
+/// snapshot (whose refs are the host's node ids) the refs they had: the
+/// same element (the tree diff's identity, never different content) keeps
+/// its ref across re-renders, elements that come back get their old refs,
+/// new ones get refs never handed out before. `stableIds`: the host's node
+/// ids name the same node across snapshots (Chromium backend node ids,
+/// Playwright aria-refs).
+#[napi]
+pub struct RefCarrier {
+    inner: core::RefCarrier,
+}
+
+#[napi]
+impl RefCarrier {
+    /// A carrier keeping `viewsPerKey` views per page (8) within
+    /// `maxStoredBytes` (8 MiB).
+    #[napi(constructor)]
+    pub fn new(
+        env: Env,
+        #[napi(
+            ts_arg_type = "{ viewsPerKey?: number; maxStoredBytes?: number; stableIds?: boolean }"
+        )]
+        options: Option<Json>,
+    ) -> Result<Self> {
+        let config = match options_json(options) {
+            None => core::CarrierConfig::default(),
+            Some(j) => core::CarrierConfig::from_json(&j).or_throw(&env)?,
+        };
+        Ok(RefCarrier {
+            inner: core::RefCarrier::with_config(config),
+        })
+    }
+
+    /// Gives the elements of `snapshot` (page `key`, refs = the host's node
+    /// ids) the refs they had in the recent views of `key`, new refs to new
+    /// elements, and records it as the newest view.
+    #[napi(ts_return_type = "RefCarry")]
+    pub fn carry(&self, env: Env, key: String, snapshot: String) -> Result<Unknown<'static>> {
+        let tree = core::parse_aria(&snapshot, false).or_throw(&env)?;
+        let r = self.inner.carry(&key, &tree).or_throw(&env)?;
+        parse(&env, r.to_json())
+    }
+
+    /// Forgets `key`; returns whether it was kept.
+    #[napi]
+    pub fn clear(&self, key: String) -> bool {
+        self.inner.clear(&key)
+    }
+
+    /// Bytes charged against `maxStoredBytes`.
+    #[napi]
+    pub fn memory_usage(&self) -> f64 {
+        self.inner.memory_usage() as f64
+    }
+}
+
+/// Carries refs without a store: `previous` are the earlier snapshots as
+/// the agent saw them (oldest first), `snapshot` the new one with the
+/// host's node ids.
+#[napi(ts_return_type = "RefCarry")]
+pub fn carry_refs(
+    env: Env,
+    previous: Vec<String>,
+    snapshot: String,
+    #[napi(ts_arg_type = "{ stableIds?: boolean }")] options: Option<Json>,
+) -> Result<Unknown<'static>> {
+    let run = || -> CoreResult<String> {
+        let options = match options_json(options) {
+            None => core::CarryOptions::default(),
+            Some(j) => core::CarryOptions::from_json(&j)?,
+        };
+        let previous: Vec<Tree> = previous
+            .iter()
+            .map(|t| core::parse_aria(t, false))
+            .collect::<CoreResult<_>>()?;
+        let refs: Vec<&Tree> = previous.iter().collect();
+        let tree = core::parse_aria(&snapshot, false)?;
+        Ok(core::carry_refs(&refs, &tree, options)?.to_json())
+    };
+    let json = run().or_throw(&env)?;
+    parse(&env, json)
 }

@@ -51,8 +51,9 @@ mod _native {
     use response::{PyImage, PyRendered, render_response};
     #[pymodule_export]
     use tree::{
-        PyElement, PySinceRead, PySinceStore, PyTree, PyTreeChange, PyTreeDiff,
-        apply_snapshot_patch, parse_snapshot, tree_diff,
+        PyElement, PyRefCarrier, PyRefCarry, PySinceRead, PySinceStore, PySnapshotPatch, PyTree,
+        PyTreeChange, PyTreeDiff, apply_snapshot_patch, carry_refs, parse_snapshot, snapshot_patch,
+        tree_diff,
     };
 
     #[pymodule_init]

@@ -421,9 +421,215 @@ pub fn tree_diff(
 
 /// Applies a snapshot patch (the body of a `Page snapshot (patch since …)`
 /// section) to the aria snapshot it was taken from; returns the new text.
+/// `seen`: the snapshots the agent was shown earlier (oldest first), for
+/// elements the patch restores `as last shown`.
 #[pyfunction]
-pub fn apply_snapshot_patch(py: Python<'_>, previous: &str, patch: &str) -> RdResult<String> {
-    Ok(py.detach(|| core::apply_patch(previous, patch))?)
+#[pyo3(signature = (previous, patch, seen=None))]
+pub fn apply_snapshot_patch(
+    py: Python<'_>,
+    previous: &str,
+    patch: &str,
+    seen: Option<Vec<PyBackedStr>>,
+) -> RdResult<String> {
+    let seen = seen.unwrap_or_default();
+    let seen: Vec<&str> = seen.iter().map(|s| &**s).collect();
+    Ok(py.detach(|| core::apply_patch_with(previous.trim_end_matches('\n'), patch, &seen))?)
+}
+
+/// A snapshot patch and what it says.
+#[pyclass(name = "SnapshotPatch", module = "response_diff", frozen)]
+pub struct PySnapshotPatch {
+    inner: core::SnapshotPatch,
+}
+
+#[pymethods]
+impl PySnapshotPatch {
+    /// The patch text.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.inner.text
+    }
+    /// Elements whose own line changed (or that gained or lost `[active]`).
+    #[getter]
+    fn changed(&self) -> usize {
+        self.inner.changed
+    }
+    /// Elements added, descendants and restored ones included.
+    #[getter]
+    fn added(&self) -> usize {
+        self.inner.added
+    }
+    /// Of the added elements, those restored by reference.
+    #[getter]
+    fn restored(&self) -> usize {
+        self.inner.restored
+    }
+    /// Elements removed, descendants included.
+    #[getter]
+    fn removed(&self) -> usize {
+        self.inner.removed
+    }
+    /// Elements the same in both.
+    #[getter]
+    fn unchanged(&self) -> usize {
+        self.inner.unchanged
+    }
+    /// `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`.
+    fn summary(&self) -> String {
+        self.inner.summary()
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.inner.to_json())
+    }
+    fn __str__(&self) -> String {
+        self.inner.text.clone()
+    }
+    fn __repr__(&self) -> String {
+        format!("SnapshotPatch({})", self.inner.summary())
+    }
+}
+
+/// The snapshot patch from `old` to `new`, or None when the change cannot
+/// be said by ref (use a line diff). `seen`: the snapshots the agent was
+/// shown earlier in the conversation (oldest first), whose elements may be
+/// restored by reference unless `restore` is False.
+#[pyfunction]
+#[pyo3(signature = (old, new, *, seen=None, restore=true))]
+pub fn snapshot_patch(
+    py: Python<'_>,
+    old: &str,
+    new: &str,
+    seen: Option<Vec<PyBackedStr>>,
+    restore: bool,
+) -> Option<PySnapshotPatch> {
+    let seen = seen.unwrap_or_default();
+    let options = core::PatchOptions::seen(seen.iter().map(|s| &**s).collect()).restore(restore);
+    py.detach(|| core::snapshot_patch_with(old, new, &options))
+        .map(|inner| PySnapshotPatch { inner })
+}
+
+/// A snapshot with its refs carried over, and the mapping node id → ref.
+#[pyclass(name = "RefCarry", module = "response_diff", frozen)]
+pub struct PyRefCarry {
+    inner: core::RefCarry,
+}
+
+#[pymethods]
+impl PyRefCarry {
+    /// The snapshot as aria text, with the carried refs.
+    #[getter]
+    fn snapshot(&self, py: Python<'_>) -> String {
+        py.detach(|| self.inner.tree.to_aria())
+    }
+    /// The snapshot as a `Tree`.
+    #[getter]
+    fn tree(&self) -> PyTree {
+        PyTree::new(self.inner.tree.clone())
+    }
+    /// Node id → ref for every element with a node id, in document order.
+    #[getter]
+    fn refs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (id, r) in &self.inner.refs {
+            d.set_item(id, r)?;
+        }
+        Ok(d)
+    }
+    /// Elements that kept a ref from an earlier view.
+    #[getter]
+    fn carried(&self) -> usize {
+        self.inner.carried
+    }
+    /// Elements that got a new ref.
+    #[getter]
+    fn fresh(&self) -> usize {
+        self.inner.fresh
+    }
+    /// The ref of the element with this node id.
+    fn ref_of(&self, node_id: &str) -> Option<String> {
+        self.inner.ref_of(node_id).map(str::to_owned)
+    }
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.inner.to_json())
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "RefCarry(carried={}, fresh={})",
+            self.inner.carried, self.inner.fresh
+        )
+    }
+}
+
+/// Keeps the recent views of each page and carries refs over to new
+/// snapshots of it. Thread-safe.
+#[pyclass(name = "RefCarrier", module = "response_diff", frozen)]
+pub struct PyRefCarrier {
+    inner: core::RefCarrier,
+}
+
+#[pymethods]
+impl PyRefCarrier {
+    #[new]
+    #[pyo3(signature = (*, views_per_key=8, max_stored_bytes=8388608, stable_ids=false))]
+    fn new(views_per_key: usize, max_stored_bytes: usize, stable_ids: bool) -> RdResult<Self> {
+        // Validated as the JSON form every binding accepts.
+        let config = core::CarrierConfig::from_json(&format!(
+            r#"{{"viewsPerKey": {views_per_key}, "maxStoredBytes": {max_stored_bytes}, "stableIds": {stable_ids}}}"#
+        ))?;
+        Ok(PyRefCarrier {
+            inner: core::RefCarrier::with_config(config),
+        })
+    }
+
+    /// Gives the elements of `snapshot` (page `key`, refs = the host's node
+    /// ids) the refs they had in the recent views of `key`, new refs to new
+    /// elements, and records it as the newest view.
+    fn carry(
+        &self,
+        py: Python<'_>,
+        key: PyBackedStr,
+        snapshot: &Bound<'_, PyAny>,
+    ) -> RdResult<PyRefCarry> {
+        let tree = tree_arg(py, snapshot, false)?;
+        let inner = py.detach(|| self.inner.carry(&key, &tree))?;
+        Ok(PyRefCarry { inner })
+    }
+
+    /// Forgets `key`; returns whether it was kept.
+    fn clear(&self, key: PyBackedStr) -> bool {
+        self.inner.clear(&key)
+    }
+
+    /// Bytes charged against `max_stored_bytes`.
+    fn memory_usage(&self) -> usize {
+        self.inner.memory_usage()
+    }
+}
+
+/// Carries refs without a store: `previous` are the earlier snapshots as
+/// the agent saw them (oldest first), `snapshot` the new one with the
+/// host's node ids.
+#[pyfunction]
+#[pyo3(signature = (previous, snapshot, *, stable_ids=false))]
+pub fn carry_refs(
+    py: Python<'_>,
+    previous: Vec<Bound<'_, PyAny>>,
+    snapshot: &Bound<'_, PyAny>,
+    stable_ids: bool,
+) -> RdResult<PyRefCarry> {
+    let previous: Vec<Arc<Tree>> = previous
+        .iter()
+        .map(|t| tree_arg(py, t, false))
+        .collect::<RdResult<_>>()?;
+    let tree = tree_arg(py, snapshot, false)?;
+    let inner = py.detach(|| {
+        let refs: Vec<&Tree> = previous.iter().map(|t| &**t).collect();
+        core::carry_refs(&refs, &tree, core::CarryOptions::stable_ids(stable_ids))
+    })?;
+    Ok(PyRefCarry { inner })
 }
 
 /// In-memory `since` store: the last few trees per page key.

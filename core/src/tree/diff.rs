@@ -260,10 +260,95 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &DiffOptions) -> TreeDiff {
         n: &n,
         old_to_new,
         new_to_old,
+        role_renames: true,
     };
     m.match_hashes();
     m.match_renames();
     m.into_diff(options, options.identity == IdentityMode::Refs)
+}
+
+/// Roles whose elements are items of a collection: their text says which
+/// item they are.
+const ITEM_ROLES: &[&str] = &[
+    "listitem",
+    "row",
+    "option",
+    "treeitem",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "cell",
+    "gridcell",
+    "rowheader",
+    "columnheader",
+    "article",
+];
+
+/// The element matching of the diff, for carrying refs over: for each
+/// element of `new` in document order, the document index of the same
+/// element in `old`, or `None`.
+///
+/// Refs count as node ids only with `stable_ids` (step 1), and a pair by
+/// node id is always kept. Other pairs must also hold the same content and
+/// sit in the same place, so that a ref is never handed to different
+/// content:
+/// - step 3 keeps only its first stage (same role, name and description
+///   under a renamed ancestor): a leftover that merely shares a role with a
+///   removed element is another element here;
+/// - an unnamed element's content is its value and properties, and, for an
+///   item of a collection ([`ITEM_ROLES`]) or an element none of whose
+///   children has a ref, the text of its descendants without refs (a cart
+///   row showing another product is another row); a named element's is its
+///   role, name and description (a field whose value changed, a checkbox
+///   now checked, stays itself), and so is another container's (a footer
+///   whose count changed beside its links stays itself);
+/// - the parents are paired with each other, or neither is paired (no pair
+///   across rows whose places the diff matched to other rows).
+pub(crate) fn match_for_carry(old: &Tree, new: &Tree, stable_ids: bool) -> Vec<Option<usize>> {
+    let options = DiffOptions::default();
+    let mut o = Flat::new(old, &options);
+    let mut n = Flat::new(new, &options);
+    let (old_to_new, new_to_old) = if stable_ids && o.has_refs && n.has_refs {
+        match_refs(&o, &n)
+    } else {
+        (vec![NONE; o.len()], vec![NONE; n.len()])
+    };
+    let by_id: Vec<bool> = new_to_old.iter().map(|&i| i != NONE).collect();
+    o.compute_ids(|i| old_to_new[i] == NONE);
+    n.compute_ids(|i| new_to_old[i] == NONE);
+    let mut m = Matching {
+        o: &o,
+        n: &n,
+        old_to_new,
+        new_to_old,
+        role_renames: false,
+    };
+    m.match_hashes();
+    m.match_renames();
+    let (ok, nk) = (o.carry_keys(), n.carry_keys());
+    let parent_pair = |oi: usize, ni: usize| {
+        let (op, np) = (o.parent[oi], n.parent[ni]);
+        match (op, np) {
+            (NONE, NONE) => true,
+            (NONE, np) => m.new_to_old[np as usize] == NONE,
+            (op, NONE) => m.old_to_new[op as usize] == NONE,
+            (op, np) => {
+                let (a, b) = (m.old_to_new[op as usize], m.new_to_old[np as usize]);
+                a == np || (a == NONE && b == NONE)
+            }
+        }
+    };
+    (0..n.len())
+        .map(|ni| {
+            let oi = m.new_to_old[ni];
+            if oi == NONE {
+                return None;
+            }
+            let oi = oi as usize;
+            (by_id[ni] || (ok[oi] == nk[ni] && parent_pair(oi, ni))).then_some(oi)
+        })
+        .collect()
 }
 
 impl TreeDiff {
@@ -434,6 +519,36 @@ impl<'a> Flat<'a> {
         }
     }
 
+    /// What an element must keep to keep its ref when its node is rebuilt
+    /// (see [`match_for_carry`]).
+    fn carry_keys(&self) -> Vec<u64> {
+        let mut keys = vec![0u64; self.len()];
+        for i in (0..self.len()).rev() {
+            let e = self.nodes[i];
+            let mut h = FxHasher::default();
+            self.local[i].hash(&mut h);
+            if e.name.is_empty() {
+                e.value.hash(&mut h);
+                e.props.hash(&mut h);
+                // A leaf's text is what it is, and so is an item's (a row
+                // of a list or a table); another container's loose text (a
+                // count beside its links) is a property of it, as a value.
+                let kids = self.children_of(i as u32);
+                if ITEM_ROLES.contains(&e.role.as_str())
+                    || kids
+                        .iter()
+                        .all(|&k| self.nodes[k as usize].aria_ref.is_none())
+                {
+                    for &k in kids {
+                        keys[k as usize].hash(&mut h);
+                    }
+                }
+            }
+            keys[i] = h.finish();
+        }
+        keys
+    }
+
     /// Children of `i`, or the top-level elements for `NONE`.
     fn children_of(&self, i: u32) -> &[u32] {
         let s = if i == NONE { self.len() } else { i as usize };
@@ -496,6 +611,8 @@ struct Matching<'f, 'a> {
     n: &'f Flat<'a>,
     old_to_new: Vec<u32>,
     new_to_old: Vec<u32>,
+    /// Step 3's second stage: leftovers paired by role alone.
+    role_renames: bool,
 }
 
 impl Matching<'_, '_> {
@@ -768,6 +885,9 @@ impl Matching<'_, '_> {
         // remaining ones with the same role, in order.
         let (o, n) = (self.o, self.n);
         self.align(olds, news, &o.local, &n.local, false);
+        if !self.role_renames {
+            return;
+        }
         let mut queue: FxHashMap<&str, std::collections::VecDeque<u32>> = FxHashMap::default();
         for &n in news {
             if self.new_to_old[n as usize] == NONE {

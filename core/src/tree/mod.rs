@@ -18,6 +18,7 @@
 //! ```
 
 mod aria;
+mod carry;
 mod diff;
 mod filter;
 mod json;
@@ -29,13 +30,17 @@ mod select;
 mod store;
 
 pub use aria::parse_aria;
+pub use carry::{CarrierConfig, CarryOptions, MAX_VIEWS_PER_KEY, RefCarrier, RefCarry, carry_refs};
 pub use diff::{
     Added, Change, DiffOptions, ElementRef, Field, IdentityMode, Parent, Removed, TreeDiff, diff,
     diff_with,
 };
 pub use filter::Filter;
 pub use model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree, Walk};
-pub use patch::{MAX_PATCH_BYTES, SnapshotPatch, apply_patch, snapshot_patch};
+pub use patch::{
+    MAX_PATCH_BYTES, PatchOptions, PatchRequest, SnapshotPatch, apply_patch, apply_patch_with,
+    snapshot_patch, snapshot_patch_with,
+};
 pub use render::DiffFormat;
 pub use request::TreeDiffRequest;
 pub use select::Selector;

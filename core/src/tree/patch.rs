@@ -4,30 +4,59 @@
 //!
 //! ```text
 //! - [e131] paragraph
+//! - [e12 e13 e14]
 //! ~ link "Cart (1)" [ref=e83]:
 //!     - /url: /index.html#cart
 //! + first in [e132]:
 //!   - listitem [ref=e535]:
 //!     - text: Sencha Kyoto × 1
+//! + after [e40]: [e41 e42 e43] as last shown
+//! ~ focus [e30]
 //! ```
 //!
 //! - `- [ref] …`: the element and its subtree are gone (its role and name,
 //!   or its first named descendant's after `>`, follow for the reader; only
-//!   the ref counts).
+//!   the ref counts). `- [e12 e13 e14]`: several elements of one parent are
+//!   gone (one line for all of them).
 //! - `~ <element>`: the element's own line (and property lines) as they are
 //!   now, in snapshot syntax; its children are untouched.
 //! - `+ first in [ref]:` / `+ after [ref]:` / `+ first:` (top level): the
 //!   indented snapshot lines that follow are inserted there, subtrees whole.
+//!   Among them (or right after the colon), `[e41 e42] as last shown`
+//!   inserts those elements, subtrees whole, exactly as the latest view
+//!   that has each ref showed them: the previous snapshot itself, else the
+//!   latest of the *seen* snapshots (see below). Indented deeper, the same
+//!   line stands for children of a printed element (a container re-sent
+//!   because its text changed keeps its rows by reference).
+//! - `~ focus [ref]` / `~ focus none`: `[active]` moved. Every element of
+//!   the previous snapshot loses `[active]`, and the named one (an element
+//!   of the previous snapshot) gains it; the rest of its line is unchanged.
+//!   Inserted and `~` lines carry their own `[active]`.
+//!
+//! **Seen snapshots** (restore by reference). A patch may name elements the
+//! agent was already shown in this conversation instead of printing them
+//! again. The writer ([`snapshot_patch_with`]) and the applier
+//! ([`apply_patch_with`]) get the same list: the snapshots the agent has
+//! rebuilt earlier in the conversation (each one a full aria text, as the
+//! agent's view stood after a response), oldest first. A restored ref is
+//! looked up in the latest of them that has it, and the writer uses it only
+//! when that subtree is, byte for byte, what the new snapshot has there.
+//! A host that trims its context (so the agent may no longer have those
+//! snapshots) turns restoring off ([`PatchOptions::restore`]): then only
+//! elements of the previous snapshot, which every applier has, may be named
+//! `as last shown`.
 //!
 //! [`snapshot_patch`] only returns a patch that [`apply_patch`] turns back
-//! into the new snapshot byte for byte, trailing newlines aside (it checks); anything it cannot say
-//! this way (an element without a ref changed, a move, a reorder) makes it
-//! return `None`, and the caller shows a line diff instead.
+//! into the new snapshot byte for byte, trailing newlines aside (it
+//! checks). A change to an element without a ref (static text) is said by
+//! replacing its nearest ancestor that has one; anything it cannot say this
+//! way (a move, a reorder, a change with no ref above it) makes it return
+//! `None`, and the caller shows a line diff instead.
 
 use super::aria::parse_aria;
 use super::diff::{Field, Parent, diff};
 use super::filter::assemble;
-use super::model::{Element, Tree};
+use super::model::{Element, State, Tree};
 use crate::{Error, Result};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
@@ -41,6 +70,7 @@ const MAX_PATCH_DEPTH: usize = 256;
 /// 5 ms at this size (about 3,000 elements; `cargo bench -p response-diff
 /// --bench tree_diff`, `aria/snapshot_patch_at_the_cap`) and grow linearly
 /// with the text, so the cap keeps a response's diff under DESIGN §7's 10 ms.
+/// Seen snapshots over this size are not used for restoring.
 pub const MAX_PATCH_BYTES: usize = 128 * 1024;
 
 /// A patch and what it says, for the one-line header.
@@ -48,10 +78,13 @@ pub const MAX_PATCH_BYTES: usize = 128 * 1024;
 pub struct SnapshotPatch {
     /// The patch text (no trailing newline).
     pub text: String,
-    /// Elements whose own line changed.
+    /// Elements whose own line changed (or that gained or lost `[active]`).
     pub changed: usize,
-    /// Elements added (descendants of added elements included).
+    /// Elements added (descendants of added elements included; restored
+    /// ones too).
     pub added: usize,
+    /// Of the added elements, those restored by reference (`as last shown`).
+    pub restored: usize,
     /// Elements removed (descendants included).
     pub removed: usize,
     /// Elements the same in both.
@@ -65,6 +98,173 @@ impl SnapshotPatch {
             "{} changed (~), {} added (+), {} removed (-), {} unchanged",
             self.changed, self.added, self.removed, self.unchanged
         )
+    }
+}
+
+/// How [`snapshot_patch_with`] may say things.
+///
+/// ```
+/// use response_diff::tree::PatchOptions;
+/// let earlier = "- listitem \"Tea\" [ref=e2]";
+/// let o = PatchOptions::seen(vec![earlier]);
+/// assert!(o.restore);
+/// let explicit = o.restore(false);
+/// # let _ = explicit;
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PatchOptions<'a> {
+    /// The snapshots the agent has already been shown in this conversation
+    /// (full aria texts, oldest first); see the module docs.
+    pub seen: Vec<&'a str>,
+    /// Restore elements from `seen` by reference (default on). Off: nothing
+    /// comes from `seen`, for hosts that trim their context (elements of
+    /// the previous snapshot itself, which every applier has, may still be
+    /// named `as last shown`).
+    pub restore: bool,
+}
+
+impl Default for PatchOptions<'_> {
+    fn default() -> Self {
+        PatchOptions {
+            seen: Vec::new(),
+            restore: true,
+        }
+    }
+}
+
+impl<'a> PatchOptions<'a> {
+    /// Options with these seen snapshots (oldest first), restoring on.
+    pub fn seen(seen: Vec<&'a str>) -> Self {
+        PatchOptions {
+            seen,
+            restore: true,
+        }
+    }
+
+    /// Sets [`PatchOptions::restore`].
+    pub fn restore(mut self, on: bool) -> Self {
+        self.restore = on;
+        self
+    }
+}
+
+/// The JSON form of [`PatchOptions`] every binding accepts:
+/// `{"seen": ["<aria text>", …], "restore": true}` (both optional).
+///
+/// ```
+/// use response_diff::tree::PatchRequest;
+/// let r = PatchRequest::from_json(r#"{"seen": ["- button \"Go\" [ref=e1]"], "restore": false}"#).unwrap();
+/// assert!(!r.options().restore && r.options().seen.len() == 1);
+/// assert!(PatchRequest::from_json(r#"{"seen": "x"}"#).is_err());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct PatchRequest {
+    /// See [`PatchOptions::seen`].
+    #[serde(default)]
+    pub seen: Vec<String>,
+    /// See [`PatchOptions::restore`] (default on).
+    pub restore: Option<bool>,
+}
+
+impl PatchRequest {
+    /// Parses the JSON form; errors name the field.
+    pub fn from_json(json: &str) -> Result<PatchRequest> {
+        crate::json::from_str(json, "patchOptions")
+    }
+
+    /// The options, borrowing the seen snapshots.
+    pub fn options(&self) -> PatchOptions<'_> {
+        PatchOptions {
+            seen: self.seen.iter().map(String::as_str).collect(),
+            restore: self.restore.unwrap_or(true),
+        }
+    }
+}
+
+impl SnapshotPatch {
+    /// `{"text", "summary", "changed", "added", "restored", "removed",
+    /// "unchanged"}`, the form every binding returns.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{{\"text\":{},\"summary\":{},\"changed\":{},\"added\":{},\"restored\":{},\"removed\":{},\"unchanged\":{}}}",
+            super::aria::json_quote(&self.text),
+            super::aria::json_quote(&self.summary()),
+            self.changed,
+            self.added,
+            self.restored,
+            self.removed,
+            self.unchanged
+        )
+    }
+}
+
+/// The seen snapshots, parsed, with where each ref was last shown.
+#[derive(Default)]
+struct Seen {
+    views: Vec<Tree>,
+    /// ref → (view, child indexes from the top).
+    at: FxHashMap<String, (usize, Vec<u32>)>,
+}
+
+impl Seen {
+    /// Parses the seen snapshots. `strict`: a snapshot that does not parse
+    /// is an error (the applier); else it is skipped (the writer).
+    fn parse(texts: &[&str], strict: bool) -> Result<Seen> {
+        let mut seen = Seen::default();
+        for (k, text) in texts.iter().enumerate() {
+            let text = text.trim_end_matches('\n');
+            let tree = match parse_aria(text, false) {
+                Ok(t) => t,
+                Err(Error::Parse { line, message, .. }) if strict => {
+                    return Err(Error::Parse {
+                        what: "seen snapshot",
+                        line,
+                        message: format!("seen[{k}]: {message}"),
+                    });
+                }
+                Err(e) if strict => return Err(e),
+                Err(_) => continue,
+            };
+            if !strict && text.len() > MAX_PATCH_BYTES {
+                continue;
+            }
+            let v = seen.views.len();
+            let mut path: Vec<u32> = Vec::new();
+            let mut stack: Vec<std::iter::Enumerate<std::slice::Iter<'_, Element>>> =
+                vec![tree.roots.iter().enumerate()];
+            while let Some(it) = stack.last_mut() {
+                let Some((i, e)) = it.next() else {
+                    stack.pop();
+                    path.pop();
+                    continue;
+                };
+                path.push(i as u32);
+                if let Some(r) = &e.aria_ref {
+                    seen.at.insert(r.clone(), (v, path.clone()));
+                }
+                if e.children.is_empty() {
+                    path.pop();
+                } else {
+                    stack.push(e.children.iter().enumerate());
+                }
+            }
+            seen.views.push(tree);
+        }
+        Ok(seen)
+    }
+
+    /// The element with ref `r` as last shown.
+    fn get(&self, r: &str) -> Option<&Element> {
+        let (v, path) = self.at.get(r)?;
+        let (first, rest) = path.split_first()?;
+        let mut e = self.views[*v].roots.get(*first as usize)?;
+        for &i in rest {
+            e = e.children.get(i as usize)?;
+        }
+        Some(e)
     }
 }
 
@@ -102,7 +302,7 @@ fn flatten(tree: &Tree) -> Vec<Node<'_>> {
 /// The patch from snapshot `old` to snapshot `new` (Playwright aria text),
 /// or `None` when either does not parse or is over [`MAX_PATCH_BYTES`], the
 /// new one does not print back unchanged, or the change cannot be said by
-/// ref (see the module docs).
+/// ref (see the module docs). Restores nothing: see [`snapshot_patch_with`].
 ///
 /// ```
 /// use response_diff::tree::{apply_patch, snapshot_patch};
@@ -114,6 +314,29 @@ fn flatten(tree: &Tree) -> Vec<Node<'_>> {
 /// assert_eq!(apply_patch(old, &p.text).unwrap(), new);
 /// ```
 pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
+    snapshot_patch_with(old, new, &PatchOptions::default())
+}
+
+/// [`snapshot_patch`] with options: elements the agent was shown in one of
+/// `options.seen` (unchanged, same ref) are restored by reference.
+///
+/// ```
+/// use response_diff::tree::{apply_patch_with, snapshot_patch_with, PatchOptions};
+/// let all = "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]\n  - listitem \"Cake\" [ref=e3]\n  - listitem \"Pie\" [ref=e4]";
+/// let some = "- list [ref=e1]:\n  - listitem \"Cake\" [ref=e3]";
+/// // The search is cleared: Tea and Pie come back as the agent saw them.
+/// let p = snapshot_patch_with(some, all, &PatchOptions::seen(vec![all, some])).unwrap();
+/// assert_eq!(p.text, "+ first in [e1]: [e2] as last shown\n+ after [e3]: [e4] as last shown");
+/// assert_eq!(apply_patch_with(some, &p.text, &[all, some]).unwrap(), all);
+/// // Without the seen snapshots (a host that trims its context) every element is printed.
+/// let explicit = snapshot_patch_with(some, all, &PatchOptions::seen(vec![all]).restore(false)).unwrap();
+/// assert!(explicit.text.contains("- listitem \"Tea\" [ref=e2]"));
+/// ```
+pub fn snapshot_patch_with(
+    old: &str,
+    new: &str,
+    options: &PatchOptions<'_>,
+) -> Option<SnapshotPatch> {
     // Hosts may end a snapshot with a newline; the printer does not.
     let new = new.trim_end_matches('\n');
     if old.len() > MAX_PATCH_BYTES || new.len() > MAX_PATCH_BYTES {
@@ -127,42 +350,77 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
     if old_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
         return None;
     }
-    let d = diff(&old_tree, &new_tree);
+    let seen = if options.restore && !options.seen.is_empty() {
+        Seen::parse(&options.seen, false).ok()?
+    } else {
+        Seen::default()
+    };
+    if let Some(p) = write(old_tree, &new_tree, new, &seen, true) {
+        return Some(p);
+    }
+    // The focus line and restoring are checked like the rest; should either
+    // not rebuild the text exactly, say everything explicitly instead.
+    let old_tree = parse_aria(old, false).ok()?;
+    write(old_tree, &new_tree, new, &Seen::default(), false)
+}
+
+/// One entry of an insertion: elements printed, or refs restored.
+enum Segment<'a> {
+    Printed(Vec<&'a Element>),
+    Restored(Vec<&'a str>),
+}
+
+fn write(
+    old_tree: Tree,
+    new_tree: &Tree,
+    new: &str,
+    seen: &Seen,
+    focus_line: bool,
+) -> Option<SnapshotPatch> {
+    // The fallback says everything explicitly: no restores at all.
+    let restore = focus_line;
+    let d = diff(&old_tree, new_tree);
     let old_nodes = flatten(&old_tree);
-    let new_nodes = flatten(&new_tree);
-    let old_refs: FxHashSet<&str> = old_nodes
+    let new_nodes = flatten(new_tree);
+    // Refs address one element each; a snapshot with a ref twice cannot be patched.
+    let by_ref = |nodes: &[Node<'_>]| -> Option<FxHashMap<String, usize>> {
+        let mut m = FxHashMap::default();
+        for (i, n) in nodes.iter().enumerate() {
+            if let Some(r) = &n.e.aria_ref
+                && m.insert(r.clone(), i).is_some()
+            {
+                return None;
+            }
+        }
+        Some(m)
+    };
+    let old_by_ref = by_ref(&old_nodes)?;
+    let new_by_ref = by_ref(&new_nodes)?;
+
+    // Focus: one line when `[active]` moved to an element of the old snapshot
+    // (or away from every element).
+    let active_moved = d
+        .changed
         .iter()
-        .filter_map(|n| n.e.aria_ref.as_deref())
+        .any(|c| matches!(&c.field, Field::State(s) if s == "active"));
+    let new_active: Vec<usize> = (0..new_nodes.len())
+        .filter(|&i| new_nodes[i].e.state("active").is_some())
         .collect();
-    let anchor_ok = |i: usize| {
-        new_nodes[i]
-            .e
-            .aria_ref
-            .as_deref()
-            .filter(|r| old_refs.contains(r))
+    let focus: Option<Option<&str>> = if focus_line && active_moved {
+        match new_active.as_slice() {
+            [] => Some(None),
+            [i] => new_nodes[*i]
+                .e
+                .aria_ref
+                .as_deref()
+                .filter(|r| old_by_ref.contains_key(*r))
+                .map(Some),
+            _ => None,
+        }
+    } else {
+        None
     };
 
-    let mut text = String::new();
-    let line = |text: &mut String, s: &str| {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(s);
-    };
-    // An element whose ref changed (matched by its place) is another
-    // element now: the old one goes, the new one comes with its subtree.
-    let mut replaced_old: FxHashSet<usize> = FxHashSet::default();
-    let mut replaced_new: FxHashSet<usize> = FxHashSet::default();
-    for c in &d.changed {
-        match c.field {
-            Field::Parent | Field::Bounds => return None,
-            Field::Ref => {
-                replaced_old.insert(c.old_index);
-                replaced_new.insert(c.new_index);
-            }
-            _ => {}
-        }
-    }
     // Whether an ancestor of `i` (not `i` itself) is in `set`.
     let under = |nodes: &[Node<'_>], set: &FxHashSet<usize>, i: usize| {
         let mut p = nodes[i].parent;
@@ -174,6 +432,118 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
         }
         false
     };
+    // An element whose ref changed (matched by its place) is another
+    // element now: the old one goes, the new one comes with its subtree.
+    let mut replaced_old: FxHashSet<usize> = FxHashSet::default();
+    let mut replaced_new: FxHashSet<usize> = FxHashSet::default();
+    let mut changed_new: FxHashSet<usize> = FxHashSet::default();
+    let mut touched_new: FxHashSet<usize> = FxHashSet::default();
+    for c in &d.changed {
+        touched_new.insert(c.new_index);
+        match &c.field {
+            Field::Parent | Field::Bounds => return None,
+            Field::Ref => {
+                replaced_old.insert(c.old_index);
+                replaced_new.insert(c.new_index);
+            }
+            Field::State(s) if s == "active" && focus.is_some() => {}
+            _ => {
+                changed_new.insert(c.new_index);
+            }
+        }
+    }
+    // What has no ref of its own is said by replacing its nearest ancestor
+    // that has one (in both snapshots).
+    let lift_new = |i: usize, ro: &mut FxHashSet<usize>, rn: &mut FxHashSet<usize>| {
+        let mut p = new_nodes[i].parent;
+        while let Some(j) = p {
+            if let Some(&oj) = new_nodes[j]
+                .e
+                .aria_ref
+                .as_ref()
+                .and_then(|r| old_by_ref.get(r))
+            {
+                ro.insert(oj);
+                rn.insert(j);
+                return Some(());
+            }
+            p = new_nodes[j].parent;
+        }
+        None
+    };
+    // (Elements inside a subtree that is re-sent anyway need nothing.)
+    let mut refless: Vec<usize> = changed_new
+        .iter()
+        .copied()
+        .filter(|&i| new_nodes[i].e.aria_ref.is_none())
+        .collect();
+    refless.sort_unstable();
+    for i in refless {
+        if !under(&new_nodes, &replaced_new, i) {
+            lift_new(i, &mut replaced_old, &mut replaced_new)?;
+        }
+    }
+    for r in d.removed.iter().filter(|r| !r.parent_removed) {
+        if old_nodes[r.index].e.aria_ref.is_some() || under(&old_nodes, &replaced_old, r.index) {
+            continue;
+        }
+        let mut p = old_nodes[r.index].parent;
+        loop {
+            let j = p?;
+            if let Some(&nj) = old_nodes[j]
+                .e
+                .aria_ref
+                .as_ref()
+                .and_then(|r| new_by_ref.get(r))
+            {
+                replaced_old.insert(j);
+                replaced_new.insert(nj);
+                break;
+            }
+            p = old_nodes[j].parent;
+        }
+    }
+    // Insertions need an anchor the old snapshot has: lift until they do.
+    let added_roots = loop {
+        let roots: FxHashSet<usize> = d
+            .added
+            .iter()
+            .filter(|a| !matches!(a.parent, Parent::Added(_)))
+            .map(|a| a.index)
+            .chain(replaced_new.iter().copied())
+            .filter(|&i| !under(&new_nodes, &replaced_new, i))
+            .collect();
+        let anchored = |j: usize| {
+            !roots.contains(&j)
+                && new_nodes[j]
+                    .e
+                    .aria_ref
+                    .as_ref()
+                    .is_some_and(|r| old_by_ref.contains_key(r))
+        };
+        let mut sorted: Vec<usize> = roots.iter().copied().collect();
+        sorted.sort_unstable();
+        let stray = sorted.into_iter().find(|&i| {
+            let node = &new_nodes[i];
+            match (node.prev, node.parent) {
+                (Some(p), _) => !roots.contains(&p) && !anchored(p),
+                (None, Some(p)) => !anchored(p),
+                (None, None) => false,
+            }
+        });
+        match stray {
+            Some(i) => lift_new(i, &mut replaced_old, &mut replaced_new)?,
+            None => break roots,
+        }
+    };
+
+    let mut text = String::new();
+    let line = |text: &mut String, s: &str| {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(s);
+    };
     let mut removals: Vec<usize> = d
         .removed
         .iter()
@@ -183,64 +553,78 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
         .filter(|&i| !under(&old_nodes, &replaced_old, i))
         .collect();
     removals.sort_unstable();
+    removals.dedup();
     let removed: usize = removals.iter().map(|&i| old_nodes[i].e.count()).sum();
+    // Removed siblings share one line, where the first of them was.
+    let mut groups: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
     for i in removals {
-        let e = old_nodes[i].e;
-        let mut s = format!("- [{}] {}", e.aria_ref.as_deref()?, e.role);
-        // The reader sees what went: its name, or its first named descendant's.
-        let named = e.descendants().map(|(_, d)| d).find(|d| !d.name.is_empty());
-        match named {
-            Some(d) if std::ptr::eq(d, e) => {
-                let _ = write!(s, " {}", super::aria::json_quote(&e.name));
-            }
-            Some(d) => {
-                let _ = write!(s, " > {} {}", d.role, super::aria::json_quote(&d.name));
-            }
-            None => {}
+        let parent = old_nodes[i].parent;
+        match groups.iter_mut().find(|(p, _)| *p == parent) {
+            Some((_, g)) => g.push(i),
+            None => groups.push((parent, vec![i])),
         }
-        line(&mut text, &s);
+    }
+    for (_, group) in &groups {
+        if let [i] = group.as_slice() {
+            let e = old_nodes[*i].e;
+            let mut s = format!("- [{}] {}", e.aria_ref.as_deref()?, e.role);
+            // The reader sees what went: its name, or its first named descendant's.
+            let named = e.descendants().map(|(_, d)| d).find(|d| !d.name.is_empty());
+            match named {
+                Some(d) if std::ptr::eq(d, e) => {
+                    let _ = write!(s, " {}", super::aria::json_quote(&e.name));
+                }
+                Some(d) => {
+                    let _ = write!(s, " > {} {}", d.role, super::aria::json_quote(&d.name));
+                }
+                None => {}
+            }
+            line(&mut text, &s);
+        } else {
+            let refs: Option<Vec<&str>> = group
+                .iter()
+                .map(|&i| old_nodes[i].e.aria_ref.as_deref())
+                .collect();
+            line(&mut text, &format!("- [{}]", refs?.join(" ")));
+        }
     }
 
     // Ops in the new tree's document order: added roots (grouped into runs
     // of consecutive siblings) and changed elements.
-    let added_roots: FxHashSet<usize> = d
-        .added
+    let mut changed_at: Vec<usize> = changed_new
         .iter()
-        .filter(|a| !matches!(a.parent, Parent::Added(_)))
-        .map(|a| a.index)
-        .chain(replaced_new.iter().copied())
-        .filter(|&i| !under(&new_nodes, &replaced_new, i))
-        .collect();
-    let mut changed_at: Vec<usize> = d
-        .changed
-        .iter()
-        .map(|c| c.new_index)
+        .copied()
         .filter(|i| !replaced_new.contains(i) && !under(&new_nodes, &replaced_new, *i))
         .collect();
     changed_at.sort_unstable();
-    changed_at.dedup();
     let mut ops: Vec<usize> = added_roots
         .iter()
         .copied()
         .chain(changed_at.iter().copied())
         .collect();
     ops.sort_unstable();
-    for &i in &ops {
+    // As last shown: the old snapshot is the latest view, then `seen`
+    // (empty when the caller turned restoring off).
+    let shown = |r: &str| -> Option<&Element> {
+        if !restore {
+            return None;
+        }
+        match old_by_ref.get(r) {
+            Some(&i) => Some(old_nodes[i].e),
+            None => seen.get(r),
+        }
+    };
+    let restorable = |i: usize| -> Option<&str> {
+        let e = new_nodes[i].e;
+        let r = e.aria_ref.as_deref()?;
+        (shown(r)? == e).then_some(r)
+    };
+    let mut restored = 0;
+    let mut k = 0;
+    while k < ops.len() {
+        let i = ops[k];
         let node = &new_nodes[i];
-        if added_roots.contains(&i) {
-            // A run of added siblings shares the first one's anchor.
-            if !node.prev.is_some_and(|p| added_roots.contains(&p)) {
-                let header = match (node.prev, node.parent) {
-                    (Some(p), _) => format!("+ after [{}]:", anchor_ok(p)?),
-                    (None, Some(p)) => format!("+ first in [{}]:", anchor_ok(p)?),
-                    (None, None) => "+ first:".to_owned(),
-                };
-                line(&mut text, &header);
-            }
-            // Below the header, one level in (it starts the line itself).
-            super::aria::write_elements(&mut text, std::slice::from_ref(node.e), 1);
-        } else {
-            node.e.aria_ref.as_ref()?;
+        if !added_roots.contains(&i) {
             let own = node.e.shallow_clone().to_aria();
             let mut lines = own.lines();
             let first = lines.next()?.strip_prefix("- ")?;
@@ -249,34 +633,182 @@ pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
                 text.push_str("\n  ");
                 text.push_str(l);
             }
+            k += 1;
+            continue;
+        }
+        // A run of added siblings shares the first one's anchor.
+        let mut run = vec![i];
+        k += 1;
+        while k < ops.len()
+            && added_roots.contains(&ops[k])
+            && new_nodes[ops[k]].prev == run.last().copied()
+        {
+            run.push(ops[k]);
+            k += 1;
+        }
+        let mut segments: Vec<Segment<'_>> = Vec::new();
+        for &j in &run {
+            match (restorable(j), segments.last_mut()) {
+                (Some(r), Some(Segment::Restored(rs))) => rs.push(r),
+                (Some(r), _) => segments.push(Segment::Restored(vec![r])),
+                (None, Some(Segment::Printed(es))) => es.push(new_nodes[j].e),
+                (None, _) => segments.push(Segment::Printed(vec![new_nodes[j].e])),
+            }
+            if restorable(j).is_some() {
+                restored += new_nodes[j].e.count();
+            }
+        }
+        let mut header = match (node.prev, node.parent) {
+            (Some(p), _) => format!("+ after [{}]:", new_nodes[p].e.aria_ref.as_deref()?),
+            (None, Some(p)) => format!("+ first in [{}]:", new_nodes[p].e.aria_ref.as_deref()?),
+            (None, None) => "+ first:".to_owned(),
+        };
+        let mut segments = segments.into_iter().peekable();
+        if let Some(Segment::Restored(rs)) = segments.peek() {
+            let _ = write!(header, " [{}] as last shown", rs.join(" "));
+            segments.next();
+        }
+        line(&mut text, &header);
+        for s in segments {
+            match s {
+                Segment::Restored(rs) => {
+                    let _ = write!(text, "\n  [{}] as last shown", rs.join(" "));
+                }
+                Segment::Printed(es) => {
+                    for e in es {
+                        // Below the header, one level in (it starts the line
+                        // itself); descendants shown before, by reference.
+                        let (e, n) = with_placeholders(e, &shown);
+                        restored += n;
+                        let mut block = String::new();
+                        super::aria::write_elements(&mut block, std::slice::from_ref(&e), 1);
+                        text.push('\n');
+                        text.push_str(&restore_lines(&block));
+                    }
+                }
+            }
         }
     }
+    if let Some(target) = focus {
+        line(
+            &mut text,
+            &format!(
+                "~ focus {}",
+                target.map_or("none".to_owned(), |r| format!("[{r}]"))
+            ),
+        );
+    }
     let added: usize = added_roots.iter().map(|&i| new_nodes[i].e.count()).sum();
+    let changed = touched_new
+        .iter()
+        .filter(|i| !added_roots.contains(i) && !under(&new_nodes, &replaced_new, **i))
+        .count();
     let patch = SnapshotPatch {
         text,
-        changed: changed_at.len(),
+        changed,
         added,
+        restored,
         removed,
-        unchanged: new_nodes.len().saturating_sub(added + changed_at.len()),
+        unchanged: new_nodes.len().saturating_sub(added + changed),
     };
     // Lossless or nothing: the patch must rebuild the new text exactly.
-    (apply_to(old_tree, &patch.text).ok()?.to_aria() == new).then_some(patch)
+    (apply_to(old_tree, &patch.text, Some(seen)).ok()?.to_aria() == new).then_some(patch)
+}
+
+/// The role of a placeholder for an element restored by reference inside
+/// printed lines (never printed: [`restore_lines`] turns it into
+/// `[ref …] as last shown`).
+const PLACEHOLDER: &str = "restore-as-last-shown";
+
+/// A copy of `e` whose descendants (not `e`) that `shown` has exactly as
+/// they are now are placeholders, and how many elements they stand for.
+fn with_placeholders<'a>(
+    e: &Element,
+    shown: &impl Fn(&str) -> Option<&'a Element>,
+) -> (Element, usize) {
+    let mut copy = e.clone();
+    let mut restored = 0;
+    let mut stack: Vec<&mut Element> = vec![&mut copy];
+    while let Some(x) = stack.pop() {
+        for c in x.children.iter_mut() {
+            let same = c
+                .aria_ref
+                .as_deref()
+                .and_then(shown)
+                .is_some_and(|s| s == c);
+            if same {
+                restored += c.count();
+                let mut p = Element::new(PLACEHOLDER, "");
+                p.aria_ref = c.aria_ref.take();
+                *c = p;
+            } else {
+                stack.push(c);
+            }
+        }
+    }
+    (copy, restored)
+}
+
+/// Printed lines with placeholder lines turned into `[ref …] as last
+/// shown`, consecutive ones at one indentation sharing a line.
+fn restore_lines(block: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut open: Option<(usize, Vec<String>)> = None;
+    let flush = |out: &mut Vec<String>, open: &mut Option<(usize, Vec<String>)>| {
+        if let Some((indent, refs)) = open.take() {
+            out.push(format!(
+                "{}[{}] as last shown",
+                " ".repeat(indent),
+                refs.join(" ")
+            ));
+        }
+    };
+    for l in block.lines() {
+        let body = l.trim_start_matches(' ');
+        let indent = l.len() - body.len();
+        let r = body
+            .strip_prefix("- ")
+            .and_then(|b| b.strip_prefix(PLACEHOLDER))
+            .and_then(|b| b.strip_prefix(" [ref="))
+            .and_then(|b| b.strip_suffix(']'));
+        match (r, &mut open) {
+            (Some(r), Some((i, refs))) if *i == indent => refs.push(r.to_owned()),
+            (Some(r), _) => {
+                flush(&mut out, &mut open);
+                open = Some((indent, vec![r.to_owned()]));
+            }
+            (None, _) => {
+                flush(&mut out, &mut open);
+                out.push(l.to_owned());
+            }
+        }
+    }
+    flush(&mut out, &mut open);
+    out.join("\n")
 }
 
 /// One operation of a parsed patch.
 enum Op {
-    Remove(String),
+    Remove(Vec<String>),
     Change(Element),
-    Insert(Anchor, Vec<Element>),
+    Insert(Anchor, Vec<Item>),
+    Focus(Option<String>),
 }
 
-/// The ref an op is about (for errors).
-fn op_ref(op: &Op) -> &str {
+/// One inserted element: printed in the patch, or restored by ref.
+enum Item {
+    Printed(Box<Element>),
+    Restored(String),
+}
+
+/// The refs an op is about (for errors).
+fn op_refs(op: &Op) -> Vec<&str> {
     match op {
-        Op::Remove(r) => r,
-        Op::Change(e) => e.aria_ref.as_deref().unwrap_or(""),
-        Op::Insert(Anchor::After(r) | Anchor::FirstIn(r), _) => r,
-        Op::Insert(Anchor::Top, _) => "",
+        Op::Remove(rs) => rs.iter().map(String::as_str).collect(),
+        Op::Change(e) => vec![e.aria_ref.as_deref().unwrap_or("")],
+        Op::Insert(Anchor::After(r) | Anchor::FirstIn(r), _) => vec![r],
+        Op::Insert(Anchor::Top, _) => vec![""],
+        Op::Focus(r) => vec![r.as_deref().unwrap_or("")],
     }
 }
 
@@ -292,19 +824,50 @@ fn bad(line: usize, why: impl std::fmt::Display) -> Error {
         what: "snapshot patch",
         line,
         message: format!(
-            "{why}; a patch has `- [ref]`, `~ <element>` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines"
+            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>`, `~ focus [ref]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown`"
         ),
     }
 }
 
-fn bracketed_ref(s: &str, line: usize) -> Result<String> {
-    let inner = s
+/// `[e1 e2]…` → the refs and what follows the bracket.
+fn bracketed_refs(s: &str, line: usize) -> Result<(Vec<String>, &str)> {
+    let (inner, rest) = s
         .strip_prefix('[')
         .and_then(|s| s.split_once(']'))
-        .map(|(r, _)| r)
-        .filter(|r| !r.is_empty() && !r.contains(char::is_whitespace))
         .ok_or_else(|| bad(line, format!("expected a ref like `[e12]`, found `{s}`")))?;
-    Ok(inner.to_owned())
+    let refs: Vec<String> = inner.split(' ').map(str::to_owned).collect();
+    if refs
+        .iter()
+        .any(|r| r.is_empty() || r.contains(char::is_whitespace))
+    {
+        return Err(bad(
+            line,
+            format!("expected refs like `[e12 e13]`, found `[{inner}]`"),
+        ));
+    }
+    Ok((refs, rest))
+}
+
+fn bracketed_ref(s: &str, line: usize) -> Result<String> {
+    match bracketed_refs(s, line)? {
+        (mut refs, _) if refs.len() == 1 => Ok(refs.remove(0)),
+        _ => Err(bad(
+            line,
+            format!("expected one ref like `[e12]`, found `{s}`"),
+        )),
+    }
+}
+
+/// `[e1 e2] as last shown` → the refs, or `None` when the text is not that.
+fn restore_refs(s: &str, line: usize) -> Option<Result<Vec<String>>> {
+    let inner = s.strip_suffix(" as last shown")?;
+    Some(bracketed_refs(inner, line).and_then(|(refs, rest)| {
+        if rest.is_empty() {
+            Ok(refs)
+        } else {
+            Err(bad(line, format!("unexpected `{rest}` after the refs")))
+        }
+    }))
 }
 
 fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
@@ -323,44 +886,118 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
             i += 1;
         }
         let body = &lines[start..i];
-        let block = |first: Option<String>| -> Result<Vec<Element>> {
-            let mut text = first.unwrap_or_default();
-            for b in body {
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                text.push_str(&b[2..]);
-            }
-            parse_aria(&text, false)
+        let parse_block = |text: &str, at: usize| -> Result<Vec<Element>> {
+            parse_aria(text, false)
                 .map(|t| t.roots)
-                .map_err(|e| bad(n, format!("the element lines do not parse: {e}")))
+                .map_err(|e| bad(at, format!("the element lines do not parse: {e}")))
         };
         if let Some(rest) = l.strip_prefix("- ") {
             if !body.is_empty() {
                 return Err(bad(n, "a removal has no indented lines"));
             }
-            ops.push((n, Op::Remove(bracketed_ref(rest, n)?)));
+            ops.push((n, Op::Remove(bracketed_refs(rest, n)?.0)));
+        } else if let Some(rest) = l.strip_prefix("~ focus ") {
+            if !body.is_empty() {
+                return Err(bad(n, "a focus line has no indented lines"));
+            }
+            let target = if rest == "none" {
+                None
+            } else {
+                Some(bracketed_ref(rest, n)?)
+            };
+            ops.push((n, Op::Focus(target)));
         } else if let Some(rest) = l.strip_prefix("~ ") {
-            let mut roots = block(Some(format!("- {rest}")))?;
+            let mut text = format!("- {rest}");
+            for b in body {
+                text.push('\n');
+                text.push_str(&b[2..]);
+            }
+            let mut roots = parse_block(&text, n)?;
             if roots.len() != 1 || roots[0].aria_ref.is_none() {
                 return Err(bad(n, "a change is one element with a ref"));
             }
             ops.push((n, Op::Change(roots.remove(0))));
         } else if let Some(rest) = l.strip_prefix("+ ") {
-            let anchor = if rest == "first:" {
-                Anchor::Top
+            let (anchor, tail) = if let Some(t) = rest.strip_prefix("first:") {
+                (Anchor::Top, t)
             } else if let Some(r) = rest.strip_prefix("first in ") {
-                Anchor::FirstIn(bracketed_ref(r, n)?)
+                let (mut refs, t) = bracketed_refs(r, n)?;
+                match (refs.len(), t.strip_prefix(':')) {
+                    (1, Some(t)) => (Anchor::FirstIn(refs.remove(0)), t),
+                    _ => return Err(bad(n, format!("unknown insertion point `{rest}`"))),
+                }
             } else if let Some(r) = rest.strip_prefix("after ") {
-                Anchor::After(bracketed_ref(r, n)?)
+                let (mut refs, t) = bracketed_refs(r, n)?;
+                match (refs.len(), t.strip_prefix(':')) {
+                    (1, Some(t)) => (Anchor::After(refs.remove(0)), t),
+                    _ => return Err(bad(n, format!("unknown insertion point `{rest}`"))),
+                }
             } else {
                 return Err(bad(n, format!("unknown insertion point `{rest}`")));
             };
-            let roots = block(None)?;
-            if roots.is_empty() {
+            let mut items: Vec<Item> = Vec::new();
+            if let Some(t) = tail.strip_prefix(' ') {
+                let refs = restore_refs(t, n).ok_or_else(|| {
+                    bad(n, format!("unexpected `{t}` after the insertion point"))
+                })??;
+                items.extend(refs.into_iter().map(Item::Restored));
+            } else if !tail.is_empty() {
+                return Err(bad(n, format!("unknown insertion point `{rest}`")));
+            }
+            // Printed elements, with `[…] as last shown` lines among them
+            // (nested ones become placeholders, resolved when applied).
+            let mut block = String::new();
+            let mut block_at = n + 1;
+            for (k, b) in body.iter().enumerate() {
+                let b = &b[2..];
+                let inner = b.trim_start_matches(' ');
+                if inner.len() < b.len()
+                    && let Some(refs) = restore_refs(inner, n + 1 + k)
+                {
+                    let indent = &b[..b.len() - inner.len()];
+                    for r in refs? {
+                        if block.is_empty() {
+                            block_at = n + 1 + k;
+                        } else {
+                            block.push('\n');
+                        }
+                        let _ = write!(block, "{indent}- {PLACEHOLDER} [ref={r}]");
+                    }
+                    continue;
+                }
+                match restore_refs(b, n + 1 + k) {
+                    Some(refs) => {
+                        if !block.is_empty() {
+                            items.extend(
+                                parse_block(&block, block_at)?
+                                    .into_iter()
+                                    .map(|e| Item::Printed(Box::new(e))),
+                            );
+                            block.clear();
+                        }
+                        items.extend(refs?.into_iter().map(Item::Restored));
+                    }
+                    None => {
+                        if block.is_empty() {
+                            block_at = n + 1 + k;
+                        } else {
+                            block.push('\n');
+                        }
+                        block.push_str(b);
+                    }
+                }
+            }
+            if !block.is_empty() {
+                items.extend(
+                    parse_block(&block, block_at)?
+                        .into_iter()
+                        .map(|e| Item::Printed(Box::new(e))),
+                );
+            }
+            if items.is_empty() {
                 return Err(bad(n, "an insertion without element lines"));
             }
-            ops.push((n, Op::Insert(anchor, roots)));
+            ops.push((n, Op::Insert(anchor, items)));
         } else {
             return Err(bad(n, format!("unknown line `{l}`")));
         }
@@ -370,38 +1007,125 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
 
 /// Applies a patch from [`snapshot_patch`] to the snapshot it was taken
 /// from, giving the new snapshot text. An agent (or a host keeping the
-/// agent's view) uses this to follow a page through patches.
+/// agent's view) uses this to follow a page through patches. A patch that
+/// restores elements `as last shown` needs [`apply_patch_with`].
 ///
 /// Errors name the patch line and what was expected, or the ref that is
 /// not in `old`.
 pub fn apply_patch(old: &str, patch: &str) -> Result<String> {
-    let tree = parse_aria(old, false)?;
-    Ok(apply_to(tree, patch)?.to_aria())
+    apply_patch_with(old, patch, &[])
 }
 
-fn apply_to(old: Tree, patch: &str) -> Result<Tree> {
+/// [`apply_patch`] with the snapshots the agent was shown earlier in the
+/// conversation (oldest first), for elements the patch restores `as last
+/// shown`: each comes from the latest of them that has its ref. `seen` is
+/// only parsed when the patch restores something.
+///
+/// ```
+/// use response_diff::tree::apply_patch_with;
+/// let earlier = "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]";
+/// let now = "- list [ref=e1]";
+/// let back = apply_patch_with(now, "+ first in [e1]: [e2] as last shown", &[earlier]).unwrap();
+/// assert_eq!(back, earlier);
+/// let e = apply_patch_with(now, "+ first in [e1]: [e2] as last shown", &[]).unwrap_err();
+/// assert!(e.to_string().contains("[e2] is restored `as last shown`"));
+/// ```
+pub fn apply_patch_with(old: &str, patch: &str, seen: &[&str]) -> Result<String> {
+    let tree = parse_aria(old, false)?;
+    let needs_seen = patch.lines().any(|l| l.ends_with(" as last shown"));
+    let seen = if needs_seen {
+        Some(Seen::parse(seen, true)?)
+    } else {
+        None
+    };
+    Ok(apply_to(tree, patch, seen.as_ref())?.to_aria())
+}
+
+/// Where Playwright prints `[active]` among the states: after `checked`,
+/// `disabled` and `expanded`, before the rest.
+fn add_active(states: &mut Vec<State>) {
+    let at = states
+        .iter()
+        .position(|s| !matches!(s.name.as_str(), "checked" | "disabled" | "expanded"))
+        .unwrap_or(states.len());
+    states.insert(at, State::flag("active"));
+}
+
+fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     let ops = parse_patch(patch)?;
     // Where each ref is named first, for the error when it is not in `old`.
     let mut named: Vec<(usize, String)> = ops
         .iter()
-        .map(|(n, op)| (*n, op_ref(op).to_owned()))
+        .flat_map(|(n, op)| op_refs(op).into_iter().map(|r| (*n, r.to_owned())))
         .collect();
+    // As last shown: the old snapshot is the latest view, then `seen`.
+    let mut old_by_ref: FxHashMap<&str, &Element> = FxHashMap::default();
+    if patch.contains(" as last shown") {
+        for (_, e) in old.iter() {
+            if let Some(r) = e.aria_ref.as_deref() {
+                old_by_ref.entry(r).or_insert(e);
+            }
+        }
+    }
+    let shown = |r: &str| {
+        old_by_ref
+            .get(r)
+            .copied()
+            .or_else(|| seen.and_then(|s| s.get(r)))
+    };
+    let missing = |n: usize, r: &str| {
+        bad(
+            n,
+            format!(
+                "[{r}] is restored `as last shown` but no seen snapshot has it (pass the snapshots this conversation showed as `seen`, or ask for patches without restoring)"
+            ),
+        )
+    };
     let mut removed: FxHashSet<String> = FxHashSet::default();
     let mut changed: FxHashMap<String, Element> = FxHashMap::default();
     let mut inserts: FxHashMap<Anchor, Vec<Element>> = FxHashMap::default();
-    for (_, op) in ops {
+    let mut focus: Option<Option<String>> = None;
+    for (n, op) in ops {
         match op {
-            Op::Remove(r) => {
-                removed.insert(r);
-            }
+            Op::Remove(rs) => removed.extend(rs),
             Op::Change(e) => {
                 let r = e.aria_ref.clone().unwrap_or_default();
                 changed.insert(r, e);
             }
-            Op::Insert(a, mut es) => inserts.entry(a).or_default().append(&mut es),
+            Op::Insert(a, items) => {
+                let list = inserts.entry(a).or_default();
+                for item in items {
+                    match item {
+                        Item::Printed(mut e) => {
+                            let mut stack: Vec<&mut Element> = vec![&mut *e];
+                            while let Some(x) = stack.pop() {
+                                for c in x.children.iter_mut() {
+                                    if c.role == PLACEHOLDER {
+                                        let r = c.aria_ref.clone().unwrap_or_default();
+                                        *c = shown(&r).ok_or_else(|| missing(n, &r))?.clone();
+                                    } else {
+                                        stack.push(c);
+                                    }
+                                }
+                            }
+                            list.push(*e)
+                        }
+                        Item::Restored(r) => match shown(&r) {
+                            Some(e) => list.push(e.clone()),
+                            None => return Err(missing(n, &r)),
+                        },
+                    }
+                }
+            }
+            Op::Focus(target) => focus = Some(target),
         }
     }
+    drop(old_by_ref);
     let mut pending = removed.len() + changed.len() + inserts.len();
+    let mut focus_target = focus.clone().flatten();
+    if focus_target.is_some() {
+        pending += 1;
+    }
     // Preorder with parent indexes, as `assemble` wants.
     let mut out: Vec<(Element, usize)> = Vec::new();
     let push_subtrees = |out: &mut Vec<(Element, usize)>, es: Vec<Element>, parent: usize| {
@@ -432,6 +1156,14 @@ fn apply_to(old: Tree, patch: &str) -> Result<Tree> {
         if r.as_deref().is_some_and(|r| removed.remove(r)) {
             pending -= 1;
             continue;
+        }
+        if focus.is_some() {
+            e.states.retain(|s| s.name != "active");
+            if r.is_some() && r == focus_target {
+                add_active(&mut e.states);
+                focus_target = None;
+                pending -= 1;
+            }
         }
         let children = std::mem::take(&mut e.children);
         let own = match r.as_deref().and_then(|r| changed.remove(r)) {
@@ -465,6 +1197,7 @@ fn apply_to(old: Tree, patch: &str) -> Result<Tree> {
         let missing: FxHashSet<String> = removed
             .into_iter()
             .chain(changed.into_keys())
+            .chain(focus_target)
             .chain(inserts.into_keys().map(|a| match a {
                 Anchor::After(r) | Anchor::FirstIn(r) => r,
                 Anchor::Top => String::new(),
@@ -504,9 +1237,107 @@ mod tests {
     }
 
     #[test]
+    fn a_change_without_a_ref_replaces_the_nearest_element_with_one() {
+        let new = OLD.replace("Total", "Sum");
+        let p = snapshot_patch(OLD, &new).unwrap();
+        assert_eq!(
+            p.text,
+            "- [e1] list \"Cart\"\n+ first:\n  - list \"Cart\" [ref=e1]:\n    [e2] as last shown\n    - text: Sum"
+        );
+        assert_eq!(apply_patch(OLD, &p.text).unwrap(), new);
+        // Added and removed text nodes too.
+        let new = OLD.replace("  - text: Total\n", "");
+        assert_eq!(
+            apply_patch(OLD, &snapshot_patch(OLD, &new).unwrap().text).unwrap(),
+            new
+        );
+        let new = OLD.replace("  - text: Total\n", "  - text: Total\n  - text: more\n");
+        assert_eq!(
+            apply_patch(OLD, &snapshot_patch(OLD, &new).unwrap().text).unwrap(),
+            new
+        );
+    }
+
+    #[test]
+    fn removed_siblings_share_one_line() {
+        let old = "- list [ref=e1]:\n  - listitem [ref=e2]: a\n  - listitem [ref=e3]: b\n  - listitem [ref=e4]: c\n  - listitem [ref=e5]: d\n- button \"Go\" [ref=e6]";
+        let new = "- list [ref=e1]:\n  - listitem [ref=e4]: c";
+        let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(p.text, "- [e2 e3 e5]\n- [e6] button \"Go\"");
+        assert_eq!(p.removed, 4);
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+    }
+
+    #[test]
+    fn a_moved_focus_costs_one_line() {
+        let old = "- textbox \"Body\" [active] [ref=e1]: a long request body that would cost many tokens\n- button \"Send\" [ref=e2]";
+        let new = "- textbox \"Body\" [ref=e1]: a long request body that would cost many tokens\n- button \"Send\" [active] [ref=e2]";
+        let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(p.text, "~ focus [e2]");
+        assert_eq!(
+            p.summary(),
+            "2 changed (~), 0 added (+), 0 removed (-), 0 unchanged"
+        );
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+        // Focus gone from the page.
+        let none = new.replace(" [active]", "");
+        assert_eq!(snapshot_patch(new, &none).unwrap().text, "~ focus none");
+        // `[active]` goes where Playwright prints it among the states.
+        let old = "- checkbox \"A\" [checked] [disabled] [level=2] [ref=e1]\n- button \"B\" [active] [ref=e2]";
+        let new = "- checkbox \"A\" [checked] [disabled] [active] [level=2] [ref=e1]\n- button \"B\" [ref=e2]";
+        let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(p.text, "~ focus [e1]");
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+        // Focus moves into a changed element: its own line says the rest.
+        let old = "- textbox \"Q\" [ref=e1]\n- button \"Go\" [active] [ref=e2]";
+        let new = "- textbox \"Q\" [active] [ref=e1]: tea\n- button \"Go\" [ref=e2]";
+        let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(
+            p.text,
+            "~ textbox \"Q\" [active] [ref=e1]: tea\n~ focus [e1]"
+        );
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+    }
+
+    #[test]
+    fn elements_shown_before_are_restored_by_reference() {
+        let all = "- list [ref=e1]:\n  - listitem [ref=e2]:\n    - link \"Tea\" [ref=e3]\n  - listitem [ref=e4]:\n    - link \"Cake\" [ref=e5]\n  - listitem [ref=e6]:\n    - link \"Pie\" [ref=e7]";
+        let one = "- list [ref=e1]:\n  - listitem [ref=e4]:\n    - link \"Cake\" [ref=e5]";
+        // A new element among the restored ones: printed between them.
+        let new = all.replace(
+            "  - listitem [ref=e6]",
+            "  - listitem [ref=e9]: new\n  - listitem [ref=e6]",
+        );
+        let seen = [all, one];
+        let p = snapshot_patch_with(one, &new, &PatchOptions::seen(seen.to_vec())).unwrap();
+        assert_eq!(
+            p.text,
+            "+ first in [e1]: [e2] as last shown\n+ after [e4]:\n  - listitem [ref=e9]: new\n  [e6] as last shown"
+        );
+        assert_eq!((p.added, p.restored), (5, 4));
+        assert_eq!(apply_patch_with(one, &p.text, &seen).unwrap(), new);
+        // The latest seen snapshot that has a ref wins: Pie was renamed there,
+        // so the original Pie cannot be restored by reference.
+        let renamed = all.replace("Pie", "Tart");
+        let seen = [all, renamed.as_str(), one];
+        let p = snapshot_patch_with(one, all, &PatchOptions::seen(seen.to_vec())).unwrap();
+        assert_eq!(
+            p.text,
+            "+ first in [e1]: [e2] as last shown\n+ after [e4]:\n  - listitem [ref=e6]:\n    - link \"Pie\" [ref=e7]"
+        );
+        assert_eq!(apply_patch_with(one, &p.text, &seen).unwrap(), all);
+        // Off: everything printed.
+        let p = snapshot_patch_with(one, all, &PatchOptions::seen(seen.to_vec()).restore(false))
+            .unwrap();
+        assert_eq!(p.restored, 0);
+        assert!(!p.text.contains("as last shown"));
+    }
+
+    #[test]
     fn what_a_ref_cannot_say_gives_none() {
-        // A static text node has no ref: its change cannot be addressed.
-        assert!(snapshot_patch(OLD, &OLD.replace("Total", "Sum")).is_none());
+        // A top-level static text node has no ref above it.
+        let old = "- text: Total\n- button \"Pay\" [ref=e3]";
+        assert!(snapshot_patch(old, &old.replace("Total", "Sum")).is_none());
         // Not an aria snapshot.
         assert!(snapshot_patch("- a:\n b", OLD).is_none());
         // Over the size limit.
@@ -544,5 +1375,32 @@ mod tests {
         assert!(e.contains("an insertion without element lines"), "{e}");
         let e = apply_patch(OLD, "hello").unwrap_err().to_string();
         assert!(e.contains("unknown line `hello`"), "{e}");
+        let e = apply_patch(OLD, "- [e2  e3]").unwrap_err().to_string();
+        assert!(e.contains("expected refs like `[e12 e13]`"), "{e}");
+        let e = apply_patch(OLD, "~ focus [e9]").unwrap_err().to_string();
+        assert!(e.contains("[e9] is not in the previous snapshot"), "{e}");
+        let e = apply_patch(OLD, "~ focus [e1 e2]").unwrap_err().to_string();
+        assert!(e.contains("expected one ref"), "{e}");
+        let e = apply_patch(OLD, "+ after [e1]: [e7] as last shown")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("[e7] is restored `as last shown` but no seen snapshot has it"),
+            "{e}"
+        );
+        let e = apply_patch(OLD, "+ after [e1]: hello")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unexpected `hello` after the insertion point"),
+            "{e}"
+        );
+        let e = apply_patch_with(OLD, "+ after [e1]: [e7] as last shown", &["- a:\n b"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("seen snapshot at line") && e.contains("seen[0]"),
+            "{e}"
+        );
     }
 }

@@ -42,11 +42,14 @@ __all__ = [
     "InvalidNameError",
     "InvalidOptionError",
     "ParseError",
+    "RefCarrier",
+    "RefCarry",
     "RenderedResponse",
     "ResponseDiffDetector",
     "ResponseDiffError",
     "SinceRead",
     "SinceStore",
+    "SnapshotPatch",
     "StoreIOError",
     "Tree",
     "TreeChange",
@@ -54,10 +57,12 @@ __all__ = [
     "__version__",
     "compare_fingerprints",
     "apply_snapshot_patch",
+    "carry_refs",
     "compare_texts",
     "fingerprint_expression",
     "parse_snapshot",
     "render_response",
+    "snapshot_patch",
     "tree_diff",
 ]
 
@@ -543,11 +548,91 @@ class TreeDiff:
 
 _TreeArg = Union[Tree, str]
 
-def apply_snapshot_patch(previous: str, patch: str) -> str:
+def apply_snapshot_patch(previous: str, patch: str, seen: Optional[Sequence[str]] = None) -> str:
     """Applies a snapshot patch (the body of a ``Page snapshot (patch since
     …)`` section) to the aria snapshot it was taken from and returns the new
-    snapshot text. Raises ``ParseError`` naming the patch line when it does
-    not apply."""
+    snapshot text. ``seen``: the snapshots the agent was shown earlier in the
+    conversation (oldest first), for elements the patch restores ``as last
+    shown`` (each from the latest that has its ref). Raises ``ParseError``
+    naming the patch line when it does not apply."""
+    ...
+
+@final
+class SnapshotPatch:
+    """A snapshot patch (``- [ref]``, ``- [e1 e2]``, ``~ <element>``, ``~ focus
+    [ref]``, ``+ after [ref]:`` … lines) and what it says."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def changed(self) -> int: ...
+    @property
+    def added(self) -> int: ...
+    @property
+    def restored(self) -> int:
+        """Of the added elements, those restored by reference."""
+    @property
+    def removed(self) -> int: ...
+    @property
+    def unchanged(self) -> int: ...
+    def summary(self) -> str:
+        """``4 changed (~), 3 added (+), 1 removed (-), 266 unchanged``."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+def snapshot_patch(
+    old: str, new: str, *, seen: Optional[Sequence[str]] = None, restore: bool = True
+) -> Optional[SnapshotPatch]:
+    """The patch from snapshot ``old`` to ``new`` that rebuilds ``new`` byte
+    for byte, or None when the change cannot be said by ref (use a line
+    diff). Elements of ``seen`` (the snapshots the agent was shown earlier in
+    the conversation, oldest first) come back by reference unless
+    ``restore`` is False (for hosts that trim their context)."""
+    ...
+
+@final
+class RefCarry:
+    """A snapshot whose refs were carried over, and the mapping node id →
+    ref the host uses to act on the element that now stands there."""
+
+    @property
+    def snapshot(self) -> str:
+        """The snapshot as aria text, with the carried refs."""
+    @property
+    def tree(self) -> Tree: ...
+    @property
+    def refs(self) -> dict[str, str]:
+        """Node id → ref for every element with a node id, in document order."""
+    @property
+    def carried(self) -> int: ...
+    @property
+    def fresh(self) -> int: ...
+    def ref_of(self, node_id: str) -> Optional[str]: ...
+    def to_json(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class RefCarrier:
+    """Keeps the recent views of each page and gives the elements of a new
+    snapshot (whose refs are the host's node ids) the refs they had: the same
+    element (the tree diff's identity, never different content) keeps its
+    ref across re-renders, elements that come back get their old refs, new
+    ones get refs never handed out before. Thread-safe.
+
+    ``stable_ids``: the host's node ids name the same node across snapshots
+    (Chromium backend node ids, Playwright aria-refs)."""
+
+    def __new__(
+        cls, *, views_per_key: int = 8, max_stored_bytes: int = 8388608, stable_ids: bool = False
+    ) -> Self: ...
+    def carry(self, key: str, snapshot: _TreeArg) -> RefCarry: ...
+    def clear(self, key: str) -> bool: ...
+    def memory_usage(self) -> int: ...
+
+def carry_refs(
+    previous: Sequence[_TreeArg], snapshot: _TreeArg, *, stable_ids: bool = False
+) -> RefCarry:
+    """Carries refs without a store: ``previous`` are the earlier snapshots
+    as the agent saw them (oldest first)."""
     ...
 
 def tree_diff(old: _TreeArg, new: _TreeArg, options: _Options = None, /, **kwargs: Any) -> TreeDiff:

@@ -1,0 +1,93 @@
+// Refs carried over across re-rendered snapshots, and snapshot patches
+// (removal runs, focus, restore by reference) applied back.
+'use strict'
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const { RefCarrier, carryRefs, snapshotPatch, applySnapshotPatch, parseSnapshot } = require('..')
+
+// A cart rendered from scratch: every node id is new.
+const cart = (items, base) => [
+  `- list "Cart" [ref=n${base}]:`,
+  ...items.flatMap((item, i) => {
+    const id = base + 1 + 2 * i
+    return [`  - listitem [ref=n${id}]:`, `    - text: ${item}`, `    - button "Remove" [ref=n${id + 1}]`]
+  })
+].join('\n')
+
+const refsOf = (snapshot) => {
+  const out = []
+  const walk = (els) => { for (const e of els) { if (e.ref) out.push(e.ref); walk(e.children || []) } }
+  walk(parseSnapshot(snapshot))
+  return out
+}
+
+test('a re-rendered list keeps its refs; one item added is one added element', () => {
+  const c = new RefCarrier()
+  const first = c.carry('tab', cart(['Tea', 'Cake'], 100))
+  assert.equal(first.fresh, 5)
+  const again = c.carry('tab', cart(['Tea', 'Cake'], 500))
+  assert.equal(again.snapshot, first.snapshot)
+  assert.deepEqual(Object.entries(again.refs), [
+    ['n500', 'n100'], ['n501', 'n101'], ['n502', 'n102'], ['n503', 'n103'], ['n504', 'n104']
+  ])
+  const grown = c.carry('tab', cart(['Tea', 'Cake', 'Pie'], 900))
+  assert.deepEqual([grown.carried, grown.fresh], [5, 2])
+  const p = snapshotPatch(again.snapshot, grown.snapshot)
+  assert.equal(p.text, '+ after [n103]:\n  - listitem [ref=n905]:\n    - text: Pie\n    - button "Remove" [ref=n906]')
+  assert.equal(p.summary, '0 changed (~), 3 added (+), 0 removed (-), 7 unchanged')
+  assert.equal(applySnapshotPatch(again.snapshot, p.text), grown.snapshot)
+})
+
+test('removed and restored: its old ref, restored by reference, applied with the seen snapshots', () => {
+  const c = new RefCarrier({ viewsPerKey: 4 })
+  const full = c.carry('tab', cart(['Tea', 'Cake', 'Pie'], 100)).snapshot
+  const filtered = c.carry('tab', cart(['Cake'], 200)).snapshot
+  assert.deepEqual(refsOf(filtered), ['n100', 'n103', 'n104'])
+  const removal = snapshotPatch(full, filtered)
+  assert.equal(removal.text, '- [n101 n105]')
+  assert.equal(applySnapshotPatch(full, removal.text), filtered)
+  const back = c.carry('tab', cart(['Tea', 'Cake', 'Pie'], 300))
+  assert.equal(back.snapshot, full)
+  const seen = [full, filtered]
+  const p = snapshotPatch(filtered, back.snapshot, { seen })
+  assert.equal(p.text, '+ first in [n100]: [n101] as last shown\n+ after [n103]: [n105] as last shown')
+  assert.equal(p.restored, 6)
+  assert.equal(applySnapshotPatch(filtered, p.text, seen), full)
+  assert.throws(() => applySnapshotPatch(filtered, p.text), (e) =>
+    e.code === 'PARSE_ERROR' && /\[n101\] is restored `as last shown` but no seen snapshot has it/.test(e.message))
+  const explicit = snapshotPatch(filtered, back.snapshot, { seen, restore: false })
+  assert.equal(explicit.restored, 0)
+  assert.equal(applySnapshotPatch(filtered, explicit.text), full)
+})
+
+test('duplicates map in order; a ref never moves to other content', () => {
+  const c = new RefCarrier()
+  c.carry('tab', cart(['Tea', 'Tea', 'Tea'], 100))
+  assert.deepEqual(refsOf(c.carry('tab', cart(['Tea', 'Tea'], 200)).snapshot), ['n100', 'n101', 'n102', 'n103', 'n104'])
+  const other = refsOf(c.carry('tab', cart(['Cake', 'Pie'], 300)).snapshot)
+  assert.deepEqual(other.filter((r) => ['n101', 'n103', 'n105'].includes(r)), [])
+})
+
+test('a focus move costs one line', () => {
+  const old = '- textbox "Body" [active] [ref=e1]: a long request body\n- button "Send" [ref=e2]'
+  const now = '- textbox "Body" [ref=e1]: a long request body\n- button "Send" [active] [ref=e2]'
+  const p = snapshotPatch(old, now)
+  assert.equal(p.text, '~ focus [e2]')
+  assert.equal(applySnapshotPatch(old, p.text), now)
+  assert.equal(snapshotPatch('- text: a', '- text: b'), null)
+})
+
+test('carryRefs without a store, and errors with codes', () => {
+  const r = carryRefs(['- button "Go" [ref=e1]'], '- button "Go" [ref=z9]')
+  assert.deepEqual(r, { snapshot: '- button "Go" [ref=e1]', refs: { z9: 'e1' }, carried: 1, fresh: 0 })
+  assert.equal(carryRefs([], '- link "A" [ref=e5]', { stableIds: true }).fresh, 1)
+  assert.throws(() => carryRefs([], '- button "A" [ref=x]\n- button "B" [ref=x]'),
+    (e) => e.code === 'INVALID_OPTION' && /node id `x` is on two elements/.test(e.message))
+  assert.throws(() => new RefCarrier({ viewsPerKey: 0 }), (e) => e.code === 'INVALID_OPTION' && /viewsPerKey/.test(e.message))
+  assert.throws(() => snapshotPatch('- a', '- b', { seen: 'x' }), (e) => e.code === 'INVALID_OPTION' && /patchOptions.seen/.test(e.message))
+  const c = new RefCarrier()
+  c.carry('a', cart(['Tea'], 1))
+  assert.ok(c.memoryUsage() > 0)
+  assert.equal(c.clear('a'), true)
+  assert.equal(c.clear('a'), false)
+})

@@ -1,0 +1,622 @@
+//! Refs that survive re-renders (DESIGN §3.4): a ref names an element, not
+//! a DOM node.
+//!
+//! A host reads a snapshot whose refs are its own node ids (Chromium's
+//! backend node ids, Playwright's aria-refs, a Python agent's handles). When
+//! a framework rebuilds a list, every node is new and so is every id, though
+//! nothing the agent can see changed. [`RefCarrier::carry`] matches the new
+//! snapshot's elements to the recent views of the same page by the tree
+//! diff's identity and gives each matched element the ref the agent already
+//! knows; only new elements get new refs. It returns the snapshot with those
+//! refs and the mapping node id → ref, so the host can resolve an action on
+//! a ref to the node that now stands there.
+//!
+//! The rules:
+//! - **Same element, same ref.** Matching is the diff's (refs as node ids
+//!   when [`CarryOptions::stable_ids`], then the content hash of role, name,
+//!   description and ancestor path with duplicates aligned in order, then
+//!   the rename pass's first stage). A value or state change keeps the ref.
+//! - **Never to different content.** The rename pass's role-only stage is
+//!   left out: a rebuilt node whose name differs from every element seen
+//!   before is a new element, so an agent acting on a stale ref gets "gone"
+//!   from its host rather than a click on another label. (With stable node
+//!   ids, the same node keeps its ref when renamed, as the diff says.)
+//! - **Never twice, never reused.** A ref appears at most once per snapshot;
+//!   a new element keeps its own node id as its ref when that string was
+//!   never handed out for this page, else it gets `<prefix><n>` from a
+//!   per-page counter, skipping every ref handed out and every id in the
+//!   snapshot. So a ref, once retired, never names another element.
+//! - **Elements come back.** The newest view is matched first, then older
+//!   ones (up to [`CarrierConfig::views_per_key`]) for what is still
+//!   unmatched: a cleared search, a reopened panel, a re-sorted list get
+//!   their old refs back.
+//! - **Deterministic.** The same inputs give the same refs.
+//!
+//! Elements without a node id (static text) get no ref.
+
+use super::diff::match_for_carry;
+use super::model::{Element, Tree};
+use crate::{Error, Result};
+use rustc_hash::FxHashSet;
+use serde::Deserialize;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+/// How to carry refs over.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CarryOptions {
+    /// The host's node ids name the same node from one snapshot to the next
+    /// (Chromium's backend node ids, Playwright's aria-refs): an element
+    /// whose node id is unchanged keeps its ref even when renamed. Leave it
+    /// off (the default) when ids are renumbered on every read.
+    pub stable_ids: bool,
+}
+
+impl CarryOptions {
+    /// Options with [`CarryOptions::stable_ids`] set as given.
+    pub fn stable_ids(stable_ids: bool) -> Self {
+        CarryOptions { stable_ids }
+    }
+
+    /// Parses `{"stableIds": false}` (optional), the form every binding accepts.
+    ///
+    /// ```
+    /// use response_diff::tree::CarryOptions;
+    /// assert!(CarryOptions::from_json(r#"{"stableIds": true}"#).unwrap().stable_ids);
+    /// assert!(CarryOptions::from_json(r#"{"stable": true}"#).is_err());
+    /// ```
+    pub fn from_json(json: &str) -> Result<CarryOptions> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct J {
+            stable_ids: Option<bool>,
+        }
+        let j: J = crate::json::from_str(json, "carryOptions")?;
+        Ok(CarryOptions::stable_ids(j.stable_ids.unwrap_or(false)))
+    }
+}
+
+/// A snapshot with its refs carried over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefCarry {
+    /// The snapshot, every element with a node id now carrying its ref.
+    pub tree: Tree,
+    /// Node id → ref for every element that has a node id, in document order.
+    pub refs: Vec<(String, String)>,
+    /// Elements that kept a ref from an earlier view.
+    pub carried: usize,
+    /// Elements that got a new ref.
+    pub fresh: usize,
+}
+
+impl RefCarry {
+    /// The ref given to the element with this node id.
+    pub fn ref_of(&self, node_id: &str) -> Option<&str> {
+        self.refs
+            .iter()
+            .find(|(id, _)| id == node_id)
+            .map(|(_, r)| r.as_str())
+    }
+
+    /// `{"snapshot": "<aria text>", "refs": {"<node id>": "<ref>", …},
+    /// "carried": n, "fresh": n}`, the form every binding returns (`refs`
+    /// in document order).
+    pub fn to_json(&self) -> String {
+        use super::aria::json_quote;
+        let mut out = String::from("{\"snapshot\":");
+        out.push_str(&json_quote(&self.tree.to_aria()));
+        out.push_str(",\"refs\":{");
+        for (i, (id, r)) in self.refs.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&json_quote(id));
+            out.push(':');
+            out.push_str(&json_quote(r));
+        }
+        out.push_str(&format!(
+            "}},\"carried\":{},\"fresh\":{}}}",
+            self.carried, self.fresh
+        ));
+        out
+    }
+}
+
+/// One earlier view: the snapshot as the host gave it (node ids) and the
+/// ref each element was given, in document order.
+#[derive(Debug)]
+struct View {
+    tree: Arc<Tree>,
+    refs: Vec<Option<String>>,
+    bytes: usize,
+}
+
+/// What a page remembers: its recent views (oldest first), every ref handed
+/// out, and the counter for new refs.
+#[derive(Debug, Default)]
+struct Page {
+    views: VecDeque<View>,
+    handed: FxHashSet<String>,
+    /// The last number a new ref was given; never below the largest number
+    /// that ends an id or a ref seen, so new refs look like the host's.
+    next: u64,
+    bytes: usize,
+}
+
+/// The node ids of `tree` in document order; two elements with one id is
+/// an error (the mapping would be ambiguous).
+fn node_ids(tree: &Tree) -> Result<Vec<Option<&str>>> {
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    let mut ids = Vec::with_capacity(tree.len());
+    for (_, e) in tree.iter() {
+        let id = e.aria_ref.as_deref();
+        if let Some(id) = id
+            && !seen.insert(id)
+        {
+            return Err(Error::invalid_option(
+                "snapshot",
+                format!(
+                    "node id `{id}` is on two elements; give each element its own id (or none) so its ref can be carried over"
+                ),
+            ));
+        }
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// Bytes a view is charged: the strings it holds plus a fixed cost per element.
+fn view_bytes(tree: &Tree, refs: &[Option<String>]) -> usize {
+    let mut n = 0;
+    for (_, e) in tree.iter() {
+        n += 96 + e.role.len() + e.name.len();
+        n += e.value.as_ref().map_or(0, String::len);
+        n += e.description.as_ref().map_or(0, String::len);
+        n += e.aria_ref.as_ref().map_or(0, String::len);
+        n += e.states.iter().map(|s| 32 + s.name.len()).sum::<usize>();
+        n += e
+            .props
+            .iter()
+            .map(|p| 48 + p.name.len() + p.value.len())
+            .sum::<usize>();
+    }
+    n + refs
+        .iter()
+        .map(|r| 24 + r.as_ref().map_or(0, String::len))
+        .sum::<usize>()
+}
+
+/// The node id without its trailing digits (`e`, `f1e`), for new refs in
+/// the host's style.
+fn prefix(id: &str) -> &str {
+    let p = id.trim_end_matches(|c: char| c.is_ascii_digit());
+    if p.is_empty() { "e" } else { p }
+}
+
+/// The number an id ends with (`e523` → 523), if any.
+fn number(id: &str) -> u64 {
+    // Capped so the counter can never overflow.
+    id[prefix_len(id)..]
+        .parse::<u64>()
+        .unwrap_or(0)
+        .min(1 << 52)
+}
+
+fn prefix_len(id: &str) -> usize {
+    id.trim_end_matches(|c: char| c.is_ascii_digit()).len()
+}
+
+impl Page {
+    /// Gives `current`'s elements their refs, remembering them as handed
+    /// out (the caller records the view).
+    fn assign(&mut self, current: &Tree, options: CarryOptions) -> Result<(RefCarry, View)> {
+        let ids = node_ids(current)?;
+        let mut out: Vec<Option<String>> = vec![None; ids.len()];
+        let mut used: FxHashSet<String> = FxHashSet::default();
+        let mut carried = 0;
+        let mut left = ids.iter().filter(|i| i.is_some()).count();
+        for view in self.views.iter().rev() {
+            if left == 0 {
+                break;
+            }
+            let matched = match_for_carry(&view.tree, current, options.stable_ids);
+            for (i, m) in matched.into_iter().enumerate() {
+                if out[i].is_some() || ids[i].is_none() {
+                    continue;
+                }
+                let Some(r) = m.and_then(|o| view.refs.get(o)).and_then(Option::as_ref) else {
+                    continue;
+                };
+                if used.insert(r.clone()) {
+                    out[i] = Some(r.clone());
+                    carried += 1;
+                    left -= 1;
+                }
+            }
+        }
+        // New elements: their own id when never handed out, else the counter.
+        let avoid: FxHashSet<&str> = ids.iter().flatten().copied().collect();
+        self.next = self
+            .next
+            .max(avoid.iter().map(|id| number(id)).max().unwrap_or(0));
+        let mut fresh = 0;
+        for (i, id) in ids.iter().enumerate() {
+            let Some(id) = id else { continue };
+            if out[i].is_some() {
+                continue;
+            }
+            let r = if !self.handed.contains(*id) && !used.contains(*id) {
+                (*id).to_owned()
+            } else {
+                loop {
+                    self.next += 1;
+                    let r = format!("{}{}", prefix(id), self.next);
+                    if !self.handed.contains(&r)
+                        && !used.contains(&r)
+                        && !avoid.contains(r.as_str())
+                    {
+                        break r;
+                    }
+                }
+            };
+            used.insert(r.clone());
+            out[i] = Some(r);
+            fresh += 1;
+        }
+        let mut tree = current.clone();
+        let mut mapping = Vec::with_capacity(carried + fresh);
+        {
+            let mut k = 0;
+            let mut stack: Vec<std::slice::IterMut<'_, Element>> = vec![tree.roots.iter_mut()];
+            while let Some(it) = stack.last_mut() {
+                let Some(e) = it.next() else {
+                    stack.pop();
+                    continue;
+                };
+                if let (Some(id), Some(r)) = (ids[k], &out[k]) {
+                    mapping.push((id.to_owned(), r.clone()));
+                    e.aria_ref = Some(r.clone());
+                }
+                k += 1;
+                if !e.children.is_empty() {
+                    stack.push(e.children.iter_mut());
+                }
+            }
+        }
+        for r in out.iter().flatten() {
+            if !self.handed.contains(r) {
+                self.bytes += 24 + r.len();
+                self.handed.insert(r.clone());
+            }
+        }
+        let bytes = view_bytes(current, &out);
+        let view = View {
+            tree: Arc::new(current.clone()),
+            refs: out,
+            bytes,
+        };
+        let carry = RefCarry {
+            tree,
+            refs: mapping,
+            carried,
+            fresh,
+        };
+        Ok((carry, view))
+    }
+
+    fn push(&mut self, view: View, keep: usize) {
+        self.bytes += view.bytes;
+        self.views.push_back(view);
+        while self.views.len() > keep {
+            self.drop_oldest();
+        }
+    }
+
+    fn drop_oldest(&mut self) -> bool {
+        match self.views.pop_front() {
+            Some(v) => {
+                self.bytes -= v.bytes;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Carries refs from earlier views to `current` without a store: `previous`
+/// are the earlier snapshots as the agent saw them (their refs are the
+/// agent's), oldest first; `current` carries node ids. Refs in `previous`
+/// count as handed out, so no new element gets one of them.
+///
+/// ```
+/// use response_diff::tree::{carry_refs, parse_aria, CarryOptions};
+/// let before = parse_aria("- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]", false).unwrap();
+/// // The list was rebuilt: new node ids, one item more.
+/// let now = parse_aria("- list [ref=n7]:\n  - listitem \"Tea\" [ref=n8]\n  - listitem \"Cake\" [ref=n9]", false).unwrap();
+/// let c = carry_refs(&[&before], &now, CarryOptions::default()).unwrap();
+/// assert_eq!(c.tree.to_aria(), "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]\n  - listitem \"Cake\" [ref=n9]");
+/// assert_eq!((c.carried, c.fresh), (2, 1));
+/// assert_eq!(c.ref_of("n8"), Some("e2"));
+/// ```
+pub fn carry_refs(previous: &[&Tree], current: &Tree, options: CarryOptions) -> Result<RefCarry> {
+    let mut page = Page::default();
+    for t in previous {
+        let refs: Vec<Option<String>> = t.iter().map(|(_, e)| e.aria_ref.clone()).collect();
+        page.handed.extend(refs.iter().flatten().cloned());
+        page.next = page
+            .next
+            .max(refs.iter().flatten().map(|r| number(r)).max().unwrap_or(0));
+        page.views.push_back(View {
+            tree: Arc::new((*t).clone()),
+            refs,
+            bytes: 0,
+        });
+    }
+    Ok(page.assign(current, options)?.0)
+}
+
+/// Limits of a [`RefCarrier`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CarrierConfig {
+    /// Views kept per page key (default 8): how far back an element can
+    /// come from and still get its old ref.
+    pub views_per_key: usize,
+    /// Bytes charged for all keys together (default 8 MiB); least recently
+    /// used keys go first, then the oldest views of the current key (its
+    /// newest view is always kept).
+    pub max_stored_bytes: usize,
+    /// See [`CarryOptions::stable_ids`] (default off).
+    pub stable_ids: bool,
+}
+
+impl Default for CarrierConfig {
+    fn default() -> Self {
+        CarrierConfig {
+            views_per_key: 8,
+            max_stored_bytes: 8 * 1024 * 1024,
+            stable_ids: false,
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CarrierConfigJson {
+    views_per_key: Option<usize>,
+    max_stored_bytes: Option<usize>,
+    stable_ids: Option<bool>,
+}
+
+/// Largest accepted `viewsPerKey`.
+pub const MAX_VIEWS_PER_KEY: usize = 64;
+
+impl CarrierConfig {
+    /// Sets [`CarrierConfig::views_per_key`].
+    pub fn views_per_key(mut self, views: usize) -> Self {
+        self.views_per_key = views;
+        self
+    }
+
+    /// Sets [`CarrierConfig::max_stored_bytes`].
+    pub fn max_stored_bytes(mut self, bytes: usize) -> Self {
+        self.max_stored_bytes = bytes;
+        self
+    }
+
+    /// Sets [`CarrierConfig::stable_ids`].
+    pub fn stable_ids(mut self, stable: bool) -> Self {
+        self.stable_ids = stable;
+        self
+    }
+
+    /// Parses `{"viewsPerKey": 8, "maxStoredBytes": 8388608, "stableIds":
+    /// false}` (every field optional), the form every binding accepts.
+    ///
+    /// ```
+    /// use response_diff::tree::CarrierConfig;
+    /// let c = CarrierConfig::from_json(r#"{"stableIds": true}"#).unwrap();
+    /// assert!(c.stable_ids && c.views_per_key == 8);
+    /// assert!(CarrierConfig::from_json(r#"{"viewsPerKey": 0}"#).is_err());
+    /// ```
+    pub fn from_json(json: &str) -> Result<CarrierConfig> {
+        let j: CarrierConfigJson = crate::json::from_str(json, "carrierConfig")?;
+        let d = CarrierConfig::default();
+        let views_per_key = j.views_per_key.unwrap_or(d.views_per_key);
+        if !(1..=MAX_VIEWS_PER_KEY).contains(&views_per_key) {
+            return Err(Error::invalid_option(
+                "carrierConfig.viewsPerKey",
+                format!("{views_per_key} is out of range; use 1 to {MAX_VIEWS_PER_KEY}"),
+            ));
+        }
+        let max_stored_bytes = j.max_stored_bytes.unwrap_or(d.max_stored_bytes);
+        if max_stored_bytes == 0 {
+            return Err(Error::invalid_option(
+                "carrierConfig.maxStoredBytes",
+                "0 is out of range; use a positive number of bytes",
+            ));
+        }
+        Ok(CarrierConfig {
+            views_per_key,
+            max_stored_bytes,
+            stable_ids: j.stable_ids.unwrap_or(d.stable_ids),
+        })
+    }
+}
+
+/// Keeps the recent views of each page and carries refs over to new
+/// snapshots of it (see the module docs). `Send + Sync`: hosts share one
+/// across threads; calls are serialized by an internal lock.
+///
+/// ```
+/// use response_diff::tree::{parse_aria, RefCarrier};
+/// let carrier = RefCarrier::new();
+/// let v1 = parse_aria("- list [ref=n1]:\n  - listitem \"Tea\" [ref=n2]\n  - listitem \"Cake\" [ref=n3]", false).unwrap();
+/// let v2 = parse_aria("- list [ref=n4]:\n  - listitem \"Cake\" [ref=n5]", false).unwrap();
+/// let v3 = parse_aria("- list [ref=n6]:\n  - listitem \"Tea\" [ref=n7]\n  - listitem \"Cake\" [ref=n8]", false).unwrap();
+/// let first = carrier.carry("tab-1", &v1).unwrap();
+/// assert_eq!(first.tree, v1); // a first view keeps the node ids as refs
+/// assert_eq!(carrier.carry("tab-1", &v2).unwrap().tree.to_aria(), "- list [ref=n1]:\n  - listitem \"Cake\" [ref=n3]");
+/// // Tea comes back from the older view with its old ref.
+/// assert_eq!(carrier.carry("tab-1", &v3).unwrap().tree, v1);
+/// ```
+#[derive(Debug)]
+pub struct RefCarrier {
+    inner: Mutex<Inner>,
+    config: CarrierConfig,
+}
+
+#[derive(Debug)]
+struct Inner {
+    pages: lru::LruCache<String, Page>,
+    bytes: usize,
+}
+
+impl Default for RefCarrier {
+    fn default() -> Self {
+        RefCarrier::new()
+    }
+}
+
+impl RefCarrier {
+    /// A carrier with the default limits (8 views per key, 8 MiB).
+    pub fn new() -> Self {
+        RefCarrier::with_config(CarrierConfig::default())
+    }
+
+    /// A carrier with these limits (`views_per_key` at least 1).
+    pub fn with_config(mut config: CarrierConfig) -> Self {
+        config.views_per_key = config.views_per_key.max(1);
+        RefCarrier {
+            inner: Mutex::new(Inner {
+                pages: lru::LruCache::unbounded(),
+                bytes: 0,
+            }),
+            config,
+        }
+    }
+
+    /// The limits in force.
+    pub fn config(&self) -> &CarrierConfig {
+        &self.config
+    }
+
+    /// Gives the elements of `current` (a snapshot of page `key` whose refs
+    /// are the host's node ids) the refs they had in the recent views of
+    /// `key`, new refs to new elements, and records the result as the
+    /// newest view. Errors only when two elements share a node id.
+    pub fn carry(&self, key: &str, current: &Tree) -> Result<RefCarry> {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let options = CarryOptions::stable_ids(self.config.stable_ids);
+        let page = inner.pages.get_or_insert_mut(key.to_owned(), Page::default);
+        let before = page.bytes;
+        let (carry, view) = page.assign(current, options)?;
+        page.push(view, self.config.views_per_key);
+        let after = page.bytes;
+        inner.bytes = inner.bytes + after - before;
+        self.evict(&mut inner, key);
+        Ok(carry)
+    }
+
+    /// Keeps the total under the cap: other keys first (least recently
+    /// used first), then the oldest views of `key`.
+    fn evict(&self, inner: &mut Inner, key: &str) {
+        while inner.bytes > self.config.max_stored_bytes {
+            let lru_is_key = inner.pages.peek_lru().is_some_and(|(k, _)| k == key);
+            if !lru_is_key {
+                match inner.pages.pop_lru() {
+                    Some((_, p)) => inner.bytes -= p.bytes,
+                    None => break,
+                }
+                continue;
+            }
+            let Some(page) = inner.pages.peek_mut(key) else {
+                break;
+            };
+            if page.views.len() <= 1 {
+                break;
+            }
+            let before = page.bytes;
+            page.drop_oldest();
+            inner.bytes -= before - page.bytes;
+        }
+    }
+
+    /// Forgets `key`: its views and the refs it handed out (a new snapshot
+    /// of it starts over). Returns whether it was kept.
+    pub fn clear(&self, key: &str) -> bool {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        match inner.pages.pop(key) {
+            Some(p) => {
+                inner.bytes -= p.bytes;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Bytes charged against [`CarrierConfig::max_stored_bytes`].
+    pub fn memory_usage(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::parse_aria;
+
+    fn t(s: &str) -> Tree {
+        parse_aria(s, false).unwrap()
+    }
+
+    #[test]
+    fn new_refs_skip_everything_handed_out_and_every_id_in_the_snapshot() {
+        let c = RefCarrier::new();
+        c.carry("k", &t("- button \"A\" [ref=e1]")).unwrap();
+        // A different element reuses node id e1: it must not get ref e1, nor
+        // e2 (another element's own id in this snapshot).
+        let r = c
+            .carry("k", &t("- button \"B\" [ref=e1]\n- button \"C\" [ref=e2]"))
+            .unwrap();
+        assert_eq!(
+            r.refs,
+            [("e1".into(), "e3".into()), ("e2".into(), "e2".into())]
+        );
+        assert_eq!((r.carried, r.fresh), (0, 2));
+    }
+
+    #[test]
+    fn the_cap_drops_other_keys_first_and_keeps_the_newest_view() {
+        let big: String = (0..200)
+            .map(|i| format!("- listitem \"item {i}\" [ref=e{i}]\n"))
+            .collect();
+        let tree = t(&big);
+        let one = {
+            let c = RefCarrier::new();
+            c.carry("a", &tree).unwrap();
+            c.memory_usage()
+        };
+        let c = RefCarrier::with_config(CarrierConfig::default().max_stored_bytes(one * 3 / 2));
+        c.carry("a", &tree).unwrap();
+        c.carry("b", &tree).unwrap();
+        assert!(!c.clear("a"), "a was evicted");
+        c.carry("b", &tree).unwrap();
+        assert!(c.memory_usage() <= one * 3 / 2);
+        assert!(c.clear("b"));
+        assert_eq!(c.memory_usage(), 0);
+    }
+
+    #[test]
+    fn duplicate_node_ids_are_an_error() {
+        let e = carry_refs(
+            &[],
+            &t("- button \"A\" [ref=x]\n- button \"B\" [ref=x]"),
+            CarryOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("node id `x` is on two elements"), "{e}");
+    }
+}
