@@ -4,7 +4,7 @@
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: test test-under-load golden-release lint fmt bench token-bench demo e2e fuzz setup clean c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -20,6 +20,22 @@ test: setup
 	$(MAKE) python-test
 	$(MAKE) node-test
 	$(MAKE) e2e
+
+## `make test` while every core is busy (a busy loop per core plus one,
+## started and stopped by scripts/test-under-load.sh); prints the load
+## average. Outputs must not depend on load, so it passes as `make test` does.
+test-under-load:
+	MAKE="$(MAKE)" ./scripts/test-under-load.sh
+
+## The golden corpus (tests/fixtures/golden-corpus.json) on release builds:
+## Rust and C (`make test` checks the debug builds and the release Node
+## addon), then Python against a release build of the extension (the next
+## `make python-dev` puts the dev build back).
+golden-release: python-env
+	$(CARGO) test --release -p response-diff --test golden_corpus
+	$(CARGO) test --release -p response-diff-ffi --test golden_corpus
+	VIRTUAL_ENV="$(CURDIR)/.venv" .venv/bin/maturin develop --release --quiet -m bindings/python/Cargo.toml
+	.venv/bin/python -m pytest -q bindings/python/tests/test_golden_corpus.py
 
 ## The MCP server end to end: the official MCP client (npm) and the inspector
 ## CLI drive the server binary on real Chromium, pages on 127.0.0.1. Installs

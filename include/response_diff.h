@@ -60,10 +60,12 @@ extern "C" {
 // Creates a detector.
 //
 // `config_json` may be NULL for the defaults, or
-// `{"maxStoredBytes": 10485760, "maxInputBytes": 33554432, "deadlineMs": 100}`
-// (every field optional). On success `*detector_out` is a new detector to
+// `{"maxStoredBytes": 10485760, "maxInputBytes": 33554432}` (every field
+// optional; `"deadlineMs"`, off by default, makes results timing-dependent). On success `*detector_out` is a new detector to
 // free with [`rd_detector_free`].
-rd_status rd_detector_new(const char *config_json, size_t config_len, rd_detector **detector_out);
+rd_status rd_detector_new(const char *config_json,
+                          size_t config_len,
+                          rd_detector **detector_out);
 
 // Frees the detector `*detector` points to and sets `*detector` to NULL,
 // so calling it again is harmless. `detector` and `*detector` may be NULL.

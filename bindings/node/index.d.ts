@@ -360,8 +360,9 @@ export interface DetectorConfig {
   /** Larger inputs throw `INPUT_TOO_LARGE` (default 32 MiB). */
   maxInputBytes?: number
   /**
-   * Time budget of one line diff in milliseconds, 1..60,000 (default 100);
-   * past it the diff is still correct but may not be minimal.
+   * Wall-clock limit of one line diff in milliseconds, 1..60,000; off by
+   * default. Setting it makes results depend on timing (machine and
+   * load); without it the search is bounded by work and deterministic.
    */
   deadlineMs?: number
 }
@@ -388,11 +389,14 @@ export interface DiffMetadata {
    * alone is over the store cap).
    */
   stored: boolean
-  /** Whether the diff's time budget ran out (the diff is still correct). */
-  deadlineHit: boolean
   /**
-   * False when the line search was skipped because no diff could fit in
-   * `maxDiffLines` (mode `full`); the counts are then lower bounds.
+   * Whether the search's work bound (or an explicit `deadlineMs`) may
+   * have cut it short: the diff is still correct but may not be minimal.
+   */
+  budgetExhausted: boolean
+  /**
+   * Whether the counts are exact: always true (the search always runs;
+   * `maxDiffLines` never skips it).
    */
   exact: boolean
 }
@@ -414,7 +418,10 @@ export interface DiffOptions {
   threshold?: number
   /** `unified` (default), `split` or `minimal`. */
   format?: DiffFormat
-  /** 1..1,000,000 (default 50): a longer diff gives the full text instead. */
+  /**
+   * 1..1,000,000 (default 50): a longer diff is still sent when it is
+   * smaller than the full text, its header saying it is over the cap.
+   */
   maxDiffLines?: number
   /**
    * Trailing and inner runs of whitespace do not count (default true);

@@ -2,7 +2,10 @@
 //! engines it could be built on, and the floor (a byte comparison that
 //! reads both inputs), on generated snapshot-like inputs.
 //!
-//! `make bench` runs this and prints a table of medians and ratios.
+//! `make bench` runs this and prints a table of medians and ratios. The
+//! line search is bounded by work (imara-diff's Myers, GNU diff's cost
+//! limit), not time; these inputs size that bound: the slowest, 2.6 MB,
+//! must stay under 10 ms in release (docs/LIMITS.md).
 
 use std::hint::black_box;
 use std::time::Duration;

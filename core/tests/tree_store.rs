@@ -116,8 +116,13 @@ fn expired_ts_gives_the_full_tree_and_a_notice_on_disk() {
 fn two_reads_in_the_same_millisecond_do_not_collide_on_disk() {
     let dir = tempfile::tempdir().unwrap();
     let store = DiskStore::open(dir.path().join("s")).unwrap();
-    let a = parse_aria("- button \"a\"", false).unwrap();
-    let b = parse_aria("- button \"b\"", false).unwrap();
+    // A page around the button, so its change is smaller than the tree
+    // (a larger one reads back as the full tree).
+    let page = |name: &str| {
+        let rows: String = (0..8).map(|i| format!("- listitem: row {i}\n")).collect();
+        parse_aria(&format!("{rows}- button \"{name}\""), false).unwrap()
+    };
+    let (a, b) = (page("a"), page("b"));
     let now = 1_700_000_000_000;
     let r1 = store.read_at("k", &a, None, &opts(), now).unwrap();
     let r2 = store.read_at("k", &b, None, &opts(), now).unwrap();

@@ -91,8 +91,8 @@ fn diff_settings(json: Option<&str>) -> Result<DiffSettings, Error> {
 /// Creates a detector.
 ///
 /// `config_json` may be NULL for the defaults, or
-/// `{"maxStoredBytes": 10485760, "maxInputBytes": 33554432, "deadlineMs": 100}`
-/// (every field optional). On success `*detector_out` is a new detector to
+/// `{"maxStoredBytes": 10485760, "maxInputBytes": 33554432}` (every field
+/// optional; `"deadlineMs"`, off by default, makes results timing-dependent). On success `*detector_out` is a new detector to
 /// free with [`rd_detector_free`].
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rd_detector_new(
@@ -268,7 +268,7 @@ pub unsafe extern "C" fn rd_diff_format(
             new,
             &EngineOptions {
                 ignore_whitespace: s.ignore_whitespace,
-                deadline: Some(response_diff::diff::DEFAULT_DEADLINE),
+                deadline: None,
                 context: s.context,
                 max_changes: None,
             },

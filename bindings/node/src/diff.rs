@@ -29,7 +29,8 @@ pub struct DiffOptions {
     pub threshold: Option<f64>,
     /// `unified` (default), `split` or `minimal`.
     pub format: Option<DiffFormat>,
-    /// 1..1,000,000 (default 50): a longer diff gives the full text instead.
+    /// 1..1,000,000 (default 50): a longer diff is still sent when it is
+    /// smaller than the full text, its header saying it is over the cap.
     pub max_diff_lines: Option<u32>,
     /// Trailing and inner runs of whitespace do not count (default true);
     /// indentation always does.
@@ -70,8 +71,9 @@ pub struct DetectorConfig {
     pub max_stored_bytes: Option<f64>,
     /// Larger inputs throw `INPUT_TOO_LARGE` (default 32 MiB).
     pub max_input_bytes: Option<f64>,
-    /// Time budget of one line diff in milliseconds, 1..60,000 (default 100);
-    /// past it the diff is still correct but may not be minimal.
+    /// Wall-clock limit of one line diff in milliseconds, 1..60,000; off by
+    /// default. Setting it makes results depend on timing (machine and
+    /// load); without it the search is bounded by work and deterministic.
     pub deadline_ms: Option<u32>,
 }
 
@@ -93,10 +95,11 @@ pub struct DiffMetadata {
     /// Whether the current text was kept for the next call (false when it
     /// alone is over the store cap).
     pub stored: bool,
-    /// Whether the diff's time budget ran out (the diff is still correct).
-    pub deadline_hit: bool,
-    /// False when the line search was skipped because no diff could fit in
-    /// `maxDiffLines` (mode `full`); the counts are then lower bounds.
+    /// Whether the search's work bound (or an explicit `deadlineMs`) may
+    /// have cut it short: the diff is still correct but may not be minimal.
+    pub budget_exhausted: bool,
+    /// Whether the counts are exact: always true (the search always runs;
+    /// `maxDiffLines` never skips it).
     pub exact: bool,
 }
 
@@ -139,7 +142,7 @@ impl From<core::DiffResult> for DiffResult {
                 previous_hash: m.previous_hash,
                 current_hash: m.current_hash,
                 stored: m.stored,
-                deadline_hit: m.deadline_hit,
+                budget_exhausted: m.budget_exhausted,
                 exact: m.exact,
             },
         }
@@ -356,7 +359,7 @@ pub(crate) fn format_lines(previous: &str, current: &str, s: &core::DiffSettings
         current,
         &core::EngineOptions {
             ignore_whitespace: s.ignore_whitespace,
-            deadline: Some(core::DEFAULT_DEADLINE),
+            deadline: None,
             context: s.context,
             max_changes: None,
         },

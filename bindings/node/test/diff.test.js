@@ -70,7 +70,7 @@ test('metadata: counts, hashes, similarity', () => {
   assert.match(m.previousHash, /^[0-9a-f]{16}$/)
   assert.equal(m.stored, true)
   assert.equal(m.exact, true)
-  assert.equal(m.deadlineHit, false)
+  assert.equal(m.budgetExhausted, false)
   assert.ok(Math.abs(result.similarity - 66 / 67) < 1e-12)
   assert.ok(Math.abs(result.changeRatio - 1 / 67) < 1e-12)
 })
@@ -108,12 +108,13 @@ test('the store cap: a text over it is not kept and the result says so', () => {
   assert.equal(d.store('k', 'z'.repeat(500)), false)
 })
 
-test('maxDiffLines forces full', () => {
+test('maxDiffLines never picks the larger body: a longer diff is sent, its header says so', () => {
   const page = Array.from({ length: 100 }, (_, i) => `  - listitem "Item ${i}" [ref=e${i}]\n`).join('')
   const next = page.replace('Item 7"', 'X"').replace('Item 70"', 'Y"')
   const r = compareTexts(page, next, { maxDiffLines: 3 })
-  assert.equal(r.mode, 'full')
-  assert.match(r.formattedDiff.split('\n')[0], /^Full response \(.*maxDiffLines \(3\)\):$/)
+  assert.equal(r.mode, 'diff')
+  assert.ok(r.formattedDiff.length < next.length)
+  assert.match(r.formattedDiff.split('\n')[0], /^100 lines, 4 changed: .*\(18 diff lines, over maxDiffLines \(3\); smaller than the full text\)$/)
 })
 
 test('compareTexts: no previous text is mode first; the decision rule on its own', () => {

@@ -5,8 +5,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyDict;
 use response_diff::diff::{
-    self as core, DEFAULT_DEADLINE, DetectorConfig, DiffMetadata, DiffResult, DiffSettings,
-    EngineOptions, LineDiff,
+    self as core, DetectorConfig, DiffMetadata, DiffResult, DiffSettings, EngineOptions, LineDiff,
 };
 
 use crate::convert::{options_json, to_py, to_string};
@@ -145,8 +144,8 @@ impl PyDiffMetadata {
         self.inner.stored
     }
     #[getter]
-    fn deadline_hit(&self) -> bool {
-        self.inner.deadline_hit
+    fn budget_exhausted(&self) -> bool {
+        self.inner.budget_exhausted
     }
     #[getter]
     fn exact(&self) -> bool {
@@ -301,8 +300,8 @@ impl PyDetector {
     }
 
     #[getter]
-    fn deadline_ms(&self) -> u128 {
-        self.inner.config().deadline.as_millis()
+    fn deadline_ms(&self) -> Option<u128> {
+        self.inner.config().deadline.map(|d| d.as_millis())
     }
 
     fn __repr__(&self) -> String {
@@ -367,7 +366,7 @@ impl PyDiffFormatter {
                 &new,
                 &EngineOptions {
                     ignore_whitespace: s.ignore_whitespace,
-                    deadline: Some(DEFAULT_DEADLINE),
+                    deadline: None,
                     context: s.context,
                     max_changes: None,
                 },

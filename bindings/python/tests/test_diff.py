@@ -72,7 +72,7 @@ def test_result_attributes_match_to_dict_and_to_json() -> None:
     assert m.to_dict() == d["metadata"]
     assert d["metadata"]["addedLines"] == 1
     assert len(m.current_hash) == 16 and m.previous_hash is not None
-    assert m.stored and m.exact and not m.deadline_hit
+    assert m.stored and m.exact and not m.budget_exhausted
     assert m.context_lines == 6
     assert "mode='diff'" in repr(r)
 

@@ -34,7 +34,7 @@ def test_invalid_option() -> None:
         rd.ResponseDiffDetector(deadline_ms=0)
     e = err.value
     assert e.field == "detectorConfig.deadlineMs"
-    assert e.message == "0 is out of range; use 1 to 60000"
+    assert e.message == "0 is out of range; use 1 to 60000, or leave it out for no deadline"
     assert str(e) == f"invalid option `{e.field}`: {e.message}"
     # Values Python cannot send as JSON are refused the same way.
     with pytest.raises(rd.InvalidOptionError) as err:

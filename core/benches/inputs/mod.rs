@@ -1,4 +1,9 @@
-//! Generated snapshot-like inputs shared by the benchmarks.
+//! Generated snapshot-like inputs shared by the benchmarks and the golden
+//! corpus (core/tests/golden_corpus.rs). Ported byte for byte to Python
+//! (bindings/python/tests/bench_inputs.py) and Node
+//! (bindings/node/bench/inputs.mjs): change all three together, then
+//! regenerate tests/fixtures/golden-corpus.json, whose input hashes check
+//! the ports.
 #![allow(dead_code)]
 
 /// Sizes measured: 2 KB, 20 KB, 200 KB, 2.6 MB.

@@ -16,9 +16,6 @@ use crate::{Error, Result};
 pub const DEFAULT_MAX_STORED_BYTES: usize = 10 * 1024 * 1024;
 /// Default largest text accepted by [`ResponseDiffDetector::detect`]: 32 MiB.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 32 * 1024 * 1024;
-/// Default time budget of one line diff: 100 ms (the seed's NFR-001). Past
-/// it the diff is still correct but may not be minimal.
-pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(100);
 
 /// What the caller gets back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -66,13 +63,15 @@ pub struct DiffMetadata {
     /// Whether the current text was stored for the next call (false when it
     /// alone is over the store cap).
     pub stored: bool,
-    /// Whether the diff's time budget ran out before it was provably
-    /// minimal (the diff is still correct, but may be larger than needed).
-    pub deadline_hit: bool,
-    /// False when the line search was skipped because even the smallest
-    /// diff could not fit in `maxDiffLines` (mode is then `full`);
-    /// `addedLines` / `removedLines` are then lower bounds and `similarity`
-    /// an upper bound.
+    /// Whether the line search's work bound (or the caller's explicit
+    /// `deadlineMs`) may have cut it short before the diff was provably
+    /// minimal: the diff is still correct, but may be larger than needed.
+    /// Without `deadlineMs` it is a pure function of the texts and options.
+    pub budget_exhausted: bool,
+    /// Whether the counts are exact. Always true from the detector, which
+    /// always runs the search (`maxDiffLines` never skips it, since only
+    /// the real diff tells whether it is the smaller answer); false only
+    /// from [`super::EngineOptions::max_changes`] used directly.
     pub exact: bool,
 }
 
@@ -103,8 +102,10 @@ pub struct DetectorConfig {
     pub max_stored_bytes: usize,
     /// Larger inputs are refused with [`Error::InputTooLarge`]. Default 32 MiB.
     pub max_input_bytes: usize,
-    /// Time budget of one line diff. Default 100 ms.
-    pub deadline: Duration,
+    /// Wall-clock limit of one line diff; `None` (the default) bounds the
+    /// search by work only, so results are the same on every machine and
+    /// at any load. Setting it makes results depend on timing.
+    pub deadline: Option<Duration>,
 }
 
 impl Default for DetectorConfig {
@@ -112,7 +113,7 @@ impl Default for DetectorConfig {
         DetectorConfig {
             max_stored_bytes: DEFAULT_MAX_STORED_BYTES,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
-            deadline: DEFAULT_DEADLINE,
+            deadline: None,
         }
     }
 }
@@ -131,7 +132,8 @@ pub const MAX_DEADLINE_MS: u64 = 60_000;
 
 impl DetectorConfig {
     /// Parses `{"maxStoredBytes": …, "maxInputBytes": …, "deadlineMs": …}`
-    /// (every field optional), the form the bindings accept.
+    /// (every field optional), the form the bindings accept. `deadlineMs`
+    /// is off unless given; it makes results timing-dependent.
     ///
     /// ```
     /// use response_diff::diff::DetectorConfig;
@@ -142,11 +144,14 @@ impl DetectorConfig {
     pub fn from_json(json: &str) -> Result<DetectorConfig> {
         let j: DetectorConfigJson = crate::json::from_str(json, "detectorConfig")?;
         let d = DetectorConfig::default();
-        let deadline_ms = j.deadline_ms.unwrap_or(d.deadline.as_millis() as u64);
-        if !(1..=MAX_DEADLINE_MS).contains(&deadline_ms) {
+        if let Some(ms) = j.deadline_ms
+            && !(1..=MAX_DEADLINE_MS).contains(&ms)
+        {
             return Err(Error::invalid_option(
                 "detectorConfig.deadlineMs",
-                format!("{deadline_ms} is out of range; use 1 to {MAX_DEADLINE_MS}"),
+                format!(
+                    "{ms} is out of range; use 1 to {MAX_DEADLINE_MS}, or leave it out for no deadline"
+                ),
             ));
         }
         let max_input_bytes = j.max_input_bytes.unwrap_or(d.max_input_bytes);
@@ -159,7 +164,7 @@ impl DetectorConfig {
         Ok(DetectorConfig {
             max_stored_bytes: j.max_stored_bytes.unwrap_or(d.max_stored_bytes),
             max_input_bytes,
-            deadline: Duration::from_millis(deadline_ms),
+            deadline: j.deadline_ms.map(Duration::from_millis).or(d.deadline),
         })
     }
 
@@ -175,9 +180,9 @@ impl DetectorConfig {
         self
     }
 
-    /// Sets [`DetectorConfig::deadline`].
+    /// Sets [`DetectorConfig::deadline`] (timing-dependent results).
     pub fn deadline(mut self, deadline: Duration) -> Self {
-        self.deadline = deadline;
+        self.deadline = Some(deadline);
         self
     }
 }
@@ -359,7 +364,7 @@ pub fn compare_texts(previous: Option<&str>, current: &str, settings: &DiffSetti
         current,
         short_hash(current),
         settings,
-        DEFAULT_DEADLINE,
+        None,
     )
 }
 
@@ -368,7 +373,7 @@ fn compare(
     current: &str,
     current_hash: String,
     s: &DiffSettings,
-    deadline: Duration,
+    deadline: Option<Duration>,
 ) -> DiffResult {
     let total_lines = count_lines(current);
     let mut metadata = DiffMetadata {
@@ -379,7 +384,7 @@ fn compare(
         previous_hash: previous.map(|(_, h)| h.to_owned()),
         current_hash,
         stored: true,
-        deadline_hit: false,
+        budget_exhausted: false,
         exact: true,
     };
     let Some((prev, _)) = previous else {
@@ -408,25 +413,23 @@ fn compare(
         return unchanged(metadata);
     }
 
-    // Every format prints at least one line per changed line, so when even
-    // the smallest diff has more changed lines than maxDiffLines the search
-    // is skipped (the answer is `full` either way).
+    // The search always runs, whatever maxDiffLines says: only the real
+    // diff tells whether it is smaller than the full text.
     let diff = LineDiff::compute_with(
         prev,
         current,
         &EngineOptions {
             ignore_whitespace: s.ignore_whitespace,
-            deadline: Some(deadline),
+            deadline,
             context: s.context,
-            max_changes: Some(s.max_diff_lines),
+            max_changes: None,
         },
     );
     let similarity = diff.similarity();
     let change_ratio = 1.0 - similarity;
     metadata.added_lines = diff.added();
     metadata.removed_lines = diff.removed();
-    metadata.deadline_hit = diff.deadline_hit();
-
+    metadata.budget_exhausted = diff.budget_exhausted();
     metadata.exact = diff.exact();
 
     // Whitespace-only changes leave no changed lines at all.
@@ -434,31 +437,12 @@ fn compare(
         return unchanged(metadata);
     }
 
-    if !diff.exact() {
-        // The search was skipped because no diff could fit: full, without
-        // formatting a diff nobody will read.
-        let text = format!(
-            "Full response (at least {} lines changed (+{} \u{2212}{}), over maxDiffLines ({})):\n{current}",
-            metadata.added_lines + metadata.removed_lines,
-            metadata.added_lines,
-            metadata.removed_lines,
-            s.max_diff_lines
-        );
-        return DiffResult {
-            has_difference: true,
-            similarity,
-            change_ratio,
-            mode: DiffMode::Full,
-            formatted_diff: text,
-            metadata,
-        };
-    }
-
     let formatted = DiffFormatter::new(s.format, s.context).format(&diff);
     metadata.context_lines = formatted.context_lines;
     let changed = metadata.added_lines + metadata.removed_lines;
+    let over_cap = over_max_diff_lines(formatted.lines, s.max_diff_lines);
     let header = format!(
-        "{} line{}, {} changed: +{} \u{2212}{}\n",
+        "{} line{}, {} changed: +{} \u{2212}{}{over_cap}\n",
         total_lines,
         plural(total_lines),
         changed,
@@ -466,30 +450,21 @@ fn compare(
         metadata.removed_lines
     );
     let diff_len = header.len() + formatted.text.len();
-    let fits = formatted.lines <= s.max_diff_lines;
-    let small_ratio = change_ratio <= s.threshold;
-    let half_size = diff_len * 2 <= current.len();
-    let smaller = diff_len < current.len();
+    // maxDiffLines never picks the full text: a diff over it is still the
+    // smaller lossless answer, and its header says it is over.
+    let worth_it = change_ratio <= s.threshold || diff_is_small(diff_len, current.len());
 
-    let (mode, formatted_diff) = if fits && smaller && (small_ratio || half_size) {
+    let (mode, formatted_diff) = if worth_it && diff_len < current.len() {
         let mut text = header;
         text.push_str(&formatted.text);
         (DiffMode::Diff, text)
     } else {
-        let why = if !(small_ratio || half_size) || fits {
-            format!(
-                "{:.0}% of lines changed (+{} \u{2212}{}); a diff would not be smaller",
-                change_ratio * 100.0,
-                metadata.added_lines,
-                metadata.removed_lines
-            )
-        } else {
-            format!(
-                "the diff has {} lines, over maxDiffLines ({})",
-                formatted.lines, s.max_diff_lines
-            )
-        };
-        let mut text = format!("Full response ({why}):\n");
+        let mut text = format!(
+            "Full response ({:.0}% of lines changed (+{} \u{2212}{}); a diff would not be smaller):\n",
+            change_ratio * 100.0,
+            metadata.added_lines,
+            metadata.removed_lines
+        );
         text.push_str(current);
         (DiffMode::Full, text)
     };
@@ -503,6 +478,28 @@ fn compare(
     }
 }
 
+/// Largest share of the full text's bytes a diff may take to be sent when
+/// more than `threshold` of the lines changed. Every choice between a diff
+/// (or a snapshot patch) and the full text uses this one ratio.
+pub const MAX_DIFF_SHARE: f64 = 0.5;
+
+/// Whether a diff of `diff_len` bytes is at most [`MAX_DIFF_SHARE`] of a
+/// full text of `full_len` bytes.
+pub(crate) fn diff_is_small(diff_len: usize, full_len: usize) -> bool {
+    diff_len as f64 <= full_len as f64 * MAX_DIFF_SHARE
+}
+
+/// What a diff's header adds when the diff has more lines than
+/// `maxDiffLines`: the limit never makes a response larger (the diff is
+/// still sent when it is the smaller answer), it only says so.
+pub(crate) fn over_max_diff_lines(lines: usize, max: usize) -> String {
+    if lines > max {
+        format!(" ({lines} diff lines, over maxDiffLines ({max}); smaller than the full text)")
+    } else {
+        String::new()
+    }
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
@@ -510,7 +507,7 @@ fn plural(n: usize) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::DiffFormat;
+    use crate::diff::{DiffFormat, MAX_DIFF_LINES};
 
     fn page(n: usize) -> String {
         (0..n)
@@ -539,10 +536,11 @@ mod tests {
     }
 
     #[test]
-    fn max_diff_lines_forces_full() {
+    fn max_diff_lines_never_picks_a_larger_body() {
         let d = ResponseDiffDetector::new();
         let a = page(100);
-        // Four changed lines can never fit in three: the search is skipped.
+        // Four changed lines cannot fit in three, but the diff is still far
+        // smaller than the page: it is sent, and its header says so.
         let s = DiffSettings {
             max_diff_lines: 3,
             ..DiffSettings::default()
@@ -550,31 +548,118 @@ mod tests {
         d.detect("k", &a, &s).unwrap();
         let b = a.replace("Item 7\"", "X\"").replace("Item 70\"", "Y\"");
         let r = d.detect("k", &b, &s).unwrap();
-        assert_eq!(r.mode, DiffMode::Full);
-        assert!(!r.metadata.exact);
+        assert_eq!(r.mode, DiffMode::Diff);
+        assert!(r.metadata.exact);
         assert!(
             r.formatted_diff.starts_with(
-                "Full response (at least 4 lines changed (+2 \u{2212}2), over maxDiffLines (3)):\n"
+                "100 lines, 4 changed: +2 \u{2212}2 (18 diff lines, over maxDiffLines (3); smaller than the full text)\n"
             ),
             "{}",
             r.formatted_diff
         );
-        // Two changed lines could fit in five, but not with their context.
+        assert!(r.formatted_diff.len() < b.len());
+        // Within the cap the header has no note.
         let s = DiffSettings {
-            max_diff_lines: 5,
+            max_diff_lines: 18,
             ..DiffSettings::default()
         };
         d.store("k", &a).unwrap();
-        let b = a.replace("Item 7\"", "X\"");
         let r = d.detect("k", &b, &s).unwrap();
-        assert_eq!(r.mode, DiffMode::Full);
-        assert!(r.metadata.exact);
         assert!(
             r.formatted_diff
-                .starts_with("Full response (the diff has 9 lines, over maxDiffLines (5)):\n"),
+                .starts_with("100 lines, 4 changed: +2 \u{2212}2\n"),
             "{}",
             r.formatted_diff
         );
+    }
+
+    #[test]
+    fn a_120_line_change_on_a_600_line_page_is_a_diff_by_default() {
+        let s = DiffSettings::default();
+        let a = page(600);
+        // A section of 120 lines expands (inserted in the middle).
+        let section: String = (0..120)
+            .map(|i| format!("    - paragraph \"Detail {i}\" [ref=d{i}]\n"))
+            .collect();
+        let mid = a.match_indices('\n').nth(299).unwrap().0 + 1;
+        let expanded = format!("{}{section}{}", &a[..mid], &a[mid..]);
+        // And 120 lines rewritten in place.
+        let rewritten: String = a
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if (200..320).contains(&i) {
+                    format!("{l} (updated)\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        for (next, changed) in [(&expanded, 120), (&rewritten, 240)] {
+            let d = ResponseDiffDetector::new();
+            d.store("k", &a).unwrap();
+            let r = d.detect("k", next, &s).unwrap();
+            assert_eq!(r.mode, DiffMode::Diff, "{}", r.formatted_diff);
+            assert_eq!(r.metadata.added_lines + r.metadata.removed_lines, changed);
+            assert!(r.formatted_diff.contains("over maxDiffLines (50)"));
+            assert!(r.formatted_diff.len() < next.len());
+        }
+    }
+
+    #[test]
+    fn the_answer_is_never_larger_than_the_other_lossless_one() {
+        // Whatever maxDiffLines says: a diff answer is smaller than the full
+        // text, and a full answer only when no sent diff would be smaller
+        // than MAX_DIFF_SHARE of it (or the ratio rule did not apply).
+        let a = page(300);
+        let mut modes = std::collections::HashSet::new();
+        for max in [1, 5, 50, 500, 1_000_000] {
+            let s = DiffSettings {
+                max_diff_lines: max,
+                ..DiffSettings::default()
+            };
+            for step in [1usize, 7, 30, 90, 150] {
+                let next: String = a
+                    .lines()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        if i % step == 0 {
+                            format!("{l} *\n")
+                        } else {
+                            format!("{l}\n")
+                        }
+                    })
+                    .collect();
+                let r = compare_texts(Some(&a), &next, &s);
+                let unlimited = compare_texts(
+                    Some(&a),
+                    &next,
+                    &DiffSettings {
+                        max_diff_lines: MAX_DIFF_LINES,
+                        ..s
+                    },
+                );
+                // The cap changes the header at most, never the choice.
+                assert_eq!(r.mode, unlimited.mode, "max {max} step {step}");
+                let body = DiffFormatter::new(s.format, s.context)
+                    .format(&LineDiff::compute(&a, &next, true, None))
+                    .text;
+                match r.mode {
+                    DiffMode::Diff => {
+                        assert!(r.formatted_diff.len() < next.len(), "max {max} step {step}")
+                    }
+                    DiffMode::Full => assert!(
+                        body.len() >= next.len()
+                            || (r.change_ratio > s.threshold
+                                && !diff_is_small(body.len(), next.len())),
+                        "max {max} step {step}: a smaller diff was not sent"
+                    ),
+                    other => panic!("{other:?}"),
+                }
+                modes.insert(r.mode);
+            }
+        }
+        assert_eq!(modes.len(), 2, "both answers are exercised");
     }
 
     #[test]

@@ -1,6 +1,13 @@
 //! Line diff engine: trim the common prefix and suffix as bytes, then diff
-//! only the middle lines (interned to integers) with `similar`, under a
-//! deadline.
+//! only the middle lines (interned to integers) with imara-diff's Myers.
+//!
+//! The search is bounded by work, not time: imara-diff's Myers is GNU
+//! diff's / git's xdiff with its cost limit (a middle-snake search gives up
+//! minimality after max(√lines, 256) steps), so the result is a pure
+//! function of the two texts and the options, on every machine and at any
+//! load. A wall-clock deadline exists only as an explicit caller option
+//! ([`EngineOptions::deadline`], off by default); it runs `similar`'s Myers,
+//! which can stop at the deadline, and makes the result timing-dependent.
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
@@ -85,7 +92,7 @@ pub struct LineDiff<'a> {
     old: Side<'a>,
     new: Side<'a>,
     ops: Vec<Op>,
-    deadline_hit: bool,
+    budget_exhausted: bool,
     /// (removed, added) lower bounds when the search was skipped.
     lower_bounds: Option<(usize, usize)>,
 }
@@ -286,7 +293,10 @@ pub struct EngineOptions {
     /// Lines that differ only in trailing whitespace or runs of inner
     /// whitespace are equal (indentation still counts).
     pub ignore_whitespace: bool,
-    /// Time budget; past it the diff is still correct but may not be minimal.
+    /// Wall-clock limit of the search, off by default. Setting it makes
+    /// the result depend on timing (machine speed and load): past it the
+    /// diff is still correct but may be larger. Without it the search is
+    /// bounded by work only and the result is deterministic.
     pub deadline: Option<Duration>,
     /// Unchanged lines of the common prefix and suffix to keep available
     /// for context (`usize::MAX`: all).
@@ -314,8 +324,9 @@ impl<'a> LineDiff<'a> {
     ///
     /// With `ignore_whitespace`, lines that differ only in trailing
     /// whitespace or in runs of inner whitespace are equal (indentation
-    /// still counts). `deadline` bounds the time spent; past it the diff is
-    /// still correct but may not be minimal.
+    /// still counts). `deadline` (off when `None`, the deterministic
+    /// default) bounds the time spent; past it the diff is still correct
+    /// but may not be minimal, and the result depends on timing.
     pub fn compute(
         old: &'a str,
         new: &'a str,
@@ -366,8 +377,7 @@ impl<'a> LineDiff<'a> {
             old: 0..prefix_lines,
             new: 0..prefix_lines,
         });
-        // Set when the deadline passed: the fewest lines any diff changes.
-        let mut past_deadline_minimum: Option<usize> = None;
+        let mut budget_exhausted = false;
         let mut lower_bounds = None;
         if !old_mid_lines.is_empty() || !new_mid_lines.is_empty() {
             let ws = opts.ignore_whitespace;
@@ -403,42 +413,39 @@ impl<'a> LineDiff<'a> {
                     new: n0..n0 + new_h.len(),
                 });
             } else {
-                // Diff the line hashes; a 64-bit collision could pair two
-                // different lines, so check every pair the diff keeps and
-                // fall back to exact interning if one differs.
-                let mut raw = similar::capture_diff_slices_deadline(
-                    similar::Algorithm::Myers,
-                    &old_h,
-                    &new_h,
-                    deadline_at,
-                );
-                let collision = raw.iter().any(|op| match *op {
-                    similar::DiffOp::Equal {
-                        old_index,
-                        new_index,
-                        len,
-                    } => (0..len).any(|k| !same(old_index + k, new_index + k)),
-                    _ => false,
+                // Diff ids given by the line hashes; a 64-bit collision could
+                // pair two different lines, so check every pair the diff
+                // keeps and fall back to exact interning if one differs.
+                let (old_ids, new_ids, n) = ids_from_hashes(&old_h, &new_h);
+                let mut raw = search(&old_ids, &new_ids, n, deadline_at);
+                let collision = raw.iter().any(|op| {
+                    op.kind == OpKind::Equal
+                        && op.old.clone().zip(op.new.clone()).any(|(i, j)| !same(i, j))
                 });
                 if collision {
                     let (old_ids, new_ids) = intern(&old_mid_lines, &new_mid_lines, ws);
-                    raw = similar::capture_diff_slices_deadline(
-                        similar::Algorithm::Myers,
-                        &old_ids,
-                        &new_ids,
-                        deadline_at,
-                    );
+                    let n = old_ids.iter().chain(&new_ids).max().map_or(0, |&m| m + 1);
+                    raw = search(&old_ids, &new_ids, n, deadline_at);
                 }
-                // Past the deadline the search may have been cut short,
-                // unless the diff is as small as any diff can be (a thread
-                // descheduled past the deadline may still have finished).
-                if deadline_at.is_some_and(|d| Instant::now() > d) {
-                    let (del, ins) = lower.unwrap_or_else(|| change_lower_bounds(&old_h, &new_h));
-                    past_deadline_minimum = Some(del + ins);
+                let changes: usize = raw
+                    .iter()
+                    .filter(|op| op.kind != OpKind::Equal)
+                    .map(|op| op.old.len() + op.new.len())
+                    .sum();
+                // The work bound can only have cut the search short when the
+                // diff is at least BUDGET_MIN_CHANGES lines, the deadline only
+                // when it passed; either way not when no diff can be smaller.
+                let bounded = changes >= BUDGET_MIN_CHANGES
+                    || deadline_at.is_some_and(|d| Instant::now() > d);
+                if bounded {
+                    let (del, ins) = exact_change_lower_bounds(&old_h, &new_h);
+                    budget_exhausted = changes > del + ins;
                 }
-                for op in raw {
-                    push_similar_op(&mut ops, op, o0, n0);
-                }
+                ops.extend(raw.into_iter().map(|op| Op {
+                    kind: op.kind,
+                    old: o0 + op.old.start..o0 + op.old.end,
+                    new: n0 + op.new.start..n0 + op.new.end,
+                }));
             }
         }
         ops.push(Op {
@@ -455,16 +462,13 @@ impl<'a> LineDiff<'a> {
             lines.extend(head);
             Side { skip, lines, total }
         };
-        let mut diff = LineDiff {
+        LineDiff {
             old: side(old_mid_lines, head_old, old_total),
             new: side(new_mid_lines, head_new, new_total),
             ops: merge_equal_runs(ops),
-            deadline_hit: false,
+            budget_exhausted,
             lower_bounds,
-        };
-        diff.deadline_hit =
-            past_deadline_minimum.is_some_and(|min| diff.added() + diff.removed() > min);
-        diff
+        }
     }
 
     /// False when the search was skipped because no diff could stay within
@@ -515,12 +519,14 @@ impl<'a> LineDiff<'a> {
         }
     }
 
-    /// Whether the deadline passed and may have cut the search short (the
-    /// diff is still correct, but may be larger than the minimal one).
-    /// False when the diff is provably minimal: it changes no more lines
-    /// than lines present on one side only.
-    pub fn deadline_hit(&self) -> bool {
-        self.deadline_hit
+    /// Whether the search's work bound (or the caller's explicit deadline)
+    /// may have cut it short: the diff is still correct, but may be larger
+    /// than the minimal one. Deterministic without a deadline. False when
+    /// the bound cannot have acted (fewer than [`BUDGET_MIN_CHANGES`]
+    /// changed lines) or the diff is provably minimal (it changes no more
+    /// lines than lines present on one side only).
+    pub fn budget_exhausted(&self) -> bool {
+        self.budget_exhausted
     }
 
     /// `unchanged lines / max(old lines, new lines)`; 1.0 for two empty texts.
@@ -682,45 +688,114 @@ fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
     (absent(&new_bits, old), absent(&old_bits, new))
 }
 
-fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp, o0: usize, n0: usize) {
-    use similar::DiffOp as D;
-    let (kind_ranges, extra): ((OpKind, usize, usize, usize, usize), Option<Op>) = match op {
-        D::Equal {
-            old_index,
-            new_index,
-            len,
-        } => ((OpKind::Equal, old_index, len, new_index, len), None),
-        D::Delete {
-            old_index,
-            old_len,
-            new_index,
-        } => ((OpKind::Delete, old_index, old_len, new_index, 0), None),
-        D::Insert {
-            old_index,
-            new_index,
-            new_len,
-        } => ((OpKind::Insert, old_index, 0, new_index, new_len), None),
-        D::Replace {
-            old_index,
-            old_len,
-            new_index,
-            new_len,
-        } => (
-            (OpKind::Delete, old_index, old_len, new_index, 0),
-            Some(Op {
-                kind: OpKind::Insert,
-                old: o0 + old_index + old_len..o0 + old_index + old_len,
-                new: n0 + new_index..n0 + new_index + new_len,
-            }),
-        ),
+/// Fewest changed lines at which the search's work bound can act: the
+/// Myers search of imara-diff (like similar's) keeps looking for the
+/// minimal split for at least 256 steps from each end, so a region whose
+/// minimal diff has fewer than 2 × 256 changed lines is always diffed
+/// minimally by the search (the first region it gives up on is part of a
+/// minimal split, so its own diff is no larger than the whole one).
+pub const BUDGET_MIN_CHANGES: usize = 2 * 256;
+
+/// Dense ids for the lines, equal for equal hashes, and how many there are.
+fn ids_from_hashes(old: &[u64], new: &[u64]) -> (Vec<u32>, Vec<u32>, u32) {
+    let mut ids: FxHashMap<u64, u32> = FxHashMap::default();
+    ids.reserve(old.len() + new.len());
+    let mut id_of = |h: &u64| -> u32 {
+        let next = ids.len() as u32;
+        *ids.entry(*h).or_insert(next)
     };
-    let (kind, oi, ol, ni, nl) = kind_ranges;
+    let a = old.iter().map(&mut id_of).collect();
+    let b = new.iter().map(&mut id_of).collect();
+    let n = ids.len() as u32;
+    (a, b, n)
+}
+
+/// The ops (0-based within the middle) of a diff of two id sequences:
+/// imara-diff's Myers, bounded by work; `similar`'s Myers instead when the
+/// caller set a deadline, as only it can stop at one.
+fn search(old: &[u32], new: &[u32], n: u32, deadline: Option<Instant>) -> Vec<Op> {
+    let mut ops = Vec::new();
+    if deadline.is_some() {
+        for op in
+            similar::capture_diff_slices_deadline(similar::Algorithm::Myers, old, new, deadline)
+        {
+            push_similar_op(&mut ops, op);
+        }
+        return ops;
+    }
+    let before: Vec<imara_diff::Token> = old.iter().map(|&t| t.into()).collect();
+    let after: Vec<imara_diff::Token> = new.iter().map(|&t| t.into()).collect();
+    let mut diff = imara_diff::Diff::default();
+    diff.compute_with(imara_diff::Algorithm::Myers, &before, &after, n);
+    let (mut o, mut p) = (0usize, 0usize);
+    for h in diff.hunks() {
+        let (b, a) = (
+            h.before.start as usize..h.before.end as usize,
+            h.after.start as usize..h.after.end as usize,
+        );
+        ops.push(Op {
+            kind: OpKind::Equal,
+            old: o..b.start,
+            new: p..a.start,
+        });
+        ops.push(Op {
+            kind: OpKind::Delete,
+            old: b.clone(),
+            new: a.start..a.start,
+        });
+        ops.push(Op {
+            kind: OpKind::Insert,
+            old: b.end..b.end,
+            new: a.clone(),
+        });
+        (o, p) = (b.end, a.end);
+    }
     ops.push(Op {
-        kind,
-        old: o0 + oi..o0 + oi + ol,
-        new: n0 + ni..n0 + ni + nl,
+        kind: OpKind::Equal,
+        old: o..old.len(),
+        new: p..new.len(),
     });
-    ops.extend(extra);
+    ops
+}
+
+/// [`change_lower_bounds`] with hash sets instead of bitsets: no false
+/// hits, so a diff that is minimal is recognized as such (only a 64-bit
+/// collision can lower the bounds). Slower, so only run on large diffs.
+fn exact_change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
+    let set = |hashes: &[u64]| {
+        hashes
+            .iter()
+            .copied()
+            .collect::<rustc_hash::FxHashSet<u64>>()
+    };
+    let (old_set, new_set) = (set(old), set(new));
+    let absent = |other: &rustc_hash::FxHashSet<u64>, hashes: &[u64]| {
+        hashes.iter().filter(|h| !other.contains(h)).count()
+    };
+    (absent(&new_set, old), absent(&old_set, new))
+}
+
+fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp) {
+    let (o, n) = (op.old_range(), op.new_range());
+    match op {
+        similar::DiffOp::Equal { .. } => ops.push(Op {
+            kind: OpKind::Equal,
+            old: o,
+            new: n,
+        }),
+        _ => {
+            ops.push(Op {
+                kind: OpKind::Delete,
+                old: o.clone(),
+                new: n.start..n.start,
+            });
+            ops.push(Op {
+                kind: OpKind::Insert,
+                old: o.end..o.end,
+                new: n,
+            });
+        }
+    }
 }
 
 fn merge_equal_runs(ops: Vec<Op>) -> Vec<Op> {

@@ -4,8 +4,9 @@
 //!
 //! The line diff trims the common prefix and suffix as bytes first, so a
 //! few changes in a large text cost little more than reading it, then runs
-//! `similar`'s Myers diff (with its deadline) on the remaining lines,
-//! interned to integers.
+//! imara-diff's Myers diff on the remaining lines, interned to integers. The
+//! search is bounded by work, so a result is a pure function of the texts
+//! and options; a wall-clock deadline is only an explicit caller option.
 
 mod detector;
 mod format;
@@ -14,12 +15,14 @@ mod options;
 mod store;
 
 pub use detector::{
-    DEFAULT_DEADLINE, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig,
-    DiffMetadata, DiffMode, DiffResult, ResponseDiffDetector, compare_texts, short_hash,
+    DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffMetadata, DiffMode,
+    DiffResult, ResponseDiffDetector, compare_texts, short_hash,
 };
+pub(crate) use detector::{diff_is_small, over_max_diff_lines};
 pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, hunks};
 pub use lines::{
-    EngineOptions, Line, LineDiff, Op, OpKind, Side, count_lines, normalize_whitespace, split_lines,
+    BUDGET_MIN_CHANGES, EngineOptions, Line, LineDiff, Op, OpKind, Side, count_lines,
+    normalize_whitespace, split_lines,
 };
 pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
 pub(crate) use options::{check_range, join};

@@ -27,13 +27,17 @@ pub struct DiffOptions {
     /// Diff responses against the previous one for the same key (default false).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
-    /// 0..=1 (default 0.1): a diff is shown when at most this share of lines changed.
+    /// 0..=1 (default 0.1): a diff smaller than the full text is shown when
+    /// at most this share of lines changed (otherwise only when it is at most
+    /// [`super::MAX_DIFF_SHARE`] of the full text).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold: Option<f64>,
     /// `unified` (default), `split` or `minimal`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<DiffFormat>,
-    /// 1..=1,000,000 (default 50): a longer diff gives the full text instead.
+    /// 1..=1,000,000 (default 50): a longer diff is still sent when it is
+    /// smaller than the full text, its header saying it is over; the cap
+    /// never picks a larger body.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_diff_lines: Option<usize>,
     /// Trailing whitespace and runs of inner whitespace do not count
@@ -56,7 +60,8 @@ pub struct DiffSettings {
     pub threshold: f64,
     /// Output format.
     pub format: DiffFormat,
-    /// A diff longer than this many lines gives the full text.
+    /// Diff lines past which a diff's header says it is over the cap (the
+    /// diff is still sent when it is smaller than the full text).
     pub max_diff_lines: usize,
     /// See [`DiffOptions::ignore_whitespace`].
     pub ignore_whitespace: bool,

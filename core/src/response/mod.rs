@@ -34,7 +34,9 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::Result;
-use crate::diff::{DiffMode, DiffResult, ResponseDiffDetector, compare_texts};
+use crate::diff::{
+    DiffMode, DiffResult, ResponseDiffDetector, compare_texts, diff_is_small, over_max_diff_lines,
+};
 use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, SnapshotDiff};
 use crate::tree::snapshot_patch;
 
@@ -439,21 +441,21 @@ fn render_snapshot(
     }
     // An aria snapshot's changes as a patch by ref, when that rebuilds the
     // new snapshot exactly and says it in fewer bytes than the line diff
-    // (or, where the line diff lost to the full text, in at most half).
+    // (or, where the line diff lost to the full text, in at most
+    // MAX_DIFF_SHARE of it). As for line diffs, maxDiffLines never picks the
+    // larger body: a longer patch is still sent, its header says so.
     let patch = base_text
         .filter(|_| matches!(r.mode, DiffMode::Diff | DiffMode::Full))
         .and_then(|b| snapshot_patch(&b, text))
-        .filter(|p| {
-            p.text.lines().count() <= expectation.diff.max_diff_lines
-                && match r.mode {
-                    DiffMode::Diff => p.text.len() < r.formatted_diff.len(),
-                    _ => p.text.len() * 2 <= text.len(),
-                }
+        .filter(|p| match r.mode {
+            DiffMode::Diff => p.text.len() < r.formatted_diff.len(),
+            _ => diff_is_small(p.text.len(), text.len()),
         });
     if let Some(p) = &patch {
         r.mode = DiffMode::Diff;
         r.has_difference = true;
-        r.formatted_diff = format!("{}\n{}", p.summary(), p.text);
+        let over_cap = over_max_diff_lines(p.text.lines().count(), expectation.diff.max_diff_lines);
+        r.formatted_diff = format!("{}{over_cap}\n{}", p.summary(), p.text);
     }
     let body = match r.mode {
         // A patch is not a unified diff: its block has no language.

@@ -159,16 +159,44 @@ fn outcome(
                 .then(|| format!("scope `{s}` matches nothing in the current tree"))
         })
     };
+    let full = || {
+        if options.filter.is_noop() {
+            Arc::clone(tree)
+        } else {
+            Arc::new(options.filter.apply(tree))
+        }
+    };
     match (since, old) {
-        (Some(_), Some(old)) => ReadOutcome::Diff(diff_with(old, tree, options)),
-        (since, _) => {
-            let full = if options.filter.is_noop() {
-                Arc::clone(tree)
+        (Some(s), Some(old)) => {
+            let d = diff_with(old, tree, options);
+            // Never larger than the other lossless answer: when the changes
+            // take more text than the whole tree, send the tree (compared
+            // in the agent format; YAML and JSON grow both alike). "Nothing
+            // changed" is always the answer when it is true.
+            if d.is_empty() {
+                return ReadOutcome::Diff(d);
+            }
+            let tree = full();
+            let changes = d.to_agent().len();
+            let whole = tree.to_aria().len();
+            if changes > whole {
+                let notice = format!(
+                    "the changes since ts {s} ({changes} bytes) are larger than the tree ({whole} bytes); this is the full tree"
+                );
+                ReadOutcome::Full {
+                    tree,
+                    notice: Some(notice),
+                }
             } else {
-                Arc::new(options.filter.apply(tree))
-            };
+                ReadOutcome::Diff(d)
+            }
+        }
+        (since, _) => {
             let notice = since.map(missing).or_else(|| scope_notice(tree));
-            ReadOutcome::Full { tree: full, notice }
+            ReadOutcome::Full {
+                tree: full(),
+                notice,
+            }
         }
     }
 }

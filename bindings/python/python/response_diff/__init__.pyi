@@ -211,12 +211,13 @@ class DiffMetadata:
         """Whether the text was kept for the next call (False when it alone is
         over the store cap)."""
     @property
-    def deadline_hit(self) -> bool:
-        """The diff's time budget ran out (the diff is still correct)."""
+    def budget_exhausted(self) -> bool:
+        """The search's work bound (or an explicit ``deadlineMs``) may have
+        cut it short: the diff is still correct but may not be minimal."""
     @property
     def exact(self) -> bool:
-        """False when the search was skipped because no diff could fit in
-        ``maxDiffLines``; counts are then lower bounds."""
+        """Whether the counts are exact: always True (the search always
+        runs; ``maxDiffLines`` never skips it)."""
     def to_dict(self) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
 
@@ -283,7 +284,9 @@ class ResponseDiffDetector:
     @property
     def max_input_bytes(self) -> int: ...
     @property
-    def deadline_ms(self) -> int: ...
+    def deadline_ms(self) -> Optional[int]:
+        """The wall-clock limit, None (the default) for none: results are
+        then deterministic; a limit makes them depend on timing."""
     def __len__(self) -> int:
         """Number of stored keys."""
     def __contains__(self, key: str, /) -> bool: ...
