@@ -281,7 +281,10 @@ pub fn render(
         section(&mut out, &heading, &body);
     }
     if expectation.include_console
-        && let Some(body) = render_console(&response.console, &expectation.console)
+        && let Some((body, kept)) = render_console(&response.console, &expectation.console)
+        // Lean: when diffing, messages the filter left out entirely are
+        // not worth a section (the agent chose not to see them).
+        && (kept || chain.is_none())
     {
         section(&mut out, "Console messages", &body);
     }
@@ -539,7 +542,8 @@ fn render_snapshot(
     ))
 }
 
-fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option<String> {
+/// The console section's body, and whether any message passed the filter.
+fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option<(String, bool)> {
     if messages.is_empty() {
         return None;
     }
@@ -564,8 +568,9 @@ fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option
         kept.push((level, m, 1));
     }
     if kept.is_empty() {
-        return Some(format!(
-            "No messages match the console filter ({filtered_out} filtered out)."
+        return Some((
+            format!("No messages match the console filter ({filtered_out} filtered out)."),
+            false,
         ));
     }
     let omitted = kept.len().saturating_sub(filter.max_messages);
@@ -595,7 +600,7 @@ fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option
     if filtered_out > 0 {
         let _ = writeln!(body, "- ({filtered_out} filtered out by consoleOptions)");
     }
-    Some(body.trim_end().to_owned())
+    Some((body.trim_end().to_owned(), true))
 }
 
 #[cfg(test)]
@@ -619,23 +624,23 @@ mod tests {
         }
         msgs.push(ConsoleMessage::new("warning", "Deprecated API"));
         let e = exp(r#"{"consoleOptions": {"maxMessages": 3}}"#);
-        let out = render_console(&msgs, &e.console).unwrap();
+        let out = render_console(&msgs, &e.console).unwrap().0;
         assert_eq!(
             out,
             "- … 4 older messages omitted\n- [log] tick 4\n- [error] Failed to fetch /api/cart (×3)\n- [warn] Deprecated API"
         );
         let e = exp(r#"{"consoleOptions": {"levels": ["error"], "patterns": ["FETCH"]}}"#);
-        let out = render_console(&msgs, &e.console).unwrap();
+        let out = render_console(&msgs, &e.console).unwrap().0;
         assert_eq!(
             out,
             "- [error] Failed to fetch /api/cart (×3)\n- (6 filtered out by consoleOptions)"
         );
         let e = exp(r#"{"consoleOptions": {"removeDuplicates": false, "levels": ["error"]}}"#);
-        let out = render_console(&msgs, &e.console).unwrap();
+        let out = render_console(&msgs, &e.console).unwrap().0;
         assert_eq!(out.matches("Failed to fetch").count(), 3);
         let e = exp(r#"{"consoleOptions": {"patterns": ["nothing matches"]}}"#);
         assert_eq!(
-            render_console(&msgs, &e.console).unwrap(),
+            render_console(&msgs, &e.console).unwrap().0,
             "No messages match the console filter (9 filtered out)."
         );
     }
@@ -785,6 +790,42 @@ mod tests {
         // Without a diff target nothing is left out.
         let alone = render(&page("Cart", 3), &on, None).unwrap().text;
         assert!(alone.contains("### Page state") && alone.contains("### Open tabs"));
+    }
+
+    #[test]
+    fn a_diffed_response_leaves_out_a_console_the_filter_emptied() {
+        let det = ResponseDiffDetector::new();
+        let target = DiffTarget {
+            detector: &det,
+            key: "tab1",
+        };
+        let r = Response {
+            console: vec![ConsoleMessage::new("log", "tick")],
+            ..Response::default()
+        };
+        let errors = r#""consoleOptions": {"levels": ["error"]}"#;
+        let on = exp(&format!(
+            r#"{{{errors}, "diffOptions": {{"enabled": true}}}}"#
+        ));
+        assert_eq!(render(&r, &on, Some(target)).unwrap().text, "");
+        let off = exp(&format!("{{{errors}}}"));
+        assert!(
+            render(&r, &off, Some(target))
+                .unwrap()
+                .text
+                .contains("No messages match the console filter (1 filtered out).")
+        );
+        // A message that passes the filter is always shown.
+        let r = Response {
+            console: vec![ConsoleMessage::new("error", "boom")],
+            ..Response::default()
+        };
+        assert!(
+            render(&r, &on, Some(target))
+                .unwrap()
+                .text
+                .contains("- [error] boom")
+        );
     }
 
     #[test]
