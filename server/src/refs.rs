@@ -40,6 +40,9 @@ const MAX_KEYS: usize = 512;
 /// Refs of earlier snapshots of the current document kept for actions on
 /// a ref the latest snapshot no longer shows.
 const MAX_EARLIER: usize = 20_000;
+/// Tabs whose maps are kept; a tab the page closed itself is never
+/// forgotten explicitly, so the least recently read goes first.
+const MAX_TABS: usize = 32;
 
 /// What a ref named when it was last shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,6 +124,8 @@ struct TabRefs {
     key: String,
     latest: HashMap<String, Target>,
     earlier: HashMap<String, Target>,
+    /// When it was last carried (for [`MAX_TABS`]).
+    used: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -139,6 +144,7 @@ pub struct Refs {
     ranges: HashMap<String, VecDeque<DocRange>>,
     /// Keys in the order they were first given a range (oldest first).
     order: VecDeque<String>,
+    clock: u64,
 }
 
 impl Default for Refs {
@@ -156,6 +162,7 @@ impl Refs {
             tabs: HashMap::new(),
             ranges: HashMap::new(),
             order: VecDeque::new(),
+            clock: 0,
         }
     }
 
@@ -165,7 +172,19 @@ impl Refs {
     /// page URL, used to file a new document. The result becomes the tab's
     /// latest snapshot.
     pub fn carry(&mut self, tab: &str, doc: &str, url: &str, tree: &Tree) -> Result<Carried> {
+        if !self.tabs.contains_key(tab) && self.tabs.len() >= MAX_TABS {
+            let oldest = self
+                .tabs
+                .iter()
+                .min_by_key(|(_, t)| t.used)
+                .map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                self.forget(&k);
+            }
+        }
+        self.clock += 1;
         let state = self.tabs.entry(tab.to_owned()).or_default();
+        state.used = self.clock;
         if state.doc != doc || state.key.is_empty() {
             state.doc = doc.to_owned();
             state.key = format!("{tab}\u{1f}{}", url.split('#').next().unwrap_or(url));
