@@ -157,6 +157,7 @@ async function runConfig(cfg, origin) {
   let view = null; // the latest full snapshot the agent can see (for refs)
   let agentView = null; // ours-diff: rebuilt from diffs
   const seenByUrl = new Map(); // ours-diff: the agent's last view of each URL
+  let lastUrl = null; // ours-diff: the URL the agent was last shown
   let lastTs;
   try {
     for (const [i, step] of STEPS.entries()) {
@@ -206,7 +207,9 @@ async function runConfig(cfg, origin) {
           agentView = full; // go on from the truth so one loss is reported once
         }
         const sections = readSections(r.text);
-        const url = pageUrl(sections);
+        // A diffed response leaves out a Page state it already showed: the URL is unchanged.
+        const url = pageUrl(sections) ?? lastUrl;
+        lastUrl = url;
         if (url !== null && agentView !== null && sections.some((x) => x.heading.startsWith('Page snapshot'))) {
           seenByUrl.set(url, agentView);
         }

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod mcp;
+pub mod refs;
 pub mod settle;
 pub mod site;
 pub mod stdio;

@@ -234,6 +234,10 @@ pub fn render(
 ) -> Result<Rendered> {
     let mut out = String::new();
     let mut snapshot_diff = None;
+    // With diffing on, a section the agent was shown in the previous
+    // response for this key, unchanged since, is left out (see
+    // `unchanged_since_shown`).
+    let chain = diff.filter(|_| expectation.diff.enabled);
 
     if let Some(result) = &response.result {
         section(&mut out, "Result", result);
@@ -249,11 +253,16 @@ pub fn render(
             let current = if t.current { "(current) " } else { "" };
             let _ = writeln!(body, "- {}: {current}[{}]({})", t.index, t.title, t.url);
         }
-        section(&mut out, "Open tabs", body.trim_end());
+        let body = body.trim_end();
+        if !unchanged_since_shown(chain, "tabs", body) {
+            section(&mut out, "Open tabs", body);
+        }
     }
     if let Some(page) = &response.page {
         let body = format!("- Page URL: {}\n- Page Title: {}", page.url, page.title);
-        section(&mut out, "Page state", &body);
+        if !unchanged_since_shown(chain, "page", &body) {
+            section(&mut out, "Page state", &body);
+        }
     }
     if expectation.include_snapshot
         && let Some(snap) = &response.snapshot
@@ -272,7 +281,10 @@ pub fn render(
         section(&mut out, &heading, &body);
     }
     if expectation.include_console
-        && let Some(body) = render_console(&response.console, &expectation.console)
+        && let Some((body, kept)) = render_console(&response.console, &expectation.console)
+        // Lean: when diffing, messages the filter left out entirely are
+        // not worth a section (the agent chose not to see them).
+        && (kept || chain.is_none())
     {
         section(&mut out, "Console messages", &body);
     }
@@ -326,6 +338,47 @@ fn process_images(
 
 #[cfg(feature = "images")]
 pub use image::process as process_image;
+
+/// Whether `body` is what the previous diffed response for the same key
+/// showed in section `name`; records it as shown. The lean envelope (issue
+/// 15): an agent that diffs keeps what it was shown, so repeating the page
+/// URL and title, or the tab list, after every action costs tokens and
+/// says nothing. Lossless because the comparison is with what this chain
+/// showed last (a peek with diffing off neither reads nor moves it), and a
+/// change shows the section again.
+fn unchanged_since_shown(chain: Option<DiffTarget<'_>>, name: &str, body: &str) -> bool {
+    let Some(target) = chain else {
+        return false;
+    };
+    let key = format!("{}\u{1f}section\u{1f}{name}", target.key);
+    if target.detector.previous(&key).as_deref() == Some(body) {
+        return true;
+    }
+    // A body over the store cap is simply shown again next time.
+    let _ = target.detector.store(&key, body);
+    false
+}
+
+/// The one-line header of a snapshot patch: the counts that are not zero,
+/// then the unchanged elements (`1 changed, 34 unchanged`; `2 added,
+/// 1 removed, 40 unchanged`). The patch lines say the kind of each change
+/// (`~`, `+`, `-`), so the header stays short.
+fn patch_header(p: &crate::tree::SnapshotPatch) -> String {
+    let mut parts = Vec::new();
+    if p.changed > 0 {
+        parts.push(format!("{} changed", p.changed));
+    }
+    match (p.added, p.restored) {
+        (0, _) => {}
+        (n, 0) => parts.push(format!("{n} added")),
+        (n, r) => parts.push(format!("{n} added ({r} as last shown)")),
+    }
+    if p.removed > 0 {
+        parts.push(format!("{} removed", p.removed));
+    }
+    parts.push(format!("{} unchanged", p.unchanged));
+    parts.join(", ")
+}
 
 fn section(out: &mut String, heading: &str, body: &str) {
     let _ = write!(out, "### {heading}\n{body}\n\n");
@@ -455,7 +508,7 @@ fn render_snapshot(
         r.mode = DiffMode::Diff;
         r.has_difference = true;
         let over_cap = over_max_diff_lines(p.text.lines().count(), expectation.diff.max_diff_lines);
-        r.formatted_diff = format!("{}{over_cap}\n{}", p.summary(), p.text);
+        r.formatted_diff = format!("{}{over_cap}\n{}", patch_header(p), p.text);
     }
     let body = match r.mode {
         // A patch is not a unified diff: its block has no language.
@@ -489,7 +542,8 @@ fn render_snapshot(
     ))
 }
 
-fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option<String> {
+/// The console section's body, and whether any message passed the filter.
+fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option<(String, bool)> {
     if messages.is_empty() {
         return None;
     }
@@ -514,8 +568,9 @@ fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option
         kept.push((level, m, 1));
     }
     if kept.is_empty() {
-        return Some(format!(
-            "No messages match the console filter ({filtered_out} filtered out)."
+        return Some((
+            format!("No messages match the console filter ({filtered_out} filtered out)."),
+            false,
         ));
     }
     let omitted = kept.len().saturating_sub(filter.max_messages);
@@ -545,7 +600,7 @@ fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option
     if filtered_out > 0 {
         let _ = writeln!(body, "- ({filtered_out} filtered out by consoleOptions)");
     }
-    Some(body.trim_end().to_owned())
+    Some((body.trim_end().to_owned(), true))
 }
 
 #[cfg(test)]
@@ -569,23 +624,23 @@ mod tests {
         }
         msgs.push(ConsoleMessage::new("warning", "Deprecated API"));
         let e = exp(r#"{"consoleOptions": {"maxMessages": 3}}"#);
-        let out = render_console(&msgs, &e.console).unwrap();
+        let out = render_console(&msgs, &e.console).unwrap().0;
         assert_eq!(
             out,
             "- … 4 older messages omitted\n- [log] tick 4\n- [error] Failed to fetch /api/cart (×3)\n- [warn] Deprecated API"
         );
         let e = exp(r#"{"consoleOptions": {"levels": ["error"], "patterns": ["FETCH"]}}"#);
-        let out = render_console(&msgs, &e.console).unwrap();
+        let out = render_console(&msgs, &e.console).unwrap().0;
         assert_eq!(
             out,
             "- [error] Failed to fetch /api/cart (×3)\n- (6 filtered out by consoleOptions)"
         );
         let e = exp(r#"{"consoleOptions": {"removeDuplicates": false, "levels": ["error"]}}"#);
-        let out = render_console(&msgs, &e.console).unwrap();
+        let out = render_console(&msgs, &e.console).unwrap().0;
         assert_eq!(out.matches("Failed to fetch").count(), 3);
         let e = exp(r#"{"consoleOptions": {"patterns": ["nothing matches"]}}"#);
         assert_eq!(
-            render_console(&msgs, &e.console).unwrap(),
+            render_console(&msgs, &e.console).unwrap().0,
             "No messages match the console filter (9 filtered out)."
         );
     }
@@ -678,7 +733,7 @@ mod tests {
         assert_eq!(det.len(), 1);
         let next = render(&page(2), &on, Some(target)).unwrap();
         assert_eq!(next.snapshot_diff.as_ref().unwrap().mode, DiffMode::Diff);
-        assert!(next.text.contains("### Page snapshot (patch since the previous snapshot)\n1 changed (~), 0 added (+), 0 removed (-), 29 unchanged\n```\n~ listitem [ref=e7]: item 2\n```"), "{}", next.text);
+        assert!(next.text.contains("### Page snapshot (patch since the previous snapshot)\n1 changed, 29 unchanged\n```\n~ listitem [ref=e7]: item 2\n```"), "{}", next.text);
         // The same kind of change as a line diff, when asked for.
         let lines =
             exp(r#"{"diffOptions": {"enabled": true}, "snapshotOptions": {"diff": "lines"}}"#);
@@ -689,6 +744,87 @@ mod tests {
             again
                 .text
                 .contains("### Page snapshot\nNo changes since the previous response (30 lines).")
+        );
+    }
+
+    #[test]
+    fn a_diffed_response_leaves_out_page_state_and_tabs_it_already_showed() {
+        let det = ResponseDiffDetector::new();
+        let target = DiffTarget {
+            detector: &det,
+            key: "tab1",
+        };
+        let page = |title: &str, tabs: usize| Response {
+            result: Some("ok".into()),
+            page: Some(PageState {
+                url: "http://127.0.0.1/".into(),
+                title: title.into(),
+            }),
+            tabs: (0..tabs)
+                .map(|i| Tab {
+                    index: i,
+                    title: "Shop".into(),
+                    url: "http://127.0.0.1/".into(),
+                    current: i == 0,
+                })
+                .collect(),
+            snapshot: Some(Snapshot::aria("- button \"Go\" [ref=e1]")),
+            ..Response::default()
+        };
+        let on = exp(r#"{"diffOptions": {"enabled": true}}"#);
+        let first = render(&page("Shop", 2), &on, Some(target)).unwrap().text;
+        assert!(first.contains("### Open tabs\n") && first.contains("### Page state\n"));
+        let same = render(&page("Shop", 2), &on, Some(target)).unwrap().text;
+        assert_eq!(
+            same,
+            "### Result\nok\n\n### Page snapshot\nNo changes since the previous response (1 line)."
+        );
+        // A peek with diffing off shows everything and moves nothing.
+        let peek = render(&page("Cart", 2), &exp("{}"), Some(target))
+            .unwrap()
+            .text;
+        assert!(peek.contains("- Page Title: Cart"));
+        let changed = render(&page("Cart", 3), &on, Some(target)).unwrap().text;
+        assert!(changed.contains("- Page Title: Cart"), "{changed}");
+        assert!(changed.contains("- 2: [Shop]"), "{changed}");
+        // Without a diff target nothing is left out.
+        let alone = render(&page("Cart", 3), &on, None).unwrap().text;
+        assert!(alone.contains("### Page state") && alone.contains("### Open tabs"));
+    }
+
+    #[test]
+    fn a_diffed_response_leaves_out_a_console_the_filter_emptied() {
+        let det = ResponseDiffDetector::new();
+        let target = DiffTarget {
+            detector: &det,
+            key: "tab1",
+        };
+        let r = Response {
+            console: vec![ConsoleMessage::new("log", "tick")],
+            ..Response::default()
+        };
+        let errors = r#""consoleOptions": {"levels": ["error"]}"#;
+        let on = exp(&format!(
+            r#"{{{errors}, "diffOptions": {{"enabled": true}}}}"#
+        ));
+        assert_eq!(render(&r, &on, Some(target)).unwrap().text, "");
+        let off = exp(&format!("{{{errors}}}"));
+        assert!(
+            render(&r, &off, Some(target))
+                .unwrap()
+                .text
+                .contains("No messages match the console filter (1 filtered out).")
+        );
+        // A message that passes the filter is always shown.
+        let r = Response {
+            console: vec![ConsoleMessage::new("error", "boom")],
+            ..Response::default()
+        };
+        assert!(
+            render(&r, &on, Some(target))
+                .unwrap()
+                .text
+                .contains("- [error] boom")
         );
     }
 
@@ -736,7 +872,7 @@ mod tests {
         let back = render(&page(&format!("{shop}#cart"), "tea", 2), &on, Some(target)).unwrap();
         assert_eq!(mode(&back), DiffMode::Diff);
         assert!(back.text.contains(
-            "### Page snapshot (patch since the last snapshot of this URL)\n1 changed (~), 0 added (+), 0 removed (-), 29 unchanged\n```\n~ listitem [ref=e7]: tea 2\n```"
+            "### Page snapshot (patch since the last snapshot of this URL)\n1 changed, 29 unchanged\n```\n~ listitem [ref=e7]: tea 2\n```"
         ), "{}", back.text);
         // The tab chain moved on too: the same page again is unchanged.
         let again = render(&page(shop, "tea", 2), &on, Some(target)).unwrap();
