@@ -13,15 +13,14 @@
 // view is rebuilt from the previous view plus each diff, and compared with a
 // full snapshot taken out of band after every step: a step whose rebuilt view
 // differs fails the run (exit 1).
-import { readFileSync, existsSync, writeFileSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { existsSync, writeFileSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { arg as cliArg } from './cli.mjs';
 import {
-  connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs,
+  connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
 } from './harness.mjs';
 import { readSections } from './reconstruct.mjs';
 import { resolveRef } from './refs.mjs';
@@ -48,25 +47,6 @@ if (!existsSync(CHROMIUM)) {
 }
 
 // ---------------------------------------------------------------- the site
-
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
-
-async function serveSite(root) {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(root, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(root) || !existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
-    res.end(readFileSync(file));
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  return { origin, close: () => new Promise((ok) => server.close(ok)) };
-}
 
 // ------------------------------------------------------------- the session
 
@@ -229,7 +209,7 @@ async function runConfig(cfg, origin) {
 
 // ---------------------------------------------------------------- main
 
-const site = await serveSite(SITE);
+const site = await serveDir(SITE);
 const results = [];
 let failed = false;
 try {
