@@ -28,7 +28,9 @@ def pages(worker: int) -> list[str]:
             k = (step * 37 + j * 101 + worker) % len(changed)
             changed[k] = changed[k] + f" (step {step})"
         if step % 5 == 4:
-            changed = changed[: 200 + step]  # a big change: mode full
+            # A big change: every row rewritten, so any diff is larger than
+            # the page (mode full).
+            changed = [r.replace(" row ", f" line {step} ") for r in changed[: 200 + step]]
         out.append(base + "\n- list [ref=w%d]:\n" % worker + "\n".join(changed) + "\n")
     return out
 
