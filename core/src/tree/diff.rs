@@ -247,14 +247,8 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &DiffOptions) -> TreeDiff {
     };
     let mut o = Flat::new(&old, options);
     let mut n = Flat::new(&new, options);
-    let refs = options.identity == IdentityMode::Refs && o.has_refs && n.has_refs;
-    let (old_to_new, new_to_old) = if refs {
-        match_refs(&o, &n)
-    } else {
-        (vec![NONE; o.len()], vec![NONE; n.len()])
-    };
-    o.compute_ids(|i| old_to_new[i] == NONE);
-    n.compute_ids(|i| new_to_old[i] == NONE);
+    let by_refs = options.identity == IdentityMode::Refs;
+    let (old_to_new, new_to_old) = pair_by_refs_then_hash_ids(&mut o, &mut n, by_refs);
     let mut m = Matching {
         o: &o,
         n: &n,
@@ -309,14 +303,8 @@ pub(crate) fn match_for_carry(old: &Tree, new: &Tree, stable_ids: bool) -> Vec<O
     let options = DiffOptions::default();
     let mut o = Flat::new(old, &options);
     let mut n = Flat::new(new, &options);
-    let (old_to_new, new_to_old) = if stable_ids && o.has_refs && n.has_refs {
-        match_refs(&o, &n)
-    } else {
-        (vec![NONE; o.len()], vec![NONE; n.len()])
-    };
+    let (old_to_new, new_to_old) = pair_by_refs_then_hash_ids(&mut o, &mut n, stable_ids);
     let by_id: Vec<bool> = new_to_old.iter().map(|&i| i != NONE).collect();
-    o.compute_ids(|i| old_to_new[i] == NONE);
-    n.compute_ids(|i| new_to_old[i] == NONE);
     let mut m = Matching {
         o: &o,
         n: &n,
@@ -578,6 +566,24 @@ fn own_sig(e: &Element, bounds: bool) -> u64 {
 }
 
 /// Step 1: refs present exactly once in each tree.
+/// The first identity stage shared by the diff and ref carrying: elements
+/// paired by ref when `by_refs` and both trees carry refs, then content ids
+/// computed for every element left unpaired.
+fn pair_by_refs_then_hash_ids(
+    o: &mut Flat<'_>,
+    n: &mut Flat<'_>,
+    by_refs: bool,
+) -> (Vec<u32>, Vec<u32>) {
+    let (old_to_new, new_to_old) = if by_refs && o.has_refs && n.has_refs {
+        match_refs(o, n)
+    } else {
+        (vec![NONE; o.len()], vec![NONE; n.len()])
+    };
+    o.compute_ids(|i| old_to_new[i] == NONE);
+    n.compute_ids(|i| new_to_old[i] == NONE);
+    (old_to_new, new_to_old)
+}
+
 fn match_refs(o: &Flat<'_>, n: &Flat<'_>) -> (Vec<u32>, Vec<u32>) {
     let mut old_to_new = vec![NONE; o.len()];
     let mut new_to_old = vec![NONE; n.len()];
