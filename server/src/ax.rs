@@ -79,6 +79,9 @@ pub struct AxSnapshot {
     origin: Option<String>,
     dom: DomFacts,
     frames: HashMap<i64, AxSnapshot>,
+    /// `aria-hidden` elements Chromium left out of its tree entirely, by the
+    /// backend id of their closest ancestor it kept (see [`Self::orphans`]).
+    orphans: HashMap<i64, Vec<i64>>,
 }
 
 enum Item {
@@ -124,12 +127,16 @@ pub struct DomFacts {
     parent: std::sync::Arc<HashMap<i64, i64>>,
     /// Text nodes' text, by backend id.
     text: std::sync::Arc<HashMap<i64, String>>,
-    /// Each text node's place in document order.
+    /// Each node's place in document order (text nodes and elements).
     order: std::sync::Arc<HashMap<i64, usize>>,
     /// The places of whitespace-only text nodes, ascending.
     blanks: std::sync::Arc<Vec<usize>>,
     /// `(iframe element's backend id, frame id)` of each child document.
     frames: Vec<(i64, String)>,
+    /// Each element's child nodes (elements, text, pseudo-elements; a
+    /// shadow root's children under its host), in document order, by
+    /// backend id: the DOM walk of content Chromium prunes.
+    kids: std::sync::Arc<HashMap<i64, Vec<i64>>>,
 }
 
 #[derive(Debug, Default)]
@@ -150,6 +157,8 @@ struct DomNode {
     targetable: bool,
     /// It has a box of non-zero size and is visible.
     visible: bool,
+    /// A `::before`/`::after` pseudo-element's text (a quoted CSS `content`).
+    css_text: Option<String>,
 }
 
 impl DomNode {
@@ -188,6 +197,7 @@ impl DomFacts {
         let mut blanks = Vec::new();
         let mut base = 0usize;
         let mut frames = Vec::new();
+        let mut kids: HashMap<i64, Vec<i64>> = HashMap::new();
         let docs = v.get("documents").and_then(Value::as_array);
         let frame_ids: Vec<Option<String>> = docs
             .into_iter()
@@ -288,6 +298,7 @@ impl DomFacts {
                         && let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
                         && p < count
                     {
+                        built[i].css_text = Some(text.clone());
                         built[p].pseudo_text.push(text);
                     }
                 }
@@ -323,6 +334,7 @@ impl DomFacts {
                     if types.get(pu) == Some(&1) {
                         if let (Some(&b), Some(&pb)) = (backend.get(i), backend.get(pu)) {
                             parents.insert(b, pb);
+                            kids.entry(pb).or_insert_with(Vec::new).push(b);
                         }
                         break;
                     }
@@ -344,6 +356,11 @@ impl DomFacts {
                     texts.insert(b, t);
                 }
             }
+            for (i, &b) in backend.iter().enumerate() {
+                if types.get(i) == Some(&1) {
+                    order.insert(b, base + i);
+                }
+            }
             base += count;
             for (i, node) in built.into_iter().enumerate() {
                 if types.get(i) == Some(&1)
@@ -360,6 +377,7 @@ impl DomFacts {
             order: std::sync::Arc::new(order),
             blanks: std::sync::Arc::new(blanks),
             frames,
+            kids: std::sync::Arc::new(kids),
         }
     }
 
@@ -443,6 +461,7 @@ impl AxSnapshot {
             origin,
             dom: DomFacts::default(),
             frames: HashMap::new(),
+            orphans: HashMap::new(),
         })
     }
 
@@ -479,9 +498,11 @@ impl AxSnapshot {
             .into_iter()
             .map(|(b, mut f)| {
                 f.dom = dom.clone();
+                f.orphans = f.orphans(&f.dom);
                 (b, f)
             })
             .collect();
+        self.orphans = self.orphans(&dom);
         self.dom = dom;
         self
     }
@@ -517,6 +538,172 @@ impl AxSnapshot {
         self.nodes.is_empty()
     }
 
+    /// The outermost `aria-hidden` elements of the DOM that have no node in
+    /// Chromium's tree (it drops some hidden subtrees whole: reveal.js's
+    /// inert slides), by their closest ancestor that has one. Playwright's
+    /// ai mode shows them where they are visible, so they are read from the
+    /// DOM ([`Self::hidden_items`]) in their place among that node's
+    /// children.
+    fn orphans(&self, dom: &DomFacts) -> HashMap<i64, Vec<i64>> {
+        let hidden = |d: &DomNode| {
+            d.attr("aria-hidden")
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        };
+        let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
+        for (&b, d) in dom.nodes.iter() {
+            if !hidden(d) || self.by_backend.contains_key(&b) {
+                continue;
+            }
+            let mut cur = b;
+            let mut kept = None;
+            for _ in 0..MAX_DEPTH {
+                let Some(&p) = dom.parent.get(&cur) else { break };
+                if let Some(&i) = self.by_backend.get(&p) {
+                    kept = Some((p, i));
+                    break;
+                }
+                if dom.nodes.get(&p).is_some_and(hidden) {
+                    break;
+                }
+                cur = p;
+            }
+            // Under a hidden node Chromium kept, the whole subtree is read
+            // from the DOM already.
+            if let Some((p, i)) = kept
+                && !(self.nodes[i].get("ignored").and_then(Value::as_bool) == Some(true)
+                    && hidden_by_aria(&self.nodes[i]))
+            {
+                out.entry(p).or_default().push(b);
+            }
+        }
+        for v in out.values_mut() {
+            v.sort_by_key(|b| dom.order.get(b).copied().unwrap_or(usize::MAX));
+        }
+        out
+    }
+
+    /// Whether `b` is `ancestor` or under it in the DOM.
+    fn within(&self, b: i64, ancestor: i64) -> bool {
+        let mut cur = b;
+        for _ in 0..MAX_DEPTH {
+            if cur == ancestor {
+                return true;
+            }
+            match self.dom.parent.get(&cur) {
+                Some(&p) => cur = p,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// The DOM element `b`, inside an `aria-hidden` subtree, as Playwright's
+    /// ai mode shows it: every visible element is a node (its role from
+    /// its `role` or tag, no name: a name is computed only for what is not
+    /// hidden, `[aria-hidden]` where the attribute is), the text of visible
+    /// elements and their CSS content is text, and what has no box is left
+    /// out but for its children. Chromium keeps such subtrees only in part
+    /// (ace editor's gutter: the numbers are gone, the fold buttons named),
+    /// so all of it is read from the DOM.
+    fn hidden_items(&self, b: i64, depth: usize) -> Vec<Item> {
+        let Some(d) = self.dom.nodes.get(&b) else {
+            return Vec::new();
+        };
+        if depth >= MAX_DEPTH || matches!(d.tag.as_str(), "::marker" | "::before" | "::after") {
+            return Vec::new();
+        }
+        let mut children = Vec::new();
+        let mut after = None;
+        for &c in self.dom.kids.get(&b).into_iter().flatten() {
+            if let Some(t) = self.dom.text.get(&c) {
+                if d.visible {
+                    children.push(Item::Text(t.clone(), Some(c)));
+                }
+                continue;
+            }
+            match self.dom.nodes.get(&c) {
+                Some(p) if p.tag == "::before" => {
+                    children.extend(p.css_text.clone().map(|t| Item::Text(t, None)))
+                }
+                Some(p) if p.tag == "::after" => after = p.css_text.clone(),
+                Some(_) => children.extend(self.hidden_items(c, depth + 1)),
+                None => {}
+            }
+        }
+        children.extend(after.map(|t| Item::Text(t, None)));
+        if !d.visible {
+            return children;
+        }
+        let explicit = d.attr("role").map(str::trim).filter(|r| !r.is_empty());
+        let (role, level) = match explicit {
+            Some(r) => match r.split_whitespace().next().unwrap_or("generic") {
+                "none" | "presentation" => return children,
+                r => (r.to_owned(), None),
+            },
+            None => implicit_role(d),
+        };
+        if role == "generic" && d.inline && d.only_text_child {
+            return children;
+        }
+        let attr_true = |name: &str| {
+            d.attr(name)
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        };
+        let mut states = Vec::new();
+        let r = role.as_str();
+        let aria_level = d.attr("aria-level").and_then(|l| l.trim().parse::<u8>().ok());
+        if let Some(l) = aria_level.or(level)
+            && matches!(r, "heading" | "listitem" | "row" | "treeitem")
+        {
+            states.push(State::with_value("level", l.to_string()));
+        }
+        for (state, roles) in [
+            ("expanded", EXPANDED_ROLES),
+            ("selected", SELECTED_ROLES),
+            ("checked", CHECKED_ROLES),
+            ("disabled", DISABLED_ROLES),
+        ] {
+            let on = attr_true(&format!("aria-{state}"))
+                || (state == "disabled" && d.attr("disabled").is_some());
+            if on && roles.contains(&r) {
+                states.push(State::flag(state));
+            }
+        }
+        if r == "button" && attr_true("aria-pressed") {
+            states.push(State::flag("pressed"));
+        }
+        if attr_true("aria-hidden") {
+            states.push(State::flag("aria-hidden"));
+        }
+        states.sort_by_key(state_rank);
+        let mut props = Vec::new();
+        if r == "link"
+            && let Some(href) = d.attr("href")
+        {
+            props.push(Prop::new("url", truncate_data_url(href)));
+        }
+        let mut value = None;
+        if d.tag == "INPUT" || d.tag == "TEXTAREA" {
+            if FIELD_ROLES.contains(&r) {
+                value = d.value.clone().filter(|v| !v.is_empty());
+            }
+            children.clear();
+        }
+        normalize(
+            Node {
+                role,
+                name: String::new(),
+                value,
+                backend: Some(b),
+                states,
+                props,
+                children,
+                targetable: d.targetable,
+            },
+            &|a, b| self.apart(a, b),
+        )
+    }
+
     fn children_of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.nodes[i]
             .get("childIds")
@@ -540,6 +727,44 @@ impl AxSnapshot {
                 continue;
             }
             out.extend(self.convert(c, depth + 1));
+        }
+        if let Some(orphans) = self.backend_of(i).and_then(|b| self.orphans.get(&b)) {
+            out = self.place_orphans(out, orphans, depth);
+        }
+        out
+    }
+
+    /// Puts the DOM-read `aria-hidden` subtrees Chromium left out among a
+    /// node's items, in document order, dropping what Chromium kept of
+    /// them (each is read whole from the DOM).
+    fn place_orphans(&self, items: Vec<Item>, orphans: &[i64], depth: usize) -> Vec<Item> {
+        let key = |item: &Item| match item {
+            Item::Node(n) => n.backend,
+            Item::Text(_, k) => *k,
+            Item::Glue => None,
+        };
+        let place = |b: Option<i64>| b.and_then(|b| self.dom.order.get(&b).copied());
+        let mut out = Vec::with_capacity(items.len() + orphans.len());
+        let mut pending = orphans.iter().copied().peekable();
+        for item in items {
+            let k = key(&item);
+            if k.is_some_and(|k| orphans.iter().any(|&o| self.within(k, o))) {
+                continue;
+            }
+            if let Some(at) = place(k) {
+                while let Some(&o) = pending.peek() {
+                    if place(Some(o)).is_some_and(|p| p < at) {
+                        out.extend(self.hidden_items(o, depth + 1));
+                        pending.next();
+                    } else {
+                        break;
+                    }
+                }
+            }
+            out.push(item);
+        }
+        for o in pending {
+            out.extend(self.hidden_items(o, depth + 1));
         }
         out
     }
@@ -680,8 +905,12 @@ impl AxSnapshot {
             // presentational role) out of the tree; Playwright reads it.
             return vec![Item::Text(t.clone(), Some(b))];
         }
-        if ignored && hidden_by_aria(n) && dom.is_some_and(|d| d.tag != "#text") {
-            return self.aria_hidden(i, depth);
+        if ignored
+            && hidden_by_aria(n)
+            && let Some(b) = backend
+            && dom.is_some_and(|d| d.tag != "#text")
+        {
+            return self.hidden_items(b, depth);
         }
         if role == "LabelText" && dom.is_none() {
             return self.convert_children(i, depth);
@@ -860,66 +1089,6 @@ impl AxSnapshot {
             }
         }
         normalize(node, &|a, b| self.apart(a, b))
-    }
-
-    /// An element under `aria-hidden`: Chromium keeps it only as an
-    /// ignored node without role or name; Playwright's ai mode shows it
-    /// when it is visible (with `[aria-hidden]` where the attribute is),
-    /// its role from its tag and no name from content.
-    fn aria_hidden(&self, i: usize, depth: usize) -> Vec<Item> {
-        let backend = self.backend_of(i);
-        let Some(d) = self.dom_of(i) else {
-            return self.convert_children(i, depth);
-        };
-        let children = self.regroup(backend, self.convert_children(i, depth));
-        if !d.visible {
-            return children;
-        }
-        let explicit = d.attr("role").map(str::trim).filter(|r| !r.is_empty());
-        let (role, level) = match explicit {
-            Some("none" | "presentation") => return children,
-            Some(r) => (
-                r.split_whitespace().next().unwrap_or("generic").to_owned(),
-                None,
-            ),
-            None => implicit_role(d),
-        };
-        if role == "generic" && d.inline && d.only_text_child {
-            return children;
-        }
-        let mut states = Vec::new();
-        if let Some(l) = level {
-            states.push(State::with_value("level", l.to_string()));
-        }
-        if d.attr("aria-hidden")
-            .is_some_and(|v| v.eq_ignore_ascii_case("true"))
-        {
-            states.push(State::flag("aria-hidden"));
-        }
-        let name = d
-            .attr("aria-label")
-            .or(if d.tag == "IMG" { d.attr("alt") } else { None })
-            .map(collapse)
-            .unwrap_or_default();
-        let mut props = Vec::new();
-        if role == "link"
-            && let Some(href) = d.attr("href")
-        {
-            props.push(Prop::new("url", truncate_data_url(href)));
-        }
-        normalize(
-            Node {
-                role,
-                name,
-                value: None,
-                backend,
-                states,
-                props,
-                children,
-                targetable: d.targetable,
-            },
-            &|a, b| self.apart(a, b),
-        )
     }
 
     /// Playwright shows every element without a role as a `generic` (and
@@ -1418,6 +1587,16 @@ fn implicit_role(d: &DomNode) -> (String, Option<u8>) {
         "H6" => return ("heading".into(), Some(6)),
         "HR" => "separator",
         "IMG" => "img",
+        "INPUT" => match d.attr("type").map(str::to_ascii_lowercase).as_deref() {
+            Some("checkbox") => "checkbox",
+            Some("radio") => "radio",
+            Some("button" | "submit" | "reset" | "image") => "button",
+            Some("range") => "slider",
+            Some("number") => "spinbutton",
+            Some("search") => "searchbox",
+            Some("hidden") => "generic",
+            _ => "textbox",
+        },
         "INS" => "insertion",
         "LI" => "listitem",
         "MAIN" => "main",
@@ -1427,6 +1606,8 @@ fn implicit_role(d: &DomNode) -> (String, Option<u8>) {
         "OPTION" => "option",
         "P" => "paragraph",
         "PROGRESS" => "progressbar",
+        "SELECT" => "combobox",
+        "TEXTAREA" => "textbox",
         "STRONG" => "strong",
         "SUB" => "subscript",
         "SUP" => "superscript",

@@ -1527,22 +1527,26 @@ const HIT_TEST: &str = r#"function (x, y) {
 }"#;
 
 const FOCUS_AND_SELECT: &str = r#"function () {
+  // Page globals are not trusted: polyfills (webcomponents.js in Polymer's
+  // TodoMVC) replace HTMLInputElement and document with wrappers, so an
+  // instanceof check or document.activeElement fails on a real input.
+  const tag = this.localName;
+  const field = tag === 'input' || tag === 'textarea';
   this.scrollIntoView({ block: 'center', inline: 'center' });
   this.focus();
   try {
-    if (this instanceof HTMLInputElement || this instanceof HTMLTextAreaElement) {
+    if (field) {
       this.select();
     } else if (this.isContentEditable) {
-      const r = document.createRange();
+      const doc = this.ownerDocument;
+      const r = doc.createRange();
       r.selectNodeContents(this);
-      const s = window.getSelection();
+      const s = doc.getSelection();
       s.removeAllRanges();
       s.addRange(r);
     }
   } catch (e) {}
-  const active = document.activeElement;
-  const editable = this instanceof HTMLInputElement || this instanceof HTMLTextAreaElement || this.isContentEditable;
-  return editable && (active === this || this.contains(active));
+  return (field || this.isContentEditable) && this.matches(':focus, :focus-within');
 }"#;
 
 const SELECT_OPTIONS: &str = r#"function (values) {
