@@ -137,6 +137,8 @@ pub struct DomFacts {
     /// shadow root's children under its host), in document order, by
     /// backend id: the DOM walk of content Chromium prunes.
     kids: std::sync::Arc<HashMap<i64, Vec<i64>>>,
+    /// The first `<label for>` of each id.
+    label_for: std::sync::Arc<HashMap<String, i64>>,
 }
 
 #[derive(Debug, Default)]
@@ -198,6 +200,7 @@ impl DomFacts {
         let mut base = 0usize;
         let mut frames = Vec::new();
         let mut kids: HashMap<i64, Vec<i64>> = HashMap::new();
+        let mut label_for: HashMap<String, i64> = HashMap::new();
         let docs = v.get("documents").and_then(Value::as_array);
         let frame_ids: Vec<Option<String>> = docs
             .into_iter()
@@ -366,6 +369,11 @@ impl DomFacts {
                 if types.get(i) == Some(&1)
                     && let Some(&b) = backend.get(i)
                 {
+                    if node.tag == "LABEL"
+                        && let Some(id) = node.attr("for")
+                    {
+                        label_for.entry(id.to_owned()).or_insert(b);
+                    }
                     nodes.insert(b, node);
                 }
             }
@@ -377,6 +385,7 @@ impl DomFacts {
             order: std::sync::Arc::new(order),
             blanks: std::sync::Arc::new(blanks),
             frames,
+            label_for: std::sync::Arc::new(label_for),
             kids: std::sync::Arc::new(kids),
         }
     }
@@ -398,6 +407,21 @@ impl DomFacts {
             }
         }
         Vec::new()
+    }
+
+    /// The text of every text node under `b`, in document order, shown
+    /// or not (a `<label for>`'s text names its control even when the
+    /// label is hidden, in Playwright as in the accessible name spec).
+    fn text_content(&self, b: i64, out: &mut String, depth: usize) {
+        if depth >= MAX_DEPTH {
+            return;
+        }
+        for &c in self.kids.get(&b).into_iter().flatten() {
+            match self.text.get(&c) {
+                Some(t) => out.push_str(t),
+                None => self.text_content(c, out, depth + 1),
+            }
+        }
     }
 
     fn get(&self, backend: Option<i64>) -> Option<&DomNode> {
@@ -663,8 +687,15 @@ impl AxSnapshot {
             ("checked", CHECKED_ROLES),
             ("disabled", DISABLED_ROLES),
         ] {
-            let on = attr_true(&format!("aria-{state}"))
-                || (state == "disabled" && d.attr("disabled").is_some());
+            // `disabled` is native only on form controls (Playwright's
+            // getAriaDisabled); reveal.js puts it on links.
+            let native = state == "disabled"
+                && d.attr("disabled").is_some()
+                && matches!(
+                    d.tag.as_str(),
+                    "BUTTON" | "INPUT" | "SELECT" | "TEXTAREA" | "OPTION" | "OPTGROUP" | "FIELDSET"
+                );
+            let on = attr_true(&format!("aria-{state}")) || native;
             if on && roles.contains(&r) {
                 states.push(State::flag(state));
             }
@@ -947,6 +978,17 @@ impl AxSnapshot {
             children: Vec::new(),
             targetable: self.targetable(backend),
         };
+        if node.name.is_empty()
+            && let Some(d) = dom
+            && matches!(d.tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON")
+            && let Some(&label) = d.attr("id").and_then(|id| self.dom.label_for.get(id))
+        {
+            // Chromium does not name a control after a `<label for>` that
+            // is hidden (TodoMVC's "Mark all as complete"); Playwright does.
+            let mut text = String::new();
+            self.dom.text_content(label, &mut text, 0);
+            node.name = collapse(&text);
+        }
         if role == "iframe" {
             // Playwright names no iframe and shows its document inside.
             node.name.clear();
