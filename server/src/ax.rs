@@ -569,10 +569,7 @@ impl AxSnapshot {
     /// DOM ([`Self::hidden_items`]) in their place among that node's
     /// children.
     fn orphans(&self, dom: &DomFacts) -> HashMap<i64, Vec<i64>> {
-        let hidden = |d: &DomNode| {
-            d.attr("aria-hidden")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        };
+        let hidden = is_aria_hidden;
         let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
         for (&b, d) in dom.nodes.iter() {
             if !hidden(d) || self.by_backend.contains_key(&b) {
@@ -702,6 +699,13 @@ impl AxSnapshot {
         }
         if r == "button" && attr_true("aria-pressed") {
             states.push(State::flag("pressed"));
+        }
+        if self
+            .by_backend
+            .get(&b)
+            .is_some_and(|&i| has_true_property(&self.nodes[i], "focused"))
+        {
+            states.push(State::flag("active"));
         }
         if attr_true("aria-hidden") {
             states.push(State::flag("aria-hidden"));
@@ -936,10 +940,13 @@ impl AxSnapshot {
             // presentational role) out of the tree; Playwright reads it.
             return vec![Item::Text(t.clone(), Some(b))];
         }
-        if ignored
-            && hidden_by_aria(n)
-            && let Some(b) = backend
-            && dom.is_some_and(|d| d.tag != "#text")
+        // Hidden by aria-hidden is the attribute's word (Playwright's), not
+        // Chromium's: Chromium un-hides a subtree while an element in it
+        // has focus.
+        if let Some(b) = backend
+            && let Some(d) = dom
+            && d.tag != "#text"
+            && ((ignored && hidden_by_aria(n)) || is_aria_hidden(d))
         {
             return self.hidden_items(b, depth);
         }
@@ -1586,6 +1593,24 @@ fn shown_by_content(items: &[Item]) -> bool {
         matches!(c, Item::Node(n) if n.role == "generic" && n.children.iter().all(|c| !matches!(c, Item::Node(_))))
     });
     !leaf_child && items.iter().any(|c| matches!(c, Item::Node(_)))
+}
+
+/// Whether the element has `aria-hidden="true"`.
+fn is_aria_hidden(d: &DomNode) -> bool {
+    d.attr("aria-hidden")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+}
+
+/// Whether an AX node has a boolean property (`focused`) set.
+fn has_true_property(n: &Value, name: &str) -> bool {
+    n.get("properties")
+        .and_then(Value::as_array)
+        .is_some_and(|ps| {
+            ps.iter().any(|p| {
+                p.get("name").and_then(Value::as_str) == Some(name)
+                    && p.pointer("/value/value") == Some(&Value::Bool(true))
+            })
+        })
 }
 
 /// Whether Chromium left a node out because of `aria-hidden`.
