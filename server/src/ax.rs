@@ -53,8 +53,15 @@
 //!   Playwright's ai mode does; a generic child repeating its parent's name
 //!   is dropped; a generic's `title` is its name; a figure is named by its
 //!   caption; a name from content takes the DOM's case;
-//! - visible `aria-hidden` content is shown with `[aria-hidden]` where
-//!   Chromium keeps its nodes, with the role of its tag;
+//! - `aria-hidden` subtrees are read from the DOM, whole: Chromium keeps
+//!   them only in part (ace's gutter keeps its fold buttons, named, and
+//!   loses its line numbers), drops some entirely (reveal.js's laid-out
+//!   neighbouring slides) and un-hides one while focus is inside it;
+//!   Playwright shows every visible element in them, with the role of its
+//!   `role` or tag, no name and `[aria-hidden]` where the attribute is;
+//!   there, `disabled` is native on form controls only, not on links;
+//! - a control Chromium leaves unnamed is named by its `<label for>`, even
+//!   a label that is not displayed (Playwright's rule);
 //! - same-origin iframes show their document inside the `iframe` node.
 //!
 //! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
@@ -578,7 +585,9 @@ impl AxSnapshot {
             let mut cur = b;
             let mut kept = None;
             for _ in 0..MAX_DEPTH {
-                let Some(&p) = dom.parent.get(&cur) else { break };
+                let Some(&p) = dom.parent.get(&cur) else {
+                    break;
+                };
                 if let Some(&i) = self.by_backend.get(&p) {
                     kept = Some((p, i));
                     break;
@@ -672,7 +681,9 @@ impl AxSnapshot {
         };
         let mut states = Vec::new();
         let r = role.as_str();
-        let aria_level = d.attr("aria-level").and_then(|l| l.trim().parse::<u8>().ok());
+        let aria_level = d
+            .attr("aria-level")
+            .and_then(|l| l.trim().parse::<u8>().ok());
         if let Some(l) = aria_level.or(level)
             && matches!(r, "heading" | "listitem" | "row" | "treeitem")
         {
