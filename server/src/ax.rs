@@ -344,7 +344,7 @@ impl DomFacts {
                     if types.get(pu) == Some(&1) {
                         if let (Some(&b), Some(&pb)) = (backend.get(i), backend.get(pu)) {
                             parents.insert(b, pb);
-                            kids.entry(pb).or_insert_with(Vec::new).push(b);
+                            kids.entry(pb).or_default().push(b);
                         }
                         break;
                     }
