@@ -2304,6 +2304,95 @@ mod dom_tests {
     }
 
     #[test]
+    fn aria_hidden_subtrees_are_read_from_the_dom() {
+        // Chromium keeps the gutter (3) as an ignored node without its
+        // cells, and the hidden slide (20) not at all; Playwright shows
+        // both as the DOM has them, nameless, [aria-hidden] where the
+        // attribute is, the slide in its place before the textbox.
+        let mut gutter = ax(3, Some(2), "none", "", &[]);
+        gutter["ignored"] = json!(true);
+        gutter["ignoredReasons"] =
+            json!([{"name": "ariaHiddenSubtree", "value": {"type": "boolean", "value": true}}]);
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "main", "", &[3, 9]),
+            gutter,
+            ax(9, Some(2), "textbox", "Code", &[]),
+        ];
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(3, Some(2), "DIV", &[("aria-hidden", "true")], "", "block"),
+            D(4, Some(3), "DIV", &[("aria-hidden", "false")], "", "block"),
+            D(5, Some(4), "#text", &[], "1", "inline"),
+            D(
+                6,
+                Some(4),
+                "SPAN",
+                &[
+                    ("role", "button"),
+                    ("aria-label", "Fold rows 1 to 3"),
+                    ("aria-expanded", "true"),
+                ],
+                "",
+                "inline-block",
+            ),
+            D(7, Some(3), "DIV", &[("aria-hidden", "true")], "", "block"),
+            D(8, Some(7), "#text", &[], "2", "inline"),
+            D(
+                20,
+                Some(2),
+                "SECTION",
+                &[("hidden", ""), ("inert", ""), ("aria-hidden", "true")],
+                "",
+                "block",
+            ),
+            D(21, Some(20), "H2", &[], "", "block"),
+            D(22, Some(21), "#text", &[], "Next", "inline"),
+            D(
+                23,
+                Some(20),
+                "A",
+                &[("href", "#/2"), ("disabled", "")],
+                "",
+                "inline",
+            ),
+            D(24, Some(23), "#text", &[], "Down", "inline"),
+            D(9, Some(2), "TEXTAREA", &[], "", "inline-block"),
+        ];
+        assert_eq!(
+            snapshot(nodes, &d, &[]),
+            "- main [ref=e2]:\n  - generic [aria-hidden] [ref=e3]:\n    - generic [ref=e4]:\n      - text: \"1\"\n      - button [expanded] [ref=e6]\n    - generic [aria-hidden] [ref=e7]: \"2\"\n  - generic [aria-hidden] [ref=e20]:\n    - heading [level=2] [ref=e21]: Next\n    - link [ref=e23]:\n      - /url: \"#/2\"\n      - text: Down\n  - textbox \"Code\" [ref=e9]"
+        );
+    }
+
+    #[test]
+    fn a_hidden_label_for_names_its_control() {
+        // Chromium leaves the checkbox unnamed: its label is not displayed.
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "main", "", &[10]),
+            ax(10, Some(2), "checkbox", "", &[]),
+        ];
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(
+                10,
+                Some(2),
+                "INPUT",
+                &[("type", "checkbox"), ("id", "all")],
+                "",
+                "inline-block",
+            ),
+            D(11, Some(2), "LABEL", &[("for", "all")], "", "none"),
+            D(12, Some(11), "#text", &[], "Mark all as complete", "inline"),
+        ];
+        assert_eq!(
+            snapshot(nodes, &d, &[]),
+            "- main [ref=e2]:\n  - checkbox \"Mark all as complete\" [ref=e10]"
+        );
+    }
+
+    #[test]
     fn css_strings() {
         assert_eq!(css_string("\"✔\"").as_deref(), Some("✔"));
         assert_eq!(css_string("none"), None);
