@@ -62,6 +62,10 @@
 //!   there, `disabled` is native on form controls only, not on links;
 //! - a control Chromium leaves unnamed is named by its `<label for>`, even
 //!   a label that is not displayed (Playwright's rule);
+//! - an empty element that is a click target of its own (`cursor:
+//!   pointer`, its parent's cursor not) is kept as a `generic`, and a
+//!   nameless image that is one is kept too; Chromium drops the first as
+//!   uninteresting;
 //! - same-origin iframes show their document inside the `iframe` node.
 //!
 //! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
@@ -111,6 +115,9 @@ struct Node {
     /// Playwright would give it a ref: it has a box and takes pointer
     /// events (a generic is unwrapped only around such a node).
     targetable: bool,
+    /// A click target of its own (see [`DomNode::click_root`]): kept
+    /// even when it is an empty generic or a nameless image.
+    click_root: bool,
 }
 
 /// The CDP method for [`DomFacts`] and its parameters.
@@ -119,7 +126,7 @@ pub const DOM_SNAPSHOT_METHOD: &str = "DOMSnapshot.captureSnapshot";
 /// Parameters of [`DOM_SNAPSHOT_METHOD`]: the computed styles [`DomFacts`] reads.
 pub fn dom_snapshot_params() -> Value {
     serde_json::json!({
-        "computedStyles": ["display", "content", "visibility", "pointer-events"],
+        "computedStyles": ["display", "content", "visibility", "pointer-events", "cursor"],
     })
 }
 
@@ -166,6 +173,12 @@ struct DomNode {
     targetable: bool,
     /// It has a box of non-zero size and is visible.
     visible: bool,
+    /// Its computed `cursor` is `pointer`.
+    pointer: bool,
+    /// Playwright's click target root: it would get a ref, its cursor is
+    /// `pointer` and its parent's is not (the cursor is inherited, so the
+    /// parent is where an ancestor click target would show).
+    click_root: bool,
     /// A `::before`/`::after` pseudo-element's text (a quoted CSS `content`).
     css_text: Option<String>,
 }
@@ -301,6 +314,7 @@ impl DomFacts {
                         });
                     built[i].visible = sized && style(2).as_deref() == Some("visible");
                     built[i].targetable = built[i].visible && style(3).as_deref() != Some("none");
+                    built[i].pointer = style(4).as_deref() == Some("pointer");
                     // A node laid out in several boxes is listed once per box.
                     if matches!(built[i].tag.as_str(), "::before" | "::after")
                         && seen_pseudo.insert(i)
@@ -325,6 +339,20 @@ impl DomFacts {
                         text_children[p] += 1;
                     }
                 }
+            }
+            for i in 0..count {
+                let mut p = parent.get(i).copied().unwrap_or(-1);
+                while let Some(pu) = usize::try_from(p).ok().filter(|&pu| pu < count) {
+                    if types.get(pu) == Some(&1) {
+                        break;
+                    }
+                    p = parent.get(pu).copied().unwrap_or(-1);
+                }
+                let parent_pointer = usize::try_from(p)
+                    .ok()
+                    .and_then(|p| built.get(p))
+                    .is_some_and(|d| d.pointer);
+                built[i].click_root = built[i].targetable && built[i].pointer && !parent_pointer;
             }
             for i in 0..count {
                 built[i].only_text_child = children[i] == 1 && text_children[i] == 1;
@@ -571,7 +599,8 @@ impl AxSnapshot {
 
     /// The outermost `aria-hidden` elements of the DOM that have no node in
     /// Chromium's tree (it drops some hidden subtrees whole: reveal.js's
-    /// inert slides), by their closest ancestor that has one. Playwright's
+    /// inert slides), and the empty click targets it drops, by their
+    /// closest ancestor that has one. Playwright's
     /// ai mode shows them where they are visible, so they are read from the
     /// DOM ([`Self::hidden_items`]) in their place among that node's
     /// children.
@@ -579,7 +608,11 @@ impl AxSnapshot {
         let hidden = is_aria_hidden;
         let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
         for (&b, d) in dom.nodes.iter() {
-            if !hidden(d) || self.by_backend.contains_key(&b) {
+            // Also an empty element that is a click target of its own
+            // (jsoneditor's colour swatch): Chromium leaves it out as
+            // uninteresting, Playwright keeps it.
+            let empty_target = d.click_root && dom.kids.get(&b).is_none_or(|k| k.is_empty());
+            if !(hidden(d) || empty_target) || self.by_backend.contains_key(&b) {
                 continue;
             }
             let mut cur = b;
@@ -745,6 +778,7 @@ impl AxSnapshot {
                 props,
                 children,
                 targetable: d.targetable,
+                click_root: d.click_root,
             },
             &|a, b| self.apart(a, b),
         )
@@ -871,6 +905,10 @@ impl AxSnapshot {
         self.dom.get(backend).is_some_and(|d| d.targetable)
     }
 
+    fn click_root(&self, backend: Option<i64>) -> bool {
+        self.dom.get(backend).is_some_and(|d| d.click_root)
+    }
+
     /// Whether the document has focus and no element in it does.
     fn root_focused(&self) -> bool {
         let focused = |n: &Value| {
@@ -932,6 +970,7 @@ impl AxSnapshot {
                 props: Vec::new(),
                 children: self.regroup(backend, self.convert_children(i, depth)),
                 targetable: self.targetable(backend),
+                click_root: self.click_root(backend),
             };
             return normalize(node, &|a, b| self.apart(a, b));
         }
@@ -995,6 +1034,7 @@ impl AxSnapshot {
             props: Vec::new(),
             children: Vec::new(),
             targetable: self.targetable(backend),
+            click_root: self.click_root(backend),
         };
         if node.name.is_empty()
             && let Some(d) = dom
@@ -1240,6 +1280,7 @@ impl AxSnapshot {
                 props: Vec::new(),
                 children: items,
                 targetable: self.targetable(Some(b)),
+                click_root: self.click_root(Some(b)),
             },
             &|a, b| self.apart(a, b),
         )
@@ -1872,7 +1913,7 @@ fn normalize(mut node: Node, apart: Apart) -> Vec<Item> {
     }
     // A nameless image shows nothing.
     node.children.retain(|c| {
-        !matches!(c, Item::Node(g) if g.role == "img" && g.name.is_empty() && g.children.is_empty())
+        !matches!(c, Item::Node(g) if g.role == "img" && g.name.is_empty() && g.children.is_empty() && !g.click_root)
     });
     // A generic around a generic around text is the text.
     if node.role == "generic"
@@ -1893,7 +1934,9 @@ fn normalize(mut node: Node, apart: Apart) -> Vec<Item> {
     {
         node.children.clear();
     }
-    // An unnamed generic around at most one element is just a wrapper.
+    // An unnamed generic around at most one element is just a wrapper;
+    // an empty one that is a click target of its own stays (Playwright's
+    // unwrapSingleChildGenerics).
     if node.role == "generic"
         && node.name.is_empty()
         && node.children.len() <= 1
@@ -1901,6 +1944,7 @@ fn normalize(mut node: Node, apart: Apart) -> Vec<Item> {
             .children
             .iter()
             .all(|c| matches!(c, Item::Node(n) if n.targetable))
+        && !(node.children.is_empty() && node.click_root)
     {
         return node.children;
     }
@@ -2362,6 +2406,39 @@ mod dom_tests {
         assert_eq!(
             snapshot(nodes, &d, &[]),
             "- main [ref=e2]:\n  - generic [aria-hidden] [ref=e3]:\n    - generic [ref=e4]:\n      - text: \"1\"\n      - button [expanded] [ref=e6]\n    - generic [aria-hidden] [ref=e7]: \"2\"\n  - generic [aria-hidden] [ref=e20]:\n    - heading [level=2] [ref=e21]: Next\n    - link [ref=e23]:\n      - /url: \"#/2\"\n      - text: Down\n  - textbox \"Code\" [ref=e9]"
+        );
+    }
+
+    #[test]
+    fn an_empty_click_target_is_kept() {
+        // Chromium leaves out empty divs; Playwright keeps one whose cursor
+        // is a pointer and its parent's is not (a click target of its own).
+        let nodes = vec![
+            ax(1, None, "RootWebArea", "T", &[2]),
+            ax(2, Some(1), "main", "", &[3]),
+            ax(3, Some(2), "button", "Go", &[]),
+        ];
+        let d = [
+            D(2, None, "MAIN", &[], "", "block"),
+            D(3, Some(2), "BUTTON", &[], "", "inline-block"),
+            D(5, Some(2), "DIV", &[], "", "block"),
+            D(6, Some(2), "DIV", &[], "", "block"),
+        ];
+        let mut raw = dom(&d, &[]);
+        let strings = raw["strings"].as_array_mut().unwrap();
+        strings.push(json!("pointer"));
+        let pointer = strings.len() - 1;
+        // Node 5 (index 2) has cursor: pointer; node 6 does not.
+        raw["documents"][0]["layout"]["styles"][2]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(pointer));
+        let snap = AxSnapshot::parse(json!({ "nodes": nodes }), None)
+            .unwrap()
+            .with_dom(DomFacts::parse(&raw), HashMap::new());
+        assert_eq!(
+            snap.tree().to_aria(),
+            "- main [ref=e2]:\n  - button \"Go\" [ref=e3]\n  - generic [ref=e5]"
         );
     }
 
