@@ -1,0 +1,80 @@
+//! CPU time of one detector call on each `make bench` input: the thread's
+//! own CPU clock, not the wall clock, so the number holds on a busy machine
+//! (where criterion's wall-clock medians include the time the thread waited
+//! for a core). Prints a markdown table; `make bench` keeps it beside the
+//! criterion table as bench-out/detector-cpu.md.
+//!
+//! ```sh
+//! cargo run --release -p response-diff --example detector_cpu
+//! cargo run --release -p response-diff --example detector_cpu -- 2.6MB/different_page
+//! ```
+//!
+//! An argument keeps the inputs whose `size/change` name contains it (to
+//! profile one, e.g. under `perf record`).
+
+use response_diff::diff::{DiffSettings, ResponseDiffDetector};
+
+#[path = "../benches/inputs/mod.rs"]
+mod inputs;
+
+fn thread_cpu_ns() -> u128 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.tv_sec as u128 * 1_000_000_000 + ts.tv_nsec as u128
+}
+
+fn fmt_ns(ns: u128) -> String {
+    if ns >= 1_000_000 {
+        format!("{:.2} ms", ns as f64 / 1e6)
+    } else {
+        format!("{:.1} µs", ns as f64 / 1e3)
+    }
+}
+
+fn main() {
+    let settings = DiffSettings {
+        enabled: true,
+        ..DiffSettings::default()
+    };
+    let only = std::env::args().nth(1).unwrap_or_default();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("| input | change | detector CPU time (median) | runs | under 10 ms |");
+    println!("|---|---|---:|---:|---|");
+    let mut slowest = (0u128, String::new());
+    for (size_name, bytes) in inputs::SIZES {
+        let runs = if bytes > 1_000_000 { 15 } else { 51 };
+        for change in inputs::CHANGES {
+            if !format!("{size_name}/{change}").contains(&only) {
+                continue;
+            }
+            let (old, new) = inputs::pair(bytes, change);
+            let det = ResponseDiffDetector::new();
+            let mut times = Vec::with_capacity(runs);
+            for _ in 0..runs {
+                det.store("tab", &old).unwrap();
+                let t = thread_cpu_ns();
+                let r = det.detect("tab", &new, &settings).unwrap();
+                times.push(thread_cpu_ns() - t);
+                std::hint::black_box(r);
+            }
+            times.sort_unstable();
+            let median = times[runs / 2];
+            if median > slowest.0 {
+                slowest = (median, format!("{size_name} {change}"));
+            }
+            let under = if median < 10_000_000 { "yes" } else { "NO" };
+            println!("| {size_name} | {change} | {} | {runs} | {under} |", fmt_ns(median));
+        }
+    }
+    println!(
+        "\nSlowest: {} ({}); load average at start: {}",
+        fmt_ns(slowest.0),
+        slowest.1,
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
+}
