@@ -99,6 +99,7 @@ bench: setup
 	python3 scripts/bench_report.py machine > bench-out/machine.json
 	$(CARGO) bench -p response-diff --bench detector -- $(BENCH_CRITERION)
 	python3 scripts/bench_table.py $(TARGET_DIR) | tee bench-out/detector.md
+	$(CARGO) run -q --release -p response-diff --example detector_cpu | tee bench-out/detector-cpu.md
 	$(CARGO) bench -p response-diff --bench tree_diff -- $(BENCH_CRITERION)
 	$(CARGO) bench -p response-diff --bench fingerprint_compare -- $(BENCH_CRITERION)
 	$(CARGO) run -q --release -p response-diff --example memory > bench-out/memory.json
