@@ -18,7 +18,7 @@ pub const DEFAULT_MAX_STORED_BYTES: u32 = core::DEFAULT_MAX_STORED_BYTES as u32;
 #[napi]
 pub const DEFAULT_MAX_INPUT_BYTES: u32 = core::DEFAULT_MAX_INPUT_BYTES as u32;
 
-/// `diffOptions` (DESIGN §3.3). Every field is optional; unknown keys and
+/// `diffOptions` (docs/DECISIONS.md D6–D9). Every field is optional; unknown keys and
 /// out-of-range values throw `INVALID_OPTION` naming the field.
 #[napi(object)]
 pub struct DiffOptions {

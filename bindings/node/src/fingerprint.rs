@@ -176,7 +176,7 @@ pub enum FingerprintStatus {
     Loading,
 }
 
-/// The kinds of fingerprint change (DESIGN §3.5), as the core names them.
+/// The kinds of fingerprint change (docs/DECISIONS.md D18), as the core names them.
 #[napi(string_enum = "snake_case")]
 pub enum ChangeKind {
     /// warning

@@ -1,4 +1,4 @@
-//! Response diff (DESIGN §3.3): compare a response with the previous one for
+//! Response diff (docs/DECISIONS.md D6–D9): compare a response with the previous one for
 //! the same key and return a diff, a one-line "unchanged", or the full text
 //! when a diff would not help.
 //!

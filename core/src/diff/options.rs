@@ -1,4 +1,4 @@
-//! `diffOptions`: the JSON options of a response diff (DESIGN §3.3).
+//! `diffOptions`: the JSON options of a response diff (docs/DECISIONS.md D6–D9).
 
 use serde::{Deserialize, Serialize};
 

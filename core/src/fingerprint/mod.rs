@@ -1,5 +1,5 @@
 //! DOM fingerprints: page-side extractor, model, normalization, compare and
-//! baselines (DESIGN §3.5).
+//! baselines (docs/DECISIONS.md D17–D19).
 //!
 //! A fingerprint is a compact semantic summary of a page — landmarks,
 //! headings, lists, forms, tables, images, interactive elements and
@@ -16,7 +16,7 @@
 //! 3. [`compare`] two of them, or keep baselines in a [`BaselineStore`].
 //!
 //! JSON key style: the page JSON and the [`Comparison`] use snake_case
-//! keys, as seed 003 does (`captured_at`, `error_elements`,
+//! keys, as the extractor returns them (docs/DECISIONS.md D17) (`captured_at`, `error_elements`,
 //! `baseline_hash`); the options object ([`ExtractOptions`]) has only
 //! one-word keys (`scope`, `depth`).
 //!

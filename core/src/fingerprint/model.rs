@@ -1,4 +1,4 @@
-//! The fingerprint model: the page JSON (seed 003's shape, snake_case keys),
+//! The fingerprint model: the page JSON (docs/DECISIONS.md D17, snake_case keys),
 //! parsed, validated, normalized, hashed and counted.
 
 use std::collections::BTreeMap;
@@ -559,7 +559,7 @@ impl Fingerprint {
                 i += 1;
             }
             for c in &mut lm.contains {
-                // Headings are content and stay as written (DESIGN §3.5).
+                // Headings are content and stay as written (docs/DECISIONS.md D18).
                 if !c.starts_with("heading:") {
                     norm(c, normalize_selector);
                 }
