@@ -136,6 +136,12 @@ impl DiffSettings {
         DiffOptions::from_json(json).map(|o| o.resolve())
     }
 
+    /// Parses `diffOptions` JSON when there is some, the defaults when
+    /// there is none (a host's optional options argument).
+    pub fn from_optional_json(json: Option<&str>) -> Result<DiffSettings> {
+        json.map_or_else(|| Ok(DiffSettings::default()), DiffSettings::from_json)
+    }
+
     /// Checks ranges (for settings built in code).
     pub fn validate(&self) -> Result<()> {
         DiffOptions {
