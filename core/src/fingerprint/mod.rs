@@ -9,7 +9,7 @@
 //! screenshot or a full DOM dump.
 //!
 //! The flow:
-//! 1. evaluate [`EXTRACTOR_JS`] in the page (any driver;
+//! 1. evaluate [`FINGERPRINT_SCRIPT`] in the page (any driver;
 //!    [`ExtractOptions::expression`] gives a ready expression);
 //! 2. [`Fingerprint::from_json`] parses, validates, normalizes
 //!    ([`normalize_text`]), hashes and counts it;
@@ -52,7 +52,9 @@ pub use model::{
     MAX_FINGERPRINT_BYTES, State, StateElement, Structure, Table, Viewport,
 };
 pub use normalize::{normalize_selector, normalize_text, normalize_url};
-pub use options::{Depth, EXTRACTOR_JS, ExtractOptions, Scope};
+#[allow(deprecated)]
+pub use options::EXTRACTOR_JS;
+pub use options::{Depth, ExtractOptions, FINGERPRINT_SCRIPT, Scope};
 pub use store::{
     BaselineStore, BaselineStoreBuilder, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,
     MIN_HASH_PREFIX, STALE_TEMP_AGE, validate_name,

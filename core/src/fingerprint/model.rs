@@ -19,7 +19,7 @@ pub const MAX_FINGERPRINT_BYTES: usize = 2 * 1024 * 1024;
 /// A DOM fingerprint: a compact semantic summary of a page.
 ///
 /// Build one with [`Fingerprint::from_json`] from what the page-side
-/// extractor ([`EXTRACTOR_JS`](super::EXTRACTOR_JS)) returned. Parsing
+/// extractor ([`FINGERPRINT_SCRIPT`](super::FINGERPRINT_SCRIPT)) returned. Parsing
 /// validates the JSON, normalizes dynamic text (see
 /// [`normalize_text`](super::normalize_text)), and fills in [`hash`](Self::hash)
 /// and [`token_count`](Self::token_count).

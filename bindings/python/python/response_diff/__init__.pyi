@@ -34,6 +34,7 @@ __all__ = [
     "DomFingerprint",
     "Element",
     "Expectation",
+    "Fingerprint",
     "FingerprintChange",
     "FingerprintComparison",
     "Image",
@@ -72,7 +73,7 @@ FINGERPRINT_SCRIPT: str
 """The page-side fingerprint extractor: JavaScript source of a function
 ``(options) => fingerprint``. Evaluate it with any driver, e.g. Playwright's
 ``page.evaluate(FINGERPRINT_SCRIPT, {"scope": "full"})``, and pass the result
-to ``DomFingerprint``."""
+to ``Fingerprint``."""
 
 DEFAULT_MAX_STORED_BYTES: int
 """Default cap on a detector's stored bytes (10 MiB)."""
@@ -694,7 +695,7 @@ class SinceStore:
 # --------------------------------------------------------------- fingerprint
 
 @final
-class DomFingerprint:
+class Fingerprint:
     """A DOM fingerprint: a compact semantic summary of a page.
 
     Built from what ``FINGERPRINT_SCRIPT`` returned in the page (a JSON string
@@ -703,7 +704,7 @@ class DomFingerprint:
 
     def __new__(cls, data: Union[str, Mapping[str, Any]]) -> Self: ...
     @staticmethod
-    def from_json(json: str) -> DomFingerprint: ...
+    def from_json(json: str) -> Fingerprint: ...
     @property
     def url(self) -> str: ...
     @property
@@ -734,6 +735,9 @@ class DomFingerprint:
     __hash__: None  # type: ignore[assignment]
 
 @final
+DomFingerprint = Fingerprint
+"""Deprecated: the former name of ``Fingerprint``."""
+
 class FingerprintChange:
     """One typed change between a baseline and a current fingerprint."""
 
@@ -786,7 +790,7 @@ class FingerprintComparison:
         """snake_case keys, as the fingerprint JSON."""
     def to_json(self, *, pretty: bool = False) -> str: ...
 
-_FingerprintArg = Union[DomFingerprint, str, Mapping[str, Any]]
+_FingerprintArg = Union[Fingerprint, str, Mapping[str, Any]]
 
 def compare_fingerprints(
     baseline: _FingerprintArg, current: _FingerprintArg, severity_threshold: _Severity = "warning"
@@ -814,7 +818,7 @@ class BaselineStore:
         unless ``[A-Za-z0-9._-]{1,64}``)."""
     def record(self, fingerprint: _FingerprintArg) -> str:
         """Remembers a capture so ``get``/``compare`` find it by hash; returns the hash."""
-    def get(self, against: str) -> DomFingerprint:
+    def get(self, against: str) -> Fingerprint:
         """A baseline by name, or a recent capture by hash or unique hash
         prefix (``BaselineNotFoundError`` when none)."""
     def compare(
