@@ -524,12 +524,18 @@ export interface Expectation {
 }
 
 /**
+ * @deprecated Renamed `FINGERPRINT_SCRIPT`, its name in every binding
+ * (docs/NAMES.md); the same string.
+ */
+export declare const EXTRACTOR_JS: string
+
+/**
  * The page-side extractor: one JavaScript function expression,
  * `(function (options) { … })`, to call in the page with
  * `{scope, depth}`. It returns the fingerprint JSON object (or
  * `{error: {field?, message}}`); pass that to `parseFingerprint`.
  */
-export declare const EXTRACTOR_JS: string
+export declare const FINGERPRINT_SCRIPT: string
 
 /** One change between the baseline and the current fingerprint. */
 export interface FingerprintChange {

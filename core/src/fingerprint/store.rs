@@ -580,13 +580,23 @@ fn remove_stale_temps(dir: &Path) {
 fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let path = dir.join(format!("{name}.json"));
     let err = |e: io::Error| io_err(&path, e);
-    // tempfile creates the file with O_EXCL (never through a symlink) and
-    // mode 0600, and deletes it if anything below fails; the name keeps the
-    // `.<name>.json.….tmp` shape that remove_stale_temps recognizes.
+    // tempfile picks a fresh name, deletes the file if anything below fails
+    // and renames it into place; the file is opened here, `create_new`
+    // (never through a symlink) and 0600, so an error keeps its errno
+    // (`tempfile_in` would wrap it). The `.<name>.json.….tmp` shape is what
+    // remove_stale_temps recognizes.
+    let mut opts = fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    no_follow(&mut opts);
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}.json."))
         .suffix(".tmp")
-        .tempfile_in(dir)
+        .make_in(dir, |p| opts.open(p))
         .map_err(err)?;
     tmp.write_all(bytes).map_err(err)?;
     tmp.as_file().sync_all().map_err(err)?;

@@ -65,7 +65,6 @@ __all__ = [
     "DiffMetadata",
     "DiffOptions",
     "DiffResult",
-    "DomFingerprint",
     "Element",
     "Expectation",
     "Fingerprint",

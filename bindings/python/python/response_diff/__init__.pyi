@@ -31,7 +31,6 @@ __all__ = [
     "DiffMetadata",
     "DiffOptions",
     "DiffResult",
-    "DomFingerprint",
     "Element",
     "Expectation",
     "Fingerprint",
@@ -734,10 +733,10 @@ class Fingerprint:
     def __ne__(self, other: object, /) -> bool: ...
     __hash__: None  # type: ignore[assignment]
 
-@final
 DomFingerprint = Fingerprint
 """Deprecated: the former name of ``Fingerprint``."""
 
+@final
 class FingerprintChange:
     """One typed change between a baseline and a current fingerprint."""
 
