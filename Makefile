@@ -83,7 +83,7 @@ c-example: c-lib
 c-valgrind:
 	$(CARGO) test -p response-diff-ffi --test c_programs -- valgrind
 
-## Benchmarks, side by side in one run (DESIGN.md §7), and the report:
+## Benchmarks, side by side in one run (docs/DECISIONS.md D25), and the report:
 ## docs/bench/README.md with its plots, from the JSON every step writes to
 ## bench-out/. Criterion medians (response diff against similar, imara-diff
 ## and a memcmp floor; tree diff; fingerprint parse/compare), the detector's

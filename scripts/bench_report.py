@@ -609,7 +609,7 @@ def report(target_dir, out_dir):
                     f"{sum(1 for r in addon_vs_fd if r[2] == float('inf'))} inputs where fast-diff did not finish within {cap} s.")
     md.extend(head)
     md.append("")
-    md.append("## Bars (DESIGN.md §7)\n")
+    md.append("## Bars (docs/DECISIONS.md D25)\n")
     md.append(table(["bar", "measured", "met"], [[b, val, "met" if ok else "**not met**"] for b, val, ok in bars]))
     md.append("")
 

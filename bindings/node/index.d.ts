@@ -266,7 +266,7 @@ export interface ChangedElement {
   level?: number
 }
 
-/** The kinds of fingerprint change (DESIGN §3.5), as the core names them. */
+/** The kinds of fingerprint change (docs/DECISIONS.md D18), as the core names them. */
 export type ChangeKind = 'url_changed' | 'title_changed' | 'landmark_missing' | 'landmark_added' | 'landmark_changed' | 'element_missing' | 'element_added' | 'element_hidden' | 'element_shown' | 'element_disabled' | 'element_enabled' | 'element_covered' | 'element_changed' | 'error_appeared' | 'error_resolved' | 'loading_started' | 'loading_finished' | 'empty_state_appeared' | 'empty_state_cleared' | 'modal_opened' | 'modal_closed' | 'notification_appeared' | 'notification_cleared' | 'list_empty' | 'list_count_changed' | 'form_field_missing' | 'form_field_added' | 'heading_missing' | 'heading_changed' | 'heading_added' | 'images_broken' | 'images_changed' | 'structure_changed'
 
 /**
@@ -432,7 +432,7 @@ export interface DiffMetadata {
 export type DiffMode = 'first' | 'unchanged' | 'diff' | 'full'
 
 /**
- * `diffOptions` (DESIGN §3.3). Every field is optional; unknown keys and
+ * `diffOptions` (docs/DECISIONS.md D6–D9). Every field is optional; unknown keys and
  * out-of-range values throw `INVALID_OPTION` naming the field.
  */
 export interface DiffOptions {
@@ -497,7 +497,7 @@ export type ErrorCode = 'INVALID_OPTION' | 'PARSE_ERROR' | 'INPUT_TOO_LARGE' | '
 export declare function estimateTokens(text: string): number
 
 /**
- * Which sections a response includes and how much of each (DESIGN §3.1).
+ * Which sections a response includes and how much of each (docs/DECISIONS.md D4).
  * Every field is optional: a field left out keeps the tool's default.
  * Unknown keys and out-of-range values throw `INVALID_OPTION` naming the
  * field (`expectation.consoleOptions.maxMessages`).
@@ -524,12 +524,18 @@ export interface Expectation {
 }
 
 /**
+ * @deprecated Renamed `FINGERPRINT_SCRIPT`, its name in every binding
+ * (docs/NAMES.md); the same string.
+ */
+export declare const EXTRACTOR_JS: string
+
+/**
  * The page-side extractor: one JavaScript function expression,
  * `(function (options) { … })`, to call in the page with
  * `{scope, depth}`. It returns the fingerprint JSON object (or
  * `{error: {field?, message}}`); pass that to `parseFingerprint`.
  */
-export declare const EXTRACTOR_JS: string
+export declare const FINGERPRINT_SCRIPT: string
 
 /** One change between the baseline and the current fingerprint. */
 export interface FingerprintChange {

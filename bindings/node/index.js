@@ -855,6 +855,7 @@ module.exports.DiffMode = nativeBinding.DiffMode
 module.exports.ErrorCode = nativeBinding.ErrorCode
 module.exports.estimateTokens = nativeBinding.estimateTokens
 module.exports.EXTRACTOR_JS = nativeBinding.EXTRACTOR_JS
+module.exports.FINGERPRINT_SCRIPT = nativeBinding.FINGERPRINT_SCRIPT
 module.exports.FingerprintDepth = nativeBinding.FingerprintDepth
 module.exports.fingerprintExpression = nativeBinding.fingerprintExpression
 module.exports.FingerprintStatus = nativeBinding.FingerprintStatus

@@ -1,5 +1,5 @@
 //! Tree diff of two 10,000-element trees with 1 % of the elements changed
-//! (DESIGN §7: under 10 ms). Run: `cargo bench -p response-diff --bench tree_diff`.
+//! (docs/DECISIONS.md D25: under 10 ms). Run: `cargo bench -p response-diff --bench tree_diff`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use response_diff::tree::{
@@ -144,7 +144,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
     // What a rendered snapshot section pays for a patch at the largest size
     // it tries one (parse both texts, diff, write the patch, check that it
-    // rebuilds the new text): DESIGN §7's 10 ms bar applies.
+    // rebuilds the new text): the 10 ms bar of docs/DECISIONS.md D25 applies.
     let mut n = 1_000;
     while page(n + 100).to_aria().len() <= MAX_PATCH_BYTES {
         n += 100;

@@ -1,5 +1,5 @@
 //! Expectation: per call, which sections a response includes and how much
-//! of each (DESIGN §3.1).
+//! of each (docs/DECISIONS.md D4).
 //!
 //! [`Expectation`] is what callers send: every field optional. Layers merge
 //! field by field (deep) in the order tool default < batch

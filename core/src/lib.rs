@@ -14,6 +14,7 @@ pub mod expectation;
 pub mod fingerprint;
 mod json;
 pub mod response;
+mod sync;
 pub mod tokens;
 pub mod tree;
 

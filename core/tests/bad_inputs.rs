@@ -177,7 +177,7 @@ fn call(api: &str, args: &Value) -> Result<Outcome, Error> {
         }
         "baseline.compare" => {
             let fp = Fingerprint::from_json(FINGERPRINT)?;
-            let mut store = BaselineStore::new();
+            let store = BaselineStore::new();
             store.save("home", &fp)?;
             let c = store.compare(&s("against").unwrap(), &fp, Severity::Warning)?;
             out.text = Some(c.to_json());

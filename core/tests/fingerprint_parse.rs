@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use response_diff::Error;
 use response_diff::fingerprint::{
-    Depth, EXTRACTOR_JS, ExtractOptions, Fingerprint, MAX_FINGERPRINT_BYTES, Scope,
+    Depth, ExtractOptions, FINGERPRINT_SCRIPT, Fingerprint, MAX_FINGERPRINT_BYTES, Scope,
 };
 use serde_json::json;
 
@@ -271,7 +271,7 @@ fn the_expression_embeds_the_extractor_and_escapes_options() {
     );
     let js = opts.expression();
     assert!(js.starts_with("JSON.stringify(("));
-    assert!(js.contains(EXTRACTOR_JS));
+    assert!(js.contains(FINGERPRINT_SCRIPT));
     assert!(
         js.ends_with(r#"({"scope":"a[title=\"x\"] </script>","depth":"detailed"}))"#),
         "{js}"

@@ -90,7 +90,7 @@ fn names() {
 
 #[test]
 fn save_get_compare_and_missing() {
-    let mut store = BaselineStore::new();
+    let store = BaselineStore::new();
     let home = page("/");
     store.save("home", &home).unwrap();
     assert_eq!(store.get("home").unwrap().hash, home.hash);
@@ -135,7 +135,7 @@ fn save_get_compare_and_missing() {
 
 #[test]
 fn against_a_hash_or_a_unique_prefix() {
-    let mut store = BaselineStore::new();
+    let store = BaselineStore::new();
     let a = page("/a");
     let b = page("/b");
     store.record(&a);
@@ -172,7 +172,7 @@ fn against_a_hash_or_a_unique_prefix() {
     store.save(&a.hash[..6], &b).unwrap();
     assert_eq!(store.get(&a.hash[..6]).unwrap().url, "/b");
     // Saved baselines are found by hash too.
-    let mut s2 = BaselineStore::new();
+    let s2 = BaselineStore::new();
     s2.save("home", &a).unwrap();
     assert_eq!(s2.get(&a.hash[..6]).unwrap().url, "/a");
 }
@@ -181,7 +181,7 @@ fn against_a_hash_or_a_unique_prefix() {
 fn memory_is_bounded() {
     assert_eq!(DEFAULT_MEMORY_LIMIT, 16 * 1024 * 1024);
     let one = page("/0").to_json().len();
-    let mut store = BaselineStore::configure()
+    let store = BaselineStore::configure()
         .memory_limit(one * 3 + one / 2)
         .recent_limit(2)
         .build()
@@ -208,7 +208,7 @@ fn memory_is_bounded() {
     store.save("b5", &page("/5")).unwrap();
     assert_eq!(store.names(), ["b2", "b4", "b5"]);
     // A fingerprint larger than the whole budget is refused.
-    let mut tiny = BaselineStore::configure().memory_limit(10).build().unwrap();
+    let tiny = BaselineStore::configure().memory_limit(10).build().unwrap();
     assert!(matches!(
         tiny.save("x", &page("/")),
         Err(Error::InputTooLarge { .. })
@@ -228,7 +228,7 @@ mod disk {
     fn persists_privately_and_atomically() {
         let tmp = TempDir::new();
         let dir = tmp.0.join("baselines");
-        let mut store = BaselineStore::open(&dir).unwrap();
+        let store = BaselineStore::open(&dir).unwrap();
         assert_eq!(mode(&dir), 0o700);
         let home = page("/");
         store.save("home", &home).unwrap();
@@ -246,7 +246,7 @@ mod disk {
         );
 
         // A new store (a new process) finds it on disk.
-        let mut again = BaselineStore::open(&dir).unwrap();
+        let again = BaselineStore::open(&dir).unwrap();
         assert_eq!(again.names(), ["home"]);
         assert!(again.is_empty(), "not loaded until asked for");
         assert_eq!(again.get("home").unwrap().hash, home.hash);
@@ -269,7 +269,7 @@ mod disk {
     fn evicted_baselines_come_back_from_disk() {
         let tmp = TempDir::new();
         let one = page("/0").to_json().len();
-        let mut store = BaselineStore::configure()
+        let store = BaselineStore::configure()
             .directory(&tmp.0)
             .memory_limit(one * 2)
             .build()
@@ -308,7 +308,7 @@ mod disk {
 
         // A baseline file that is a symlink is refused, not read through.
         let dir = tmp.0.join("store");
-        let mut store = BaselineStore::open(&dir).unwrap();
+        let store = BaselineStore::open(&dir).unwrap();
         let secret = tmp.0.join("secret.json");
         std::fs::write(&secret, page("/secret").to_json()).unwrap();
         symlink(&secret, dir.join("evil.json")).unwrap();
@@ -341,7 +341,7 @@ mod disk {
         std::fs::write(&file, "x").unwrap();
         assert!(matches!(BaselineStore::open(&file), Err(Error::Io { .. })));
 
-        let mut store = BaselineStore::open(&tmp.0).unwrap();
+        let store = BaselineStore::open(&tmp.0).unwrap();
         std::fs::write(tmp.0.join("broken.json"), "{\n  \"structure\": [\n").unwrap();
         assert!(matches!(store.get("broken"), Err(Error::Parse { .. })));
         let huge = tmp.0.join("huge.json");

@@ -71,7 +71,7 @@ fn crash_child_writer() {
             }
         }
         "baseline" => {
-            let mut store = BaselineStore::open(&dir).unwrap();
+            let store = BaselineStore::open(&dir).unwrap();
             let fp = big_fingerprint();
             ready();
             for i in 0..writes_until_stray_child_stops() {
@@ -208,7 +208,7 @@ fn baseline_store_survives_a_killed_writer() {
     let fp = big_fingerprint();
     let mut entries_seen = 0;
     let mid_write = kill_writer_repeatedly("baseline", &dir, |round| {
-        let mut store = BaselineStore::open(&dir).unwrap();
+        let store = BaselineStore::open(&dir).unwrap();
         for name in store.names() {
             let got = store
                 .get(&name)

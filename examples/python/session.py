@@ -190,7 +190,7 @@ def main() -> int:
             if i == 2:
                 step2 = sent.text
             if "Place order" in result:
-                now = rd.DomFingerprint(page.evaluate(rd.FINGERPRINT_SCRIPT, {"scope": "full"}))
+                now = rd.Fingerprint(page.evaluate(rd.FINGERPRINT_SCRIPT, {"scope": "full"}))
                 comparison = baselines.compare("shop", now)
         browser.close()
     server.shutdown()

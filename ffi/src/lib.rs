@@ -34,8 +34,7 @@ use std::ffi::{CString, c_char};
 
 use response_diff::Error;
 use response_diff::diff::{
-    DetectorConfig, DiffFormatter, DiffSettings, EngineOptions, LineDiff, ResponseDiffDetector,
-    compare_texts,
+    DetectorConfig, DiffSettings, ResponseDiffDetector, compare_texts, format_texts,
 };
 use response_diff::expectation::Expectation;
 use response_diff::fingerprint::{self, BaselineStore, ExtractOptions, Fingerprint, Severity};
@@ -82,10 +81,7 @@ unsafe fn out_json<T: serde::Serialize>(
 }
 
 fn diff_settings(json: Option<&str>) -> Result<DiffSettings, Error> {
-    match json {
-        None => Ok(DiffSettings::default()),
-        Some(j) => DiffSettings::from_json(j),
-    }
+    DiffSettings::from_optional_json(json)
 }
 
 /// Creates a detector.
@@ -263,17 +259,7 @@ pub unsafe extern "C" fn rd_diff_format(
         let old = unsafe { input_str(old, old_len, "old")? };
         let new = unsafe { input_str(new, new_len, "new")? };
         let s = diff_settings(unsafe { opt_str(options_json, options_len, "options_json")? })?;
-        let d = LineDiff::compute_with(
-            old,
-            new,
-            &EngineOptions {
-                ignore_whitespace: s.ignore_whitespace,
-                deadline: None,
-                context: s.context,
-                max_changes: None,
-            },
-        );
-        let text = DiffFormatter::new(s.format, s.context).format(&d).text;
+        let text = format_texts(old, new, &s);
         unsafe { out_string(text_out, text, "text_out") }
     })
 }
@@ -468,7 +454,7 @@ pub unsafe extern "C" fn rd_tree_diff(
 /// Saves and compares DOM fingerprints by name (or by the hash of a recent
 /// capture). Thread-safe.
 pub struct rd_baseline_store {
-    inner: std::sync::Mutex<BaselineStore>,
+    inner: BaselineStore,
 }
 
 /// The page-side fingerprint extractor: JavaScript source of a function
@@ -478,7 +464,7 @@ pub struct rd_baseline_store {
 pub extern "C" fn rd_fingerprint_script() -> *const c_char {
     static SCRIPT: std::sync::OnceLock<CString> = std::sync::OnceLock::new();
     SCRIPT
-        .get_or_init(|| CString::new(fingerprint::EXTRACTOR_JS).unwrap_or_default())
+        .get_or_init(|| CString::new(fingerprint::FINGERPRINT_SCRIPT).unwrap_or_default())
         .as_ptr()
 }
 
@@ -548,18 +534,14 @@ pub unsafe extern "C" fn rd_baseline_store_new(
             None => BaselineStore::new(),
             Some(dir) => BaselineStore::open(dir)?,
         };
-        let boxed = Box::new(rd_baseline_store {
-            inner: std::sync::Mutex::new(store),
-        });
+        let boxed = Box::new(rd_baseline_store { inner: store });
         unsafe { write_out(store_out, Box::into_raw(boxed), "store_out") }
     })
 }
 
-fn store_lock<'a>(
-    store: *const rd_baseline_store,
-) -> Result<std::sync::MutexGuard<'a, BaselineStore>, Failure> {
+fn store_ref<'a>(store: *const rd_baseline_store) -> Result<&'a BaselineStore, Failure> {
     let s = unsafe { store.as_ref() }.ok_or_else(|| Failure::null("store"))?;
-    Ok(s.inner.lock().unwrap_or_else(|p| p.into_inner()))
+    Ok(&s.inner)
 }
 
 /// Saves a fingerprint (the extractor's JSON) as baseline `name`
@@ -577,7 +559,7 @@ pub unsafe extern "C" fn rd_baseline_store_save(
         let fp = Fingerprint::from_json(unsafe {
             input_str(fingerprint_json, fingerprint_len, "fingerprint_json")?
         })?;
-        store_lock(store)?.save(name, &fp)?;
+        store_ref(store)?.save(name, &fp)?;
         Ok(())
     })
 }
@@ -596,7 +578,7 @@ pub unsafe extern "C" fn rd_baseline_store_record(
         let fp = Fingerprint::from_json(unsafe {
             input_str(fingerprint_json, fingerprint_len, "fingerprint_json")?
         })?;
-        store_lock(store)?.record(&fp);
+        store_ref(store)?.record(&fp);
         if hash_out.is_null() {
             return Ok(());
         }
@@ -624,7 +606,7 @@ pub unsafe extern "C" fn rd_baseline_store_compare(
             input_str(current_json, current_len, "current_json")?
         })?;
         let threshold = severity(unsafe { opt_str(threshold, threshold_len, "threshold")? })?;
-        let c = store_lock(store)?.compare(against, &current, threshold)?;
+        let c = store_ref(store)?.compare(against, &current, threshold)?;
         unsafe { out_string(comparison_out, c.to_json(), "comparison_out") }
     })
 }

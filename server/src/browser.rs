@@ -7,7 +7,7 @@
 //! second connection to the same browser with one round trip per call (see
 //! `cdp.rs` for why), as plain JSON: the protocol bundled with
 //! headless_chrome is older than Debian's Chromium and its typed results
-//! fail on values it does not know (TOOLCHAIN.md).
+//! fail on values it does not know (docs/DECISIONS.md D23).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //! timeout and then parks for another 100 ms, so every call costs about
 //! 100 ms however small (measured here: `Runtime.evaluate("1")` ≈ 105 ms).
 //! A tool call makes several CDP calls, so that would cost ~1 s per click
-//! and miss DESIGN §7's 200 ms bar for a fingerprint capture + compare.
+//! and miss the 200 ms bar of docs/DECISIONS.md D25 for a fingerprint capture + compare.
 //! headless_chrome still launches and supervises the browser process
 //! ([`crate::browser`]); this client is a second connection to the same
 //! browser endpoint, with a reader that blocks on the socket and a writer

@@ -385,7 +385,7 @@ pub fn fingerprint(a: FingerprintArgs) -> Result<ExitCode> {
     println!("{}", fp.to_json_pretty());
     eprintln!("hash {} ({} tokens, estimated)", fp.hash, fp.token_count);
     if let Some(name) = &a.save {
-        let mut store = baselines(a.baseline_dir)?;
+        let store = baselines(a.baseline_dir)?;
         store.save(name, &fp)?;
         eprintln!(
             "saved baseline `{name}` in {}",
@@ -402,7 +402,7 @@ pub fn fingerprint(a: FingerprintArgs) -> Result<ExitCode> {
 pub fn compare(a: CompareArgs) -> Result<ExitCode> {
     let threshold: Severity =
         tools::parse_severity(&a.severity_threshold).map_err(|e| anyhow!(e))?;
-    let mut store = baselines(a.baseline_dir.clone())?;
+    let store = baselines(a.baseline_dir.clone())?;
     // Fail before launching a browser when the baseline does not exist.
     store.get(&a.against)?;
     let mut engine = open(&a.url, &a.browser)?;

@@ -1,4 +1,4 @@
-//! Refs that survive re-renders (DESIGN §3.4 in the repo's README): a ref
+//! Refs that survive re-renders (docs/DECISIONS.md D14): a ref
 //! names an element, not a DOM node.
 //!
 //! Chromium's accessibility tree names nodes by backend node id. When a

@@ -1,11 +1,11 @@
-//! The tools/list catalog: its size in o200k tokens (DESIGN §5: below
+//! The tools/list catalog: its size in o200k tokens (docs/DECISIONS.md D22: below
 //! @playwright/mcp's 4,396) and its golden file (shared with the
 //! end-to-end test, which checks what a real client receives).
 
 use response_diff_server::mcp::McpServer;
 use serde_json::json;
 
-/// @playwright/mcp's 25 tools, measured the same way (DESIGN §5).
+/// @playwright/mcp's 25 tools, measured the same way (docs/DECISIONS.md D22).
 const PLAYWRIGHT_MCP_TOKENS: usize = 4_396;
 
 fn golden_path() -> std::path::PathBuf {

@@ -8,7 +8,6 @@ use napi_derive::napi;
 use response_diff::Error as CoreError;
 use response_diff::diff as core;
 
-use crate::diff::format_lines;
 use crate::error::{OrThrow, throw};
 use crate::text::Text;
 
@@ -480,7 +479,9 @@ fn format(
         ignore_whitespace: false,
         ..core::DiffSettings::default()
     };
-    Ok(strip_final_newline(format_lines(&old, &new, &settings)))
+    Ok(strip_final_newline(core::format_texts(
+        &old, &new, &settings,
+    )))
 }
 
 #[napi]

@@ -18,7 +18,7 @@ pub const DEFAULT_MAX_STORED_BYTES: u32 = core::DEFAULT_MAX_STORED_BYTES as u32;
 #[napi]
 pub const DEFAULT_MAX_INPUT_BYTES: u32 = core::DEFAULT_MAX_INPUT_BYTES as u32;
 
-/// `diffOptions` (DESIGN §3.3). Every field is optional; unknown keys and
+/// `diffOptions` (docs/DECISIONS.md D6–D9). Every field is optional; unknown keys and
 /// out-of-range values throw `INVALID_OPTION` naming the field.
 #[napi(object)]
 pub struct DiffOptions {
@@ -179,10 +179,7 @@ impl From<core::DiffMode> for DiffMode {
 
 /// Parses `diffOptions` (a JS object) with the core's validation.
 pub(crate) fn settings(env: &Env, options: Option<Json>) -> Result<core::DiffSettings> {
-    match options_json(options) {
-        None => Ok(core::DiffSettings::default()),
-        Some(json) => core::DiffSettings::from_json(&json).or_throw(env),
-    }
+    core::DiffSettings::from_optional_json(options_json(options).as_deref()).or_throw(env)
 }
 
 /// Keeps the previous response per key and returns only what changed.
@@ -349,22 +346,5 @@ pub fn format_diff(
     #[napi(ts_arg_type = "DiffOptions")] options: Option<Json>,
 ) -> Result<String> {
     let s = settings(&env, options)?;
-    Ok(format_lines(&previous.0, &current.0, &s))
-}
-
-/// Formats the line diff of two texts with the core's engine and formatter.
-pub(crate) fn format_lines(previous: &str, current: &str, s: &core::DiffSettings) -> String {
-    let d = core::LineDiff::compute_with(
-        previous,
-        current,
-        &core::EngineOptions {
-            ignore_whitespace: s.ignore_whitespace,
-            deadline: None,
-            context: s.context,
-            max_changes: None,
-        },
-    );
-    core::DiffFormatter::new(s.format, s.context)
-        .format(&d)
-        .text
+    Ok(core::format_texts(&previous.0, &current.0, &s))
 }

@@ -10,7 +10,7 @@ use crate::json::Json;
 use crate::diff::DiffOptions;
 use crate::error::OrThrow;
 
-/// Which sections a response includes and how much of each (DESIGN §3.1).
+/// Which sections a response includes and how much of each (docs/DECISIONS.md D4).
 /// Every field is optional: a field left out keeps the tool's default.
 /// Unknown keys and out-of-range values throw `INVALID_OPTION` naming the
 /// field (`expectation.consoleOptions.maxMessages`).

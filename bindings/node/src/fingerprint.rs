@@ -16,7 +16,12 @@ use crate::json::{Json, options_json};
 /// `{scope, depth}`. It returns the fingerprint JSON object (or
 /// `{error: {field?, message}}`); pass that to `parseFingerprint`.
 #[napi]
-pub const EXTRACTOR_JS: &str = core::EXTRACTOR_JS;
+pub const FINGERPRINT_SCRIPT: &str = core::FINGERPRINT_SCRIPT;
+
+/// @deprecated Renamed `FINGERPRINT_SCRIPT`, its name in every binding
+/// (docs/NAMES.md); the same string.
+#[napi]
+pub const EXTRACTOR_JS: &str = core::FINGERPRINT_SCRIPT;
 
 /// Options of the extractor.
 #[napi(object)]
@@ -176,7 +181,7 @@ pub enum FingerprintStatus {
     Loading,
 }
 
-/// The kinds of fingerprint change (DESIGN §3.5), as the core names them.
+/// The kinds of fingerprint change (docs/DECISIONS.md D18), as the core names them.
 #[napi(string_enum = "snake_case")]
 pub enum ChangeKind {
     /// warning
@@ -417,21 +422,21 @@ impl BaselineStore {
     /// Saves `fingerprint` as the baseline `name` (1 to 64 of
     /// `A-Za-z0-9._-`; anything else throws `INVALID_NAME`).
     #[napi]
-    pub fn save(&mut self, env: Env, name: String, fingerprint: &Fingerprint) -> Result<()> {
+    pub fn save(&self, env: Env, name: String, fingerprint: &Fingerprint) -> Result<()> {
         self.inner.save(&name, &fingerprint.inner).or_throw(&env)
     }
 
     /// Remembers `fingerprint` as recently captured, so `get` and `compare`
     /// find it by its hash (or a unique prefix of 4+ hex digits).
     #[napi]
-    pub fn record(&mut self, fingerprint: &Fingerprint) {
+    pub fn record(&self, fingerprint: &Fingerprint) {
         self.inner.record(&fingerprint.inner)
     }
 
     /// The baseline `against` (a name, or a hash or hash prefix of a
     /// fingerprint in memory). Throws `BASELINE_NOT_FOUND` listing the names.
     #[napi]
-    pub fn get(&mut self, env: Env, against: String) -> Result<Fingerprint> {
+    pub fn get(&self, env: Env, against: String) -> Result<Fingerprint> {
         let fp = self.inner.get(&against).or_throw(&env)?;
         Ok(Fingerprint { inner: fp })
     }
@@ -439,7 +444,7 @@ impl BaselineStore {
     /// Compares `current` with the baseline `against`.
     #[napi]
     pub fn compare(
-        &mut self,
+        &self,
         env: Env,
         against: String,
         current: &Fingerprint,
@@ -455,7 +460,7 @@ impl BaselineStore {
 
     /// Removes the baseline `name` (memory and disk). Returns whether it existed.
     #[napi]
-    pub fn remove(&mut self, env: Env, name: String) -> Result<bool> {
+    pub fn remove(&self, env: Env, name: String) -> Result<bool> {
         self.inner.remove(&name).or_throw(&env)
     }
 

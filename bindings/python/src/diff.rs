@@ -4,9 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyDict;
-use response_diff::diff::{
-    self as core, DetectorConfig, DiffMetadata, DiffResult, DiffSettings, EngineOptions, LineDiff,
-};
+use response_diff::diff::{self as core, DetectorConfig, DiffMetadata, DiffResult, DiffSettings};
 
 use crate::convert::{options_json, to_py, to_string};
 use crate::errors::RdResult;
@@ -31,10 +29,8 @@ pub fn settings(
     {
         return Ok(o.get().settings);
     }
-    match options_json("diffOptions", options, kwargs)? {
-        None => Ok(DiffSettings::default()),
-        Some(json) => Ok(DiffSettings::from_json(&json)?),
-    }
+    let json = options_json("diffOptions", options, kwargs)?;
+    Ok(DiffSettings::from_optional_json(json.as_deref())?)
 }
 
 #[pymethods]
@@ -360,21 +356,7 @@ impl PyDiffFormatter {
     #[pyo3(name = "format")]
     fn format_diff(&self, py: Python<'_>, old: PyBackedStr, new: PyBackedStr) -> String {
         let s = self.settings;
-        py.detach(|| {
-            let d = LineDiff::compute_with(
-                &old,
-                &new,
-                &EngineOptions {
-                    ignore_whitespace: s.ignore_whitespace,
-                    deadline: None,
-                    context: s.context,
-                    max_changes: None,
-                },
-            );
-            core::DiffFormatter::new(s.format, s.context)
-                .format(&d)
-                .text
-        })
+        py.detach(|| core::format_texts(&old, &new, &s))
     }
 
     fn __repr__(&self) -> String {

@@ -1,7 +1,7 @@
 //! DOM fingerprints: parse, compare, and named baselines.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
@@ -13,7 +13,7 @@ use response_diff::fingerprint::{
 use crate::convert::{data_json, json_to_py, options_json, repr, to_py};
 use crate::errors::RdResult;
 
-/// A fingerprint from a `DomFingerprint`, or the extractor's JSON (a string
+/// A fingerprint from a `Fingerprint`, or the extractor's JSON (a string
 /// or a dict).
 fn fingerprint_arg(py: Python<'_>, value: &Bound<'_, PyAny>) -> RdResult<Arc<Fingerprint>> {
     if let Ok(f) = value.cast::<PyFingerprint>() {
@@ -28,7 +28,7 @@ fn severity(threshold: &str) -> RdResult<Severity> {
 }
 
 /// A DOM fingerprint: a compact semantic summary of a page.
-#[pyclass(name = "DomFingerprint", module = "response_diff", frozen, eq)]
+#[pyclass(name = "Fingerprint", module = "response_diff", frozen, eq)]
 #[derive(PartialEq)]
 pub struct PyFingerprint {
     inner: Arc<Fingerprint>,
@@ -111,7 +111,7 @@ impl PyFingerprint {
     }
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "DomFingerprint(url={}, hash='{}', token_count={})",
+            "Fingerprint(url={}, hash='{}', token_count={})",
             repr(py, Some(&self.inner.url)),
             self.inner.hash,
             self.inner.token_count
@@ -249,7 +249,7 @@ impl PyComparison {
     }
 }
 
-/// Compares `current` with `baseline` (each a `DomFingerprint` or the
+/// Compares `current` with `baseline` (each a `Fingerprint` or the
 /// extractor's JSON), reporting changes at or above `severity_threshold`.
 #[pyfunction]
 #[pyo3(signature = (baseline, current, severity_threshold="warning"))]
@@ -284,13 +284,7 @@ pub fn fingerprint_expression(
 /// Named baselines and recent captures, in memory and optionally on disk.
 #[pyclass(name = "BaselineStore", module = "response_diff", frozen)]
 pub struct PyBaselineStore {
-    inner: Mutex<BaselineStore>,
-}
-
-impl PyBaselineStore {
-    fn lock(&self) -> MutexGuard<'_, BaselineStore> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
+    inner: BaselineStore,
 }
 
 #[pymethods]
@@ -314,7 +308,7 @@ impl PyBaselineStore {
             b = b.recent_limit(r);
         }
         Ok(PyBaselineStore {
-            inner: Mutex::new(py.detach(|| b.build())?),
+            inner: py.detach(|| b.build())?,
         })
     }
 
@@ -326,21 +320,21 @@ impl PyBaselineStore {
         fingerprint: &Bound<'_, PyAny>,
     ) -> RdResult<()> {
         let fp = fingerprint_arg(py, fingerprint)?;
-        Ok(py.detach(|| self.lock().save(&name, &fp))?)
+        Ok(py.detach(|| self.inner.save(&name, &fp))?)
     }
 
     /// Remembers `fingerprint` as recently captured, so `get` and `compare`
     /// find it by hash. Returns its hash.
     fn record(&self, py: Python<'_>, fingerprint: &Bound<'_, PyAny>) -> RdResult<String> {
         let fp = fingerprint_arg(py, fingerprint)?;
-        py.detach(|| self.lock().record(&fp));
+        py.detach(|| self.inner.record(&fp));
         Ok(fp.hash.clone())
     }
 
     /// The baseline named `against`, or the recent capture with that hash
     /// (or unique hash prefix).
     fn get(&self, py: Python<'_>, against: PyBackedStr) -> RdResult<PyFingerprint> {
-        let inner = py.detach(|| self.lock().get(&against))?;
+        let inner = py.detach(|| self.inner.get(&against))?;
         Ok(PyFingerprint { inner })
     }
 
@@ -355,38 +349,38 @@ impl PyBaselineStore {
     ) -> RdResult<PyComparison> {
         let threshold = severity(severity_threshold)?;
         let current = fingerprint_arg(py, current)?;
-        let inner = py.detach(|| self.lock().compare(&against, &current, threshold))?;
+        let inner = py.detach(|| self.inner.compare(&against, &current, threshold))?;
         Ok(PyComparison { inner })
     }
 
     /// Removes the baseline `name` (memory and disk). Returns whether it existed.
     fn remove(&self, py: Python<'_>, name: PyBackedStr) -> RdResult<bool> {
-        Ok(py.detach(|| self.lock().remove(&name))?)
+        Ok(py.detach(|| self.inner.remove(&name))?)
     }
 
     /// Names of the baselines, in memory or on disk, sorted.
     fn names(&self, py: Python<'_>) -> Vec<String> {
-        py.detach(|| self.lock().names())
+        py.detach(|| self.inner.names())
     }
 
     /// Bytes of fingerprint JSON held in memory.
     fn memory_usage(&self) -> usize {
-        self.lock().memory_usage()
+        self.inner.memory_usage()
     }
 
     /// The persistence directory, if any.
     #[getter]
     fn directory(&self) -> Option<PathBuf> {
-        self.lock().directory().map(PathBuf::from)
+        self.inner.directory().map(PathBuf::from)
     }
 
     /// Named baselines held in memory.
     fn __len__(&self) -> usize {
-        self.lock().len()
+        self.inner.len()
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        let s = self.lock();
+        let s = &self.inner;
         let dir = s.directory().map(|d| d.display().to_string());
         format!(
             "BaselineStore(directory={}, baselines={}, memory_usage={})",

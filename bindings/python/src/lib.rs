@@ -75,7 +75,7 @@ mod _native {
         }
         m.add(
             "FINGERPRINT_SCRIPT",
-            response_diff::fingerprint::EXTRACTOR_JS,
+            response_diff::fingerprint::FINGERPRINT_SCRIPT,
         )?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add(

@@ -1,5 +1,5 @@
 //! `ResponseDiffDetector`: keeps the previous response per key and returns
-//! only what changed (DESIGN §3.3).
+//! only what changed (docs/DECISIONS.md D6–D9).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -351,7 +351,7 @@ pub fn short_hash(text: &str) -> String {
 }
 
 /// Compares two texts without any storage: the decision rule of
-/// DESIGN §3.3. `previous` is the earlier text and its [`short_hash`].
+/// docs/DECISIONS.md D6, D7. `previous` is the earlier text and its [`short_hash`].
 ///
 /// ```
 /// use response_diff::diff::{compare_texts, DiffMode, DiffSettings};

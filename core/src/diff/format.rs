@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use super::lines::{Line, LineDiff, Op, OpKind};
+use super::DiffSettings;
+use super::lines::{EngineOptions, Line, LineDiff, Op, OpKind};
 
 /// How a diff is printed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -33,6 +34,33 @@ impl DiffFormat {
             DiffFormat::Minimal => "minimal",
         }
     }
+}
+
+/// The line diff of two texts printed in `settings.format` with
+/// `settings.context` lines around each change, `ignoreWhitespace` applied:
+/// the formatter alone, with no decision rule and no summary line (for
+/// those, [`super::compare_texts`]). Empty when the texts are equal. Every
+/// host's "format a diff" entry point calls this, so all print the same.
+///
+/// ```
+/// use response_diff::diff::{DiffFormat, DiffSettings, format_texts};
+/// let s = DiffSettings { format: DiffFormat::Minimal, ..DiffSettings::default() };
+/// assert_eq!(format_texts("a\nb\n", "a\nc\n", &s), "- b\n+ c\n");
+/// ```
+pub fn format_texts(old: &str, new: &str, settings: &DiffSettings) -> String {
+    let diff = LineDiff::compute_with(
+        old,
+        new,
+        &EngineOptions {
+            ignore_whitespace: settings.ignore_whitespace,
+            deadline: None,
+            context: settings.context,
+            max_changes: None,
+        },
+    );
+    DiffFormatter::new(settings.format, settings.context)
+        .format(&diff)
+        .text
 }
 
 impl fmt::Display for DiffFormat {

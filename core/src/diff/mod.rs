@@ -1,4 +1,4 @@
-//! Response diff (DESIGN §3.3): compare a response with the previous one for
+//! Response diff (docs/DECISIONS.md D6–D9): compare a response with the previous one for
 //! the same key and return a diff, a one-line "unchanged", or the full text
 //! when a diff would not help.
 //!
@@ -19,11 +19,10 @@ pub use detector::{
     DiffResult, ResponseDiffDetector, compare_texts, short_hash,
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
-pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, hunks};
+pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, format_texts, hunks};
 pub use lines::{
     BUDGET_MIN_CHANGES, EngineOptions, Line, LineDiff, Op, OpKind, Side, count_lines,
     normalize_whitespace, split_lines,
 };
 pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
 pub(crate) use options::{check_range, join};
-pub use store::ENTRY_OVERHEAD;

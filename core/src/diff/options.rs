@@ -1,4 +1,4 @@
-//! `diffOptions`: the JSON options of a response diff (DESIGN §3.3).
+//! `diffOptions`: the JSON options of a response diff (docs/DECISIONS.md D6–D9).
 
 use serde::{Deserialize, Serialize};
 
@@ -134,6 +134,12 @@ impl DiffSettings {
     /// Parses and validates `diffOptions` JSON, filling in defaults.
     pub fn from_json(json: &str) -> Result<DiffSettings> {
         DiffOptions::from_json(json).map(|o| o.resolve())
+    }
+
+    /// Parses `diffOptions` JSON when there is some, the defaults when
+    /// there is none (a host's optional options argument).
+    pub fn from_optional_json(json: Option<&str>) -> Result<DiffSettings> {
+        json.map_or_else(|| Ok(DiffSettings::default()), DiffSettings::from_json)
     }
 
     /// Checks ranges (for settings built in code).

@@ -7,7 +7,7 @@ use lru::LruCache;
 /// Bytes charged per stored entry on top of its key and text (the map
 /// entry, the `Arc` header and the hash), so many tiny entries cannot grow
 /// memory unnoticed.
-pub const ENTRY_OVERHEAD: usize = 96;
+pub(crate) const ENTRY_OVERHEAD: usize = 96;
 
 /// A stored response.
 #[derive(Debug, Clone)]

@@ -1,4 +1,4 @@
-// response-diff DOM fingerprint extractor (DESIGN §3.5).
+// response-diff DOM fingerprint extractor (docs/DECISIONS.md D17).
 //
 // This file is one function expression. A driver evaluates it and calls it
 // with `{scope, depth}`; it returns a plain object in the seed's JSON shape,

@@ -1,5 +1,5 @@
 //! DOM fingerprints: page-side extractor, model, normalization, compare and
-//! baselines (DESIGN §3.5).
+//! baselines (docs/DECISIONS.md D17–D19).
 //!
 //! A fingerprint is a compact semantic summary of a page — landmarks,
 //! headings, lists, forms, tables, images, interactive elements and
@@ -9,14 +9,14 @@
 //! screenshot or a full DOM dump.
 //!
 //! The flow:
-//! 1. evaluate [`EXTRACTOR_JS`] in the page (any driver;
+//! 1. evaluate [`FINGERPRINT_SCRIPT`] in the page (any driver;
 //!    [`ExtractOptions::expression`] gives a ready expression);
 //! 2. [`Fingerprint::from_json`] parses, validates, normalizes
 //!    ([`normalize_text`]), hashes and counts it;
 //! 3. [`compare`] two of them, or keep baselines in a [`BaselineStore`].
 //!
 //! JSON key style: the page JSON and the [`Comparison`] use snake_case
-//! keys, as seed 003 does (`captured_at`, `error_elements`,
+//! keys, as the extractor returns them (docs/DECISIONS.md D17) (`captured_at`, `error_elements`,
 //! `baseline_hash`); the options object ([`ExtractOptions`]) has only
 //! one-word keys (`scope`, `depth`).
 //!
@@ -52,7 +52,9 @@ pub use model::{
     MAX_FINGERPRINT_BYTES, State, StateElement, Structure, Table, Viewport,
 };
 pub use normalize::{normalize_selector, normalize_text, normalize_url};
-pub use options::{Depth, EXTRACTOR_JS, ExtractOptions, Scope};
+#[allow(deprecated)]
+pub use options::EXTRACTOR_JS;
+pub use options::{Depth, ExtractOptions, FINGERPRINT_SCRIPT, Scope};
 pub use store::{
     BaselineStore, BaselineStoreBuilder, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,
     MIN_HASH_PREFIX, STALE_TEMP_AGE, validate_name,

@@ -1,4 +1,4 @@
-//! The fingerprint model: the page JSON (seed 003's shape, snake_case keys),
+//! The fingerprint model: the page JSON (docs/DECISIONS.md D17, snake_case keys),
 //! parsed, validated, normalized, hashed and counted.
 
 use std::collections::BTreeMap;
@@ -19,7 +19,7 @@ pub const MAX_FINGERPRINT_BYTES: usize = 2 * 1024 * 1024;
 /// A DOM fingerprint: a compact semantic summary of a page.
 ///
 /// Build one with [`Fingerprint::from_json`] from what the page-side
-/// extractor ([`EXTRACTOR_JS`](super::EXTRACTOR_JS)) returned. Parsing
+/// extractor ([`FINGERPRINT_SCRIPT`](super::FINGERPRINT_SCRIPT)) returned. Parsing
 /// validates the JSON, normalizes dynamic text (see
 /// [`normalize_text`](super::normalize_text)), and fills in [`hash`](Self::hash)
 /// and [`token_count`](Self::token_count).
@@ -559,7 +559,7 @@ impl Fingerprint {
                 i += 1;
             }
             for c in &mut lm.contains {
-                // Headings are content and stay as written (DESIGN §3.5).
+                // Headings are content and stay as written (docs/DECISIONS.md D18).
                 if !c.starts_with("heading:") {
                     norm(c, normalize_selector);
                 }

@@ -17,7 +17,7 @@ use crate::{Error, Result};
 ///
 /// It works with any driver that can evaluate an expression:
 /// headless_chrome, Playwright (`page.evaluate`), Selenium
-/// (`execute_script("return (" + EXTRACTOR_JS + ")(arguments[0])", opts)`).
+/// (`execute_script("return (" + FINGERPRINT_SCRIPT + ")(arguments[0])", opts)`).
 /// [`ExtractOptions::expression`] builds a ready-to-evaluate expression that
 /// returns the JSON as a string.
 ///
@@ -27,12 +27,26 @@ use crate::{Error, Result};
 /// `[has value]`.
 ///
 /// ```
-/// use response_diff::fingerprint::EXTRACTOR_JS;
+/// use response_diff::fingerprint::FINGERPRINT_SCRIPT;
 ///
-/// assert!(EXTRACTOR_JS.trim_start().starts_with("//"));
-/// assert!(EXTRACTOR_JS.contains("function responseDiffFingerprint(options)"));
+/// assert!(FINGERPRINT_SCRIPT.trim_start().starts_with("//"));
+/// assert!(FINGERPRINT_SCRIPT.contains("function responseDiffFingerprint(options)"));
 /// ```
-pub const EXTRACTOR_JS: &str = include_str!("extractor.js");
+pub const FINGERPRINT_SCRIPT: &str = include_str!("extractor.js");
+
+/// The former name of [`FINGERPRINT_SCRIPT`], kept for code written
+/// against it (every binding now says `FINGERPRINT_SCRIPT`; docs/NAMES.md).
+///
+/// ```
+/// #![allow(deprecated)]
+/// use response_diff::fingerprint::{EXTRACTOR_JS, FINGERPRINT_SCRIPT};
+/// assert_eq!(EXTRACTOR_JS, FINGERPRINT_SCRIPT);
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed FINGERPRINT_SCRIPT, its name in every binding"
+)]
+pub const EXTRACTOR_JS: &str = FINGERPRINT_SCRIPT;
 
 /// What part of the page to fingerprint.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -216,10 +230,10 @@ impl ExtractOptions {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// A JavaScript expression that runs [`EXTRACTOR_JS`] with these options
+    /// A JavaScript expression that runs [`FINGERPRINT_SCRIPT`] with these options
     /// and evaluates to the fingerprint JSON as a string (so any driver can
     /// return it by value).
     pub fn expression(&self) -> String {
-        format!("JSON.stringify(({EXTRACTOR_JS})({}))", self.to_json())
+        format!("JSON.stringify(({FINGERPRINT_SCRIPT})({}))", self.to_json())
     }
 }

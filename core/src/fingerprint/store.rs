@@ -4,8 +4,7 @@ use std::collections::VecDeque;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use lru::LruCache;
 
@@ -97,7 +96,7 @@ struct Entry {
 /// ```
 /// use response_diff::fingerprint::{BaselineStore, Fingerprint, Severity, Status};
 ///
-/// let mut store = BaselineStore::new();
+/// let store = BaselineStore::new();
 /// let fp = Fingerprint::from_json(r#"{"url": "/", "structure": {}}"#)?;
 /// store.save("home", &fp)?;
 /// store.record(&fp);
@@ -111,12 +110,20 @@ struct Entry {
 /// # Ok::<(), response_diff::Error>(())
 /// ```
 pub struct BaselineStore {
-    named: LruCache<String, Entry>,
-    recent: VecDeque<Entry>,
-    bytes: usize,
     memory_limit: usize,
     recent_limit: usize,
     dir: Option<PathBuf>,
+    // One lock for the memory and the directory: a save's file and its
+    // memory entry change together, so a reader never sees one without the
+    // other. Hosts share a store across threads without a lock of their own.
+    state: Mutex<State>,
+}
+
+/// What a [`BaselineStore`] holds in memory.
+struct State {
+    named: LruCache<String, Entry>,
+    recent: VecDeque<Entry>,
+    bytes: usize,
 }
 
 impl Default for BaselineStore {
@@ -127,10 +134,11 @@ impl Default for BaselineStore {
 
 impl std::fmt::Debug for BaselineStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.lock();
         f.debug_struct("BaselineStore")
-            .field("named", &self.named.len())
-            .field("recent", &self.recent.len())
-            .field("bytes", &self.bytes)
+            .field("named", &state.named.len())
+            .field("recent", &state.recent.len())
+            .field("bytes", &state.bytes)
             .field("memory_limit", &self.memory_limit)
             .field("dir", &self.dir)
             .finish()
@@ -177,12 +185,14 @@ impl BaselineStoreBuilder {
 
     fn store(self) -> BaselineStore {
         BaselineStore {
-            named: LruCache::unbounded(),
-            recent: VecDeque::new(),
-            bytes: 0,
             memory_limit: self.memory_limit,
             recent_limit: self.recent_limit,
             dir: self.dir,
+            state: Mutex::new(State {
+                named: LruCache::unbounded(),
+                recent: VecDeque::new(),
+                bytes: 0,
+            }),
         }
     }
 }
@@ -222,9 +232,13 @@ impl BaselineStore {
         self.dir.as_deref()
     }
 
+    fn lock(&self) -> MutexGuard<'_, State> {
+        crate::sync::lock(&self.state)
+    }
+
     /// Saves `fp` as the baseline `name`, replacing any baseline of that
     /// name (on disk first, when there is a directory).
-    pub fn save(&mut self, name: &str, fp: &Fingerprint) -> Result<()> {
+    pub fn save(&self, name: &str, fp: &Fingerprint) -> Result<()> {
         validate_name(name)?;
         let json = fp.to_json();
         if json.len() > self.memory_limit {
@@ -234,36 +248,36 @@ impl BaselineStore {
                 limit: self.memory_limit,
             });
         }
+        let mut state = self.lock();
         if let Some(dir) = &self.dir {
             write_atomic(dir, name, json.as_bytes())?;
         }
-        self.insert_named(name, Arc::new(fp.clone()), json.len());
+        state.insert_named(name, Arc::new(fp.clone()), json.len(), self.memory_limit);
         Ok(())
     }
 
     /// Remembers `fp` as recently captured, so that [`get`](Self::get) and
     /// [`compare`](Self::compare) find it by its hash. Memory only.
-    pub fn record(&mut self, fp: &Fingerprint) {
+    pub fn record(&self, fp: &Fingerprint) {
         let bytes = fp.to_json().len();
         if bytes > self.memory_limit || self.recent_limit == 0 {
             return;
         }
-        if let Some(pos) = self.recent.iter().position(|e| e.fp.hash == fp.hash) {
-            if let Some(old) = self.recent.remove(pos) {
-                self.bytes = self.bytes.saturating_sub(old.bytes);
+        let fp = Arc::new(fp.clone());
+        let mut state = self.lock();
+        if let Some(pos) = state.recent.iter().position(|e| e.fp.hash == fp.hash) {
+            if let Some(old) = state.recent.remove(pos) {
+                state.bytes = state.bytes.saturating_sub(old.bytes);
             }
         }
-        self.recent.push_back(Entry {
-            fp: Arc::new(fp.clone()),
-            bytes,
-        });
-        self.bytes += bytes;
-        while self.recent.len() > self.recent_limit {
-            if let Some(old) = self.recent.pop_front() {
-                self.bytes = self.bytes.saturating_sub(old.bytes);
+        state.recent.push_back(Entry { fp, bytes });
+        state.bytes += bytes;
+        while state.recent.len() > self.recent_limit {
+            if let Some(old) = state.recent.pop_front() {
+                state.bytes = state.bytes.saturating_sub(old.bytes);
             }
         }
-        self.evict();
+        state.evict(self.memory_limit);
     }
 
     /// Finds `against`: a baseline name (in memory, then on disk), else the
@@ -272,27 +286,28 @@ impl BaselineStore {
     /// Errors: [`Error::InvalidName`] for a string that is not a valid name
     /// or for an ambiguous prefix; [`Error::BaselineNotFound`] (listing the
     /// known names) when nothing matches.
-    pub fn get(&mut self, against: &str) -> Result<Arc<Fingerprint>> {
+    pub fn get(&self, against: &str) -> Result<Arc<Fingerprint>> {
         validate_name(against)?;
-        if let Some(e) = self.named.get(against) {
+        let mut state = self.lock();
+        if let Some(e) = state.named.get(against) {
             return Ok(e.fp.clone());
         }
-        if let Some(dir) = self.dir.clone() {
-            if let Some(fp) = read_baseline(&dir, against)? {
+        if let Some(dir) = &self.dir {
+            if let Some(fp) = read_baseline(dir, against)? {
                 let fp = Arc::new(fp);
                 let bytes = fp.to_json().len();
-                self.insert_named(against, fp.clone(), bytes);
+                state.insert_named(against, fp.clone(), bytes, self.memory_limit);
                 return Ok(fp);
             }
         }
         if against.len() >= MIN_HASH_PREFIX && against.chars().all(|c| c.is_ascii_hexdigit()) {
             let prefix = against.to_ascii_lowercase();
             let mut found: Vec<Arc<Fingerprint>> = Vec::new();
-            let candidates = self
+            let candidates = state
                 .recent
                 .iter()
                 .rev()
-                .chain(self.named.iter().map(|(_, e)| e));
+                .chain(state.named.iter().map(|(_, e)| e));
             for e in candidates {
                 if e.fp.hash.starts_with(&prefix) && !found.iter().any(|f| f.hash == e.fp.hash) {
                     found.push(e.fp.clone());
@@ -311,7 +326,7 @@ impl BaselineStore {
                 }
             }
         }
-        let mut known = self.names();
+        let mut known = self.names_of(&state);
         known.truncate(20);
         Err(Error::BaselineNotFound {
             name: against.to_owned(),
@@ -321,7 +336,7 @@ impl BaselineStore {
 
     /// Compares `current` with the baseline (or recent capture) `against`.
     pub fn compare(
-        &mut self,
+        &self,
         against: &str,
         current: &Fingerprint,
         threshold: Severity,
@@ -331,11 +346,12 @@ impl BaselineStore {
     }
 
     /// Removes the baseline `name` from memory and disk. Returns whether it existed.
-    pub fn remove(&mut self, name: &str) -> Result<bool> {
+    pub fn remove(&self, name: &str) -> Result<bool> {
         validate_name(name)?;
         let mut existed = false;
-        if let Some(e) = self.named.pop(name) {
-            self.bytes = self.bytes.saturating_sub(e.bytes);
+        let mut state = self.lock();
+        if let Some(e) = state.named.pop(name) {
+            state.bytes = state.bytes.saturating_sub(e.bytes);
             existed = true;
         }
         if let Some(dir) = &self.dir {
@@ -351,7 +367,11 @@ impl BaselineStore {
 
     /// Names of the baselines, in memory or on disk, sorted.
     pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.named.iter().map(|(k, _)| k.clone()).collect();
+        self.names_of(&self.lock())
+    }
+
+    fn names_of(&self, state: &State) -> Vec<String> {
+        let mut names: Vec<String> = state.named.iter().map(|(k, _)| k.clone()).collect();
         let entries = self.dir.as_ref().and_then(|dir| fs::read_dir(dir).ok());
         if let Some(entries) = entries {
             for entry in entries.flatten() {
@@ -373,29 +393,31 @@ impl BaselineStore {
 
     /// Bytes of fingerprint JSON held in memory.
     pub fn memory_usage(&self) -> usize {
-        self.bytes
+        self.lock().bytes
     }
 
     /// Named baselines held in memory.
     pub fn len(&self) -> usize {
-        self.named.len()
+        self.lock().named.len()
     }
 
     /// True when no named baseline is held in memory.
     pub fn is_empty(&self) -> bool {
-        self.named.is_empty()
+        self.lock().named.is_empty()
     }
+}
 
-    fn insert_named(&mut self, name: &str, fp: Arc<Fingerprint>, bytes: usize) {
+impl State {
+    fn insert_named(&mut self, name: &str, fp: Arc<Fingerprint>, bytes: usize, limit: usize) {
         if let Some(old) = self.named.put(name.to_owned(), Entry { fp, bytes }) {
             self.bytes = self.bytes.saturating_sub(old.bytes);
         }
         self.bytes += bytes;
-        self.evict();
+        self.evict(limit);
     }
 
-    fn evict(&mut self) {
-        while self.bytes > self.memory_limit {
+    fn evict(&mut self, limit: usize) {
+        while self.bytes > limit {
             if let Some(old) = self.recent.pop_front() {
                 self.bytes = self.bytes.saturating_sub(old.bytes);
             } else if let Some((_, old)) = self.named.pop_lru() {
@@ -525,13 +547,11 @@ fn read_baseline(dir: &Path, name: &str) -> Result<Option<Fingerprint>> {
     Fingerprint::from_json(&text).map(Some)
 }
 
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
 /// A temporary file older than this was left by a writer that died (a
 /// write takes milliseconds); opening the store deletes it.
 pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
 
-/// Deletes `.<name>.json.<pid>.<n>.tmp` files older than [`STALE_TEMP_AGE`].
+/// Deletes `.<name>.json.<random>.tmp` files older than [`STALE_TEMP_AGE`].
 /// Best effort: a file that cannot be read or removed is left alone.
 fn remove_stale_temps(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
@@ -559,10 +579,13 @@ fn remove_stale_temps(dir: &Path) {
 
 fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let path = dir.join(format!("{name}.json"));
-    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.json.{}.{n}.tmp", std::process::id()));
+    let err = |e: io::Error| io_err(&path, e);
+    // tempfile picks a fresh name, deletes the file if anything below fails
+    // and renames it into place; the file is opened here, `create_new`
+    // (never through a symlink) and 0600, so an error keeps its errno
+    // (`tempfile_in` would wrap it). The `.<name>.json.….tmp` shape is what
+    // remove_stale_temps recognizes.
     let mut opts = fs::OpenOptions::new();
-    // create_new never follows a symlink at the final component.
     opts.write(true).create_new(true);
     #[cfg(unix)]
     {
@@ -570,18 +593,15 @@ fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
         opts.mode(0o600);
     }
     no_follow(&mut opts);
-    let result = (|| {
-        let mut file = opts.open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        // rename replaces a symlink at `path` itself, never its target.
-        fs::rename(&tmp, &path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(io_err(&path, e));
-    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}.json."))
+        .suffix(".tmp")
+        .make_in(dir, |p| opts.open(p))
+        .map_err(err)?;
+    tmp.write_all(bytes).map_err(err)?;
+    tmp.as_file().sync_all().map_err(err)?;
+    // rename replaces a symlink at `path` itself, never its target.
+    tmp.persist(&path).map_err(|e| err(e.error))?;
     #[cfg(unix)]
     if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();

@@ -1,4 +1,4 @@
-//! Response rendering (DESIGN §3.2): one function renders a response's
+//! Response rendering (docs/DECISIONS.md D5): one function renders a response's
 //! sections to Markdown under an expectation, so every host (Rust server,
 //! Node, Python, C) prints the same text for the same input.
 //!

@@ -1,4 +1,4 @@
-//! Refs that survive re-renders (DESIGN §3.4): a ref names an element, not
+//! Refs that survive re-renders (docs/DECISIONS.md D14): a ref names an element, not
 //! a DOM node.
 //!
 //! A host reads a snapshot whose refs are its own node ids (Chromium's

@@ -1,4 +1,4 @@
-//! Tree diff: stable element identity and field-level changes (DESIGN §3.4).
+//! Tree diff: stable element identity and field-level changes (docs/DECISIONS.md D12, D13).
 //!
 //! Identity, in order:
 //! 1. **Refs**, when both trees carry refs and [`IdentityMode::Refs`] is on.

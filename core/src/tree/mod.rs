@@ -1,4 +1,4 @@
-//! Accessibility trees (DESIGN §3.4): the element model, Playwright's aria
+//! Accessibility trees (docs/DECISIONS.md D11–D16): the element model, Playwright's aria
 //! snapshot text (parser and printer), JSON, selectors, filters, the tree
 //! diff with its renderers, and the `since` store.
 //!

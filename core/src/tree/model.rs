@@ -1,4 +1,4 @@
-//! The element model (DESIGN §3.4).
+//! The element model (docs/DECISIONS.md D11).
 
 /// Deepest nesting accepted from any input (aria text or JSON).
 ///

@@ -69,7 +69,7 @@ const MAX_PATCH_DEPTH: usize = 256;
 /// Parsing both texts, diffing the trees and checking the patch take about
 /// 5 ms at this size (about 3,000 elements; `cargo bench -p response-diff
 /// --bench tree_diff`, `aria/snapshot_patch_at_the_cap`) and grow linearly
-/// with the text, so the cap keeps a response's diff under DESIGN §7's 10 ms.
+/// with the text, so the cap keeps a response's diff under the 10 ms of docs/DECISIONS.md D25.
 /// Seen snapshots over this size are not used for restoring.
 pub const MAX_PATCH_BYTES: usize = 128 * 1024;
 

@@ -215,7 +215,7 @@ pub fn time_extraction(tab: &Tab, options: &ExtractOptions, dirty: bool) -> Resu
          const s = JSON.stringify(r); const t2 = performance.now(); \
          return JSON.stringify({{extract: t1 - t0, stringify: t2 - t1, bytes: s.length, \
          elements: document.querySelectorAll('*').length, error: r.error || null}}); }})()",
-        js = response_diff::fingerprint::EXTRACTOR_JS,
+        js = response_diff::fingerprint::FINGERPRINT_SCRIPT,
         opts = options.to_json(),
     );
     let out: serde_json::Value = serde_json::from_str(&eval_string(tab, &js)?)?;

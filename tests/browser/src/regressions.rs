@@ -1,4 +1,4 @@
-//! The regression benchmark (in the spirit of seed 003's): controlled
+//! The regression benchmark (in the spirit of docs/DECISIONS.md D18): controlled
 //! regressions of each kind on the dashboard fixture, plus reloads of
 //! dynamic content and harmless edits that must not be flagged.
 //!

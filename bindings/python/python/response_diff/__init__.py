@@ -16,9 +16,9 @@ from ._native import (
     DiffMetadata,
     DiffOptions,
     DiffResult,
-    DomFingerprint,
     Element,
     Expectation,
+    Fingerprint,
     FingerprintChange,
     FingerprintComparison,
     Image,
@@ -51,6 +51,10 @@ from ._native import (
     tree_diff,
 )
 
+# Deprecated: the former name of Fingerprint, which every binding now uses
+# (docs/NAMES.md, CHANGELOG.md).
+DomFingerprint = Fingerprint
+
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
     "DEFAULT_MAX_STORED_BYTES",
@@ -61,9 +65,9 @@ __all__ = [
     "DiffMetadata",
     "DiffOptions",
     "DiffResult",
-    "DomFingerprint",
     "Element",
     "Expectation",
+    "Fingerprint",
     "FingerprintChange",
     "FingerprintComparison",
     "Image",

@@ -31,9 +31,9 @@ __all__ = [
     "DiffMetadata",
     "DiffOptions",
     "DiffResult",
-    "DomFingerprint",
     "Element",
     "Expectation",
+    "Fingerprint",
     "FingerprintChange",
     "FingerprintComparison",
     "Image",
@@ -72,7 +72,7 @@ FINGERPRINT_SCRIPT: str
 """The page-side fingerprint extractor: JavaScript source of a function
 ``(options) => fingerprint``. Evaluate it with any driver, e.g. Playwright's
 ``page.evaluate(FINGERPRINT_SCRIPT, {"scope": "full"})``, and pass the result
-to ``DomFingerprint``."""
+to ``Fingerprint``."""
 
 DEFAULT_MAX_STORED_BYTES: int
 """Default cap on a detector's stored bytes (10 MiB)."""
@@ -694,7 +694,7 @@ class SinceStore:
 # --------------------------------------------------------------- fingerprint
 
 @final
-class DomFingerprint:
+class Fingerprint:
     """A DOM fingerprint: a compact semantic summary of a page.
 
     Built from what ``FINGERPRINT_SCRIPT`` returned in the page (a JSON string
@@ -703,7 +703,7 @@ class DomFingerprint:
 
     def __new__(cls, data: Union[str, Mapping[str, Any]]) -> Self: ...
     @staticmethod
-    def from_json(json: str) -> DomFingerprint: ...
+    def from_json(json: str) -> Fingerprint: ...
     @property
     def url(self) -> str: ...
     @property
@@ -732,6 +732,9 @@ class DomFingerprint:
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     __hash__: None  # type: ignore[assignment]
+
+DomFingerprint = Fingerprint
+"""Deprecated: the former name of ``Fingerprint``."""
 
 @final
 class FingerprintChange:
@@ -786,7 +789,7 @@ class FingerprintComparison:
         """snake_case keys, as the fingerprint JSON."""
     def to_json(self, *, pretty: bool = False) -> str: ...
 
-_FingerprintArg = Union[DomFingerprint, str, Mapping[str, Any]]
+_FingerprintArg = Union[Fingerprint, str, Mapping[str, Any]]
 
 def compare_fingerprints(
     baseline: _FingerprintArg, current: _FingerprintArg, severity_threshold: _Severity = "warning"
@@ -814,7 +817,7 @@ class BaselineStore:
         unless ``[A-Za-z0-9._-]{1,64}``)."""
     def record(self, fingerprint: _FingerprintArg) -> str:
         """Remembers a capture so ``get``/``compare`` find it by hash; returns the hash."""
-    def get(self, against: str) -> DomFingerprint:
+    def get(self, against: str) -> Fingerprint:
         """A baseline by name, or a recent capture by hash or unique hash
         prefix (``BaselineNotFoundError`` when none)."""
     def compare(
