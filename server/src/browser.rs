@@ -20,6 +20,7 @@ use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::{Value, json};
 
 use crate::cdp::{Cdp, Listener};
+use crate::error::{Error, lock};
 
 /// Launch settings (from the command line).
 #[derive(Debug, Clone)]
@@ -134,11 +135,6 @@ fn remove_stale_profiles() {
     }
 }
 
-/// Locks a mutex, ignoring poisoning (the data is plain bookkeeping).
-pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// A console message as captured from the page.
 #[derive(Debug, Clone)]
 pub struct ConsoleEntry {
@@ -211,7 +207,7 @@ impl Page {
     pub fn call(&self, method: &str, params: Value) -> Result<Value> {
         let r = self.call_within(method, params, self.timeout + Duration::from_secs(5));
         if let Err(e) = &r
-            && e.downcast_ref::<crate::cdp::CallTimeout>().is_some()
+            && Error::is_call_timeout(e)
         {
             self.stop_scripts();
         }
@@ -219,11 +215,11 @@ impl Page {
     }
 
     /// Calls a CDP method on this tab's session, waiting at most `timeout`.
-    /// On a crashed tab it fails at once ([`PageCrashed`]): the answer
+    /// On a crashed tab it fails at once ([`Error::PageCrashed`]): the answer
     /// would never come.
     pub fn call_within(&self, method: &str, params: Value, timeout: Duration) -> Result<Value> {
         if self.crashed() {
-            bail!(PageCrashed);
+            bail!(Error::PageCrashed);
         }
         self.cdp.call(Some(&self.session), method, params, timeout)
     }
@@ -259,8 +255,8 @@ impl Page {
     }
 
     /// Evaluates `expression` in the page and returns its value (by value).
-    /// A thrown exception is a [`JsError`] with its message; no answer
-    /// within `timeout` is a [`ScriptTimeout`] (see `run_script`).
+    /// A thrown exception is a [`Error::Js`] with its message; no answer
+    /// within `timeout` is a [`Error::ScriptTimeout`] (see `run_script`).
     pub fn evaluate(
         &self,
         expression: &str,
@@ -289,7 +285,7 @@ impl Page {
 
     /// Calls `function` with `this` = the object and CDP call arguments
     /// (`{value}` or `{objectId}`); no answer within `timeout` is a
-    /// [`ScriptTimeout`] (see `run_script`).
+    /// [`Error::ScriptTimeout`] (see `run_script`).
     pub fn call_function(
         &self,
         object_id: &str,
@@ -314,17 +310,17 @@ impl Page {
 
     /// Runs a script call that may never return (`while (true) {}`, a
     /// promise that never settles, a page stuck in its own loop): after
-    /// `timeout` it is a [`ScriptTimeout`]. When `timeout` is the action's
+    /// `timeout` it is a [`Error::ScriptTimeout`]. When `timeout` is the action's
     /// whole time limit, the running script is also terminated so that the
     /// tab answers again; a short internal probe (page state, load checks)
     /// just gives up, leaving a page that is busy for a moment alone.
     fn run_script(&self, method: &str, params: Value, timeout: Duration) -> Result<Value> {
         match self.call_within(method, params, timeout) {
-            Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+            Err(e) if Error::is_call_timeout(&e) => {
                 if timeout >= self.timeout {
                     self.stop_scripts();
                 }
-                Err(anyhow!(ScriptTimeout(timeout)))
+                Err(anyhow!(Error::ScriptTimeout(timeout)))
             }
             other => other,
         }
@@ -402,7 +398,7 @@ impl Page {
                 }
             }
         }
-        bail!(NotVisible)
+        bail!(Error::NotVisible)
     }
 
     /// A mouse event at a point.
@@ -463,9 +459,9 @@ impl Page {
             let tab = self
                 .tab
                 .as_ref()
-                .ok_or_else(|| anyhow!(UnknownKey(key.to_owned())))?;
+                .ok_or_else(|| anyhow!(Error::UnknownKey(key.to_owned())))?;
             tab.press_key(key)
-                .map_err(|_| anyhow!(UnknownKey(key.to_owned())))?;
+                .map_err(|_| anyhow!(Error::UnknownKey(key.to_owned())))?;
             return Ok(());
         };
         let down = if text.is_some() {
@@ -530,10 +526,10 @@ impl Page {
                 return Ok(());
             }
             if !self.cdp.is_open() {
-                bail!(crate::cdp::CdpError::Closed);
+                bail!(Error::Closed);
             }
             if Instant::now() > deadline {
-                bail!(Timeout(timeout));
+                bail!(Error::Timeout(timeout));
             }
             std::thread::sleep(Duration::from_millis(15));
         }
@@ -1057,7 +1053,7 @@ fn result_value(r: Value) -> Result<Value> {
             .map(|s| s.lines().next().unwrap_or_default().to_owned())
             .or_else(|| ex.get("text").and_then(Value::as_str).map(str::to_owned))
             .unwrap_or_else(|| "unknown error".into());
-        bail!(JsError(msg));
+        bail!(Error::Js(msg));
     }
     let result = r.get("result").cloned().unwrap_or(Value::Null);
     match result.get("type").and_then(Value::as_str) {
@@ -1068,83 +1064,3 @@ fn result_value(r: Value) -> Result<Value> {
         })),
     }
 }
-
-/// An exception thrown by page JavaScript.
-#[derive(Debug)]
-pub struct JsError(pub String);
-
-impl std::fmt::Display for JsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for JsError {}
-
-/// The element has no visible box (hidden, zero-sized or not rendered).
-#[derive(Debug)]
-pub struct NotVisible;
-
-impl std::fmt::Display for NotVisible {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the element is not visible (no box on screen)")
-    }
-}
-
-impl std::error::Error for NotVisible {}
-
-/// A key name no table knows.
-#[derive(Debug)]
-pub struct UnknownKey(pub String);
-
-impl std::fmt::Display for UnknownKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown key `{}`; use a name such as Enter, Tab, Escape, Backspace, ArrowDown, PageDown or a single character",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownKey {}
-
-/// The tab's renderer process died.
-#[derive(Debug)]
-pub struct PageCrashed;
-
-impl std::fmt::Display for PageCrashed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the tab's page crashed (its renderer process died)")
-    }
-}
-
-impl std::error::Error for PageCrashed {}
-
-/// A script call got no answer within its time limit.
-#[derive(Debug)]
-pub struct ScriptTimeout(pub Duration);
-
-impl std::fmt::Display for ScriptTimeout {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "a script in the page did not finish within {} s",
-            self.0.as_secs_f64()
-        )
-    }
-}
-
-impl std::error::Error for ScriptTimeout {}
-
-/// A wait ran out of time.
-#[derive(Debug)]
-pub struct Timeout(pub Duration);
-
-impl std::fmt::Display for Timeout {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "timed out after {} s", self.0.as_secs_f64())
-    }
-}
-
-impl std::error::Error for Timeout {}

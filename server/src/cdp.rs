@@ -27,57 +27,12 @@ use serde_json::{Value, json};
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
+use crate::error::{Error, lock};
+
 /// An event handler: `(method, params)`.
 pub type Listener = Arc<dyn Fn(&str, &Value) + Send + Sync>;
 
-type Pending = Arc<Mutex<HashMap<u64, mpsc::Sender<Result<Value, CdpError>>>>>;
-
-/// An error answered by the browser, or a lost connection.
-#[derive(Debug, Clone)]
-pub enum CdpError {
-    /// The browser answered with an error.
-    Remote {
-        /// CDP error code.
-        code: i64,
-        /// CDP error message.
-        message: String,
-    },
-    /// The connection closed (the browser exited or was killed).
-    Closed,
-}
-
-impl std::fmt::Display for CdpError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CdpError::Remote { message, .. } => write!(f, "browser error: {message}"),
-            CdpError::Closed => f.write_str("the connection to the browser closed"),
-        }
-    }
-}
-
-impl std::error::Error for CdpError {}
-
-/// A call that got no answer in time.
-#[derive(Debug, Clone)]
-pub struct CallTimeout {
-    /// The method.
-    pub method: String,
-    /// How long it waited.
-    pub after: Duration,
-}
-
-impl std::fmt::Display for CallTimeout {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the browser did not answer {} within {} s",
-            self.method,
-            self.after.as_secs()
-        )
-    }
-}
-
-impl std::error::Error for CallTimeout {}
+type Pending = Arc<Mutex<HashMap<u64, mpsc::Sender<Result<Value, Error>>>>>;
 
 /// A CDP connection.
 pub struct Cdp {
@@ -156,7 +111,7 @@ impl Cdp {
         timeout: Duration,
     ) -> Result<Value> {
         if !self.is_open() {
-            bail!(CdpError::Closed);
+            bail!(Error::Closed);
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let mut msg = json!({ "id": id, "method": method, "params": params });
@@ -172,19 +127,19 @@ impl Cdp {
         if let Err(e) = sent {
             lock(&self.pending).remove(&id);
             self.open.store(false, Ordering::SeqCst);
-            return Err(anyhow!(CdpError::Closed).context(format!("sending {method}: {e}")));
+            return Err(anyhow!(Error::Closed).context(format!("sending {method}: {e}")));
         }
         match rx.recv_timeout(timeout) {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(anyhow!(e)),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 lock(&self.pending).remove(&id);
-                Err(anyhow!(CallTimeout {
+                Err(anyhow!(Error::CallTimeout {
                     method: method.to_owned(),
                     after: timeout,
                 }))
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err(anyhow!(CdpError::Closed)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(anyhow!(Error::Closed)),
         }
     }
 
@@ -197,10 +152,6 @@ impl Cdp {
     pub fn forget(&self, session: &str) {
         lock(&self.listeners).remove(session);
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn read_loop(
@@ -225,7 +176,7 @@ fn read_loop(
         };
         if let Some(id) = v.get("id").and_then(Value::as_u64) {
             let result = match v.get("error") {
-                Some(e) => Err(CdpError::Remote {
+                Some(e) => Err(Error::Cdp {
                     code: e.get("code").and_then(Value::as_i64).unwrap_or(0),
                     message: e
                         .get("message")
@@ -249,6 +200,6 @@ fn read_loop(
     open.store(false, Ordering::SeqCst);
     // Wake every waiting call: the browser is gone.
     for (_, tx) in lock(&pending).drain() {
-        let _ = tx.send(Err(CdpError::Closed));
+        let _ = tx.send(Err(Error::Closed));
     }
 }

@@ -31,10 +31,8 @@ use response_diff::tree::{
 use serde_json::{Map, Value, json};
 
 use crate::ax::{AxSnapshot, parse_ref};
-use crate::browser::{
-    BrowserConfig, JsError, NotVisible, Page, PageCrashed, ScriptTimeout, Session, Timeout,
-    UnknownKey, lock,
-};
+use crate::browser::{BrowserConfig, Page, Session};
+use crate::error::{Error, describe as describe_error, lock};
 use crate::refs::{Carried, Lookup, Refs};
 use crate::settle;
 use crate::tools::{self, Batch, Call, Parsed, TabAction};
@@ -73,31 +71,6 @@ impl Output {
         }
     }
 }
-
-/// A call that could not be run because its arguments are wrong. The
-/// message says what to send instead.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvalidParams(pub String);
-
-impl std::fmt::Display for InvalidParams {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for InvalidParams {}
-
-/// A ref that is not (or no longer) on the page.
-#[derive(Debug)]
-struct NotOnPage(String);
-
-impl std::fmt::Display for NotOnPage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ref {} is not on the page; take a new snapshot", self.0)
-    }
-}
-
-impl std::error::Error for NotOnPage {}
 
 /// What an action produced, before the page is captured.
 #[derive(Debug, Default)]
@@ -198,11 +171,6 @@ impl Engine {
         Arc::clone(&self.pid)
     }
 
-    /// The running browser's process id.
-    pub fn browser_pid(&self) -> Option<u32> {
-        self.session.as_ref().and_then(Session::pid)
-    }
-
     /// The current tab, when the browser runs.
     pub fn current_page(&self) -> Option<Page> {
         self.session.as_ref().map(|s| s.current().clone())
@@ -230,10 +198,10 @@ impl Engine {
     }
 
     /// Validates and runs one tool call. Wrong arguments are
-    /// [`InvalidParams`] (nothing ran); everything else, failures included,
+    /// [`Error::InvalidParams`] (nothing ran); everything else, failures included,
     /// is an [`Output`] (`is_error` for a failed action).
-    pub fn call(&mut self, tool: &str, args: Map<String, Value>) -> Result<Output, InvalidParams> {
-        let parsed = tools::parse(tool, args).map_err(InvalidParams)?;
+    pub fn call(&mut self, tool: &str, args: Map<String, Value>) -> Result<Output, Error> {
+        let parsed = tools::parse(tool, args).map_err(Error::InvalidParams)?;
         Ok(self.run(&parsed))
     }
 
@@ -305,7 +273,7 @@ impl Engine {
 
     /// One attempt at a call. When the tab's renderer died before the call
     /// but the browser reported it only during the call, the failing command
-    /// was refused before it reached the page ([`PageCrashed`]): with `retry`
+    /// was refused before it reached the page ([`Error::PageCrashed`]): with `retry`
     /// the tab is reloaded and the call runs again, answering as if the
     /// crash had been seen first (a notice of the first attempt, such as a
     /// page script taken to be stuck while the renderer was in fact dead, is
@@ -318,10 +286,10 @@ impl Engine {
         retry: bool,
     ) -> Result<Performed, Output> {
         let crashed_before_reaching_the_page =
-            |e: &anyhow::Error| retry && e.downcast_ref::<PageCrashed>().is_some();
+            |e: &anyhow::Error| retry && matches!(Error::of(e), Some(Error::PageCrashed));
         let notice = match self.ensure_session() {
             Ok(n) => n,
-            Err(e) if e.downcast_ref::<UserError>().is_some() => {
+            Err(e) if matches!(Error::of(&e), Some(Error::User(_))) => {
                 return Err(Output::error(describe_error(&e)));
             }
             Err(e) => {
@@ -403,7 +371,7 @@ impl Engine {
         if let Some(s) = &mut self.session {
             if s.is_alive() {
                 s.sync_tabs()
-                    .map_err(|e| anyhow!(UserError(format!("{e:#}"))))?;
+                    .map_err(|e| anyhow!(Error::User(format!("{e:#}"))))?;
                 let page = s.current().clone();
                 if !page.crashed() {
                     let notice = self.unstick(&page);
@@ -420,7 +388,7 @@ impl Engine {
                     Ok(()) => Ok(Some(
                         "The tab's page had crashed (its renderer process died) and was reloaded: refs from earlier snapshots are gone.".to_owned(),
                     )),
-                    Err(e) => Err(anyhow!(UserError(format!(
+                    Err(e) => Err(anyhow!(Error::User(format!(
                         "the tab's page had crashed (its renderer process died) and reloading it failed ({}); navigate to a page or open a new tab",
                         describe_error(&e)
                     )))),
@@ -443,7 +411,7 @@ impl Engine {
     fn unstick(&self, page: &Page) -> Option<String> {
         let wait = self.timeout().min(Duration::from_secs(5));
         match page.call_within("Runtime.evaluate", json!({ "expression": "0" }), wait) {
-            Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+            Err(e) if Error::is_call_timeout(&e) => {
                 page.stop_scripts();
                 Some(format!(
                     "A script in the page kept it busy for over {} s and was stopped.",
@@ -589,7 +557,7 @@ impl Engine {
                     .cloned()
                     .unwrap_or_default();
                 if current == 0 || entries.len() <= current {
-                    bail!(UserError(
+                    bail!(Error::User(
                         "there is no previous page in this tab's history".into()
                     ));
                 }
@@ -604,7 +572,7 @@ impl Engine {
                 let settled = settle::settle(&tab, mark, timeout, true);
                 if settled.still.is_some() {
                     let _ = tab.call("Page.stopLoading", json!({}));
-                    bail!(UserError(format!(
+                    bail!(Error::User(format!(
                         "going back did not finish loading in {} s; take a snapshot to see what loaded",
                         timeout.as_secs()
                     )));
@@ -651,7 +619,7 @@ impl Engine {
                 let (_, mark) = self.mark(&tab);
                 let focused = tab.call_on(&object, FOCUS_AND_SELECT, &[])?;
                 if focused != Value::Bool(true) {
-                    bail!(UserError(format!(
+                    bail!(Error::User(format!(
                         "{} cannot take text; type into a textbox, searchbox or editable element",
                         label(&role, &name, &p.target)
                     )));
@@ -703,7 +671,7 @@ impl Engine {
                 let (_, mark) = self.mark(&tab);
                 let r = tab.call_on(&object, SELECT_OPTIONS, &[json!(p.values)])?;
                 if let Some(err) = r.get("error").and_then(Value::as_str) {
-                    bail!(UserError(format!(
+                    bail!(Error::User(format!(
                         "{}: {err}",
                         label(&role, &name, &p.target)
                     )));
@@ -802,8 +770,8 @@ impl Engine {
                     }
                 }
                 .map_err(|e| {
-                    if e.downcast_ref::<ScriptTimeout>().is_some() {
-                        anyhow!(UserError(format!(
+                    if matches!(Error::of(&e), Some(Error::ScriptTimeout(_))) {
+                        anyhow!(Error::User(format!(
                             "the function did not finish within {} s (--action-timeout) and was stopped; the page is usable again, take a snapshot to see its state",
                             timeout.as_secs()
                         )))
@@ -875,7 +843,7 @@ impl Engine {
                 let tab = self.tab()?;
                 let fp = capture_fingerprint(&tab, p.scope.as_deref(), p.depth.as_deref())?;
                 let threshold = match &p.severity_threshold {
-                    Some(s) => tools::parse_severity(s).map_err(|e| anyhow!(UserError(e)))?,
+                    Some(s) => tools::parse_severity(s).map_err(|e| anyhow!(Error::User(e)))?,
                     None => Severity::Warning,
                 };
                 let cmp = self.baselines.compare(&p.against, &fp, threshold)?;
@@ -919,7 +887,7 @@ impl Engine {
                 let i = p.index.unwrap_or(0);
                 session
                     .select(i)
-                    .map_err(|e| anyhow!(UserError(e.to_string())))?;
+                    .map_err(|e| anyhow!(Error::User(e.to_string())))?;
                 (format!("Selected tab {i}"), true)
             }
             TabAction::Close => {
@@ -927,7 +895,7 @@ impl Engine {
                 let key = session.pages().get(i).map(|t| t.key().to_owned());
                 session
                     .close_tab(i)
-                    .map_err(|e| anyhow!(UserError(e.to_string())))?;
+                    .map_err(|e| anyhow!(Error::User(e.to_string())))?;
                 if let Some(k) = key {
                     self.since.clear(&k);
                     self.refs.forget(&k);
@@ -957,7 +925,7 @@ impl Engine {
     /// element than node n.
     fn resolve_ref(&mut self, tab: &Page, r: &str) -> Result<(i64, String)> {
         if parse_ref(r).is_none() {
-            bail!(UserError(format!(
+            bail!(Error::User(format!(
                 "`{r}` is not a ref; use a [ref=…] from the latest snapshot, such as e12"
             )));
         }
@@ -975,11 +943,11 @@ impl Engine {
             return Ok((t.backend, object));
         }
         match first {
-            Lookup::Latest(t) | Lookup::Earlier(t) => bail!(UserError(format!(
+            Lookup::Latest(t) | Lookup::Earlier(t) => bail!(Error::User(format!(
                 "ref {r} ({}) is no longer on the page; take a new snapshot",
                 t.label()
             ))),
-            Lookup::Unknown => bail!(NotOnPage(r.to_owned())),
+            Lookup::Unknown => bail!(Error::NotOnPage(r.to_owned())),
         }
     }
 
@@ -1017,8 +985,8 @@ impl Engine {
     /// is an error that says what to do.
     fn wait_loaded(&self, tab: &Page, token: u64, timeout: Duration, what: &str) -> Result<()> {
         tab.wait_loaded(token, timeout).map_err(|e| {
-            if e.downcast_ref::<Timeout>().is_some() {
-                anyhow!(UserError(format!(
+            if matches!(Error::of(&e), Some(Error::Timeout(_))) {
+                anyhow!(Error::User(format!(
                     "{what} did not finish loading in {} s; take a snapshot to see what loaded",
                     timeout.as_secs()
                 )))
@@ -1032,9 +1000,9 @@ impl Engine {
         let (token, mark) = self.mark(tab);
         let r = match tab.call_within("Page.navigate", json!({ "url": url }), self.timeout()) {
             Ok(r) => r,
-            Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+            Err(e) if Error::is_call_timeout(&e) => {
                 let _ = tab.call("Page.stopLoading", json!({}));
-                bail!(UserError(format!(
+                bail!(Error::User(format!(
                     "navigation to {url} got no response within {} s and was stopped; check that the server answers",
                     self.timeout().as_secs()
                 )));
@@ -1046,7 +1014,7 @@ impl Engine {
             .and_then(Value::as_str)
             .filter(|e| !e.is_empty())
         {
-            bail!(UserError(format!(
+            bail!(Error::User(format!(
                 "navigation to {url} failed: {err}. Check that the server is running and the URL is right"
             )));
         }
@@ -1127,7 +1095,7 @@ impl Engine {
         }
         let (ax, carried) = if acted.snapshot {
             let raw_tree = match tab.call("Accessibility.getFullAXTree", json!({})) {
-                Err(e) if e.downcast_ref::<crate::cdp::CallTimeout>().is_some() => {
+                Err(e) if Error::is_call_timeout(&e) => {
                     // A page script kept the tab busy; `Page::call` stopped
                     // it, so the tree can be read now.
                     result.push_str(&format!(
@@ -1319,56 +1287,6 @@ impl Engine {
     }
 }
 
-/// An error to show the agent as is (bad ref, failed navigation, …).
-#[derive(Debug)]
-struct UserError(String);
-
-impl std::fmt::Display for UserError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UserError {}
-
-fn describe_error(e: &anyhow::Error) -> String {
-    if let Some(u) = e.downcast_ref::<UserError>() {
-        return u.0.clone();
-    }
-    if let Some(n) = e.downcast_ref::<NotOnPage>() {
-        return n.to_string();
-    }
-    if let Some(j) = e.downcast_ref::<JsError>() {
-        return format!("the page's JavaScript threw: {}", j.0);
-    }
-    if let Some(k) = e.downcast_ref::<UnknownKey>() {
-        return k.to_string();
-    }
-    if let Some(t) = e.downcast_ref::<crate::cdp::CallTimeout>() {
-        return format!(
-            "{t}; the page may be busy (a long script?), take a snapshot to see its state"
-        );
-    }
-    if let Some(c) = e.downcast_ref::<crate::cdp::CdpError>() {
-        return c.to_string();
-    }
-    if let Some(t) = e.downcast_ref::<Timeout>() {
-        return format!("{t}; the page may still be busy, take a snapshot to see its state");
-    }
-    if let Some(c) = e.downcast_ref::<PageCrashed>() {
-        return c.to_string();
-    }
-    if let Some(t) = e.downcast_ref::<ScriptTimeout>() {
-        return format!(
-            "{t}; the page was busy (a long script?), take a snapshot to see its state"
-        );
-    }
-    if let Some(rd) = e.downcast_ref::<response_diff::Error>() {
-        return rd.to_string();
-    }
-    format!("{e:#}")
-}
-
 /// Inserts a `### heading` section where the core would put the snapshot:
 /// before the console and downloads sections, else at the end.
 fn insert_section(text: &str, heading: &str, body: &str) -> String {
@@ -1499,8 +1417,8 @@ fn point_of(
     name: &str,
 ) -> Result<(f64, f64)> {
     let (x, y) = tab.center_of(backend).map_err(|e| {
-        if e.downcast_ref::<NotVisible>().is_some() {
-            anyhow!(UserError(format!(
+        if matches!(Error::of(&e), Some(Error::NotVisible)) {
+            anyhow!(Error::User(format!(
                 "{} is not visible (hidden or zero-sized); take a new snapshot",
                 label(role, name, r)
             )))
@@ -1510,7 +1428,7 @@ fn point_of(
     })?;
     let hit = tab.call_on(object, HIT_TEST, &[json!(x), json!(y)])?;
     if let Some(other) = hit.as_str() {
-        bail!(UserError(format!(
+        bail!(Error::User(format!(
             "{} is covered by {other} at ({x:.0}, {y:.0}); close or scroll past it first",
             label(role, name, r)
         )));
@@ -1581,7 +1499,7 @@ fn wait_text(tab: &Page, text: &str, appear: bool, timeout: Duration) -> Result<
             return Ok(());
         }
         if Instant::now() > deadline {
-            bail!(UserError(format!(
+            bail!(Error::User(format!(
                 "text {} did not {} within {} s",
                 js_str(text),
                 if appear { "appear" } else { "disappear" },
@@ -1603,7 +1521,7 @@ fn css_to_backend(tab: &Page, css: &str) -> Result<Option<i64>> {
         }),
     )?;
     if r.get("exceptionDetails").is_some() {
-        bail!(UserError(format!(
+        bail!(Error::User(format!(
             "invalid option `expectation.snapshotOptions.selector`: `{css}` is neither a ref (e12), a role with an optional quoted name (list \"Cart\"), nor valid CSS"
         )));
     }
@@ -1648,7 +1566,7 @@ fn outer_html(
         Some(b) => {
             let object = tab
                 .resolve_backend(b)
-                .ok_or_else(|| anyhow!(NotOnPage(format!("e{b}"))))?;
+                .ok_or_else(|| anyhow!(Error::NotOnPage(format!("e{b}"))))?;
             Ok(tab
                 .call_on(&object, "function () { return this.outerHTML; }", &[])?
                 .as_str()
@@ -1679,7 +1597,9 @@ fn screenshot(
             .map(|a| a.iter().filter_map(Value::as_f64).collect())
             .unwrap_or_default();
         if v.len() != 4 || v[2] < 1.0 || v[3] < 1.0 {
-            bail!(UserError(format!("ref {r} has no visible box to capture")));
+            bail!(Error::User(format!(
+                "ref {r} has no visible box to capture"
+            )));
         }
         params["clip"] = json!({ "x": v[0], "y": v[1], "width": v[2], "height": v[3], "scale": 1 });
         params["captureBeyondViewport"] = json!(true);

@@ -6,6 +6,7 @@ pub mod cdp;
 pub mod cli;
 pub mod demo;
 pub mod engine;
+pub mod error;
 pub mod mcp;
 pub mod refs;
 pub mod settle;

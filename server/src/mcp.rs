@@ -40,8 +40,9 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::Value;
 
-use crate::browser::{kill_process, lock};
-use crate::engine::{Engine, InvalidParams, Output};
+use crate::browser::kill_process;
+use crate::engine::{Engine, Output};
+use crate::error::lock;
 use crate::tools::{self, desc};
 
 /// The MCP server.
@@ -106,7 +107,7 @@ impl McpServer {
         let task = tokio::task::spawn_blocking(move || lock(&engine).call(tool, args));
         match tokio::time::timeout(budget, task).await {
             Ok(Ok(Ok(out))) => Ok(to_result(out)),
-            Ok(Ok(Err(InvalidParams(msg)))) => Err(ErrorData::invalid_params(msg, None)),
+            Ok(Ok(Err(e))) => Err(ErrorData::invalid_params(e.to_string(), None)),
             Ok(Err(e)) => {
                 tracing::error!("{tool} panicked: {e}");
                 Err(ErrorData::internal_error(

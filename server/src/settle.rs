@@ -38,7 +38,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::browser::{Page, lock};
+use crate::browser::Page;
+use crate::error::lock;
 
 /// A stop of loading with no commit is a navigation that did not replace
 /// the page, unless a commit follows within this (a back-forward-cache
