@@ -1,0 +1,683 @@
+//! The actions: one arm per tool in [`Engine::act`], and the waits an
+//! action needs (navigation, load, settling).
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, anyhow, bail};
+use base64::Engine as _;
+use response_diff::fingerprint::Severity;
+use response_diff::response::{Image, truncate_lines};
+use serde_json::{Value, json};
+
+use super::capture::{capture_fingerprint, page_info};
+use super::scripts::{self, FOCUS_AND_SELECT, HIT_TEST, SELECT_OPTIONS, js_str};
+use super::{Acted, Engine};
+use crate::ax::{AxSnapshot, parse_ref};
+use crate::browser::Page;
+use crate::error::Error;
+use crate::refs::Lookup;
+use crate::settle;
+use crate::tools::{self, Call, TabAction};
+
+impl Engine {
+    pub(super) fn act(&mut self, call: &Call) -> Result<Acted> {
+        let timeout = self.timeout();
+        match call {
+            Call::Navigate(p) => {
+                let tab = self.tab()?;
+                self.navigate(&tab, &p.url)?;
+                Ok(Acted {
+                    result: format!("Navigated to {}", p.url),
+                    code: Some(format!("await page.goto({});", js_str(&p.url))),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::NavigateBack => {
+                let tab = self.tab()?;
+                let h = tab.call("Page.getNavigationHistory", json!({}))?;
+                let current = h.get("currentIndex").and_then(Value::as_u64).unwrap_or(0) as usize;
+                let entries = h
+                    .get("entries")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                if current == 0 || entries.len() <= current {
+                    bail!(Error::User(
+                        "there is no previous page in this tab's history".into()
+                    ));
+                }
+                let entry = &entries[current - 1];
+                let (_, mark) = self.mark(&tab);
+                tab.call(
+                    "Page.navigateToHistoryEntry",
+                    json!({ "entryId": entry["id"] }),
+                )?;
+                // An entry of the same document (pushState, a fragment)
+                // is back at once; another document loads.
+                let settled = settle::settle(&tab, mark, timeout, true);
+                if settled.still.is_some() {
+                    let _ = tab.call("Page.stopLoading", json!({}));
+                    bail!(Error::User(format!(
+                        "going back did not finish loading in {} s; take a snapshot to see what loaded",
+                        timeout.as_secs()
+                    )));
+                }
+                Ok(Acted {
+                    result: "Went back".into(),
+                    code: Some("await page.goBack();".into()),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::Click(p) => {
+                let tab = self.tab()?;
+                let (backend, object) = self.resolve_ref(&tab, &p.target)?;
+                let (role, name) = describe(&tab, backend);
+                let (x, y) = point_of(&tab, backend, &object, &p.target, &role, &name)?;
+                let button = p.button.unwrap_or_default().as_str();
+                let double = p.double_click.unwrap_or(false);
+                let (_, mark) = self.mark(&tab);
+                tab.mouse("mouseMoved", x, y, "none", 0)?;
+                for clicks in 1..=(if double { 2 } else { 1 }) {
+                    tab.mouse("mousePressed", x, y, button, clicks)?;
+                    tab.mouse("mouseReleased", x, y, button, clicks)?;
+                }
+                let settled = self.settle(&tab, mark);
+                let verb = if double { "Double-clicked" } else { "Clicked" };
+                let method = if double { "dblclick" } else { "click" };
+                let opts = if p.button.is_some_and(|b| b != tools::Button::Left) {
+                    format!("{{ button: '{button}' }}")
+                } else {
+                    String::new()
+                };
+                Ok(Acted {
+                    result: format!("{verb} {}{settled}", label(&role, &name, &p.target)),
+                    code: Some(format!("await {}.{method}({opts});", locator(&role, &name))),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::Type(p) => {
+                let tab = self.tab()?;
+                let (backend, object) = self.resolve_ref(&tab, &p.target)?;
+                let (role, name) = describe(&tab, backend);
+                let (_, mark) = self.mark(&tab);
+                let focused = tab.call_on(&object, FOCUS_AND_SELECT, &[])?;
+                if focused != Value::Bool(true) {
+                    bail!(Error::User(format!(
+                        "{} cannot take text; type into a textbox, searchbox or editable element",
+                        label(&role, &name, &p.target)
+                    )));
+                }
+                if p.text.is_empty() {
+                    tab.press_key("Backspace")?;
+                } else {
+                    tab.call("Input.insertText", json!({ "text": p.text }))?;
+                }
+                let mut result = format!(
+                    "Typed {} into {}",
+                    js_str(&p.text),
+                    label(&role, &name, &p.target)
+                );
+                let mut code =
+                    format!("await {}.fill({});", locator(&role, &name), js_str(&p.text));
+                if p.submit.unwrap_or(false) {
+                    tab.press_key("Enter")?;
+                    result.push_str(" and pressed Enter");
+                    code.push_str(&format!(
+                        "\nawait {}.press('Enter');",
+                        locator(&role, &name)
+                    ));
+                }
+                result.push_str(&self.settle(&tab, mark));
+                Ok(Acted {
+                    result,
+                    code: Some(code),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::PressKey(p) => {
+                let tab = self.tab()?;
+                let (_, mark) = self.mark(&tab);
+                tab.press_key(&p.key)?;
+                let settled = self.settle(&tab, mark);
+                Ok(Acted {
+                    result: format!("Pressed {}{settled}", p.key),
+                    code: Some(format!("await page.keyboard.press({});", js_str(&p.key))),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::SelectOption(p) => {
+                let tab = self.tab()?;
+                let (backend, object) = self.resolve_ref(&tab, &p.target)?;
+                let (role, name) = describe(&tab, backend);
+                let (_, mark) = self.mark(&tab);
+                let r = tab.call_on(&object, SELECT_OPTIONS, &[json!(p.values)])?;
+                if let Some(err) = r.get("error").and_then(Value::as_str) {
+                    bail!(Error::User(format!(
+                        "{}: {err}",
+                        label(&role, &name, &p.target)
+                    )));
+                }
+                let settled = self.settle(&tab, mark);
+                let picked = r.get("selected").cloned().unwrap_or(Value::Null);
+                Ok(Acted {
+                    result: format!(
+                        "Selected {picked} in {}{settled}",
+                        label(&role, &name, &p.target)
+                    ),
+                    code: Some(format!(
+                        "await {}.selectOption({});",
+                        locator(&role, &name),
+                        serde_json::to_string(&p.values).unwrap_or_default()
+                    )),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::Hover(p) => {
+                let tab = self.tab()?;
+                let (backend, object) = self.resolve_ref(&tab, &p.target)?;
+                let (role, name) = describe(&tab, backend);
+                let (x, y) = point_of(&tab, backend, &object, &p.target, &role, &name)?;
+                let (_, mark) = self.mark(&tab);
+                tab.mouse("mouseMoved", x, y, "none", 0)?;
+                let settled = self.settle(&tab, mark);
+                Ok(Acted {
+                    result: format!("Hovered over {}{settled}", label(&role, &name, &p.target)),
+                    code: Some(format!("await {}.hover();", locator(&role, &name))),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::Snapshot(p) => {
+                self.sync();
+                Ok(Acted {
+                    snapshot: true,
+                    since: p.since,
+                    ..Acted::default()
+                })
+            }
+            Call::Screenshot(p) => {
+                let tab = self.tab()?;
+                let target = match p.target.as_deref() {
+                    Some(r) => {
+                        let (backend, object) = self.resolve_ref(&tab, r)?;
+                        Some((r, backend, object))
+                    }
+                    None => None,
+                };
+                let (image, what) = screenshot(&tab, p.full_page.unwrap_or(false), target)?;
+                Ok(Acted {
+                    result: format!("Took a screenshot of {what}"),
+                    code: Some(match &p.target {
+                        Some(_) => "await locator.screenshot();".into(),
+                        None if p.full_page.unwrap_or(false) => {
+                            "await page.screenshot({ fullPage: true });".into()
+                        }
+                        None => "await page.screenshot();".into(),
+                    }),
+                    images: vec![image],
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::ConsoleMessages => {
+                self.sync();
+                Ok(Acted {
+                    result: "Console messages of the current page (since it loaded).".into(),
+                    all_console: true,
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::Tabs(p) => self.tabs(p),
+            Call::Evaluate(p) => {
+                let tab = self.tab()?;
+                let value = match &p.target {
+                    Some(r) => {
+                        let (_, object) = self.resolve_ref(&tab, r)?;
+                        let f = scripts::on_element(&p.function);
+                        // The element is both `this` and the argument.
+                        tab.call_function(&object, &f, vec![json!({ "objectId": object })], timeout)
+                    }
+                    None => {
+                        let expr = scripts::on_page(&p.function);
+                        tab.evaluate(&expr, true, timeout)
+                    }
+                }
+                .map_err(|e| {
+                    if matches!(Error::of(&e), Some(Error::ScriptTimeout(_))) {
+                        anyhow!(Error::User(format!(
+                            "the function did not finish within {} s (--action-timeout) and was stopped; the page is usable again, take a snapshot to see its state",
+                            timeout.as_secs()
+                        )))
+                    } else {
+                        e
+                    }
+                })?;
+                self.sync();
+                let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+                const MAX: usize = 20_000;
+                if text.len() > MAX {
+                    let (kept, marker) = truncate_lines(&text, MAX);
+                    text = format!("{kept}{}", marker.unwrap_or_default());
+                }
+                Ok(Acted {
+                    result: text,
+                    code: Some(format!("await page.evaluate({});", js_str(&p.function))),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::WaitFor(p) => {
+                let tab = self.tab()?;
+                let mut done = Vec::new();
+                if let Some(t) = p.time {
+                    std::thread::sleep(Duration::from_secs_f64(t));
+                    done.push(format!("waited {t} s"));
+                }
+                if let Some(text) = &p.text {
+                    wait_text(&tab, text, true, timeout)?;
+                    done.push(format!("text {} appeared", js_str(text)));
+                }
+                if let Some(text) = &p.text_gone {
+                    wait_text(&tab, text, false, timeout)?;
+                    done.push(format!("text {} is gone", js_str(text)));
+                }
+                self.sync();
+                let mut result = done.join("; ");
+                if let Some(first) = result.get_mut(0..1) {
+                    first.make_ascii_uppercase();
+                }
+                Ok(Acted {
+                    result,
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::GetFingerprint(p) => {
+                let tab = self.tab()?;
+                let fp = capture_fingerprint(&tab, p.scope.as_deref(), p.depth.as_deref())?;
+                self.baselines.record(&fp);
+                let mut result = format!("Fingerprint {} ({} tokens)", fp.hash, fp.token_count);
+                if let Some(name) = &p.save_as {
+                    self.baselines.save(name, &fp)?;
+                    result.push_str(&format!("; saved as baseline `{name}`"));
+                }
+                result.push_str(&format!(
+                    ". Compare later with against: \"{}\".\n{}",
+                    p.save_as.as_deref().unwrap_or(&fp.hash),
+                    fp.to_json()
+                ));
+                Ok(Acted {
+                    result,
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::CompareFingerprint(p) => {
+                let tab = self.tab()?;
+                let fp = capture_fingerprint(&tab, p.scope.as_deref(), p.depth.as_deref())?;
+                let threshold = match &p.severity_threshold {
+                    Some(s) => tools::parse_severity(s).map_err(|e| anyhow!(Error::User(e)))?,
+                    None => Severity::Warning,
+                };
+                let cmp = self.baselines.compare(&p.against, &fp, threshold)?;
+                self.baselines.record(&fp);
+                Ok(Acted {
+                    result: format!(
+                        "Compared with `{}` (current fingerprint {}):\n{}",
+                        p.against,
+                        fp.hash,
+                        cmp.to_string().trim_end()
+                    ),
+                    snapshot: true,
+                    ..Acted::default()
+                })
+            }
+            Call::Close | Call::Batch(_) => bail!("not an action"),
+        }
+    }
+
+    pub(super) fn tabs(&mut self, p: &tools::TabsParams) -> Result<Acted> {
+        let session = self.session()?;
+        let (result, snapshot) = match p.action {
+            TabAction::List => {
+                let n = session.pages().len();
+                (
+                    format!("{n} open tab{}", if n == 1 { "" } else { "s" }),
+                    false,
+                )
+            }
+            TabAction::New => {
+                let i = session.new_tab()?;
+                if let Some(url) = &p.url {
+                    let tab = self.tab()?;
+                    self.navigate(&tab, url)?;
+                    (format!("Opened tab {i} at {url}"), true)
+                } else {
+                    (format!("Opened tab {i}"), true)
+                }
+            }
+            TabAction::Select => {
+                let i = p.index.unwrap_or(0);
+                session
+                    .select(i)
+                    .map_err(|e| anyhow!(Error::User(e.to_string())))?;
+                (format!("Selected tab {i}"), true)
+            }
+            TabAction::Close => {
+                let i = p.index.unwrap_or(session.current_index());
+                let key = session.pages().get(i).map(|t| t.key().to_owned());
+                session
+                    .close_tab(i)
+                    .map_err(|e| anyhow!(Error::User(e.to_string())))?;
+                if let Some(k) = key {
+                    self.since.clear(&k);
+                    self.refs.forget(&k);
+                }
+                (format!("Closed tab {i}"), true)
+            }
+        };
+        Ok(Acted {
+            result,
+            tabs: true,
+            snapshot,
+            ..Acted::default()
+        })
+    }
+
+    /// Resolves a ref to the node that now stands for it (its backend id
+    /// and a JS object id), through the tab's latest snapshot.
+    ///
+    /// A ref of the latest snapshot whose node is detached (the page
+    /// re-rendered since) and a ref the latest snapshot does not show are
+    /// looked up again in a fresh snapshot, carried over like any other, so
+    /// an element rebuilt or back since keeps working under its ref. A ref
+    /// only an earlier snapshot showed still acts on its node while that
+    /// node is attached: it is the element the ref named. A ref never
+    /// handed out in this document is refused even when `e<n>` happens to
+    /// be a live backend id: refs are carried, so `e<n>` may name another
+    /// element than node n.
+    pub(super) fn resolve_ref(&mut self, tab: &Page, r: &str) -> Result<(i64, String)> {
+        if parse_ref(r).is_none() {
+            bail!(Error::User(format!(
+                "`{r}` is not a ref; use a [ref=…] from the latest snapshot, such as e12"
+            )));
+        }
+        let key = tab.key().to_owned();
+        let first = self.refs.lookup(&key, r);
+        if let Lookup::Latest(t) | Lookup::Earlier(t) = &first
+            && let Some(object) = tab.resolve_backend(t.backend)
+        {
+            return Ok((t.backend, object));
+        }
+        self.resnapshot(tab)?;
+        if let Lookup::Latest(t) = self.refs.lookup(&key, r)
+            && let Some(object) = tab.resolve_backend(t.backend)
+        {
+            return Ok((t.backend, object));
+        }
+        match first {
+            Lookup::Latest(t) | Lookup::Earlier(t) => bail!(Error::User(format!(
+                "ref {r} ({}) is no longer on the page; take a new snapshot",
+                t.label()
+            ))),
+            Lookup::Unknown => bail!(Error::NotOnPage(r.to_owned())),
+        }
+    }
+
+    /// Reads the tab's accessibility tree and carries refs over to it (the
+    /// agent does not see it; its next snapshot is diffed as usual).
+    pub(super) fn resnapshot(&mut self, tab: &Page) -> Result<()> {
+        let (page, doc) = page_info(tab)?;
+        let raw = tab.call("Accessibility.getFullAXTree", json!({}))?;
+        let ax = AxSnapshot::read(tab, raw, Some(&page.url))?;
+        self.refs.carry(tab.key(), &doc, &page.url, &ax.tree())?;
+        Ok(())
+    }
+
+    pub(super) fn tab(&mut self) -> Result<Page> {
+        Ok(self.session()?.current().clone())
+    }
+
+    /// Sees every event the current page sent so far.
+    pub(super) fn sync(&self) {
+        if let Some(s) = &self.session {
+            s.current().sync_events();
+        }
+    }
+
+    /// Marks the current document with a fresh token (see
+    /// [`Self::wait_loaded`]); the mark is where an action's own effects
+    /// begin (see [`settle`]).
+    pub(super) fn mark(&self, tab: &Page) -> (u64, settle::Mark) {
+        let token = self.nav_token.fetch_add(1, Ordering::SeqCst);
+        let mark = tab.mark(token);
+        (token, mark)
+    }
+
+    /// Waits for the document after the one marked with `token`; a timeout
+    /// is an error that says what to do.
+    pub(super) fn wait_loaded(
+        &self,
+        tab: &Page,
+        token: u64,
+        timeout: Duration,
+        what: &str,
+    ) -> Result<()> {
+        tab.wait_loaded(token, timeout).map_err(|e| {
+            if matches!(Error::of(&e), Some(Error::Timeout(_))) {
+                anyhow!(Error::User(format!(
+                    "{what} did not finish loading in {} s; take a snapshot to see what loaded",
+                    timeout.as_secs()
+                )))
+            } else {
+                e
+            }
+        })
+    }
+
+    pub(super) fn navigate(&self, tab: &Page, url: &str) -> Result<()> {
+        let (token, mark) = self.mark(tab);
+        let r = match tab.call_within("Page.navigate", json!({ "url": url }), self.timeout()) {
+            Ok(r) => r,
+            Err(e) if Error::is_call_timeout(&e) => {
+                let _ = tab.call("Page.stopLoading", json!({}));
+                bail!(Error::User(format!(
+                    "navigation to {url} got no response within {} s and was stopped; check that the server answers",
+                    self.timeout().as_secs()
+                )));
+            }
+            Err(e) => return Err(e),
+        };
+        if let Some(err) = r
+            .get("errorText")
+            .and_then(Value::as_str)
+            .filter(|e| !e.is_empty())
+        {
+            bail!(Error::User(format!(
+                "navigation to {url} failed: {err}. Check that the server is running and the URL is right"
+            )));
+        }
+        if r.get("loaderId").is_none() {
+            // A same-document navigation (a #fragment): nothing loads, but
+            // the page's hashchange handler may render a new view.
+            settle::settle(tab, mark, self.timeout(), false);
+            return Ok(());
+        }
+        let loaded = self.wait_loaded(tab, token, self.timeout(), &format!("navigation to {url}"));
+        if loaded.is_err() {
+            // Leave the page usable: stop what is still loading.
+            let _ = tab.call("Page.stopLoading", json!({}));
+        }
+        loaded
+    }
+
+    /// After an input action: waits for what it started (a navigation, its
+    /// requests, DOM changes; see [`settle`]). Returns a note for the
+    /// result: empty, that the page navigated, or what was still pending
+    /// at the time limit.
+    pub(super) fn settle(&self, tab: &Page, mark: settle::Mark) -> String {
+        settle::settle(tab, mark, self.timeout(), false).note()
+    }
+}
+
+pub(super) fn label(role: &str, name: &str, r: &str) -> String {
+    if name.is_empty() {
+        format!("{role} ({r})")
+    } else {
+        format!("{role} {} ({r})", js_str(name))
+    }
+}
+
+pub(super) fn locator(role: &str, name: &str) -> String {
+    if name.is_empty() {
+        format!("page.getByRole('{role}')")
+    } else {
+        format!("page.getByRole('{role}', {{ name: {} }})", js_str(name))
+    }
+}
+
+/// Role and name of a node, for messages and generated code.
+pub(super) fn describe(tab: &Page, backend: i64) -> (String, String) {
+    let r = tab.call(
+        "Accessibility.getPartialAXTree",
+        json!({
+            "backendNodeId": backend, "fetchRelatives": false
+        }),
+    );
+    let node = r.ok().and_then(|v| v.pointer("/nodes/0").cloned());
+    let role = node
+        .as_ref()
+        .and_then(|n| n.pointer("/role/value"))
+        .and_then(Value::as_str)
+        .unwrap_or("element")
+        .to_owned();
+    let name = node
+        .as_ref()
+        .and_then(|n| n.pointer("/name/value"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let role = match role.as_str() {
+        "image" => "img".to_owned(),
+        "StaticText" | "generic" | "none" => "element".to_owned(),
+        _ => role,
+    };
+    (role, name)
+}
+
+/// The point to click: the centre of the element, checked to hit it.
+pub(super) fn point_of(
+    tab: &Page,
+    backend: i64,
+    object: &str,
+    r: &str,
+    role: &str,
+    name: &str,
+) -> Result<(f64, f64)> {
+    let (x, y) = tab.center_of(backend).map_err(|e| {
+        if matches!(Error::of(&e), Some(Error::NotVisible)) {
+            anyhow!(Error::User(format!(
+                "{} is not visible (hidden or zero-sized); take a new snapshot",
+                label(role, name, r)
+            )))
+        } else {
+            e
+        }
+    })?;
+    let hit = tab.call_on(object, HIT_TEST, &[json!(x), json!(y)])?;
+    if let Some(other) = hit.as_str() {
+        bail!(Error::User(format!(
+            "{} is covered by {other} at ({x:.0}, {y:.0}); close or scroll past it first",
+            label(role, name, r)
+        )));
+    }
+    Ok((x, y))
+}
+
+pub(super) fn wait_text(tab: &Page, text: &str, appear: bool, timeout: Duration) -> Result<()> {
+    let check = scripts::text_present(text);
+    let deadline = Instant::now() + timeout;
+    loop {
+        let present = tab
+            .evaluate(&check, false, Duration::from_secs(2))
+            .ok()
+            .and_then(|v| v.as_bool());
+        if present == Some(appear) {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!(Error::User(format!(
+                "text {} did not {} within {} s",
+                js_str(text),
+                if appear { "appear" } else { "disappear" },
+                timeout.as_secs()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+pub(super) fn screenshot(
+    tab: &Page,
+    full_page: bool,
+    target: Option<(&str, i64, String)>,
+) -> Result<(Image, String)> {
+    let mut params = json!({ "format": "png" });
+    let what;
+    if let Some((r, backend, object)) = target {
+        let _ = tab.call(
+            "DOM.scrollIntoViewIfNeeded",
+            json!({ "backendNodeId": backend }),
+        );
+        let rect = tab.call_on(&object, scripts::PAGE_BOX, &[])?;
+        let v: Vec<f64> = rect
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default();
+        if v.len() != 4 || v[2] < 1.0 || v[3] < 1.0 {
+            bail!(Error::User(format!(
+                "ref {r} has no visible box to capture"
+            )));
+        }
+        params["clip"] = json!({ "x": v[0], "y": v[1], "width": v[2], "height": v[3], "scale": 1 });
+        params["captureBeyondViewport"] = json!(true);
+        what = format!("element {r} ({:.0}×{:.0})", v[2], v[3]);
+    } else if full_page {
+        let m = tab.call("Page.getLayoutMetrics", json!({}))?;
+        let size = m.get("cssContentSize").or_else(|| m.get("contentSize"));
+        let w = size
+            .and_then(|s| s.get("width"))
+            .and_then(Value::as_f64)
+            .unwrap_or(1280.0);
+        let h = size
+            .and_then(|s| s.get("height"))
+            .and_then(Value::as_f64)
+            .unwrap_or(800.0);
+        params["clip"] = json!({ "x": 0, "y": 0, "width": w, "height": h, "scale": 1 });
+        params["captureBeyondViewport"] = json!(true);
+        what = format!("the full page ({w:.0}×{h:.0})");
+    } else {
+        what = "the viewport".into();
+    }
+    let r = tab.call("Page.captureScreenshot", params)?;
+    let data = r
+        .get("data")
+        .and_then(Value::as_str)
+        .ok_or_else(|| anyhow!("the browser returned no screenshot"))?;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(data)?;
+    Ok((
+        Image {
+            mime_type: "image/png".into(),
+            data: bytes,
+        },
+        what,
+    ))
+}

@@ -1,0 +1,168 @@
+//! Capture after an action: page state, tabs, new console messages and
+//! dialogs, the accessibility tree with refs carried; and the fingerprint.
+
+use std::time::Duration;
+
+use anyhow::{Result, anyhow};
+use response_diff::fingerprint::{Depth, ExtractOptions, Fingerprint, Scope};
+use response_diff::response::{ConsoleMessage, PageState, Response, Tab as TabInfo};
+use serde_json::{Value, json};
+
+use super::scripts;
+use super::{Acted, Engine, Performed};
+use crate::ax::AxSnapshot;
+use crate::browser::Page;
+use crate::error::{Error, lock};
+use crate::refs::Carried;
+
+impl Engine {
+    pub(super) fn capture(&mut self, acted: Acted) -> Result<Performed> {
+        let session = self.session.as_mut().ok_or_else(|| anyhow!("no browser"))?;
+        let handle = session.current();
+        let tab = handle.clone();
+        let key = handle.key().to_owned();
+        let info = page_info(&tab).ok();
+        let doc = info.as_ref().map(|i| i.1.clone()).unwrap_or_default();
+        let page = info.map(|i| i.0);
+        let show_tabs = acted.tabs || session.pages().len() > 1;
+        let tabs = if show_tabs {
+            let current = session.current_index();
+            session
+                .pages()
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let info = page_state(t).unwrap_or_default();
+                    TabInfo {
+                        index: i,
+                        title: info.title,
+                        url: info.url,
+                        current: i == current,
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut console = Vec::new();
+        let mut result = acted.result;
+        {
+            let mut ev = lock(&handle.events);
+            let from = if acted.all_console { 0 } else { ev.reported };
+            if acted.all_console && ev.dropped > 0 {
+                console.push(ConsoleMessage::new(
+                    "info",
+                    format!("({} older messages were not kept)", ev.dropped),
+                ));
+            }
+            console.extend(ev.console[from.min(ev.console.len())..].iter().map(|m| {
+                ConsoleMessage {
+                    level: m.level.clone(),
+                    text: m.text.clone(),
+                    location: m.location.clone(),
+                }
+            }));
+            ev.reported = ev.console.len();
+            for d in ev.dialogs.drain(..) {
+                result.push_str(&format!("\nA dialog opened: {d}."));
+            }
+        }
+        let (ax, carried) = if acted.snapshot {
+            let raw_tree = match tab.call("Accessibility.getFullAXTree", json!({})) {
+                Err(e) if Error::is_call_timeout(&e) => {
+                    // A page script kept the tab busy; `Page::call` stopped
+                    // it, so the tree can be read now.
+                    result.push_str(&format!(
+                        "\nA script in the page kept it busy for over {} s and was stopped.",
+                        self.config.browser.action_timeout.as_secs() + 5
+                    ));
+                    tab.call("Accessibility.getFullAXTree", json!({}))?
+                }
+                r => r?,
+            };
+            let url = page.as_ref().map(|p| p.url.as_str()).unwrap_or_default();
+            let ax = AxSnapshot::read(&tab, raw_tree, Some(url))?;
+            let carried = self.refs.carry(&key, &doc, url, &ax.tree())?;
+            (Some(ax), carried)
+        } else {
+            (None, Carried::default())
+        };
+        let tree = ax.as_ref().map(|_| carried.tree.clone());
+        let response = Response {
+            result: Some(result).filter(|r| !r.is_empty()),
+            code: acted.code,
+            tabs,
+            page,
+            console,
+            images: acted.images,
+            ..Response::default()
+        };
+        Ok(Performed {
+            tab,
+            key,
+            response,
+            ax,
+            tree,
+            carried,
+            since: acted.since,
+        })
+    }
+}
+
+/// The page state and a token of the current document (its time origin:
+/// the same for the life of a document, pushState included; different for
+/// every load).
+pub(super) fn page_info(tab: &Page) -> Result<(PageState, String)> {
+    let v = tab.evaluate(scripts::PAGE_INFO, false, Duration::from_secs(2))?;
+    let s = |i: usize| {
+        v.get(i)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    Ok((
+        PageState {
+            url: s(0),
+            title: s(1),
+        },
+        s(2),
+    ))
+}
+
+pub(super) fn page_state(tab: &Page) -> Result<PageState> {
+    let v = tab.evaluate(scripts::PAGE_STATE, false, Duration::from_secs(2))?;
+    Ok(PageState {
+        url: v
+            .get(0)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        title: v
+            .get(1)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    })
+}
+
+/// Runs the core's page-side extractor and parses its result.
+pub fn capture_fingerprint(
+    tab: &Page,
+    scope: Option<&str>,
+    depth: Option<&str>,
+) -> Result<Fingerprint> {
+    let scope: Scope = match scope {
+        Some(s) => s.parse()?,
+        None => Scope::Full,
+    };
+    let depth: Depth = match depth {
+        Some(d) => d.parse()?,
+        None => Depth::Standard,
+    };
+    let js = ExtractOptions::new(scope, depth).expression();
+    let v = tab.evaluate(&js, false, Duration::from_secs(10))?;
+    let json = v
+        .as_str()
+        .ok_or_else(|| anyhow!("the fingerprint extractor returned no JSON"))?;
+    Ok(Fingerprint::from_json(json)?)
+}

@@ -1,0 +1,321 @@
+//! The tools' logic, as plain functions on an [`Engine`]: no MCP here. The
+//! MCP layer ([`crate::mcp`]) and the demo call [`Engine::call`]; tests call
+//! it directly too.
+//!
+//! A call is validated ([`crate::tools::parse`]), the browser is made ready
+//! (launched lazily, relaunched if it died), the action runs, the page is
+//! captured (state, tabs, new console messages, accessibility snapshot) and
+//! the response is rendered by the core's one rendering path
+//! ([`response_diff::response::render`]) under the call's resolved
+//! expectation, with the snapshot diffed per tab when `diffOptions.enabled`.
+
+mod actions;
+mod capture;
+mod render;
+mod scripts;
+mod session;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use anyhow::{Result, anyhow};
+use response_diff::diff::ResponseDiffDetector;
+use response_diff::expectation::{Expectation, ResolvedExpectation};
+use response_diff::fingerprint::BaselineStore;
+use response_diff::response::{Image, Response};
+use response_diff::tree::{SinceStore, Tree};
+use serde_json::{Map, Value, json};
+
+use self::capture::page_state;
+use self::render::demote;
+use crate::ax::AxSnapshot;
+use crate::browser::{BrowserConfig, Page, Session};
+use crate::error::Error;
+use crate::refs::{Carried, Refs};
+use crate::tools::{self, Batch, Call, Parsed};
+
+pub use capture::capture_fingerprint;
+
+/// Engine settings.
+#[derive(Debug, Clone, Default)]
+pub struct EngineConfig {
+    /// How the browser is launched.
+    pub browser: BrowserConfig,
+    /// The operator's default expectation: refines every tool's default,
+    /// and is refined by batch and call expectations.
+    pub default_expectation: Expectation,
+    /// Directory for named fingerprint baselines (memory only when `None`).
+    pub baseline_dir: Option<PathBuf>,
+}
+
+/// What a tool call returns.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    /// The Markdown text.
+    pub text: String,
+    /// Images (screenshots), processed per `imageOptions`.
+    pub images: Vec<Image>,
+    /// Whether the call failed.
+    pub is_error: bool,
+    /// The ts of the snapshot read, when the response carries one.
+    pub ts: Option<u64>,
+}
+
+impl Output {
+    fn error(message: impl Into<String>) -> Output {
+        Output {
+            text: format!("### Result\nError: {}", message.into()),
+            is_error: true,
+            ..Output::default()
+        }
+    }
+}
+
+/// What an action produced, before the page is captured.
+#[derive(Debug, Default)]
+struct Acted {
+    result: String,
+    code: Option<String>,
+    images: Vec<Image>,
+    /// Show every console message of the page, not only the new ones.
+    all_console: bool,
+    /// Always list the tabs.
+    tabs: bool,
+    /// Capture a snapshot (when the expectation includes it).
+    snapshot: bool,
+    /// A `since` read.
+    since: Option<u64>,
+}
+
+/// Everything captured after an action: the response's raw material.
+pub struct Performed {
+    tab: Page,
+    key: String,
+    response: Response,
+    ax: Option<AxSnapshot>,
+    tree: Option<Tree>,
+    /// The snapshot's refs both ways (empty without a snapshot).
+    carried: Carried,
+    since: Option<u64>,
+}
+
+impl Performed {
+    /// The tab's key (its CDP target id).
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The page URL after the action.
+    pub fn page_url(&self) -> Option<&str> {
+        self.response.page.as_ref().map(|p| p.url.as_str())
+    }
+
+    /// The accessibility tree, when one was captured.
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
+    }
+}
+
+/// The engine: one browser session, the diff detector, the `since` store
+/// and the fingerprint baselines.
+pub struct Engine {
+    config: EngineConfig,
+    session: Option<Session>,
+    pid: Arc<AtomicU32>,
+    detector: ResponseDiffDetector,
+    since: SinceStore,
+    baselines: BaselineStore,
+    /// Refs carried over re-renders, and each tab's ref → node map.
+    refs: Refs,
+    nav_token: AtomicU64,
+    /// The browser died; the next launch reports it.
+    crashed: Option<()>,
+}
+
+/// Tools whose defaults the server refines (the core has no entry for
+/// them): a fingerprint is the answer, a snapshot beside it is noise.
+fn server_default(tool: &str) -> Expectation {
+    match tool {
+        "browser_get_dom_fingerprint" | "browser_compare_dom_fingerprint" => Expectation {
+            include_snapshot: Some(false),
+            ..Expectation::default()
+        },
+        _ => Expectation::default(),
+    }
+}
+
+impl Engine {
+    /// An engine; the browser starts on the first call that needs it.
+    pub fn new(config: EngineConfig) -> Result<Engine> {
+        let baselines = match &config.baseline_dir {
+            Some(dir) => BaselineStore::open(dir.clone())?,
+            None => BaselineStore::new(),
+        };
+        Ok(Engine {
+            config,
+            session: None,
+            pid: Arc::new(AtomicU32::new(0)),
+            detector: ResponseDiffDetector::new(),
+            since: SinceStore::with_limits(16, 256),
+            baselines,
+            refs: Refs::new(),
+            nav_token: AtomicU64::new(1),
+            crashed: None,
+        })
+    }
+
+    /// The browser's process id cell (0 when none), shared with the MCP
+    /// layer's watchdog.
+    pub fn pid_cell(&self) -> Arc<AtomicU32> {
+        Arc::clone(&self.pid)
+    }
+
+    /// The current tab, when the browser runs.
+    pub fn current_page(&self) -> Option<Page> {
+        self.session.as_ref().map(|s| s.current().clone())
+    }
+
+    /// The current tab's accessibility tree, as a snapshot would show it.
+    pub fn snapshot_tree(&mut self) -> Result<Tree> {
+        let page = self
+            .current_page()
+            .ok_or_else(|| anyhow!("the browser is not running"))?;
+        let url = page_state(&page).ok().map(|p| p.url);
+        let raw_tree = page.call("Accessibility.getFullAXTree", json!({}))?;
+        Ok(AxSnapshot::read(&page, raw_tree, url.as_deref())?.tree())
+    }
+
+    /// The engine's settings.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Stops the browser.
+    pub fn shutdown(&mut self) {
+        self.session = None;
+        self.pid.store(0, Ordering::SeqCst);
+    }
+
+    /// Validates and runs one tool call. Wrong arguments are
+    /// [`Error::InvalidParams`] (nothing ran); everything else, failures included,
+    /// is an [`Output`] (`is_error` for a failed action).
+    pub fn call(&mut self, tool: &str, args: Map<String, Value>) -> Result<Output, Error> {
+        let parsed = tools::parse(tool, args).map_err(Error::InvalidParams)?;
+        Ok(self.run(&parsed))
+    }
+
+    /// Runs a validated call.
+    pub fn run(&mut self, parsed: &Parsed) -> Output {
+        match &parsed.call {
+            Call::Batch(b) => self.run_batch(b),
+            _ => self.run_one(parsed, None),
+        }
+    }
+
+    /// Resolves the expectation of a call: core tool default < server
+    /// default < operator default < batch global < call.
+    pub fn resolve(
+        &self,
+        tool: &str,
+        global: Option<&Expectation>,
+        call: &Expectation,
+    ) -> Result<ResolvedExpectation, String> {
+        let server = server_default(tool);
+        let empty = Expectation::default();
+        let layers = [
+            &server,
+            &self.config.default_expectation,
+            global.unwrap_or(&empty),
+            call,
+        ];
+        let mut resolved = Expectation::resolve(tool, &layers).map_err(|e| e.to_string())?;
+        // The lean envelope (issue 15): with diffing on, the Playwright code
+        // repeats the result line in another syntax (35 of the 155 o200k
+        // tokens of a typed character on the bench site's form), so it is
+        // left out unless a layer asks for it.
+        if resolved.diff.enabled && layers.iter().all(|l| l.include_code.is_none()) {
+            resolved.include_code = false;
+        }
+        Ok(resolved)
+    }
+
+    fn run_one(&mut self, parsed: &Parsed, global: Option<&Expectation>) -> Output {
+        if let Call::Close = parsed.call {
+            return self.close();
+        }
+        let resolved = match self.resolve(parsed.tool, global, &parsed.expectation) {
+            Ok(r) => r,
+            Err(e) => return Output::error(e),
+        };
+        // Reading the accessibility tree is most of a call's time (a
+        // 250 KB answer for a small page): skip it when nothing shows it.
+        match self.perform_with(parsed, resolved.include_snapshot) {
+            Ok(performed) => {
+                let key = performed.key.clone();
+                self.render(&performed, &resolved, &key)
+            }
+            Err(out) => out,
+        }
+    }
+
+    fn run_batch(&mut self, b: &Batch) -> Output {
+        let mut sections = Vec::new();
+        let mut images = Vec::new();
+        let mut failed: Vec<String> = Vec::new();
+        let mut ok = 0usize;
+        let mut stopped = None;
+        let mut hard_failure = false;
+        let mut last_ts = None;
+        for (i, step) in b.steps.iter().enumerate() {
+            let out = self.run_one(&step.call, Some(&b.global));
+            let n = i + 1;
+            let status = if out.is_error { "failed" } else { "ok" };
+            sections.push(format!(
+                "### Step {n}: {} ({status})\n{}",
+                step.call.tool,
+                demote(&out.text)
+            ));
+            images.extend(out.images);
+            last_ts = out.ts.or(last_ts);
+            if out.is_error {
+                failed.push(format!("{n} ({})", step.call.tool));
+                if !step.continue_on_error {
+                    hard_failure = true;
+                    if b.stop_on_first_error {
+                        stopped = Some(n);
+                        break;
+                    }
+                }
+            } else {
+                ok += 1;
+            }
+        }
+        let total = b.steps.len();
+        let ran = ok + failed.len();
+        let mut summary = format!("{ran} of {total} steps ran: {ok} ok");
+        if !failed.is_empty() {
+            summary.push_str(&format!(", failed: step {}", failed.join(", step ")));
+        }
+        if let Some(n) = stopped {
+            summary.push_str(&format!(". Stopped at step {n} (stopOnFirstError)"));
+            match total - n {
+                0 => {}
+                1 => summary.push_str(&format!("; step {total} did not run")),
+                _ => summary.push_str(&format!("; steps {}..{total} did not run", n + 1)),
+            }
+        }
+        summary.push('.');
+        let mut text = format!("### Batch\n{summary}");
+        for s in sections {
+            text.push_str("\n\n");
+            text.push_str(&s);
+        }
+        Output {
+            text,
+            images,
+            is_error: hard_failure,
+            ts: last_ts,
+        }
+    }
+}
