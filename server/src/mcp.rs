@@ -148,144 +148,27 @@ fn to_result(out: Output) -> CallToolResult {
     }
 }
 
-#[tool_router]
-impl McpServer {
-    #[tool(name = "browser_navigate", description = desc::NAVIGATE, input_schema = tools::input_schema::<tools::NavigateParams>())]
-    async fn browser_navigate(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_navigate", a).await
-    }
-
-    #[tool(name = "browser_navigate_back", description = desc::NAVIGATE_BACK, input_schema = tools::input_schema::<tools::ExpectationOnly>())]
-    async fn browser_navigate_back(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_navigate_back", a).await
-    }
-
-    #[tool(name = "browser_click", description = desc::CLICK, input_schema = tools::input_schema::<tools::ClickParams>())]
-    async fn browser_click(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_click", a).await
-    }
-
-    #[tool(name = "browser_type", description = desc::TYPE, input_schema = tools::input_schema::<tools::TypeParams>())]
-    async fn browser_type(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_type", a).await
-    }
-
-    #[tool(name = "browser_press_key", description = desc::PRESS_KEY, input_schema = tools::input_schema::<tools::PressKeyParams>())]
-    async fn browser_press_key(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_press_key", a).await
-    }
-
-    #[tool(name = "browser_select_option", description = desc::SELECT_OPTION, input_schema = tools::input_schema::<tools::SelectParams>())]
-    async fn browser_select_option(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_select_option", a).await
-    }
-
-    #[tool(name = "browser_hover", description = desc::HOVER, input_schema = tools::input_schema::<tools::HoverParams>())]
-    async fn browser_hover(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_hover", a).await
-    }
-
-    #[tool(name = "browser_snapshot", description = desc::SNAPSHOT, input_schema = tools::input_schema::<tools::SnapshotParams>())]
-    async fn browser_snapshot(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_snapshot", a).await
-    }
-
-    #[tool(name = "browser_take_screenshot", description = desc::SCREENSHOT, input_schema = tools::input_schema::<tools::ScreenshotParams>())]
-    async fn browser_take_screenshot(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_take_screenshot", a).await
-    }
-
-    #[tool(name = "browser_console_messages", description = desc::CONSOLE_MESSAGES, input_schema = tools::input_schema::<tools::ExpectationOnly>())]
-    async fn browser_console_messages(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_console_messages", a).await
-    }
-
-    #[tool(name = "browser_tabs", description = desc::TABS, input_schema = tools::input_schema::<tools::TabsParams>())]
-    async fn browser_tabs(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_tabs", a).await
-    }
-
-    #[tool(name = "browser_evaluate", description = desc::EVALUATE, input_schema = tools::input_schema::<tools::EvaluateParams>())]
-    async fn browser_evaluate(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_evaluate", a).await
-    }
-
-    #[tool(name = "browser_wait_for", description = desc::WAIT_FOR, input_schema = tools::input_schema::<tools::WaitForParams>())]
-    async fn browser_wait_for(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_wait_for", a).await
-    }
-
-    #[tool(name = "browser_close", description = desc::CLOSE, input_schema = tools::input_schema::<tools::CloseParams>())]
-    async fn browser_close(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_close", a).await
-    }
-
-    #[tool(name = "browser_batch_execute", description = desc::BATCH, input_schema = tools::input_schema::<tools::BatchParams>())]
-    async fn browser_batch_execute(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_batch_execute", a).await
-    }
-
-    #[tool(name = "browser_get_dom_fingerprint", description = desc::GET_FINGERPRINT, input_schema = tools::input_schema::<tools::FingerprintParams>())]
-    async fn browser_get_dom_fingerprint(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_get_dom_fingerprint", a).await
-    }
-
-    #[tool(name = "browser_compare_dom_fingerprint", description = desc::COMPARE_FINGERPRINT, input_schema = tools::input_schema::<tools::CompareParams>())]
-    async fn browser_compare_dom_fingerprint(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.dispatch("browser_compare_dom_fingerprint", a).await
-    }
+/// The MCP methods, one per tool of [`tools::for_each_tool`] and named
+/// after it. Each hands its raw arguments to the engine's validator, which
+/// also validates batch steps and words the errors (see the module doc).
+macro_rules! mcp_tools {
+    ($($name:ident => $params:ident, $desc:ident;)*) => {
+        #[tool_router]
+        impl McpServer {
+            $(
+                #[tool(description = desc::$desc, input_schema = tools::input_schema::<tools::$params>())]
+                async fn $name(
+                    &self,
+                    Parameters(a): Parameters<JsonObject>,
+                ) -> Result<CallToolResult, ErrorData> {
+                    self.dispatch(stringify!($name), a).await
+                }
+            )*
+        }
+    };
 }
+
+tools::for_each_tool!(mcp_tools);
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for McpServer {

@@ -399,6 +399,8 @@ pub struct ToolInfo {
     pub description: &'static str,
     /// Input schema.
     pub schema: fn() -> Arc<Map<String, Value>>,
+    /// Validates the arguments into a call.
+    validate: fn(&Args) -> Result<Call, String>,
 }
 
 /// Tool descriptions (one place for the catalog and the MCP tools).
@@ -424,34 +426,50 @@ pub mod desc {
     pub const COMPARE_FINGERPRINT: &str = "Compare the page with a baseline name or fingerprint hash; reports typed changes with severities.";
 }
 
+/// Every tool in catalog order: `name => parameters, description`. The one
+/// place a tool's name is written: [`TOOLS`] (with its validator in
+/// `validate`) and the MCP server's methods (`crate::mcp`) are both made
+/// from this list by the macro `$m`.
+macro_rules! for_each_tool {
+    ($m:ident) => {
+        $m! {
+            browser_navigate => NavigateParams, NAVIGATE;
+            browser_navigate_back => ExpectationOnly, NAVIGATE_BACK;
+            browser_click => ClickParams, CLICK;
+            browser_type => TypeParams, TYPE;
+            browser_press_key => PressKeyParams, PRESS_KEY;
+            browser_select_option => SelectParams, SELECT_OPTION;
+            browser_hover => HoverParams, HOVER;
+            browser_snapshot => SnapshotParams, SNAPSHOT;
+            browser_take_screenshot => ScreenshotParams, SCREENSHOT;
+            browser_console_messages => ExpectationOnly, CONSOLE_MESSAGES;
+            browser_tabs => TabsParams, TABS;
+            browser_evaluate => EvaluateParams, EVALUATE;
+            browser_wait_for => WaitForParams, WAIT_FOR;
+            browser_close => CloseParams, CLOSE;
+            browser_batch_execute => BatchParams, BATCH;
+            browser_get_dom_fingerprint => FingerprintParams, GET_FINGERPRINT;
+            browser_compare_dom_fingerprint => CompareParams, COMPARE_FINGERPRINT;
+        }
+    };
+}
+pub(crate) use for_each_tool;
+
 macro_rules! catalog {
-    ($($name:literal => $params:ty, $desc:expr;)*) => {
+    ($($name:ident => $params:ident, $desc:ident;)*) => {
         /// Every tool: name, description, input schema, in catalog order.
         pub const TOOLS: &[ToolInfo] = &[
-            $( ToolInfo { name: $name, description: $desc, schema: input_schema::<$params> }, )*
+            $( ToolInfo {
+                name: stringify!($name),
+                description: desc::$desc,
+                schema: input_schema::<$params>,
+                validate: validate::$name,
+            }, )*
         ];
     };
 }
 
-catalog! {
-    "browser_navigate" => NavigateParams, desc::NAVIGATE;
-    "browser_navigate_back" => ExpectationOnly, desc::NAVIGATE_BACK;
-    "browser_click" => ClickParams, desc::CLICK;
-    "browser_type" => TypeParams, desc::TYPE;
-    "browser_press_key" => PressKeyParams, desc::PRESS_KEY;
-    "browser_select_option" => SelectParams, desc::SELECT_OPTION;
-    "browser_hover" => HoverParams, desc::HOVER;
-    "browser_snapshot" => SnapshotParams, desc::SNAPSHOT;
-    "browser_take_screenshot" => ScreenshotParams, desc::SCREENSHOT;
-    "browser_console_messages" => ExpectationOnly, desc::CONSOLE_MESSAGES;
-    "browser_tabs" => TabsParams, desc::TABS;
-    "browser_evaluate" => EvaluateParams, desc::EVALUATE;
-    "browser_wait_for" => WaitForParams, desc::WAIT_FOR;
-    "browser_close" => CloseParams, desc::CLOSE;
-    "browser_batch_execute" => BatchParams, desc::BATCH;
-    "browser_get_dom_fingerprint" => FingerprintParams, desc::GET_FINGERPRINT;
-    "browser_compare_dom_fingerprint" => CompareParams, desc::COMPARE_FINGERPRINT;
-}
+for_each_tool!(catalog);
 
 /// The shared, compact expectation schema (the same in every tool).
 pub fn expectation_schema() -> Value {
@@ -692,111 +710,164 @@ fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, 
             TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
         )
     })?;
-    let at = |field: &str| format!("{path}{field}");
     let exp_path = if path.is_empty() {
         "expectation".to_owned()
     } else {
         format!("{path}arguments.expectation")
     };
     let expectation = expectation_at(args.get("expectation"), &exp_path)?;
-    let prefix = |e: String| format!("{path}{e}");
-    let call = match name {
-        "browser_navigate" => {
-            let p: NavigateParams = from_args(name, &args).map_err(prefix)?;
-            check_url(&p.url).map_err(|e| at(&e))?;
-            Call::Navigate(p)
-        }
-        "browser_navigate_back" => {
-            from_args::<ExpectationOnly>(name, &args).map_err(prefix)?;
-            Call::NavigateBack
-        }
-        "browser_click" => Call::Click(from_args(name, &args).map_err(prefix)?),
-        "browser_type" => Call::Type(from_args(name, &args).map_err(prefix)?),
-        "browser_press_key" => {
-            let p: PressKeyParams = from_args(name, &args).map_err(prefix)?;
-            if p.key.is_empty() {
-                return Err(at(
-                    "browser_press_key: `key` is empty; send a key name such as Enter, Tab, ArrowDown or a",
-                ));
-            }
-            Call::PressKey(p)
-        }
-        "browser_select_option" => Call::SelectOption(from_args(name, &args).map_err(prefix)?),
-        "browser_hover" => Call::Hover(from_args(name, &args).map_err(prefix)?),
-        "browser_snapshot" => Call::Snapshot(from_args(name, &args).map_err(prefix)?),
-        "browser_take_screenshot" => Call::Screenshot(from_args(name, &args).map_err(prefix)?),
-        "browser_console_messages" => {
-            from_args::<ExpectationOnly>(name, &args).map_err(prefix)?;
-            Call::ConsoleMessages
-        }
-        "browser_tabs" => {
-            let p: TabsParams = from_args(name, &args).map_err(prefix)?;
-            if p.action == TabAction::Select && p.index.is_none() {
-                return Err(at(
-                    "browser_tabs: action `select` needs `index` (see action `list`)",
-                ));
-            }
-            if let Some(u) = &p.url {
-                check_url(u).map_err(|e| at(&e))?;
-            }
-            Call::Tabs(p)
-        }
-        "browser_evaluate" => Call::Evaluate(from_args(name, &args).map_err(prefix)?),
-        "browser_wait_for" => {
-            let p: WaitForParams = from_args(name, &args).map_err(prefix)?;
-            if p.text.is_none() && p.text_gone.is_none() && p.time.is_none() {
-                return Err(at(
-                    "browser_wait_for: give `text`, `textGone` or `time` (seconds)",
-                ));
-            }
-            if let Some(t) = p.time
-                && !(0.0..=300.0).contains(&t)
-            {
-                return Err(at(
-                    "browser_wait_for: `time` must be between 0 and 300 seconds",
-                ));
-            }
-            Call::WaitFor(p)
-        }
-        "browser_close" => {
-            from_args::<CloseParams>(name, &args).map_err(prefix)?;
-            Call::Close
-        }
-        "browser_batch_execute" => {
-            if !path.is_empty() {
-                return Err(at(
-                    "browser_batch_execute cannot run inside a batch; put its steps in this batch",
-                ));
-            }
-            let p: BatchParams = from_args(name, &args)?;
-            Call::Batch(parse_batch(p)?)
-        }
-        "browser_get_dom_fingerprint" => {
-            let p: FingerprintParams = from_args(name, &args).map_err(prefix)?;
-            check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref())
-                .map_err(|e| at(&e))?;
-            if let Some(n) = &p.save_as {
-                response_diff::fingerprint::validate_name(n)
-                    .map_err(|e| at(&format!("browser_get_dom_fingerprint: saveAs: {e}")))?;
-            }
-            Call::GetFingerprint(p)
-        }
-        "browser_compare_dom_fingerprint" => {
-            let p: CompareParams = from_args(name, &args).map_err(prefix)?;
-            check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref())
-                .map_err(|e| at(&e))?;
-            if let Some(s) = &p.severity_threshold {
-                parse_severity(s).map_err(|e| at(&e))?;
-            }
-            Call::CompareFingerprint(p)
-        }
-        other => return Err(format!("{path}tool `{other}` is not implemented")),
-    };
+    let info = TOOLS
+        .iter()
+        .find(|t| t.name == name)
+        .expect("canonical names are in TOOLS");
+    let call = (info.validate)(&Args {
+        name,
+        args: &args,
+        path,
+    })?;
     Ok(Parsed {
         tool: name,
         call,
         expectation,
     })
+}
+
+/// A call's arguments on their way to validation.
+struct Args<'a> {
+    name: &'static str,
+    args: &'a Map<String, Value>,
+    /// Where the call is (`steps[2].`), empty for a direct call.
+    path: &'a str,
+}
+
+impl Args<'_> {
+    /// The arguments as `T`; an error names the call's path.
+    fn typed<T: DeserializeOwned>(&self) -> Result<T, String> {
+        from_args(self.name, self.args).map_err(|e| self.at(&e))
+    }
+
+    /// `message` at the call's path.
+    fn at(&self, message: &str) -> String {
+        format!("{}{message}", self.path)
+    }
+}
+
+/// One validator per tool, named after it (see `for_each_tool`): the
+/// arguments' shape, then the checks a schema cannot say.
+mod validate {
+    use super::*;
+
+    pub(super) fn browser_navigate(a: &Args) -> Result<Call, String> {
+        let p: NavigateParams = a.typed()?;
+        check_url(&p.url).map_err(|e| a.at(&e))?;
+        Ok(Call::Navigate(p))
+    }
+
+    pub(super) fn browser_navigate_back(a: &Args) -> Result<Call, String> {
+        a.typed::<ExpectationOnly>()?;
+        Ok(Call::NavigateBack)
+    }
+
+    pub(super) fn browser_click(a: &Args) -> Result<Call, String> {
+        Ok(Call::Click(a.typed()?))
+    }
+
+    pub(super) fn browser_type(a: &Args) -> Result<Call, String> {
+        Ok(Call::Type(a.typed()?))
+    }
+
+    pub(super) fn browser_press_key(a: &Args) -> Result<Call, String> {
+        let p: PressKeyParams = a.typed()?;
+        if p.key.is_empty() {
+            return Err(a.at(
+                "browser_press_key: `key` is empty; send a key name such as Enter, Tab, ArrowDown or a",
+            ));
+        }
+        Ok(Call::PressKey(p))
+    }
+
+    pub(super) fn browser_select_option(a: &Args) -> Result<Call, String> {
+        Ok(Call::SelectOption(a.typed()?))
+    }
+
+    pub(super) fn browser_hover(a: &Args) -> Result<Call, String> {
+        Ok(Call::Hover(a.typed()?))
+    }
+
+    pub(super) fn browser_snapshot(a: &Args) -> Result<Call, String> {
+        Ok(Call::Snapshot(a.typed()?))
+    }
+
+    pub(super) fn browser_take_screenshot(a: &Args) -> Result<Call, String> {
+        Ok(Call::Screenshot(a.typed()?))
+    }
+
+    pub(super) fn browser_console_messages(a: &Args) -> Result<Call, String> {
+        a.typed::<ExpectationOnly>()?;
+        Ok(Call::ConsoleMessages)
+    }
+
+    pub(super) fn browser_tabs(a: &Args) -> Result<Call, String> {
+        let p: TabsParams = a.typed()?;
+        if p.action == TabAction::Select && p.index.is_none() {
+            return Err(a.at("browser_tabs: action `select` needs `index` (see action `list`)"));
+        }
+        if let Some(u) = &p.url {
+            check_url(u).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::Tabs(p))
+    }
+
+    pub(super) fn browser_evaluate(a: &Args) -> Result<Call, String> {
+        Ok(Call::Evaluate(a.typed()?))
+    }
+
+    pub(super) fn browser_wait_for(a: &Args) -> Result<Call, String> {
+        let p: WaitForParams = a.typed()?;
+        if p.text.is_none() && p.text_gone.is_none() && p.time.is_none() {
+            return Err(a.at("browser_wait_for: give `text`, `textGone` or `time` (seconds)"));
+        }
+        if let Some(t) = p.time
+            && !(0.0..=300.0).contains(&t)
+        {
+            return Err(a.at("browser_wait_for: `time` must be between 0 and 300 seconds"));
+        }
+        Ok(Call::WaitFor(p))
+    }
+
+    pub(super) fn browser_close(a: &Args) -> Result<Call, String> {
+        a.typed::<CloseParams>()?;
+        Ok(Call::Close)
+    }
+
+    pub(super) fn browser_batch_execute(a: &Args) -> Result<Call, String> {
+        if !a.path.is_empty() {
+            return Err(a.at(
+                "browser_batch_execute cannot run inside a batch; put its steps in this batch",
+            ));
+        }
+        let p: BatchParams = from_args(a.name, a.args)?;
+        Ok(Call::Batch(parse_batch(p)?))
+    }
+
+    pub(super) fn browser_get_dom_fingerprint(a: &Args) -> Result<Call, String> {
+        let p: FingerprintParams = a.typed()?;
+        check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref()).map_err(|e| a.at(&e))?;
+        if let Some(n) = &p.save_as {
+            response_diff::fingerprint::validate_name(n)
+                .map_err(|e| a.at(&format!("browser_get_dom_fingerprint: saveAs: {e}")))?;
+        }
+        Ok(Call::GetFingerprint(p))
+    }
+
+    pub(super) fn browser_compare_dom_fingerprint(a: &Args) -> Result<Call, String> {
+        let p: CompareParams = a.typed()?;
+        check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref()).map_err(|e| a.at(&e))?;
+        if let Some(s) = &p.severity_threshold {
+            parse_severity(s).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::CompareFingerprint(p))
+    }
 }
 
 fn parse_batch(p: BatchParams) -> Result<Batch, String> {
