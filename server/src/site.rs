@@ -1,51 +1,124 @@
-//! A small static file server bound to 127.0.0.1, for the demo and the
-//! tests (the bundled site is `tests/fixtures/site`). Only loopback.
+//! A small HTTP/1.1 server bound to 127.0.0.1, for the demo and every test
+//! that needs pages (the bundled site is `tests/fixtures/site`; the browser
+//! tests mount more folders, put pages at run time and generate some). Only
+//! loopback; one thread per connection, `Connection: close` on every
+//! response. Hand-written: a static folder over loopback needs none of an
+//! HTTP crate's async runtime or features.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use anyhow::{Context, Result};
 
+use crate::error::lock;
+
+/// A page made on request from its path and query (`None`: not a path it
+/// makes).
+pub type Generator = fn(path: &str, query: &str) -> Option<String>;
+
+/// What a site serves, looked up in this order: pages put at run time,
+/// generated pages, folders mounted under a path prefix, the root folder.
+struct Routes {
+    root: PathBuf,
+    mounts: Vec<(String, PathBuf)>,
+    pages: Mutex<HashMap<String, String>>,
+    generate: Option<Generator>,
+}
+
 /// A running server; stops when dropped.
 pub struct Site {
     addr: SocketAddr,
+    routes: Arc<Routes>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl Site {
-    /// Serves `root` on `127.0.0.1:port` (0 picks a free port).
-    pub fn serve(root: impl Into<PathBuf>, port: u16) -> Result<Site> {
-        let root: PathBuf = root.into();
-        let root = root
+/// Settings of a [`Site`] beyond its root folder.
+pub struct SiteBuilder {
+    root: PathBuf,
+    port: u16,
+    mounts: Vec<(String, PathBuf)>,
+    generate: Option<Generator>,
+}
+
+impl SiteBuilder {
+    /// The port on 127.0.0.1 (0, the default, picks a free one).
+    pub fn port(mut self, port: u16) -> SiteBuilder {
+        self.port = port;
+        self
+    }
+
+    /// Serves `dir` under the path `prefix` (`/apps/`); a missing folder
+    /// answers 404.
+    pub fn mount(mut self, prefix: &str, dir: impl Into<PathBuf>) -> SiteBuilder {
+        self.mounts.push((prefix.to_owned(), dir.into()));
+        self
+    }
+
+    /// Pages made on request (see [`Generator`]).
+    pub fn generate(mut self, generate: Generator) -> SiteBuilder {
+        self.generate = Some(generate);
+        self
+    }
+
+    /// Binds and serves in background threads.
+    pub fn start(self) -> Result<Site> {
+        let root = self
+            .root
             .canonicalize()
-            .with_context(|| format!("site folder {}", root.display()))?;
-        let listener = TcpListener::bind(("127.0.0.1", port)).context("binding 127.0.0.1")?;
+            .with_context(|| format!("site folder {}", self.root.display()))?;
+        let listener = TcpListener::bind(("127.0.0.1", self.port)).context("binding 127.0.0.1")?;
         let addr = listener.local_addr()?;
+        let routes = Arc::new(Routes {
+            root,
+            mounts: self.mounts,
+            pages: Mutex::default(),
+            generate: self.generate,
+        });
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
+        let shared = Arc::clone(&routes);
         let thread = std::thread::spawn(move || {
             for conn in listener.incoming() {
                 if flag.load(Ordering::SeqCst) {
                     break;
                 }
                 if let Ok(stream) = conn {
-                    let root = root.clone();
+                    let routes = Arc::clone(&shared);
                     std::thread::spawn(move || {
-                        let _ = handle(stream, &root);
+                        let _ = handle(stream, &routes);
                     });
                 }
             }
         });
         Ok(Site {
             addr,
+            routes,
             stop,
             thread: Some(thread),
         })
+    }
+}
+
+impl Site {
+    /// Serves `root` on `127.0.0.1:port` (0 picks a free port).
+    pub fn serve(root: impl Into<PathBuf>, port: u16) -> Result<Site> {
+        Site::builder(root).port(port).start()
+    }
+
+    /// A site serving `root`, with more settings before [`SiteBuilder::start`].
+    pub fn builder(root: impl Into<PathBuf>) -> SiteBuilder {
+        SiteBuilder {
+            root: root.into(),
+            port: 0,
+            mounts: Vec::new(),
+            generate: None,
+        }
     }
 
     /// `http://127.0.0.1:<port>`.
@@ -56,6 +129,11 @@ impl Site {
     /// The URL of a path on this site (`/signup.html`).
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.origin(), path)
+    }
+
+    /// Serves `html` at `path` (replacing what was there).
+    pub fn put(&self, path: &str, html: String) {
+        lock(&self.routes.pages).insert(path.to_owned(), html);
     }
 }
 
@@ -80,7 +158,7 @@ pub fn bundled_site_dir() -> PathBuf {
     PathBuf::from("tests/fixtures/site")
 }
 
-fn handle(stream: TcpStream, root: &Path) -> Result<()> {
+fn handle(stream: TcpStream, routes: &Routes) -> Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request = String::new();
     reader.read_line(&mut request)?;
@@ -94,37 +172,45 @@ fn handle(stream: TcpStream, root: &Path) -> Result<()> {
     let mut parts = request.split_whitespace();
     let method = parts.next().unwrap_or_default();
     let target = parts.next().unwrap_or("/");
-    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let target = target.split('#').next().unwrap_or("/");
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let mut out = stream;
-    if method != "GET" && method != "HEAD" {
-        return respond(
-            &mut out,
-            405,
-            "text/plain",
-            b"method not allowed",
-            method == "HEAD",
-        );
+    let head = method == "HEAD";
+    if method != "GET" && !head {
+        return respond(&mut out, 405, "text/plain", b"method not allowed", false);
     }
+    let html = "text/html; charset=utf-8";
+    if let Some(page) = lock(&routes.pages).get(path).cloned() {
+        return respond(&mut out, 200, html, page.as_bytes(), head);
+    }
+    if let Some(page) = routes.generate.and_then(|g| g(path, query)) {
+        return respond(&mut out, 200, html, page.as_bytes(), head);
+    }
+    let (dir, rest) = routes
+        .mounts
+        .iter()
+        .find_map(|(prefix, dir)| path.strip_prefix(prefix.as_str()).map(|rest| (dir, rest)))
+        .unwrap_or((&routes.root, path));
     let mut rel = PathBuf::new();
-    for c in Path::new(path.trim_start_matches('/')).components() {
+    for c in Path::new(rest.trim_start_matches('/')).components() {
         match c {
             Component::Normal(s) => rel.push(s),
             Component::CurDir => {}
             _ => return respond(&mut out, 404, "text/plain", b"not found", false),
         }
     }
-    let mut file = root.join(&rel);
+    let mut file = dir.join(&rel);
     if file.is_dir() {
         file = file.join("index.html");
     }
     match std::fs::read(&file) {
-        Ok(body) => respond(&mut out, 200, mime(&file), &body, method == "HEAD"),
+        Ok(body) => respond(&mut out, 200, mime(&file), &body, head),
         Err(_) => respond(
             &mut out,
             404,
-            "text/html; charset=utf-8",
+            html,
             b"<!doctype html><title>Not found</title><h1>Not found</h1>",
-            method == "HEAD",
+            head,
         ),
     }
 }
@@ -150,11 +236,16 @@ fn respond(out: &mut TcpStream, status: u16, mime: &str, body: &[u8], head: bool
 fn mime(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "html" => "text/html; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
+        "js" | "mjs" | "jsx" => "text/javascript; charset=utf-8",
         "css" => "text/css; charset=utf-8",
         "json" => "application/json",
         "png" => "image/png",
         "svg" => "image/svg+xml",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "ttf" => "font/ttf",
         _ => "application/octet-stream",
     }
 }
