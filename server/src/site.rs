@@ -249,3 +249,57 @@ fn mime(path: &Path) -> &'static str {
         _ => "application/octet-stream",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+
+    use super::*;
+
+    fn get(site: &Site, path: &str) -> String {
+        let mut s = TcpStream::connect(site.addr).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    }
+
+    fn generated(path: &str, query: &str) -> Option<String> {
+        (path == "/gen").then(|| format!("<p>{query}</p>"))
+    }
+
+    #[test]
+    fn serves_pages_generated_mounted_and_root_in_that_order() {
+        let root = tempfile::tempdir().unwrap();
+        let mounted = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("a.html"), "root a").unwrap();
+        std::fs::write(root.path().join("index.html"), "root index").unwrap();
+        std::fs::write(mounted.path().join("a.css"), "mounted a").unwrap();
+        let site = Site::builder(root.path())
+            .mount("/apps/", mounted.path())
+            .generate(generated)
+            .start()
+            .unwrap();
+        let ok = |r: &str, ctype: &str, body: &str| {
+            assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
+            assert!(r.contains(&format!("Content-Type: {ctype}\r\n")), "{r}");
+            assert!(r.ends_with(&format!("\r\n\r\n{body}")), "{r}");
+        };
+        ok(&get(&site, "/a.html"), "text/html; charset=utf-8", "root a");
+        ok(&get(&site, "/"), "text/html; charset=utf-8", "root index");
+        ok(
+            &get(&site, "/apps/a.css"),
+            "text/css; charset=utf-8",
+            "mounted a",
+        );
+        ok(
+            &get(&site, "/gen?n=3#x"),
+            "text/html; charset=utf-8",
+            "<p>n=3</p>",
+        );
+        site.put("/a.html", "put a".into());
+        ok(&get(&site, "/a.html"), "text/html; charset=utf-8", "put a");
+        assert!(get(&site, "/apps/missing.js").starts_with("HTTP/1.1 404 "));
+        assert!(get(&site, "/../a.html").starts_with("HTTP/1.1 404 "));
+    }
+}
