@@ -1,7 +1,8 @@
-//! The MCP server (stdio, rmcp): each `#[tool]` is a thin wrapper that hands
-//! the raw arguments to [`Engine::call`] on a blocking thread.
+//! The MCP server (stdio, rmcp): each `#[tool]` is a thin method that takes
+//! its call validated ([`Validated`]) and runs it with [`Engine::run`] on a
+//! blocking thread.
 //!
-//! Arguments are validated by the engine (one validator for calls and
+//! Arguments are validated by [`tools::parse`] (one validator for calls and
 //! batch steps), so each tool's input schema is given explicitly
 //! ([`tools::input_schema`], compact and derived from the parameter
 //! structs). Wrong arguments are `INVALID_PARAMS`; a failed action is a tool
@@ -29,21 +30,20 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use base64::Engine as _;
+use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     JsonObject, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use serde_json::Value;
 
 use crate::browser::kill_process;
 use crate::engine::{Engine, Output};
 use crate::error::lock;
-use crate::tools::{self, desc};
+use crate::tools::{self, Call, Parsed, desc};
 
 /// The MCP server.
 #[derive(Clone)]
@@ -78,36 +78,24 @@ impl McpServer {
     }
 
     /// How long a call may take before the watchdog stops the browser.
-    fn budget(&self, tool: &str, args: &JsonObject) -> Duration {
+    fn budget(&self, call: &Call) -> Duration {
         let one = self.action_timeout * 2 + Duration::from_secs(30);
-        match tool {
-            "browser_batch_execute" => {
-                let steps = args
-                    .get("steps")
-                    .and_then(Value::as_array)
-                    .map_or(1, Vec::len)
-                    .max(1) as u32;
-                one * steps.min(1000)
-            }
-            "browser_wait_for" => {
-                let t = args.get("time").and_then(Value::as_f64).unwrap_or(0.0);
-                one + Duration::from_secs_f64(t.clamp(0.0, 300.0))
+        match call {
+            Call::Batch(b) => one * (b.steps.len().clamp(1, 1000) as u32),
+            Call::WaitFor(w) => {
+                one + Duration::from_secs_f64(w.time.unwrap_or(0.0).clamp(0.0, 300.0))
             }
             _ => one,
         }
     }
 
-    async fn dispatch(
-        &self,
-        tool: &'static str,
-        args: JsonObject,
-    ) -> Result<CallToolResult, ErrorData> {
-        let budget = self.budget(tool, &args);
+    async fn dispatch(&self, parsed: Parsed) -> Result<CallToolResult, ErrorData> {
+        let tool = parsed.tool;
+        let budget = self.budget(&parsed.call);
         let engine = Arc::clone(&self.engine);
-        let task = tokio::task::spawn_blocking(move || lock(&engine).call(tool, args));
+        let task = tokio::task::spawn_blocking(move || lock(&engine).run(&parsed));
         match tokio::time::timeout(budget, task).await {
-            Ok(Ok(Ok(out))) => Ok(to_result(out)),
-            Ok(Ok(Err(e))) => Err(ErrorData::invalid_params(e.to_string(), None)),
+            Ok(Ok(out)) => Ok(to_result(out)),
             Ok(Err(e)) => {
                 tracing::error!("{tool} panicked: {e}");
                 Err(ErrorData::internal_error(
@@ -148,20 +136,33 @@ fn to_result(out: Output) -> CallToolResult {
     }
 }
 
+/// A tool call validated by the tool's validator ([`tools::parse`]) as
+/// rmcp extracts the method's arguments: wrong arguments are
+/// `INVALID_PARAMS` before anything runs. Not rmcp's `Parameters<T>`: its
+/// serde errors ("failed to deserialize parameters: ...") would replace the
+/// validator's messages, which say what to send and are the same for a
+/// batch step.
+pub struct Validated(pub Parsed);
+
+impl FromContextPart<ToolCallContext<'_, McpServer>> for Validated {
+    fn from_context_part(context: &mut ToolCallContext<'_, McpServer>) -> Result<Self, ErrorData> {
+        let args = context.arguments.take().unwrap_or_default();
+        tools::parse(&context.name, args)
+            .map(Validated)
+            .map_err(|message| ErrorData::invalid_params(message, None))
+    }
+}
+
 /// The MCP methods, one per tool of [`tools::for_each_tool`] and named
-/// after it. Each hands its raw arguments to the engine's validator, which
-/// also validates batch steps and words the errors (see the module doc).
+/// after it, each taking its validated call.
 macro_rules! mcp_tools {
     ($($name:ident => $params:ident, $desc:ident;)*) => {
         #[tool_router]
         impl McpServer {
             $(
                 #[tool(description = desc::$desc, input_schema = tools::input_schema::<tools::$params>())]
-                async fn $name(
-                    &self,
-                    Parameters(a): Parameters<JsonObject>,
-                ) -> Result<CallToolResult, ErrorData> {
-                    self.dispatch(stringify!($name), a).await
+                async fn $name(&self, Validated(call): Validated) -> Result<CallToolResult, ErrorData> {
+                    self.dispatch(call).await
                 }
             )*
         }
