@@ -189,3 +189,47 @@ fn the_json_form_lists_the_mapping_in_document_order() {
         r#"{"snapshot":"- button \"Go\" [ref=x1]\n- text: hi","refs":{"x1":"x1"},"carried":0,"fresh":1}"#
     );
 }
+
+/// A filter that shows another row in a reused node (vanillajs, angularjs
+/// and mithril's TodoMVC do this): with stable node ids the row is known by
+/// what it shows, not by the node, so nothing the agent saw changes ref.
+#[test]
+fn a_reused_node_showing_another_row_takes_that_rows_refs() {
+    let row = |id: u32, checked: bool, text: &str| {
+        format!(
+            "  - listitem [ref=n{id}]:\n    - checkbox{} [ref=n{}]\n    - generic [ref=n{}]: {text}\n",
+            if checked { " [checked]" } else { "" },
+            id + 1,
+            id + 2
+        )
+    };
+    let list = |rows: &[String]| {
+        parse_aria(&format!("- list [ref=n1]:\n{}", rows.concat()), false).unwrap()
+    };
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    let all = list(&[row(10, false, "Buy milk"), row(20, true, "Walk the dog")]);
+    let all_refs = carrier.carry("todo", &all).unwrap().tree;
+    // "Completed": the first row's nodes now show "Walk the dog" (its label
+    // node is new), the second row's nodes are gone.
+    let completed = parse_aria(
+        "- list [ref=n1]:\n  - listitem [ref=n10]:\n    - checkbox [checked] [ref=n11]\n    - generic [ref=n30]: Walk the dog",
+        false,
+    )
+    .unwrap();
+    let c = carrier.carry("todo", &completed).unwrap();
+    assert_eq!(
+        c.tree.to_aria(),
+        "- list [ref=n1]:\n  - listitem [ref=n20]:\n    - checkbox [checked] [ref=n21]\n    - generic [ref=n22]: Walk the dog"
+    );
+    assert_eq!((c.carried, c.fresh), (4, 0));
+    // "All" again: both rows as they were, every ref as first shown.
+    let again = list(&[row(10, false, "Buy milk"), row(40, true, "Walk the dog")]);
+    assert_eq!(carrier.carry("todo", &again).unwrap().tree, all_refs);
+    // A node renamed in place (no other element has its content) keeps its ref.
+    let renamed = list(&[
+        row(10, false, "Buy oat milk"),
+        row(40, true, "Walk the dog"),
+    ]);
+    let c = carrier.carry("todo", &renamed).unwrap();
+    assert_eq!(c.ref_of("n12"), Some("n12"));
+}

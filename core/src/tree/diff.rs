@@ -283,10 +283,14 @@ const ITEM_ROLES: &[&str] = &[
 /// element of `new` in document order, the document index of the same
 /// element in `old`, or `None`.
 ///
-/// Refs count as node ids only with `stable_ids` (step 1), and a pair by
-/// node id is always kept. Other pairs must also hold the same content and
-/// sit in the same place, so that a ref is never handed to different
-/// content:
+/// Refs count as node ids only with `stable_ids`, and a pair by node id is
+/// always kept; but content decides first: node ids pair at once only
+/// where the element's content (below) is unchanged and its parent was
+/// paired the same way (step 1a), then the content hash pairs (step 2),
+/// then node ids pair what is left on both sides (step 1b: a field renamed
+/// in place). A reused node showing another row is that row. Other pairs
+/// must also hold the same content and sit in the same place, so that a
+/// ref is never handed to different content:
 /// - step 3 keeps only its first stage (same role, name and description
 ///   under a renamed ancestor): a leftover that merely shares a role with a
 ///   removed element is another element here;
@@ -303,8 +307,41 @@ pub(crate) fn match_for_carry(old: &Tree, new: &Tree, stable_ids: bool) -> Vec<O
     let options = DiffOptions::default();
     let mut o = Flat::new(old, &options);
     let mut n = Flat::new(new, &options);
-    let (old_to_new, new_to_old) = pair_by_refs_then_hash_ids(&mut o, &mut n, stable_ids);
-    let by_id: Vec<bool> = new_to_old.iter().map(|&i| i != NONE).collect();
+    // Node ids, when stable, are only trusted first where the content and
+    // the parent stayed (step 1a): frameworks reuse a list's nodes for other
+    // rows (a filter shows "Walk the dog" in the node that showed "Buy
+    // milk"), and the agent knows the row by what it shows, so content
+    // decides before node ids do (step 1b pairs what is left by node id: a
+    // field renamed in place keeps its ref).
+    let (id_o2n, id_n2o) = if stable_ids && o.has_refs && n.has_refs {
+        match_refs(&o, &n)
+    } else {
+        (vec![NONE; o.len()], vec![NONE; n.len()])
+    };
+    o.compute_ids(|_| true);
+    n.compute_ids(|_| true);
+    let (ok, nk) = (o.carry_keys(), n.carry_keys());
+    let mut old_to_new = vec![NONE; o.len()];
+    let mut new_to_old = vec![NONE; n.len()];
+    let mut by_id = vec![false; n.len()];
+    // Document order: a parent is decided before its children.
+    for ni in 0..n.len() {
+        let oi = id_n2o[ni];
+        if oi == NONE || ok[oi as usize] != nk[ni] {
+            continue;
+        }
+        let (op, np) = (o.parent[oi as usize], n.parent[ni]);
+        let parents_kept = match (op, np) {
+            (NONE, NONE) => true,
+            (NONE, _) | (_, NONE) => false,
+            (op, np) => by_id[np as usize] && new_to_old[np as usize] == op,
+        };
+        if parents_kept {
+            old_to_new[oi as usize] = ni as u32;
+            new_to_old[ni] = oi;
+            by_id[ni] = true;
+        }
+    }
     let mut m = Matching {
         o: &o,
         n: &n,
@@ -313,8 +350,32 @@ pub(crate) fn match_for_carry(old: &Tree, new: &Tree, stable_ids: bool) -> Vec<O
         role_renames: false,
     };
     m.match_hashes();
+    // Step 1b: a node pairs with itself unless content paired either side
+    // with an element of the same content (a pair of differing content
+    // would be dropped below anyway).
+    for (oi, &ni) in id_o2n.iter().enumerate() {
+        if ni == NONE {
+            continue;
+        }
+        if m.old_to_new[oi] == ni {
+            by_id[ni as usize] = true;
+            continue;
+        }
+        let (cur_n, cur_o) = (m.old_to_new[oi], m.new_to_old[ni as usize]);
+        let weak_o = cur_n == NONE || ok[oi] != nk[cur_n as usize];
+        let weak_n = cur_o == NONE || ok[cur_o as usize] != nk[ni as usize];
+        if weak_o && weak_n {
+            if cur_n != NONE {
+                m.new_to_old[cur_n as usize] = NONE;
+            }
+            if cur_o != NONE {
+                m.old_to_new[cur_o as usize] = NONE;
+            }
+            m.pair(oi as u32, ni);
+            by_id[ni as usize] = true;
+        }
+    }
     m.match_renames();
-    let (ok, nk) = (o.carry_keys(), n.carry_keys());
     let parent_pair = |oi: usize, ni: usize| {
         let (op, np) = (o.parent[oi], n.parent[ni]);
         match (op, np) {
