@@ -235,6 +235,7 @@ export function firstDifference(a, b) {
 // ------------------------------------------------------------- ref churn
 
 const REF_RE = /\bref=([A-Za-z0-9_]+)/;
+const ITEM_RE = /^- (listitem|row|option|treeitem|menuitem|menuitemcheckbox|menuitemradio|article)\b/;
 
 /** A snapshot line without its ref (`[ref=e5]`, or `ref=e5` inside `[level=3, ref=e5]`). */
 export function stripRef(line) {
@@ -268,7 +269,12 @@ export function refsByContent(snapshot) {
     while (stack.length && stack[stack.length - 1].indent >= ind) stack.pop();
     const m = line.match(REF_RE);
     if (m) {
-      const key = `${stack.map((a) => a.line).join('\n')}\n@@${stripped[i].trim()}\n${subtree(i)}`;
+      // Inside an item of a collection, the item's text (states aside) is
+      // part of what the agent sees: a "✖" button in another row is another
+      // button, however alike the rows' unnamed wrappers are.
+      const item = [...stack].reverse().find((a) => ITEM_RE.test(a.line));
+      const row = item ? `\n%%${subtree(item.index).replace(/ \[[^\]=]*\]/g, '')}` : '';
+      const key = `${stack.map((a) => a.line).join('\n')}\n@@${stripped[i].trim()}\n${subtree(i)}${row}`;
       const parent = stack.length ? subtree(stack[stack.length - 1].index) : '';
       const base = `${key}\n##${parent}`;
       const n = (seen.get(base) ?? 0) + 1;
@@ -282,8 +288,8 @@ export function refsByContent(snapshot) {
 
 /**
  * Ref churn between two full snapshots: elements present in both with the
- * same content (same ancestors, own line and subtree, refs aside) whose ref
- * changed. An element unique by that content in both snapshots is matched
+ * same content (same ancestors, own line and subtree, and the text of the
+ * list item or row they are in, refs and states aside) whose ref changed. An element unique by that content in both snapshots is matched
  * by it; identical ones are matched by their parent's content and order
  * (one that cannot be told apart is not counted). Returns { same, churned }.
  */
