@@ -153,9 +153,11 @@ export function pageUrl(sections) {
 /**
  * The agent's view after one of our diffing responses: the previous view
  * plus the diff (or patch). Returns { view, how }; throws when the response
- * cannot be read. seenByUrl: the agent's last view of each URL.
+ * cannot be read. seenByUrl: the agent's last view of each URL; history:
+ * every view the agent rebuilt before, oldest first (what a patch restores
+ * `as last shown` from).
  */
-export function rebuildOurs(bin, prev, text, seenByUrl) {
+export function rebuildOurs(bin, prev, text, seenByUrl, history = []) {
   const sections = readSections(text);
   const sec = sections.find((s) => s.heading.startsWith('Page snapshot'));
   if (!sec) return { view: prev, how: 'no snapshot section' };
@@ -174,7 +176,7 @@ export function rebuildOurs(bin, prev, text, seenByUrl) {
     const patch = key.includes('(patch ');
     const diff = fencedBlock(sec.body, patch ? '' : 'diff');
     if (diff === null || base === null) throw new Error(`a diff without ${base === null ? name : 'a diff block'}`);
-    return { view: patch ? applyPatch(bin, base, diff) : applyUnified(base, diff), how };
+    return { view: patch ? applyPatch(bin, base, diff, history) : applyUnified(base, diff), how };
   }
   if (/^No changes since the last snapshot of this URL/.test(sec.body.trim())) {
     if (seen === null) throw new Error('"no changes" for a URL never seen');

@@ -31,7 +31,10 @@
 //! - `~ focus [ref]` / `~ focus none`: `[active]` moved. Every element of
 //!   the previous snapshot loses `[active]`, and the named one (an element
 //!   of the previous snapshot) gains it; the rest of its line is unchanged.
-//!   Inserted and `~` lines carry their own `[active]`.
+//!   Inserted and `~` lines carry their own `[active]`, and a printed line
+//!   that carries it takes the focus: without a focus line, every element
+//!   of the previous snapshot that the patch does not print loses
+//!   `[active]` (so a field typed into costs its `~` line alone).
 //!
 //! **Seen snapshots** (restore by reference). A patch may name elements the
 //! agent was already shown in this conversation instead of printing them
@@ -407,9 +410,26 @@ fn write(
     let new_active: Vec<usize> = (0..new_nodes.len())
         .filter(|&i| new_nodes[i].e.state("active").is_some())
         .collect();
+    // An element whose line is printed anyway (a new one, or one whose own
+    // line changed) carries its `[active]`, and that moves the focus: no
+    // focus line (see the module docs).
+    let printed_anyway = |i: usize| match new_nodes[i].e.aria_ref.as_deref() {
+        None => false,
+        Some(r) => {
+            !old_by_ref.contains_key(r)
+                || d.changed.iter().any(|c| {
+                    c.new_index == i && !matches!(&c.field, Field::State(s) if s == "active")
+                })
+        }
+    };
+    let mut implied_focus = false;
     let focus: Option<Option<&str>> = if focus_line && active_moved {
         match new_active.as_slice() {
             [] => Some(None),
+            [i] if printed_anyway(*i) => {
+                implied_focus = true;
+                new_nodes[*i].e.aria_ref.as_deref().map(Some)
+            }
             [i] => new_nodes[*i]
                 .e
                 .aria_ref
@@ -690,7 +710,7 @@ fn write(
             }
         }
     }
-    if let Some(target) = focus {
+    if let Some(target) = focus.filter(|_| !implied_focus) {
         line(
             &mut text,
             &format!(
@@ -1086,10 +1106,14 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     let mut changed: FxHashMap<String, Element> = FxHashMap::default();
     let mut inserts: FxHashMap<Anchor, Vec<Element>> = FxHashMap::default();
     let mut focus: Option<Option<String>> = None;
+    // A printed element with `[active]` takes the focus (module docs).
+    let mut takes_focus = false;
+    let active = |e: &Element| e.descendants().any(|(_, d)| d.state("active").is_some());
     for (n, op) in ops {
         match op {
             Op::Remove(rs) => removed.extend(rs),
             Op::Change(e) => {
+                takes_focus |= e.state("active").is_some();
                 let r = e.aria_ref.clone().unwrap_or_default();
                 changed.insert(r, e);
             }
@@ -1098,6 +1122,7 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 for item in items {
                     match item {
                         Item::Printed(mut e) => {
+                            takes_focus |= active(&e);
                             let mut stack: Vec<&mut Element> = vec![&mut *e];
                             while let Some(x) = stack.pop() {
                                 for c in x.children.iter_mut() {
@@ -1165,6 +1190,8 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 focus_target = None;
                 pending -= 1;
             }
+        } else if takes_focus {
+            e.states.retain(|s| s.name != "active");
         }
         let children = std::mem::take(&mut e.children);
         let own = match r.as_deref().and_then(|r| changed.remove(r)) {
@@ -1289,14 +1316,25 @@ mod tests {
         let p = snapshot_patch(old, new).unwrap();
         assert_eq!(p.text, "~ focus [e1]");
         assert_eq!(apply_patch(old, &p.text).unwrap(), new);
-        // Focus moves into a changed element: its own line says the rest.
+        // Focus moves into a changed element: its own line says it all.
         let old = "- textbox \"Q\" [ref=e1]\n- button \"Go\" [active] [ref=e2]";
         let new = "- textbox \"Q\" [active] [ref=e1]: tea\n- button \"Go\" [ref=e2]";
         let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(p.text, "~ textbox \"Q\" [active] [ref=e1]: tea");
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+        // ... or into a new one (an edit field opened by a double-click).
+        let new = "- textbox \"Q\" [ref=e1]\n- textbox \"Edit\" [active] [ref=e3]: tea\n- button \"Go\" [ref=e2]";
+        let p = snapshot_patch(old, new).unwrap();
         assert_eq!(
             p.text,
-            "~ textbox \"Q\" [active] [ref=e1]: tea\n~ focus [e1]"
+            "+ after [e1]:\n  - textbox \"Edit\" [active] [ref=e3]: tea"
         );
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+        // A printed line keeping `[active]` where it was changes nothing else.
+        let old = "- textbox \"Q\" [active] [ref=e1]: te\n- button \"Go\" [ref=e2]";
+        let new = "- textbox \"Q\" [active] [ref=e1]: tea\n- button \"Go\" [ref=e2]";
+        let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(p.text, "~ textbox \"Q\" [active] [ref=e1]: tea");
         assert_eq!(apply_patch(old, &p.text).unwrap(), new);
     }
 
