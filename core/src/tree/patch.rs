@@ -19,7 +19,10 @@
 //!   the ref counts). `- [e12 e13 e14]`: several elements of one parent are
 //!   gone (one line for all of them).
 //! - `~ <element>`: the element's own line (and property lines) as they are
-//!   now, in snapshot syntax; its children are untouched.
+//!   now, in snapshot syntax; its children are untouched. Followed by
+//!   indented child lines (`[e5] as last shown` allowed among them), the
+//!   children are replaced by those: how a change in text without a ref
+//!   (a count, "item left" → "items left") is said.
 //! - `+ first in [ref]:` / `+ after [ref]:` / `+ first:` (top level): the
 //!   indented snapshot lines that follow are inserted there, subtrees whole.
 //!   Among them (or right after the colon), `[e41 e42] as last shown`
@@ -558,6 +561,20 @@ fn write(
         }
     };
 
+    // A lifted element that kept its ref is re-sent in place: its `~` line
+    // with its children, one op instead of a removal and an insertion.
+    let mut rewritten: FxHashSet<usize> = FxHashSet::default();
+    let mut rewritten_old: FxHashSet<usize> = FxHashSet::default();
+    for &i in &added_roots {
+        let e = new_nodes[i].e;
+        let Some(&oj) = e.aria_ref.as_deref().and_then(|r| old_by_ref.get(r)) else {
+            continue;
+        };
+        if replaced_new.contains(&i) && replaced_old.contains(&oj) && !e.children.is_empty() {
+            rewritten.insert(i);
+            rewritten_old.insert(oj);
+        }
+    }
     let mut text = String::new();
     let line = |text: &mut String, s: &str| {
         if !text.is_empty() {
@@ -571,11 +588,18 @@ fn write(
         .filter(|r| !r.parent_removed)
         .map(|r| r.index)
         .chain(replaced_old.iter().copied())
-        .filter(|&i| !under(&old_nodes, &replaced_old, i))
+        .filter(|&i| !under(&old_nodes, &replaced_old, i) && !rewritten_old.contains(&i))
         .collect();
     removals.sort_unstable();
     removals.dedup();
-    let removed: usize = removals.iter().map(|&i| old_nodes[i].e.count()).sum();
+    let removed: usize = removals
+        .iter()
+        .map(|&i| old_nodes[i].e.count())
+        .sum::<usize>()
+        + rewritten_old
+            .iter()
+            .map(|&i| old_nodes[i].e.count() - 1)
+            .sum::<usize>();
     // Removed siblings share one line, where the first of them was.
     let mut groups: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
     for i in removals {
@@ -645,6 +669,22 @@ fn write(
     while k < ops.len() {
         let i = ops[k];
         let node = &new_nodes[i];
+        if rewritten.contains(&i) {
+            let (e, n) = with_placeholders(node.e, &shown);
+            restored += n;
+            let mut block = String::new();
+            super::aria::write_elements(&mut block, std::slice::from_ref(&e), 0);
+            let block = restore_lines(&block);
+            let mut lines = block.lines();
+            let first = lines.next()?.strip_prefix("- ")?;
+            line(&mut text, &format!("~ {first}"));
+            for l in lines {
+                text.push_str("\n  ");
+                text.push_str(l);
+            }
+            k += 1;
+            continue;
+        }
         if !added_roots.contains(&i) {
             let own = node.e.shallow_clone().to_aria();
             let mut lines = own.lines();
@@ -662,6 +702,7 @@ fn write(
         k += 1;
         while k < ops.len()
             && added_roots.contains(&ops[k])
+            && !rewritten.contains(&ops[k])
             && new_nodes[ops[k]].prev == run.last().copied()
         {
             run.push(ops[k]);
@@ -719,11 +760,17 @@ fn write(
             ),
         );
     }
-    let added: usize = added_roots.iter().map(|&i| new_nodes[i].e.count()).sum();
+    // A rewritten element is changed; its children count as added (and
+    // its old children as removed, above).
+    let added: usize = added_roots
+        .iter()
+        .map(|&i| new_nodes[i].e.count() - usize::from(rewritten.contains(&i)))
+        .sum();
     let changed = touched_new
         .iter()
         .filter(|i| !added_roots.contains(i) && !under(&new_nodes, &replaced_new, **i))
-        .count();
+        .count()
+        + rewritten.len();
     let patch = SnapshotPatch {
         text,
         changed,
@@ -929,9 +976,21 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
             ops.push((n, Op::Focus(target)));
         } else if let Some(rest) = l.strip_prefix("~ ") {
             let mut text = format!("- {rest}");
-            for b in body {
+            for (k, b) in body.iter().enumerate() {
+                let b = &b[2..];
+                let inner = b.trim_start_matches(' ');
+                // Children restored by reference become placeholders.
+                if inner.len() < b.len()
+                    && let Some(refs) = restore_refs(inner, n + 1 + k)
+                {
+                    let indent = &b[..b.len() - inner.len()];
+                    for r in refs? {
+                        let _ = write!(text, "\n{indent}- {PLACEHOLDER} [ref={r}]");
+                    }
+                    continue;
+                }
                 text.push('\n');
-                text.push_str(&b[2..]);
+                text.push_str(b);
             }
             let mut roots = parse_block(&text, n)?;
             if roots.len() != 1 || roots[0].aria_ref.is_none() {
@@ -1112,8 +1171,19 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     for (n, op) in ops {
         match op {
             Op::Remove(rs) => removed.extend(rs),
-            Op::Change(e) => {
-                takes_focus |= e.state("active").is_some();
+            Op::Change(mut e) => {
+                takes_focus |= active(&e);
+                let mut stack: Vec<&mut Element> = vec![&mut e];
+                while let Some(x) = stack.pop() {
+                    for c in x.children.iter_mut() {
+                        if c.role == PLACEHOLDER {
+                            let r = c.aria_ref.clone().unwrap_or_default();
+                            *c = shown(&r).ok_or_else(|| missing(n, &r))?.clone();
+                        } else {
+                            stack.push(c);
+                        }
+                    }
+                }
                 let r = e.aria_ref.clone().unwrap_or_default();
                 changed.insert(r, e);
             }
@@ -1194,10 +1264,12 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
             e.states.retain(|s| s.name != "active");
         }
         let children = std::mem::take(&mut e.children);
+        // A `~` element printed with children has them instead of its own.
+        let mut new_children: Vec<Element> = Vec::new();
         let own = match r.as_deref().and_then(|r| changed.remove(r)) {
             Some(mut c) => {
                 pending -= 1;
-                c.children.clear();
+                new_children = std::mem::take(&mut c.children);
                 c
             }
             None => {
@@ -1217,7 +1289,9 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 pending -= 1;
             }
         }
-        if !children.is_empty() {
+        if !new_children.is_empty() {
+            push_subtrees(&mut out, new_children, me);
+        } else if !children.is_empty() {
             stack.push((children.into_iter(), me));
         }
     }
@@ -1270,7 +1344,11 @@ mod tests {
         let p = snapshot_patch(OLD, &new).unwrap();
         assert_eq!(
             p.text,
-            "- [e1] list \"Cart\"\n+ first:\n  - list \"Cart\" [ref=e1]:\n    [e2] as last shown\n    - text: Sum"
+            "~ list \"Cart\" [ref=e1]:\n    [e2] as last shown\n    - text: Sum"
+        );
+        assert_eq!(
+            p.summary(),
+            "1 changed (~), 2 added (+), 2 removed (-), 1 unchanged"
         );
         assert_eq!(apply_patch(OLD, &p.text).unwrap(), new);
         // Added and removed text nodes too.
