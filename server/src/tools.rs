@@ -464,7 +464,7 @@ pub fn expectation_schema() -> Value {
             "includeTabs": {"type": "boolean"},
             "includeCode": {"type": "boolean"},
             "includeDownloads": {"type": "boolean"},
-            "snapshotOptions": {"type": "object", "description": "selector (ref, role \"name\" or CSS), maxLength, format aria|text|html, diff patch|lines, restore (false: no `as last shown`)"},
+            "snapshotOptions": {"type": "object", "description": "selector (ref, role \"name\" or CSS), maxLength, format aria|text|html, diff patch|lines"},
             "consoleOptions": {"type": "object", "description": "levels[], maxMessages, patterns[], removeDuplicates"},
             "imageOptions": {"type": "object", "description": "quality, maxWidth, maxHeight, format jpeg|png|webp"},
             "diffOptions": {"type": "object", "description": "enabled: return only what changed; format unified|split|minimal, context, maxDiffLines, threshold, ignoreWhitespace"}
