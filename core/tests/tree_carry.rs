@@ -233,3 +233,54 @@ fn a_reused_node_showing_another_row_takes_that_rows_refs() {
     let c = carrier.carry("todo", &renamed).unwrap();
     assert_eq!(c.ref_of("n12"), Some("n12"));
 }
+
+/// TodoMVC (vanillajs) "Completed" after "Active": the one row shown is
+/// "Walk the dog", drawn in the nodes that showed "Buy milk" (its label
+/// node is new), and the last view did not have it. It takes the refs it
+/// had two views ago, not the reused nodes'.
+#[test]
+fn a_row_drawn_in_reused_nodes_takes_its_refs_from_an_older_view() {
+    let row = |li: u32, label: u32, checked: bool, text: &str, delete: Option<u32>| {
+        let mut s = format!(
+            "  - listitem [ref=n{li}]:\n    - generic [ref=n{}]:\n      - checkbox{} [ref=n{}]: ✔\n      - generic [ref=n{label}]: {text}\n",
+            li + 1,
+            if checked { " [checked]" } else { "" },
+            li + 2
+        );
+        if let Some(d) = delete {
+            s.push_str(&format!("      - button \"✖\" [ref=n{d}]\n"));
+        }
+        s
+    };
+    let list = |rows: &[String]| {
+        parse_aria(&format!("- list [ref=n1]:\n{}", rows.concat()), false).unwrap()
+    };
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    let all = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(191, 194, true, "Walk the dog", Some(213)),
+        row(214, 217, false, "Write report", None),
+    ]);
+    carrier.carry("todo", &all).unwrap();
+    let active = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(214, 217, false, "Write report", None),
+    ]);
+    carrier.carry("todo", &active).unwrap();
+    let completed = list(&[row(173, 254, true, "Walk the dog", None)]);
+    let c = carrier.carry("todo", &completed).unwrap();
+    assert_eq!(
+        c.tree.to_aria(),
+        list(&[row(191, 194, true, "Walk the dog", None)]).to_aria()
+    );
+    // "All" again: every row as first shown (the Walk row's nodes are new).
+    let again = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(300, 303, true, "Walk the dog", Some(304)),
+        row(214, 217, false, "Write report", None),
+    ]);
+    assert_eq!(
+        carrier.carry("todo", &again).unwrap().tree.to_aria(),
+        all.to_aria()
+    );
+}

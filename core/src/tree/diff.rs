@@ -255,6 +255,7 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &DiffOptions) -> TreeDiff {
         old_to_new,
         new_to_old,
         role_renames: true,
+        item_keys: None,
     };
     m.match_hashes();
     m.match_renames();
@@ -281,7 +282,16 @@ const ITEM_ROLES: &[&str] = &[
 
 /// The element matching of the diff, for carrying refs over: for each
 /// element of `new` in document order, the document index of the same
-/// element in `old`, or `None`.
+/// element in `old` and whether the pair is by content (`true`) or by node
+/// id alone (`false`: the caller takes it only when no view pairs the
+/// element by content), or `None`.
+///
+/// Items of a collection pair by all they show (states aside), never in
+/// order; a pair by content needs its parents paired by content with each
+/// other, or neither parent paired by content; and a container whose
+/// children paired by content all came from one container with its role
+/// and name, one of them unique there, is that container (the row around
+/// a label that a framework redrew in another row's nodes).
 ///
 /// Refs count as node ids only with `stable_ids`, and a pair by node id is
 /// always kept; but content decides first: node ids pair at once only
@@ -303,7 +313,11 @@ const ITEM_ROLES: &[&str] = &[
 ///   whose count changed beside its links stays itself);
 /// - the parents are paired with each other, or neither is paired (no pair
 ///   across rows whose places the diff matched to other rows).
-pub(crate) fn match_for_carry(old: &Tree, new: &Tree, stable_ids: bool) -> Vec<Option<usize>> {
+pub(crate) fn match_for_carry(
+    old: &Tree,
+    new: &Tree,
+    stable_ids: bool,
+) -> Vec<Option<(usize, bool)>> {
     let options = DiffOptions::default();
     let mut o = Flat::new(old, &options);
     let mut n = Flat::new(new, &options);
@@ -348,6 +362,7 @@ pub(crate) fn match_for_carry(old: &Tree, new: &Tree, stable_ids: bool) -> Vec<O
         old_to_new,
         new_to_old,
         role_renames: false,
+        item_keys: Some((&ok, &nk)),
     };
     m.match_hashes();
     // Step 1b: a node pairs with itself unless content paired either side
@@ -376,28 +391,78 @@ pub(crate) fn match_for_carry(old: &Tree, new: &Tree, stable_ids: bool) -> Vec<O
         }
     }
     m.match_renames();
-    let parent_pair = |oi: usize, ni: usize| {
+    // Top-down: a pair is by content when the content is the same and the
+    // parents are paired by content with each other, or neither parent is
+    // paired by content (a row rebuilt elsewhere). A pair by node id alone
+    // is weaker: the caller takes it only when no view pairs by content.
+    let mut strong = vec![false; n.len()];
+    let mut old_strong = vec![false; o.len()];
+    let mut out: Vec<Option<(usize, bool)>> = vec![None; n.len()];
+    for ni in 0..n.len() {
+        let oi = m.new_to_old[ni];
+        if oi == NONE {
+            continue;
+        }
+        let oi = oi as usize;
         let (op, np) = (o.parent[oi], n.parent[ni]);
-        match (op, np) {
+        let parent_ok = match (op, np) {
             (NONE, NONE) => true,
-            (NONE, np) => m.new_to_old[np as usize] == NONE,
-            (op, NONE) => m.old_to_new[op as usize] == NONE,
-            (op, np) => {
-                let (a, b) = (m.old_to_new[op as usize], m.new_to_old[np as usize]);
-                a == np || (a == NONE && b == NONE)
+            (NONE, np) => !strong[np as usize],
+            (op, NONE) => !old_strong[op as usize],
+            (op, np) if m.new_to_old[np as usize] == op => strong[np as usize],
+            (op, np) => !strong[np as usize] && !old_strong[op as usize],
+        };
+        if ok[oi] == nk[ni] && parent_ok {
+            strong[ni] = true;
+            old_strong[oi] = true;
+            out[ni] = Some((oi, true));
+        } else if by_id[ni] {
+            out[ni] = Some((oi, false));
+        }
+    }
+    // Bottom-up: a container not paired by content whose children paired
+    // by content all came from one container of the same role and name is
+    // that container (the row around a label and a checkbox that moved),
+    // when one of them is unique in the old view (a "Remove" button like
+    // every row's says nothing about which row it was), or was itself
+    // placed this way.
+    let mut count: FxHashMap<u64, u32> = FxHashMap::default();
+    for &k in &ok {
+        *count.entry(k).or_default() += 1;
+    }
+    let mut anchored: Vec<bool> = (0..n.len())
+        .map(|ni| matches!(out[ni], Some((oi, true)) if count[&ok[oi]] == 1))
+        .collect();
+    for ni in (0..n.len()).rev() {
+        if strong[ni] {
+            continue;
+        }
+        let mut from = None;
+        let mut agree = true;
+        let mut anchor = false;
+        for &c in n.children_of(ni as u32) {
+            if let Some((oc, true)) = out[c as usize] {
+                let p = o.parent[oc];
+                anchor |= anchored[c as usize];
+                match from {
+                    None => from = Some(p),
+                    Some(q) if q == p => {}
+                    Some(_) => agree = false,
+                }
             }
         }
-    };
-    (0..n.len())
-        .map(|ni| {
-            let oi = m.new_to_old[ni];
-            if oi == NONE {
-                return None;
-            }
-            let oi = oi as usize;
-            (by_id[ni] || (ok[oi] == nk[ni] && parent_pair(oi, ni))).then_some(oi)
-        })
-        .collect()
+        if let (Some(p), true, true) = (from, agree, anchor)
+            && p != NONE
+            && !old_strong[p as usize]
+            && o.local[p as usize] == n.local[ni]
+        {
+            strong[ni] = true;
+            anchored[ni] = true;
+            old_strong[p as usize] = true;
+            out[ni] = Some((p as usize, true));
+        }
+    }
+    out
 }
 
 impl TreeDiff {
@@ -572,21 +637,35 @@ impl<'a> Flat<'a> {
     /// (see [`match_for_carry`]).
     fn carry_keys(&self) -> Vec<u64> {
         let mut keys = vec![0u64; self.len()];
+        // Everything an element shows, states aside (an item's content).
+        let mut deep = vec![0u64; self.len()];
         for i in (0..self.len()).rev() {
             let e = self.nodes[i];
+            let kids = self.children_of(i as u32);
+            let mut d = FxHasher::default();
+            self.local[i].hash(&mut d);
+            e.value.hash(&mut d);
+            e.props.hash(&mut d);
+            for &k in kids {
+                deep[k as usize].hash(&mut d);
+            }
+            deep[i] = d.finish();
             let mut h = FxHasher::default();
             self.local[i].hash(&mut h);
             if e.name.is_empty() {
                 e.value.hash(&mut h);
                 e.props.hash(&mut h);
                 // A leaf's text is what it is, and so is an item's (a row
-                // of a list or a table); another container's loose text (a
-                // count beside its links) is a property of it, as a value.
-                let kids = self.children_of(i as u32);
-                if ITEM_ROLES.contains(&e.role.as_str())
-                    || kids
-                        .iter()
-                        .all(|&k| self.nodes[k as usize].aria_ref.is_none())
+                // of a list or a table: all it shows, however deep);
+                // another container's loose text (a count beside its links)
+                // is a property of it, as a value.
+                if ITEM_ROLES.contains(&e.role.as_str()) {
+                    for &k in kids {
+                        deep[k as usize].hash(&mut h);
+                    }
+                } else if kids
+                    .iter()
+                    .all(|&k| self.nodes[k as usize].aria_ref.is_none())
                 {
                     for &k in kids {
                         keys[k as usize].hash(&mut h);
@@ -680,6 +759,9 @@ struct Matching<'f, 'a> {
     new_to_old: Vec<u32>,
     /// Step 3's second stage: leftovers paired by role alone.
     role_renames: bool,
+    /// For carrying refs: items of a collection align on these keys (their
+    /// text, states aside) and pair only when equal, never in order.
+    item_keys: Option<(&'f [u64], &'f [u64])>,
 }
 
 impl Matching<'_, '_> {
@@ -777,6 +859,13 @@ impl Matching<'_, '_> {
 
     fn match_group(&mut self, olds: &[u32], news: &[u32]) {
         let (o, n) = (self.o, self.n);
+        if let Some((ok, nk)) = self.item_keys
+            && ITEM_ROLES.contains(&n.nodes[news[0] as usize].role.as_str())
+        {
+            // A row showing other text is another row, wherever it sits.
+            self.align(olds, news, ok, nk, false);
+            return;
+        }
         // Common case: every member under one parent pair.
         let new_parent_of_old = |x: u32| match o.parent[x as usize] {
             NONE => NONE,
