@@ -18,8 +18,9 @@
 //!   or its first named descendant's after `>`, follow for the reader; only
 //!   the ref counts). `- [e12 e13 e14]`: several elements of one parent are
 //!   gone (one line for all of them).
-//! - `~ <element>`: the element's own line (and property lines) as they are
-//!   now, in snapshot syntax; its children are untouched. Followed by
+//! - `~ <element>`: the element's own line as it is now, in snapshot
+//!   syntax, with its property lines (`- /url: …`) when they changed
+//!   (without any, it keeps those it had); its children are untouched. Followed by
 //!   indented child lines (`[e5] as last shown` allowed among them), the
 //!   children are replaced by those: how a change in text without a ref
 //!   (a count, "item left" → "items left") is said.
@@ -686,7 +687,17 @@ fn write(
             continue;
         }
         if !added_roots.contains(&i) {
-            let own = node.e.shallow_clone().to_aria();
+            // Property lines (`- /url: …`) only when they changed.
+            let mut own = node.e.shallow_clone();
+            let before = own
+                .aria_ref
+                .as_deref()
+                .and_then(|r| old_by_ref.get(r))
+                .map(|&j| &old_nodes[j].e.props);
+            if before == Some(&own.props) {
+                own.props.clear();
+            }
+            let own = own.to_aria();
             let mut lines = own.lines();
             let first = lines.next()?.strip_prefix("- ")?;
             line(&mut text, &format!("~ {first}"));
@@ -1270,6 +1281,9 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
             Some(mut c) => {
                 pending -= 1;
                 new_children = std::mem::take(&mut c.children);
+                if c.props.is_empty() {
+                    c.props = std::mem::take(&mut e.props);
+                }
                 c
             }
             None => {
@@ -1372,6 +1386,22 @@ mod tests {
         assert_eq!(p.text, "- [e2 e3 e5]\n- [e6] button \"Go\"");
         assert_eq!(p.removed, 4);
         assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+    }
+
+    #[test]
+    fn a_changed_line_repeats_its_properties_only_when_they_changed() {
+        let old = "- link \"Cart (1)\" [ref=e1]:\n  - /url: \"#cart\"\n- link \"Help\" [ref=e2]:\n  - /url: /help";
+        let new = old.replace("Cart (1)", "Cart (2)");
+        let p = snapshot_patch(old, &new).unwrap();
+        assert_eq!(p.text, "~ link \"Cart (2)\" [ref=e1]");
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+        let moved = new.replace("/help", "/faq");
+        let p = snapshot_patch(old, &moved).unwrap();
+        assert_eq!(
+            p.text,
+            "~ link \"Cart (2)\" [ref=e1]\n~ link \"Help\" [ref=e2]:\n    - /url: /faq"
+        );
+        assert_eq!(apply_patch(old, &p.text).unwrap(), moved);
     }
 
     #[test]
