@@ -283,4 +283,19 @@ fn a_row_drawn_in_reused_nodes_takes_its_refs_from_an_older_view() {
         carrier.carry("todo", &again).unwrap().tree.to_aria(),
         all.to_aria()
     );
+    // Hover moves the "✖" to the last row: every row keeps its refs, and
+    // the button there is another button (a stale click must not delete
+    // the Walk row).
+    let hover = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(300, 303, true, "Walk the dog", None),
+        row(214, 217, false, "Write report", Some(400)),
+    ]);
+    let c = carrier.carry("todo", &hover).unwrap();
+    let expect = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(191, 194, true, "Walk the dog", None),
+        row(214, 217, false, "Write report", Some(400)),
+    ]);
+    assert_eq!(c.tree.to_aria(), expect.to_aria());
 }

@@ -286,12 +286,9 @@ const ITEM_ROLES: &[&str] = &[
 /// id alone (`false`: the caller takes it only when no view pairs the
 /// element by content), or `None`.
 ///
-/// Items of a collection pair by all they show (states aside), never in
-/// order; a pair by content needs its parents paired by content with each
-/// other, or neither parent paired by content; and a container whose
-/// children paired by content all came from one container with its role
-/// and name, one of them unique there, is that container (the row around
-/// a label that a framework redrew in another row's nodes).
+/// Items of a collection pair by all they show (states and buttons aside),
+/// never in order; a pair by content needs its parents paired by content
+/// with each other, or neither parent paired by content.
 ///
 /// Refs count as node ids only with `stable_ids`, and a pair by node id is
 /// always kept; but content decides first: node ids pair at once only
@@ -392,9 +389,10 @@ pub(crate) fn match_for_carry(
     }
     m.match_renames();
     // Top-down: a pair is by content when the content is the same and the
-    // parents are paired by content with each other, or neither parent is
-    // paired by content (a row rebuilt elsewhere). A pair by node id alone
-    // is weaker: the caller takes it only when no view pairs by content.
+    // parents are paired by content with each other, or neither is paired
+    // by content (a row rebuilt elsewhere). A pair by node id alone is
+    // weaker: the caller takes it only when no view pairs the element by
+    // content.
     let mut strong = vec![false; n.len()];
     let mut old_strong = vec![false; o.len()];
     let mut out: Vec<Option<(usize, bool)>> = vec![None; n.len()];
@@ -418,48 +416,6 @@ pub(crate) fn match_for_carry(
             out[ni] = Some((oi, true));
         } else if by_id[ni] {
             out[ni] = Some((oi, false));
-        }
-    }
-    // Bottom-up: a container not paired by content whose children paired
-    // by content all came from one container of the same role and name is
-    // that container (the row around a label and a checkbox that moved),
-    // when one of them is unique in the old view (a "Remove" button like
-    // every row's says nothing about which row it was), or was itself
-    // placed this way.
-    let mut count: FxHashMap<u64, u32> = FxHashMap::default();
-    for &k in &ok {
-        *count.entry(k).or_default() += 1;
-    }
-    let mut anchored: Vec<bool> = (0..n.len())
-        .map(|ni| matches!(out[ni], Some((oi, true)) if count[&ok[oi]] == 1))
-        .collect();
-    for ni in (0..n.len()).rev() {
-        if strong[ni] {
-            continue;
-        }
-        let mut from = None;
-        let mut agree = true;
-        let mut anchor = false;
-        for &c in n.children_of(ni as u32) {
-            if let Some((oc, true)) = out[c as usize] {
-                let p = o.parent[oc];
-                anchor |= anchored[c as usize];
-                match from {
-                    None => from = Some(p),
-                    Some(q) if q == p => {}
-                    Some(_) => agree = false,
-                }
-            }
-        }
-        if let (Some(p), true, true) = (from, agree, anchor)
-            && p != NONE
-            && !old_strong[p as usize]
-            && o.local[p as usize] == n.local[ni]
-        {
-            strong[ni] = true;
-            anchored[ni] = true;
-            old_strong[p as usize] = true;
-            out[ni] = Some((p as usize, true));
         }
     }
     out
@@ -646,8 +602,12 @@ impl<'a> Flat<'a> {
             self.local[i].hash(&mut d);
             e.value.hash(&mut d);
             e.props.hash(&mut d);
+            // A row's buttons ("✖", "Remove") come and go on hover and
+            // are alike in every row: the row is what else it shows.
             for &k in kids {
-                deep[k as usize].hash(&mut d);
+                if self.nodes[k as usize].role != "button" {
+                    deep[k as usize].hash(&mut d);
+                }
             }
             deep[i] = d.finish();
             let mut h = FxHasher::default();
@@ -661,7 +621,9 @@ impl<'a> Flat<'a> {
                 // is a property of it, as a value.
                 if ITEM_ROLES.contains(&e.role.as_str()) {
                     for &k in kids {
-                        deep[k as usize].hash(&mut h);
+                        if self.nodes[k as usize].role != "button" {
+                            deep[k as usize].hash(&mut h);
+                        }
                     }
                 } else if kids
                     .iter()
