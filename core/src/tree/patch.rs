@@ -57,8 +57,10 @@
 //! into the new snapshot byte for byte, trailing newlines aside (it
 //! checks). A change to an element without a ref (static text) is said by
 //! replacing its nearest ancestor that has one; anything it cannot say this
-//! way (a move, a reorder, a change with no ref above it) makes it return
-//! `None`, and the caller shows a line diff instead.
+//! way (a reorder, a change with no ref above it) makes it return `None`,
+//! and the caller shows a line diff instead. A moved element is removed
+//! from its old place and inserted at the new one, by reference
+//! (`as last shown`) where it did not change.
 
 use super::aria::parse_aria;
 use super::diff::{Field, Parent, diff};
@@ -463,10 +465,19 @@ fn write(
     let mut replaced_new: FxHashSet<usize> = FxHashSet::default();
     let mut changed_new: FxHashSet<usize> = FxHashSet::default();
     let mut touched_new: FxHashSet<usize> = FxHashSet::default();
+    let mut moved_new: FxHashSet<usize> = FxHashSet::default();
     for c in &d.changed {
         touched_new.insert(c.new_index);
         match &c.field {
-            Field::Parent | Field::Bounds => return None,
+            Field::Bounds => return None,
+            // A moved element (or one whose ref changed, placed elsewhere)
+            // goes from its old place and comes back at the new one, by
+            // reference when it is unchanged.
+            Field::Parent => {
+                replaced_old.insert(c.old_index);
+                replaced_new.insert(c.new_index);
+                moved_new.insert(c.new_index);
+            }
             Field::Ref => {
                 replaced_old.insert(c.old_index);
                 replaced_new.insert(c.new_index);
@@ -529,6 +540,7 @@ fn write(
         }
     }
     // Insertions need an anchor the old snapshot has: lift until they do.
+    let added: FxHashSet<usize> = d.added.iter().map(|a| a.index).collect();
     let added_roots = loop {
         let roots: FxHashSet<usize> = d
             .added
@@ -536,7 +548,7 @@ fn write(
             .filter(|a| !matches!(a.parent, Parent::Added(_)))
             .map(|a| a.index)
             .chain(replaced_new.iter().copied())
-            .filter(|&i| !under(&new_nodes, &replaced_new, i))
+            .filter(|&i| !under(&new_nodes, &replaced_new, i) && !under(&new_nodes, &added, i))
             .collect();
         let anchored = |j: usize| {
             !roots.contains(&j)
@@ -571,7 +583,11 @@ fn write(
         let Some(&oj) = e.aria_ref.as_deref().and_then(|r| old_by_ref.get(r)) else {
             continue;
         };
-        if replaced_new.contains(&i) && replaced_old.contains(&oj) && !e.children.is_empty() {
+        if replaced_new.contains(&i)
+            && !moved_new.contains(&i)
+            && replaced_old.contains(&oj)
+            && !e.children.is_empty()
+        {
             rewritten.insert(i);
             rewritten_old.insert(oj);
         }
@@ -1402,6 +1418,19 @@ mod tests {
             "~ link \"Cart (2)\" [ref=e1]\n~ link \"Help\" [ref=e2]:\n    - /url: /faq"
         );
         assert_eq!(apply_patch(old, &p.text).unwrap(), moved);
+    }
+
+    #[test]
+    fn a_moved_element_goes_and_comes_back_by_reference() {
+        // A first todo wraps the header in a new container (react's TodoMVC).
+        let old = "- generic [ref=e1]:\n  - heading \"todos\" [level=1] [ref=e2]\n  - textbox \"New\" [ref=e3]";
+        let new = "- generic [ref=e1]:\n  - generic [ref=e4]:\n    - heading \"todos\" [level=1] [ref=e2]\n    - textbox \"New\" [ref=e3]\n  - list [ref=e5]:\n    - listitem [ref=e6]: Tea";
+        let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(
+            p.text,
+            "- [e2 e3]\n+ first in [e1]:\n  - generic [ref=e4]:\n    [e2 e3] as last shown\n  - list [ref=e5]:\n    - listitem [ref=e6]: Tea"
+        );
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
     }
 
     #[test]
