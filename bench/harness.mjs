@@ -166,14 +166,14 @@ export function rebuildOurs(bin, prev, text, seenByUrl, history = []) {
   const bases = {
     'Page snapshot (diff since the previous snapshot)': [prev, 'a previous view', 'previous + diff'],
     'Page snapshot (diff since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + diff'],
-    'Page snapshot (patch since the previous snapshot)': [prev, 'a previous view', 'previous + patch'],
+    'Page snapshot (patch)': [prev, 'a previous view', 'previous + patch'],
     'Page snapshot (patch since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + patch'],
   };
   // Headings may grow a note (a line count over maxDiffLines); key by the part before it.
-  const key = Object.keys(bases).find((h) => sec.heading === h || sec.heading.startsWith(`${h} `) || sec.heading.startsWith(h.slice(0, -1)));
+  const key = Object.keys(bases).find((h) => sec.heading === h) ?? Object.keys(bases).find((h) => sec.heading.startsWith(`${h} `) || sec.heading.startsWith(h.slice(0, -1)));
   if (key) {
     const [base, name, how] = bases[key];
-    const patch = key.includes('(patch ');
+    const patch = key.includes('(patch');
     const diff = fencedBlock(sec.body, patch ? '' : 'diff');
     if (diff === null || base === null) throw new Error(`a diff without ${base === null ? name : 'a diff block'}`);
     return { view: patch ? applyPatch(bin, base, diff, history) : applyUnified(base, diff), how };

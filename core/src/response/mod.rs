@@ -271,7 +271,12 @@ pub fn render(
         let url = response.page.as_ref().map(|p| p.url.as_str());
         let (body, result, base, patch) = render_snapshot(snap, expectation, diff, url)?;
         snapshot_diff = result;
+        // A patch against the previous snapshot is the common case: its
+        // heading says only "patch" (the lean envelope).
         let heading = match snapshot_diff.as_ref().map(|r| r.mode) {
+            Some(DiffMode::Diff) if patch && base == Base::Previous => {
+                "Page snapshot (patch)".to_owned()
+            }
             Some(DiffMode::Diff) => format!(
                 "Page snapshot ({} since {})",
                 if patch { "patch" } else { "diff" },
@@ -522,13 +527,24 @@ fn render_snapshot(
         r.formatted_diff = format!("{}{over_cap}\n{}", patch_header(p), p.text);
     }
     let body = match r.mode {
-        // A patch is not a unified diff: its block has no language.
-        DiffMode::Diff => match r.formatted_diff.split_once('\n') {
-            Some((header, diff)) => {
-                let lang = if patch.is_some() { "" } else { "diff" };
-                format!("{header}\n{}", fence(lang, diff))
+        // A patch is not a unified diff: its block has no language, and no
+        // counts line (its lines say what changed; `formatted_diff` keeps
+        // the counts for hosts), only the note when over maxDiffLines.
+        DiffMode::Diff => match (r.formatted_diff.split_once('\n'), &patch) {
+            (Some((_, diff)), Some(p)) => {
+                let over_cap =
+                    over_max_diff_lines(p.text.lines().count(), expectation.diff.max_diff_lines);
+                match over_cap
+                    .trim()
+                    .strip_prefix('(')
+                    .and_then(|n| n.strip_suffix(')'))
+                {
+                    Some(note) => format!("{note}\n{}", fence("", diff)),
+                    None => fence("", diff),
+                }
             }
-            None => r.formatted_diff.clone(),
+            (Some((header, diff)), None) => format!("{header}\n{}", fence("diff", diff)),
+            (None, _) => r.formatted_diff.clone(),
         },
         DiffMode::Full => match r.formatted_diff.split_once('\n') {
             Some((note, full)) => format!("{note}\n{}", fence(lang, full)),
@@ -784,7 +800,12 @@ mod tests {
         assert_eq!((det.len(), det.memory_usage()), (keys, bytes));
         let next = render(&page(2), &on, Some(target)).unwrap();
         assert_eq!(next.snapshot_diff.as_ref().unwrap().mode, DiffMode::Diff);
-        assert!(next.text.contains("### Page snapshot (patch since the previous snapshot)\n1 changed, 29 unchanged\n```\n~ listitem [ref=e7]: item 2\n```"), "{}", next.text);
+        assert!(
+            next.text
+                .contains("### Page snapshot (patch)\n```\n~ listitem [ref=e7]: item 2\n```"),
+            "{}",
+            next.text
+        );
         // The same kind of change as a line diff, when asked for.
         let lines =
             exp(r#"{"diffOptions": {"enabled": true}, "snapshotOptions": {"diff": "lines"}}"#);
@@ -923,7 +944,7 @@ mod tests {
         let back = render(&page(&format!("{shop}#cart"), "tea", 2), &on, Some(target)).unwrap();
         assert_eq!(mode(&back), DiffMode::Diff);
         assert!(back.text.contains(
-            "### Page snapshot (patch since the last snapshot of this URL)\n1 changed, 29 unchanged\n```\n~ listitem [ref=e7]: tea 2\n```"
+            "### Page snapshot (patch since the last snapshot of this URL)\n```\n~ listitem [ref=e7]: tea 2\n```"
         ), "{}", back.text);
         // The tab chain moved on too: the same page again is unchanged.
         let again = render(&page(shop, "tea", 2), &on, Some(target)).unwrap();

@@ -74,7 +74,7 @@ function cartLines(text) {
 
 /** The snapshot patch's body (the fenced lines), or null when not a patch. */
 function patchOf(text) {
-  const snap = section(text, 'Page snapshot (patch since the previous snapshot)');
+  const snap = section(text, 'Page snapshot (patch)');
   if (snap === null) return null;
   const m = snap.match(/```\n([\s\S]*?)\n```/);
   return m ? m[1] : '';
