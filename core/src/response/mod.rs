@@ -261,7 +261,19 @@ pub fn render(
     }
     if let Some(page) = &response.page {
         let body = format!("- Page URL: {}\n- Page Title: {}", page.url, page.title);
+        let before = previously_shown(chain, "page");
         if !unchanged_since_shown(chain, "page", &body) {
+            // Only the lines that changed (a route change keeps its title).
+            let body = match before {
+                Some(before) => body
+                    .lines()
+                    .zip(before.lines().chain(std::iter::repeat("")))
+                    .filter(|(now, was)| now != was)
+                    .map(|(now, _)| now)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                None => body,
+            };
             section(&mut out, "Page state", &body);
         }
     }
@@ -352,6 +364,15 @@ pub use image::process as process_image;
 /// says nothing. Lossless because the comparison is with what this chain
 /// showed last (a peek with diffing off neither reads nor moves it), and a
 /// change shows the section again.
+/// What the previous diffed response for the same key showed in section
+/// `name`, if any.
+fn previously_shown(chain: Option<DiffTarget<'_>>, name: &str) -> Option<Arc<str>> {
+    let target = chain?;
+    target
+        .detector
+        .previous(&format!("{}\u{1f}section\u{1f}{name}", target.key))
+}
+
 fn unchanged_since_shown(chain: Option<DiffTarget<'_>>, name: &str, body: &str) -> bool {
     let Some(target) = chain else {
         return false;
@@ -859,6 +880,11 @@ mod tests {
         let changed = render(&page("Cart", 3), &on, Some(target)).unwrap().text;
         assert!(changed.contains("- Page Title: Cart"), "{changed}");
         assert!(changed.contains("- 2: [Shop]"), "{changed}");
+        // Only the page state lines that changed (the URL kept, the title not).
+        assert!(
+            changed.contains("### Page state\n- Page Title: Cart\n\n"),
+            "{changed}"
+        );
         // Without a diff target nothing is left out.
         let alone = render(&page("Cart", 3), &on, None).unwrap().text;
         assert!(alone.contains("### Page state") && alone.contains("### Open tabs"));

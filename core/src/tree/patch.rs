@@ -16,8 +16,8 @@
 //!
 //! - `- [ref] …`: the element and its subtree are gone (its role and name,
 //!   or its first named descendant's after `>`, follow for the reader; only
-//!   the ref counts). `- [e12 e13 e14]`: several elements of one parent are
-//!   gone (one line for all of them).
+//!   the ref counts). `- [e12 e13 e14]`: several elements are gone (one
+//!   line for all of them).
 //! - `~ <element>`: the element's own line as it is now, in snapshot
 //!   syntax, with its property lines (`- /url: …`) when they changed
 //!   (without any, it keeps those it had); its children are untouched. Followed by
@@ -625,6 +625,12 @@ fn write(
             Some((_, g)) => g.push(i),
             None => groups.push((parent, vec![i])),
         }
+    }
+    // Removals under several parents share one line too: the refs say it
+    // all, and the agent knows each of them.
+    if groups.len() > 1 {
+        let all: Vec<usize> = groups.iter().flat_map(|(_, g)| g.iter().copied()).collect();
+        groups = vec![(None, all)];
     }
     for (_, group) in &groups {
         if let [i] = group.as_slice() {
@@ -1395,11 +1401,11 @@ mod tests {
     }
 
     #[test]
-    fn removed_siblings_share_one_line() {
+    fn removed_elements_share_one_line() {
         let old = "- list [ref=e1]:\n  - listitem [ref=e2]: a\n  - listitem [ref=e3]: b\n  - listitem [ref=e4]: c\n  - listitem [ref=e5]: d\n- button \"Go\" [ref=e6]";
         let new = "- list [ref=e1]:\n  - listitem [ref=e4]: c";
         let p = snapshot_patch(old, new).unwrap();
-        assert_eq!(p.text, "- [e2 e3 e5]\n- [e6] button \"Go\"");
+        assert_eq!(p.text, "- [e2 e3 e5 e6]");
         assert_eq!(p.removed, 4);
         assert_eq!(apply_patch(old, &p.text).unwrap(), new);
     }
