@@ -299,3 +299,22 @@ fn a_row_drawn_in_reused_nodes_takes_its_refs_from_an_older_view() {
     ]);
     assert_eq!(c.tree.to_aria(), expect.to_aria());
 }
+
+/// A count redrawn with another number (vanillajs's "2 items left") is the
+/// same static text: it keeps its ref, so the patch is one `~` line. A
+/// control whose text changed is still a new element.
+#[test]
+fn a_redrawn_count_keeps_its_ref_but_a_redrawn_control_does_not() {
+    let footer = |n: u32, strong: u32, link: &str, l: u32| {
+        parse_aria(
+            &format!("- generic [ref=n1]:\n  - strong [ref=n{strong}]: \"{n}\"\n  - text: items left\n  - link \"{link}\" [ref=n{l}]"),
+            false,
+        )
+        .unwrap()
+    };
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    carrier.carry("page", &footer(2, 10, "All", 20)).unwrap();
+    let c = carrier.carry("page", &footer(3, 11, "Active", 21)).unwrap();
+    assert_eq!(c.ref_of("n11"), Some("n10"));
+    assert_eq!(c.ref_of("n21"), Some("n21"));
+}

@@ -280,6 +280,20 @@ const ITEM_ROLES: &[&str] = &[
     "article",
 ];
 
+/// Roles of static text, which no action targets.
+const STATIC_ROLES: &[&str] = &[
+    "strong",
+    "emphasis",
+    "paragraph",
+    "text",
+    "status",
+    "time",
+    "mark",
+    "code",
+    "subscript",
+    "superscript",
+];
+
 /// The element matching of the diff, for carrying refs over: for each
 /// element of `new` in document order, the document index of the same
 /// element in `old` and whether the pair is by content (`true`) or by node
@@ -410,7 +424,18 @@ pub(crate) fn match_for_carry(
             (op, np) if m.new_to_old[np as usize] == op => strong[np as usize],
             (op, np) => !strong[np as usize] && !old_strong[op as usize],
         };
-        if ok[oi] == nk[ni] && parent_ok {
+        // Static text whose words changed in place (a count "2" → "3"
+        // that a framework redrew) is the same element: nothing acts on it,
+        // so its ref cannot send an action to other content.
+        let e = n.nodes[ni];
+        let recount = e.name.is_empty()
+            && e.children.is_empty()
+            && STATIC_ROLES.contains(&e.role.as_str())
+            && o.nodes[oi].role == e.role
+            && np != NONE
+            && m.new_to_old[np as usize] == op
+            && strong[np as usize];
+        if (ok[oi] == nk[ni] && parent_ok) || recount {
             strong[ni] = true;
             old_strong[oi] = true;
             out[ni] = Some((oi, true));
