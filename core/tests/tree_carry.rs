@@ -318,3 +318,36 @@ fn a_redrawn_count_keeps_its_ref_but_a_redrawn_control_does_not() {
     assert_eq!(c.ref_of("n11"), Some("n10"));
     assert_eq!(c.ref_of("n21"), Some("n21"));
 }
+
+/// Rows that show nothing but a button are their button: removing the
+/// middle row from a list whose nodes are reused keeps the last row's refs.
+#[test]
+fn rows_of_buttons_alone_are_told_apart_by_their_buttons() {
+    let list = |rows: &[(u32, &str)]| {
+        let body: String = rows
+            .iter()
+            .map(|(id, name)| {
+                format!(
+                    "  - listitem [ref=n{id}]:\n    - button \"Pick {name}\" [ref=n{}]\n",
+                    id + 1
+                )
+            })
+            .collect();
+        parse_aria(&format!("- list [ref=n1]:\n{body}"), false).unwrap()
+    };
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    carrier
+        .carry("cart", &list(&[(10, "Tea"), (20, "Cake"), (30, "Scones")]))
+        .unwrap();
+    // Cake removed; the framework draws Scones in Cake's row node.
+    let now = parse_aria(
+        "- list [ref=n1]:\n  - listitem [ref=n10]:\n    - button \"Pick Tea\" [ref=n11]\n  - listitem [ref=n20]:\n    - button \"Pick Scones\" [ref=n40]",
+        false,
+    )
+    .unwrap();
+    let c = carrier.carry("cart", &now).unwrap();
+    assert_eq!(
+        c.tree.to_aria(),
+        list(&[(10, "Tea"), (30, "Scones")]).to_aria()
+    );
+}

@@ -628,11 +628,13 @@ impl<'a> Flat<'a> {
             e.value.hash(&mut d);
             e.props.hash(&mut d);
             // A row's buttons ("✖", "Remove") come and go on hover and
-            // are alike in every row: the row is what else it shows.
-            for &k in kids {
-                if self.nodes[k as usize].role != "button" {
-                    deep[k as usize].hash(&mut d);
-                }
+            // are alike in every row: a row is what else it shows (a row
+            // of buttons alone is its buttons).
+            let is_button = |k: u32| self.nodes[k as usize].role == "button";
+            let only_buttons = kids.iter().all(|&k| is_button(k));
+            let shown = |k: &&u32| only_buttons || !is_button(**k);
+            for &k in kids.iter().filter(shown) {
+                deep[k as usize].hash(&mut d);
             }
             deep[i] = d.finish();
             let mut h = FxHasher::default();
@@ -645,10 +647,8 @@ impl<'a> Flat<'a> {
                 // another container's loose text (a count beside its links)
                 // is a property of it, as a value.
                 if ITEM_ROLES.contains(&e.role.as_str()) {
-                    for &k in kids {
-                        if self.nodes[k as usize].role != "button" {
-                            deep[k as usize].hash(&mut h);
-                        }
+                    for &k in kids.iter().filter(shown) {
+                        deep[k as usize].hash(&mut h);
                     }
                 } else if kids
                     .iter()
