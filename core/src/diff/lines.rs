@@ -369,8 +369,7 @@ impl<'a> LineDiff<'a> {
         let ws = opts.ignore_whitespace;
         let keep_hashes = opts.max_changes.is_some();
         let (old_n, new_n) = (count_lines(old_mid), count_lines(new_mid));
-        let mut ids: FxHashMap<u64, u32> = FxHashMap::default();
-        ids.reserve(old_n + new_n);
+        let mut ids = Interner::with_capacity(old_n + new_n);
         let t = tail.len();
         let mut intern_side = |mid: &'a str, n: usize| {
             let mut lines: Vec<Line<'a>> = Vec::with_capacity(t + n + context.min(suffix_lines));
@@ -382,15 +381,14 @@ impl<'a> LineDiff<'a> {
                 if keep_hashes {
                     hashes.push(h);
                 }
-                let next = ids.len() as u32;
-                tokens.push(imara_diff::Token(*ids.entry(h).or_insert(next)));
+                tokens.push(imara_diff::Token(ids.id(h)));
                 lines.push(line);
             }
             (lines, tokens, hashes)
         };
         let (mut old_lines, old_ids, old_h) = intern_side(old_mid, old_n);
         let (mut new_lines, new_ids, new_h) = intern_side(new_mid, new_n);
-        let n_ids = ids.len() as u32;
+        let n_ids = ids.hashes.len() as u32;
         drop(ids);
         let (o0, n0) = (prefix_lines, prefix_lines);
         let (old_total, new_total) = (
@@ -727,6 +725,49 @@ fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
 /// minimally by the search (the first region it gives up on is part of a
 /// minimal split, so its own diff is no larger than the whole one).
 pub const BUDGET_MIN_CHANGES: usize = 2 * 256;
+
+/// Dense ids for 64-bit line hashes, in first-seen order: open addressing
+/// over 4-byte slots holding id + 1 (0 is empty), the hashes kept by id.
+/// Hand-written because a `HashMap<u64, u32>` takes 16 bytes a slot: for
+/// the 130,000 lines of two 2.6 MB pages its table (4 MiB) falls out of
+/// the cache, and the lookups dominated the whole detector call; std's map
+/// has no raw-table API to store only the id.
+struct Interner {
+    slots: Vec<u32>,
+    hashes: Vec<u64>,
+    shift: u32,
+}
+
+impl Interner {
+    fn with_capacity(n: usize) -> Self {
+        // At most half full, so probe runs stay short.
+        let cap = (n * 2).next_power_of_two().max(16);
+        Interner {
+            slots: vec![0; cap],
+            hashes: Vec::with_capacity(n),
+            shift: 64 - cap.trailing_zeros(),
+        }
+    }
+
+    fn id(&mut self, h: u64) -> u32 {
+        let mask = self.slots.len() - 1;
+        // Multiply-shift: the top bits mix every bit of the hash.
+        let mut i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let s = self.slots[i];
+            if s == 0 {
+                let id = self.hashes.len() as u32;
+                self.hashes.push(h);
+                self.slots[i] = id + 1;
+                return id;
+            }
+            if self.hashes[(s - 1) as usize] == h {
+                return s - 1;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
 
 /// The ops (0-based within the middle) of a diff of two id sequences:
 /// imara-diff's Myers, bounded by work; `similar`'s Myers instead when the
