@@ -163,6 +163,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
   let agentView = null; // what the agent has, rebuilt from responses
   let abPrev = null; // agent-browser delta: { view, revision }
   const seenByUrl = new Map();
+  const history = []; // ours-diff: every view the agent rebuilt, oldest first
   let prevFull = null;
   const started = performance.now();
   let error = null;
@@ -196,7 +197,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
       let rebuilt;
       try {
         if (cfg.kind === 'ours' && cfg.check) {
-          rebuilt = rebuildOurs(bin, agentView, texts[texts.length - 1], seenByUrl);
+          rebuilt = rebuildOurs(bin, agentView, texts[texts.length - 1], seenByUrl, history);
         } else if (cfg.kind === 'ours') {
           const inline = inlineSnapshot(texts[texts.length - 1]);
           rebuilt = { view: inline ?? agentView, how: inline ? 'full' : 'no snapshot' };
@@ -230,7 +231,9 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
       if (cfg.kind === 'ours' && cfg.check) {
         const sections = readSections(texts[texts.length - 1]);
         const url = pageUrl(sections);
-        if (url !== null && sections.some((x) => x.heading.startsWith('Page snapshot'))) seenByUrl.set(url, agentView);
+        const shown = sections.some((x) => x.heading.startsWith('Page snapshot'));
+        if (url !== null && shown) seenByUrl.set(url, agentView);
+        if (shown && agentView !== null) history.push(agentView);
       }
       row.fullTokens = countTokens(full);
       // Ref churn on the richest full view (agent-browser: every node, not only interactive ones).

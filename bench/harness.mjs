@@ -153,9 +153,11 @@ export function pageUrl(sections) {
 /**
  * The agent's view after one of our diffing responses: the previous view
  * plus the diff (or patch). Returns { view, how }; throws when the response
- * cannot be read. seenByUrl: the agent's last view of each URL.
+ * cannot be read. seenByUrl: the agent's last view of each URL; history:
+ * every view the agent rebuilt before, oldest first (what a patch restores
+ * `as last shown` from).
  */
-export function rebuildOurs(bin, prev, text, seenByUrl) {
+export function rebuildOurs(bin, prev, text, seenByUrl, history = []) {
   const sections = readSections(text);
   const sec = sections.find((s) => s.heading.startsWith('Page snapshot'));
   if (!sec) return { view: prev, how: 'no snapshot section' };
@@ -164,17 +166,17 @@ export function rebuildOurs(bin, prev, text, seenByUrl) {
   const bases = {
     'Page snapshot (diff since the previous snapshot)': [prev, 'a previous view', 'previous + diff'],
     'Page snapshot (diff since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + diff'],
-    'Page snapshot (patch since the previous snapshot)': [prev, 'a previous view', 'previous + patch'],
+    'Page snapshot (patch)': [prev, 'a previous view', 'previous + patch'],
     'Page snapshot (patch since the last snapshot of this URL)': [seen, 'a view of this URL', 'last view of this URL + patch'],
   };
   // Headings may grow a note (a line count over maxDiffLines); key by the part before it.
-  const key = Object.keys(bases).find((h) => sec.heading === h || sec.heading.startsWith(`${h} `) || sec.heading.startsWith(h.slice(0, -1)));
+  const key = Object.keys(bases).find((h) => sec.heading === h) ?? Object.keys(bases).find((h) => sec.heading.startsWith(`${h} `) || sec.heading.startsWith(h.slice(0, -1)));
   if (key) {
     const [base, name, how] = bases[key];
-    const patch = key.includes('(patch ');
+    const patch = key.includes('(patch');
     const diff = fencedBlock(sec.body, patch ? '' : 'diff');
     if (diff === null || base === null) throw new Error(`a diff without ${base === null ? name : 'a diff block'}`);
-    return { view: patch ? applyPatch(bin, base, diff) : applyUnified(base, diff), how };
+    return { view: patch ? applyPatch(bin, base, diff, history) : applyUnified(base, diff), how };
   }
   if (/^No changes since the last snapshot of this URL/.test(sec.body.trim())) {
     if (seen === null) throw new Error('"no changes" for a URL never seen');
@@ -235,6 +237,7 @@ export function firstDifference(a, b) {
 // ------------------------------------------------------------- ref churn
 
 const REF_RE = /\bref=([A-Za-z0-9_]+)/;
+const ITEM_RE = /^- (listitem|row|option|treeitem|menuitem|menuitemcheckbox|menuitemradio|article)\b/;
 
 /** A snapshot line without its ref (`[ref=e5]`, or `ref=e5` inside `[level=3, ref=e5]`). */
 export function stripRef(line) {
@@ -268,7 +271,12 @@ export function refsByContent(snapshot) {
     while (stack.length && stack[stack.length - 1].indent >= ind) stack.pop();
     const m = line.match(REF_RE);
     if (m) {
-      const key = `${stack.map((a) => a.line).join('\n')}\n@@${stripped[i].trim()}\n${subtree(i)}`;
+      // Inside an item of a collection, the item's text (states aside) is
+      // part of what the agent sees: a "✖" button in another row is another
+      // button, however alike the rows' unnamed wrappers are.
+      const item = [...stack].reverse().find((a) => ITEM_RE.test(a.line));
+      const row = item ? `\n%%${subtree(item.index).replace(/ \[[^\]=]*\]/g, '')}` : '';
+      const key = `${stack.map((a) => a.line).join('\n')}\n@@${stripped[i].trim()}\n${subtree(i)}${row}`;
       const parent = stack.length ? subtree(stack[stack.length - 1].index) : '';
       const base = `${key}\n##${parent}`;
       const n = (seen.get(base) ?? 0) + 1;
@@ -282,8 +290,8 @@ export function refsByContent(snapshot) {
 
 /**
  * Ref churn between two full snapshots: elements present in both with the
- * same content (same ancestors, own line and subtree, refs aside) whose ref
- * changed. An element unique by that content in both snapshots is matched
+ * same content (same ancestors, own line and subtree, and the text of the
+ * list item or row they are in, refs and states aside) whose ref changed. An element unique by that content in both snapshots is matched
  * by it; identical ones are matched by their parent's content and order
  * (one that cannot be told apart is not counted). Returns { same, churned }.
  */

@@ -100,12 +100,21 @@ export function applyUnified(old, patch) {
  * section) to `old` with `bin apply-patch`, the applier the patch format is
  * defined by. Throws with the binary's error when the patch does not apply.
  */
-export function applyPatch(bin, old, patch) {
+export function applyPatch(bin, old, patch, seen = []) {
   const dir = mkdtempSync(join(tmpdir(), 'rd-patch-'));
   try {
     const file = join(dir, 'old.yaml');
     writeFileSync(file, old);
-    return execFileSync(bin, ['apply-patch', file, '-'], { input: patch, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] }).replace(/\n$/, '');
+    const args = ['apply-patch', file, '-'];
+    // Views shown earlier, for elements restored `as last shown`.
+    if (patch.includes(' as last shown')) {
+      seen.forEach((view, i) => {
+        const f = join(dir, `seen-${i}.yaml`);
+        writeFileSync(f, view);
+        args.push('--seen', f);
+      });
+    }
+    return execFileSync(bin, args, { input: patch, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] }).replace(/\n$/, '');
   } catch (e) {
     throw new Error(`apply-patch failed: ${e.stderr || e.message}`);
   } finally {

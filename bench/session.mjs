@@ -137,6 +137,7 @@ async function runConfig(cfg, origin) {
   let view = null; // the latest full snapshot the agent can see (for refs)
   let agentView = null; // ours-diff: rebuilt from diffs
   const seenByUrl = new Map(); // ours-diff: the agent's last view of each URL
+  const history = []; // ours-diff: every view the agent rebuilt, oldest first
   let lastUrl = null; // ours-diff: the URL the agent was last shown
   let lastTs;
   try {
@@ -175,7 +176,7 @@ async function runConfig(cfg, origin) {
         const full = await outOfBand(server, cfg);
         let rebuilt;
         try {
-          rebuilt = rebuildOurs(BIN, agentView, r.text, seenByUrl);
+          rebuilt = rebuildOurs(BIN, agentView, r.text, seenByUrl, history);
         } catch (e) {
           rebuilt = { view: null, how: `unreadable: ${e.message}` };
         }
@@ -190,9 +191,9 @@ async function runConfig(cfg, origin) {
         // A diffed response leaves out a Page state it already showed: the URL is unchanged.
         const url = pageUrl(sections) ?? lastUrl;
         lastUrl = url;
-        if (url !== null && agentView !== null && sections.some((x) => x.heading.startsWith('Page snapshot'))) {
-          seenByUrl.set(url, agentView);
-        }
+        const shown = agentView !== null && sections.some((x) => x.heading.startsWith('Page snapshot'));
+        if (url !== null && shown) seenByUrl.set(url, agentView);
+        if (shown) history.push(agentView);
         row.fullTokens = countTokens(full);
         snapshots.push(full);
       }

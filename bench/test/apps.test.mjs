@@ -58,6 +58,15 @@ test('refChurn: a re-render that renumbers unchanged items counts each once; cha
   assert.equal(refChurn(todos, edited).churned, 0);
 });
 
+test('refChurn: a button that moved to another row is another button, not churn', () => {
+  const row = (n, text, button) => [`  - listitem [ref=e${n}]:`, `    - generic [ref=e${n + 1}]:`, `      - checkbox [ref=e${n + 2}]`, `      - text: ${text}`, ...(button ? [`      - button "✖" [ref=e${button}]`] : [])];
+  const hoverFirst = ['- list [ref=e1]:', ...row(10, 'Buy milk', 14), ...row(20, 'Write report')].join('\n');
+  const hoverSecond = ['- list [ref=e1]:', ...row(10, 'Buy milk'), ...row(20, 'Write report', 24)].join('\n');
+  assert.equal(refChurn(hoverFirst, hoverSecond).churned, 0);
+  // The same button re-rendered in its own row under a new ref is churn.
+  assert.equal(refChurn(hoverFirst, hoverFirst.replace('[ref=e14]', '[ref=e99]')).churned, 1);
+});
+
 test('refsByContent tells identical siblings apart by occurrence', () => {
   const dup = ['- list [ref=e1]:', '  - listitem [ref=e2]: same', '  - listitem [ref=e3]: same'].join('\n');
   assert.deepEqual(refsByContent(dup).map((x) => x.ref), ['e1', 'e2', 'e3']);

@@ -791,6 +791,12 @@ export interface SnapshotOptions {
    * shorter than the line diff) or `lines` (always the line diff).
    */
   diff?: SnapshotDiff
+  /**
+   * Whether a patch may restore elements shown in earlier responses by
+   * reference (`[e4 e5] as last shown`); default on. Turn it off when
+   * the host trims its context.
+   */
+  restore?: boolean
 }
 
 /**

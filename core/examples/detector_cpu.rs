@@ -68,13 +68,19 @@ fn main() {
                 slowest = (median, format!("{size_name} {change}"));
             }
             let under = if median < 10_000_000 { "yes" } else { "NO" };
-            println!("| {size_name} | {change} | {} | {runs} | {under} |", fmt_ns(median));
+            println!(
+                "| {size_name} | {change} | {} | {runs} | {under} |",
+                fmt_ns(median)
+            );
         }
     }
     println!(
         "\nSlowest: {} ({}); load average at start: {}",
         fmt_ns(slowest.0),
         slowest.1,
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
 }

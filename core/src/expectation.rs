@@ -88,6 +88,13 @@ pub struct SnapshotOptions {
     /// is on: `patch` (default) or `lines`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<SnapshotDiff>,
+    /// Whether a patch may restore elements shown in earlier responses of
+    /// this chain by reference (`[e4 e5] as last shown`) instead of
+    /// printing them again (default on). Turn it off when the host trims
+    /// its context, so the agent may no longer have those responses: then
+    /// only elements of the previous snapshot are named that way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restore: Option<bool>,
 }
 
 /// How the changes of an aria snapshot are shown (`snapshotOptions.diff`).
@@ -371,7 +378,7 @@ impl Expectation {
             include_snapshot, include_console, include_downloads, include_tabs, include_code);
         if let Some(o) = &over.snapshot_options {
             let s = self.snapshot_options.get_or_insert_with(Default::default);
-            overlay!(s, o; selector, max_length, format, diff);
+            overlay!(s, o; selector, max_length, format, diff, restore);
         }
         if let Some(o) = &over.console_options {
             let c = self.console_options.get_or_insert_with(Default::default);

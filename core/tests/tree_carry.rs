@@ -189,3 +189,165 @@ fn the_json_form_lists_the_mapping_in_document_order() {
         r#"{"snapshot":"- button \"Go\" [ref=x1]\n- text: hi","refs":{"x1":"x1"},"carried":0,"fresh":1}"#
     );
 }
+
+/// A filter that shows another row in a reused node (vanillajs, angularjs
+/// and mithril's TodoMVC do this): with stable node ids the row is known by
+/// what it shows, not by the node, so nothing the agent saw changes ref.
+#[test]
+fn a_reused_node_showing_another_row_takes_that_rows_refs() {
+    let row = |id: u32, checked: bool, text: &str| {
+        format!(
+            "  - listitem [ref=n{id}]:\n    - checkbox{} [ref=n{}]\n    - generic [ref=n{}]: {text}\n",
+            if checked { " [checked]" } else { "" },
+            id + 1,
+            id + 2
+        )
+    };
+    let list = |rows: &[String]| {
+        parse_aria(&format!("- list [ref=n1]:\n{}", rows.concat()), false).unwrap()
+    };
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    let all = list(&[row(10, false, "Buy milk"), row(20, true, "Walk the dog")]);
+    let all_refs = carrier.carry("todo", &all).unwrap().tree;
+    // "Completed": the first row's nodes now show "Walk the dog" (its label
+    // node is new), the second row's nodes are gone.
+    let completed = parse_aria(
+        "- list [ref=n1]:\n  - listitem [ref=n10]:\n    - checkbox [checked] [ref=n11]\n    - generic [ref=n30]: Walk the dog",
+        false,
+    )
+    .unwrap();
+    let c = carrier.carry("todo", &completed).unwrap();
+    assert_eq!(
+        c.tree.to_aria(),
+        "- list [ref=n1]:\n  - listitem [ref=n20]:\n    - checkbox [checked] [ref=n21]\n    - generic [ref=n22]: Walk the dog"
+    );
+    assert_eq!((c.carried, c.fresh), (4, 0));
+    // "All" again: both rows as they were, every ref as first shown.
+    let again = list(&[row(10, false, "Buy milk"), row(40, true, "Walk the dog")]);
+    assert_eq!(carrier.carry("todo", &again).unwrap().tree, all_refs);
+    // A node renamed in place (no other element has its content) keeps its ref.
+    let renamed = list(&[
+        row(10, false, "Buy oat milk"),
+        row(40, true, "Walk the dog"),
+    ]);
+    let c = carrier.carry("todo", &renamed).unwrap();
+    assert_eq!(c.ref_of("n12"), Some("n12"));
+}
+
+/// TodoMVC (vanillajs) "Completed" after "Active": the one row shown is
+/// "Walk the dog", drawn in the nodes that showed "Buy milk" (its label
+/// node is new), and the last view did not have it. It takes the refs it
+/// had two views ago, not the reused nodes'.
+#[test]
+fn a_row_drawn_in_reused_nodes_takes_its_refs_from_an_older_view() {
+    let row = |li: u32, label: u32, checked: bool, text: &str, delete: Option<u32>| {
+        let mut s = format!(
+            "  - listitem [ref=n{li}]:\n    - generic [ref=n{}]:\n      - checkbox{} [ref=n{}]: ✔\n      - generic [ref=n{label}]: {text}\n",
+            li + 1,
+            if checked { " [checked]" } else { "" },
+            li + 2
+        );
+        if let Some(d) = delete {
+            s.push_str(&format!("      - button \"✖\" [ref=n{d}]\n"));
+        }
+        s
+    };
+    let list = |rows: &[String]| {
+        parse_aria(&format!("- list [ref=n1]:\n{}", rows.concat()), false).unwrap()
+    };
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    let all = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(191, 194, true, "Walk the dog", Some(213)),
+        row(214, 217, false, "Write report", None),
+    ]);
+    carrier.carry("todo", &all).unwrap();
+    let active = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(214, 217, false, "Write report", None),
+    ]);
+    carrier.carry("todo", &active).unwrap();
+    let completed = list(&[row(173, 254, true, "Walk the dog", None)]);
+    let c = carrier.carry("todo", &completed).unwrap();
+    assert_eq!(
+        c.tree.to_aria(),
+        list(&[row(191, 194, true, "Walk the dog", None)]).to_aria()
+    );
+    // "All" again: every row as first shown (the Walk row's nodes are new).
+    let again = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(300, 303, true, "Walk the dog", Some(304)),
+        row(214, 217, false, "Write report", None),
+    ]);
+    assert_eq!(
+        carrier.carry("todo", &again).unwrap().tree.to_aria(),
+        all.to_aria()
+    );
+    // Hover moves the "✖" to the last row: every row keeps its refs, and
+    // the button there is another button (a stale click must not delete
+    // the Walk row).
+    let hover = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(300, 303, true, "Walk the dog", None),
+        row(214, 217, false, "Write report", Some(400)),
+    ]);
+    let c = carrier.carry("todo", &hover).unwrap();
+    let expect = list(&[
+        row(173, 176, false, "Buy milk", None),
+        row(191, 194, true, "Walk the dog", None),
+        row(214, 217, false, "Write report", Some(400)),
+    ]);
+    assert_eq!(c.tree.to_aria(), expect.to_aria());
+}
+
+/// A count redrawn with another number (vanillajs's "2 items left") is the
+/// same static text: it keeps its ref, so the patch is one `~` line. A
+/// control whose text changed is still a new element.
+#[test]
+fn a_redrawn_count_keeps_its_ref_but_a_redrawn_control_does_not() {
+    let footer = |n: u32, strong: u32, link: &str, l: u32| {
+        parse_aria(
+            &format!("- generic [ref=n1]:\n  - strong [ref=n{strong}]: \"{n}\"\n  - text: items left\n  - link \"{link}\" [ref=n{l}]"),
+            false,
+        )
+        .unwrap()
+    };
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    carrier.carry("page", &footer(2, 10, "All", 20)).unwrap();
+    let c = carrier.carry("page", &footer(3, 11, "Active", 21)).unwrap();
+    assert_eq!(c.ref_of("n11"), Some("n10"));
+    assert_eq!(c.ref_of("n21"), Some("n21"));
+}
+
+/// Rows that show nothing but a button are their button: removing the
+/// middle row from a list whose nodes are reused keeps the last row's refs.
+#[test]
+fn rows_of_buttons_alone_are_told_apart_by_their_buttons() {
+    let list = |rows: &[(u32, &str)]| {
+        let body: String = rows
+            .iter()
+            .map(|(id, name)| {
+                format!(
+                    "  - listitem [ref=n{id}]:\n    - button \"Pick {name}\" [ref=n{}]\n",
+                    id + 1
+                )
+            })
+            .collect();
+        parse_aria(&format!("- list [ref=n1]:\n{body}"), false).unwrap()
+    };
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    carrier
+        .carry("cart", &list(&[(10, "Tea"), (20, "Cake"), (30, "Scones")]))
+        .unwrap();
+    // Cake removed; the framework draws Scones in Cake's row node.
+    let now = parse_aria(
+        "- list [ref=n1]:\n  - listitem [ref=n10]:\n    - button \"Pick Tea\" [ref=n11]\n  - listitem [ref=n20]:\n    - button \"Pick Scones\" [ref=n40]",
+        false,
+    )
+    .unwrap();
+    let c = carrier.carry("cart", &now).unwrap();
+    assert_eq!(
+        c.tree.to_aria(),
+        list(&[(10, "Tea"), (30, "Scones")]).to_aria()
+    );
+}

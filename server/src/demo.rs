@@ -238,7 +238,7 @@ fn performed_url(p: &crate::engine::Performed) -> String {
 }
 
 fn mode_of(o: &Output) -> String {
-    if o.text.contains("### Page snapshot (patch since the ") {
+    if o.text.contains("### Page snapshot (patch") {
         "patch".into()
     } else if o.text.contains("### Page snapshot (diff since the ") {
         "diff".into()

@@ -51,6 +51,10 @@ pub struct SnapshotOptions {
     /// `patch` (default: by ref, when that rebuilds the page exactly and is
     /// shorter than the line diff) or `lines` (always the line diff).
     pub diff: Option<SnapshotDiff>,
+    /// Whether a patch may restore elements shown in earlier responses by
+    /// reference (`[e4 e5] as last shown`); default on. Turn it off when
+    /// the host trims its context.
+    pub restore: Option<bool>,
 }
 
 /// How an aria snapshot's changes are shown (`snapshotOptions.diff`).

@@ -447,7 +447,14 @@ fn compare(
         return full(current, similarity, change_ratio, metadata);
     }
 
-    let formatted = DiffFormatter::new(s.format, s.context).format(&diff);
+    // The same with every line the format prints (context too): when
+    // that alone reaches the full text's size, the diff cannot be sent.
+    let formatter = DiffFormatter::new(s.format, s.context);
+    if formatter.min_len(&diff) >= current.len() {
+        return full(current, similarity, change_ratio, metadata);
+    }
+
+    let formatted = formatter.format(&diff);
     let changed = metadata.added_lines + metadata.removed_lines;
     let over_cap = over_max_diff_lines(formatted.lines, s.max_diff_lines);
     let header = format!(

@@ -204,6 +204,48 @@ impl DiffFormatter {
         out
     }
 
+    /// Fewest bytes [`Self::format`] prints for `diff`: each printed line's
+    /// text with its prefix and newline, without hunk headers and
+    /// markers. A caller can skip formatting a diff that cannot be the
+    /// smaller answer (formatting a rewritten page prints megabytes).
+    pub fn min_len(&self, diff: &LineDiff<'_>) -> usize {
+        let (old, new) = (diff.old(), diff.new_side());
+        // `prefix` is the prefix's length plus the newline.
+        let lines = |side: &super::lines::Side<'_>, r: &Range<usize>, prefix: usize| -> usize {
+            r.clone()
+                .map(|i| side.get(i).map_or(0, |l| l.text.len()) + prefix)
+                .sum()
+        };
+        match self.format {
+            DiffFormat::Minimal => diff
+                .ops()
+                .iter()
+                .map(|op| match op.kind {
+                    OpKind::Equal => 0,
+                    OpKind::Delete => lines(old, &op.old, 3),
+                    OpKind::Insert => lines(new, &op.new, 3),
+                })
+                .sum(),
+            DiffFormat::Unified => hunks(diff.ops(), self.context)
+                .iter()
+                .flat_map(|h| &h.ops)
+                .map(|op| match op.kind {
+                    OpKind::Equal | OpKind::Insert => lines(new, &op.new, 2),
+                    OpKind::Delete => lines(old, &op.old, 2),
+                })
+                .sum(),
+            DiffFormat::Split => hunks(diff.ops(), self.context)
+                .iter()
+                .flat_map(|h| &h.ops)
+                .map(|op| match op.kind {
+                    OpKind::Equal => lines(old, &op.old, 3) + lines(new, &op.new, 3),
+                    OpKind::Delete => lines(old, &op.old, 3),
+                    OpKind::Insert => lines(new, &op.new, 3),
+                })
+                .sum(),
+        }
+    }
+
     /// Writes `diff` to `w`, counting lines into `counts`.
     fn write(&self, diff: &LineDiff<'_>, out: &mut Formatted) -> fmt::Result {
         let old = diff.old();

@@ -363,12 +363,37 @@ impl<'a> LineDiff<'a> {
         let tail: Vec<Line<'a>> = split_lines(&old[tail_start..prefix]).collect();
         let skip = prefix_lines - tail.len();
 
-        let old_mid_lines: Vec<Line<'a>> = split_lines(old_mid).collect();
-        let new_mid_lines: Vec<Line<'a>> = split_lines(new_mid).collect();
+        // One pass per side splits, hashes and interns each line, into
+        // vectors sized from a newline count (no second pass over the
+        // lines, no regrowing copies of megabyte vectors).
+        let ws = opts.ignore_whitespace;
+        let keep_hashes = opts.max_changes.is_some();
+        let (old_n, new_n) = (count_lines(old_mid), count_lines(new_mid));
+        let mut ids = Interner::with_capacity(old_n + new_n);
+        let t = tail.len();
+        let mut intern_side = |mid: &'a str, n: usize| {
+            let mut lines: Vec<Line<'a>> = Vec::with_capacity(t + n + context.min(suffix_lines));
+            lines.extend_from_slice(&tail);
+            let mut tokens: Vec<imara_diff::Token> = Vec::with_capacity(n);
+            let mut hashes: Vec<u64> = Vec::with_capacity(if keep_hashes { n } else { 0 });
+            for line in split_lines(mid) {
+                let h = line_hash(&line, ws);
+                if keep_hashes {
+                    hashes.push(h);
+                }
+                tokens.push(imara_diff::Token(ids.id(h)));
+                lines.push(line);
+            }
+            (lines, tokens, hashes)
+        };
+        let (mut old_lines, old_ids, old_h) = intern_side(old_mid, old_n);
+        let (mut new_lines, new_ids, new_h) = intern_side(new_mid, new_n);
+        let n_ids = ids.hashes.len() as u32;
+        drop(ids);
         let (o0, n0) = (prefix_lines, prefix_lines);
         let (old_total, new_total) = (
-            prefix_lines + old_mid_lines.len() + suffix_lines,
-            prefix_lines + new_mid_lines.len() + suffix_lines,
+            prefix_lines + old_ids.len() + suffix_lines,
+            prefix_lines + new_ids.len() + suffix_lines,
         );
 
         let mut ops = Vec::new();
@@ -379,24 +404,20 @@ impl<'a> LineDiff<'a> {
         });
         let mut budget_exhausted = false;
         let mut lower_bounds = None;
-        if !old_mid_lines.is_empty() || !new_mid_lines.is_empty() {
-            let ws = opts.ignore_whitespace;
-            let old_h: Vec<u64> = old_mid_lines.iter().map(|l| line_hash(l, ws)).collect();
-            let new_h: Vec<u64> = new_mid_lines.iter().map(|l| line_hash(l, ws)).collect();
+        if !old_ids.is_empty() || !new_ids.is_empty() {
+            let (old_mid_lines, new_mid_lines) = (&old_lines[t..], &new_lines[t..]);
             let same = |i: usize, j: usize| lines_equal(&old_mid_lines[i], &new_mid_lines[j], ws);
-            let lower = opts
-                .max_changes
-                .map(|_| change_lower_bounds(&old_h, &new_h));
             let bounds = opts
                 .max_changes
-                .zip(lower)
+                .map(|max| (max, change_lower_bounds(&old_h, &new_h)))
                 .filter(|&(max, (del, ins))| del + ins > max);
-            if old_h == new_h && (0..old_h.len()).all(|i| same(i, i)) {
+            // Ids are equal exactly when hashes are.
+            if old_ids == new_ids && (0..old_ids.len()).all(|i| same(i, i)) {
                 // Equal after whitespace normalization.
                 ops.push(Op {
                     kind: OpKind::Equal,
-                    old: o0..o0 + old_h.len(),
-                    new: n0..n0 + new_h.len(),
+                    old: o0..o0 + old_ids.len(),
+                    new: n0..n0 + new_ids.len(),
                 });
             } else if let Some((_, b)) = bounds {
                 // No diff can fit: skip the search, keep a coarse but
@@ -404,27 +425,31 @@ impl<'a> LineDiff<'a> {
                 lower_bounds = Some(b);
                 ops.push(Op {
                     kind: OpKind::Delete,
-                    old: o0..o0 + old_h.len(),
+                    old: o0..o0 + old_ids.len(),
                     new: n0..n0,
                 });
                 ops.push(Op {
                     kind: OpKind::Insert,
-                    old: o0 + old_h.len()..o0 + old_h.len(),
-                    new: n0..n0 + new_h.len(),
+                    old: o0 + old_ids.len()..o0 + old_ids.len(),
+                    new: n0..n0 + new_ids.len(),
                 });
             } else {
                 // Diff ids given by the line hashes; a 64-bit collision could
                 // pair two different lines, so check every pair the diff
                 // keeps and fall back to exact interning if one differs.
-                let (old_ids, new_ids, n) = ids_from_hashes(&old_h, &new_h);
-                let mut raw = search(&old_ids, &new_ids, n, deadline_at);
+                let mut raw = search(&old_ids, &new_ids, n_ids, deadline_at);
                 let collision = raw.iter().any(|op| {
                     op.kind == OpKind::Equal
                         && op.old.clone().zip(op.new.clone()).any(|(i, j)| !same(i, j))
                 });
                 if collision {
-                    let (old_ids, new_ids) = intern(&old_mid_lines, &new_mid_lines, ws);
-                    let n = old_ids.iter().chain(&new_ids).max().map_or(0, |&m| m + 1);
+                    let (old_ids, new_ids) = intern(old_mid_lines, new_mid_lines, ws);
+                    let n = old_ids
+                        .iter()
+                        .chain(&new_ids)
+                        .map(|t| t.0)
+                        .max()
+                        .map_or(0, |m| m + 1);
                     raw = search(&old_ids, &new_ids, n, deadline_at);
                 }
                 let changes: usize = raw
@@ -438,7 +463,7 @@ impl<'a> LineDiff<'a> {
                 let bounded = changes >= BUDGET_MIN_CHANGES
                     || deadline_at.is_some_and(|d| Instant::now() > d);
                 if bounded {
-                    let (del, ins) = exact_change_lower_bounds(&old_h, &new_h);
+                    let (del, ins) = exact_change_lower_bounds(&old_ids, &new_ids, n_ids);
                     budget_exhausted = changes > del + ins;
                 }
                 ops.extend(raw.into_iter().map(|op| Op {
@@ -453,18 +478,19 @@ impl<'a> LineDiff<'a> {
             old: old_total - suffix_lines..old_total,
             new: new_total - suffix_lines..new_total,
         });
-        let head_old: Vec<Line<'a>> = split_lines(old_suffix).take(context).collect();
-        let head_new: Vec<Line<'a>> = split_lines(new_suffix).take(context).collect();
-        let side = |mid: Vec<Line<'a>>, head: Vec<Line<'a>>, total: usize| {
-            let mut lines = Vec::with_capacity(tail.len() + mid.len() + head.len());
-            lines.extend_from_slice(&tail);
-            lines.extend(mid);
-            lines.extend(head);
-            Side { skip, lines, total }
-        };
+        old_lines.extend(split_lines(old_suffix).take(context));
+        new_lines.extend(split_lines(new_suffix).take(context));
         LineDiff {
-            old: side(old_mid_lines, head_old, old_total),
-            new: side(new_mid_lines, head_new, new_total),
+            old: Side {
+                skip,
+                lines: old_lines,
+                total: old_total,
+            },
+            new: Side {
+                skip,
+                lines: new_lines,
+                total: new_total,
+            },
             ops: merge_equal_runs(ops),
             budget_exhausted,
             lower_bounds,
@@ -565,12 +591,16 @@ fn tail_of(prefix: &str, n: usize) -> usize {
 }
 
 /// Exact interning, the fallback after a hash collision.
-fn intern<'a>(old: &[Line<'a>], new: &[Line<'a>], ignore_whitespace: bool) -> (Vec<u32>, Vec<u32>) {
+fn intern<'a>(
+    old: &[Line<'a>],
+    new: &[Line<'a>],
+    ignore_whitespace: bool,
+) -> (Vec<imara_diff::Token>, Vec<imara_diff::Token>) {
     let mut ids: FxHashMap<Cow<'a, str>, u32> = FxHashMap::default();
-    let mut id_of = |line: &Line<'a>| -> u32 {
+    let mut id_of = |line: &Line<'a>| -> imara_diff::Token {
         let key = line_key(line, ignore_whitespace);
         let next = ids.len() as u32;
-        *ids.entry(key).or_insert(next)
+        imara_diff::Token(*ids.entry(key).or_insert(next))
     };
     let a = old.iter().map(&mut id_of).collect();
     let b = new.iter().map(&mut id_of).collect();
@@ -696,24 +726,58 @@ fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
 /// minimal split, so its own diff is no larger than the whole one).
 pub const BUDGET_MIN_CHANGES: usize = 2 * 256;
 
-/// Dense ids for the lines, equal for equal hashes, and how many there are.
-fn ids_from_hashes(old: &[u64], new: &[u64]) -> (Vec<u32>, Vec<u32>, u32) {
-    let mut ids: FxHashMap<u64, u32> = FxHashMap::default();
-    ids.reserve(old.len() + new.len());
-    let mut id_of = |h: &u64| -> u32 {
-        let next = ids.len() as u32;
-        *ids.entry(*h).or_insert(next)
-    };
-    let a = old.iter().map(&mut id_of).collect();
-    let b = new.iter().map(&mut id_of).collect();
-    let n = ids.len() as u32;
-    (a, b, n)
+/// Dense ids for 64-bit line hashes, in first-seen order: open addressing
+/// over 4-byte slots holding id + 1 (0 is empty), the hashes kept by id.
+/// Hand-written because a `HashMap<u64, u32>` takes 16 bytes a slot: for
+/// the 130,000 lines of two 2.6 MB pages its table (4 MiB) falls out of
+/// the cache, and the lookups dominated the whole detector call; std's map
+/// has no raw-table API to store only the id.
+struct Interner {
+    slots: Vec<u32>,
+    hashes: Vec<u64>,
+    shift: u32,
+}
+
+impl Interner {
+    fn with_capacity(n: usize) -> Self {
+        // At most half full, so probe runs stay short.
+        let cap = (n * 2).next_power_of_two().max(16);
+        Interner {
+            slots: vec![0; cap],
+            hashes: Vec::with_capacity(n),
+            shift: 64 - cap.trailing_zeros(),
+        }
+    }
+
+    fn id(&mut self, h: u64) -> u32 {
+        let mask = self.slots.len() - 1;
+        // Multiply-shift: the top bits mix every bit of the hash.
+        let mut i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let s = self.slots[i];
+            if s == 0 {
+                let id = self.hashes.len() as u32;
+                self.hashes.push(h);
+                self.slots[i] = id + 1;
+                return id;
+            }
+            if self.hashes[(s - 1) as usize] == h {
+                return s - 1;
+            }
+            i = (i + 1) & mask;
+        }
+    }
 }
 
 /// The ops (0-based within the middle) of a diff of two id sequences:
 /// imara-diff's Myers, bounded by work; `similar`'s Myers instead when the
 /// caller set a deadline, as only it can stop at one.
-fn search(old: &[u32], new: &[u32], n: u32, deadline: Option<Instant>) -> Vec<Op> {
+fn search(
+    old: &[imara_diff::Token],
+    new: &[imara_diff::Token],
+    n: u32,
+    deadline: Option<Instant>,
+) -> Vec<Op> {
     let mut ops = Vec::new();
     if deadline.is_some() {
         for op in
@@ -723,10 +787,8 @@ fn search(old: &[u32], new: &[u32], n: u32, deadline: Option<Instant>) -> Vec<Op
         }
         return ops;
     }
-    let before: Vec<imara_diff::Token> = old.iter().map(|&t| t.into()).collect();
-    let after: Vec<imara_diff::Token> = new.iter().map(|&t| t.into()).collect();
     let mut diff = imara_diff::Diff::default();
-    diff.compute_with(imara_diff::Algorithm::Myers, &before, &after, n);
+    diff.compute_with(imara_diff::Algorithm::Myers, old, new, n);
     let (mut o, mut p) = (0usize, 0usize);
     for h in diff.hunks() {
         let (b, a) = (
@@ -758,20 +820,30 @@ fn search(old: &[u32], new: &[u32], n: u32, deadline: Option<Instant>) -> Vec<Op
     ops
 }
 
-/// [`change_lower_bounds`] with hash sets instead of bitsets: no false
-/// hits, so a diff that is minimal is recognized as such (only a 64-bit
-/// collision can lower the bounds). Slower, so only run on large diffs.
-fn exact_change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
-    let set = |hashes: &[u64]| {
-        hashes
+/// Exact lower bounds of (removed, added) lines of any diff, as
+/// [`change_lower_bounds`] but from the dense ids (equal exactly when the
+/// line hashes are): no false hits, so a diff that is minimal is recognized
+/// as such (only a 64-bit collision can lower the bounds). A bitmap over
+/// the ids instead of hash sets: no hashing, no rehashing.
+fn exact_change_lower_bounds(
+    old: &[imara_diff::Token],
+    new: &[imara_diff::Token],
+    n: u32,
+) -> (usize, usize) {
+    let present = |tokens: &[imara_diff::Token]| {
+        let mut bits = vec![0u64; (n as usize).div_ceil(64)];
+        for t in tokens {
+            bits[t.0 as usize / 64] |= 1 << (t.0 % 64);
+        }
+        bits
+    };
+    let absent = |bits: &[u64], tokens: &[imara_diff::Token]| {
+        tokens
             .iter()
-            .copied()
-            .collect::<rustc_hash::FxHashSet<u64>>()
+            .filter(|t| bits[t.0 as usize / 64] & (1 << (t.0 % 64)) == 0)
+            .count()
     };
-    let (old_set, new_set) = (set(old), set(new));
-    let absent = |other: &rustc_hash::FxHashSet<u64>, hashes: &[u64]| {
-        hashes.iter().filter(|h| !other.contains(h)).count()
-    };
+    let (old_set, new_set) = (present(old), present(new));
     (absent(&new_set, old), absent(&old_set, new))
 }
 

@@ -38,7 +38,8 @@ use crate::diff::{
     DiffMode, DiffResult, ResponseDiffDetector, compare_texts, diff_is_small, over_max_diff_lines,
 };
 use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, SnapshotDiff};
-use crate::tree::snapshot_patch;
+use crate::tree::{PatchOptions, snapshot_patch_with};
+use std::sync::Arc;
 
 pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
 
@@ -260,7 +261,19 @@ pub fn render(
     }
     if let Some(page) = &response.page {
         let body = format!("- Page URL: {}\n- Page Title: {}", page.url, page.title);
+        let before = previously_shown(chain, "page");
         if !unchanged_since_shown(chain, "page", &body) {
+            // Only the lines that changed (a route change keeps its title).
+            let body = match before {
+                Some(before) => body
+                    .lines()
+                    .zip(before.lines().chain(std::iter::repeat("")))
+                    .filter(|(now, was)| now != was)
+                    .map(|(now, _)| now)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                None => body,
+            };
             section(&mut out, "Page state", &body);
         }
     }
@@ -270,7 +283,12 @@ pub fn render(
         let url = response.page.as_ref().map(|p| p.url.as_str());
         let (body, result, base, patch) = render_snapshot(snap, expectation, diff, url)?;
         snapshot_diff = result;
+        // A patch against the previous snapshot is the common case: its
+        // heading says only "patch" (the lean envelope).
         let heading = match snapshot_diff.as_ref().map(|r| r.mode) {
+            Some(DiffMode::Diff) if patch && base == Base::Previous => {
+                "Page snapshot (patch)".to_owned()
+            }
             Some(DiffMode::Diff) => format!(
                 "Page snapshot ({} since {})",
                 if patch { "patch" } else { "diff" },
@@ -346,6 +364,15 @@ pub use image::process as process_image;
 /// says nothing. Lossless because the comparison is with what this chain
 /// showed last (a peek with diffing off neither reads nor moves it), and a
 /// change shows the section again.
+/// What the previous diffed response for the same key showed in section
+/// `name`, if any.
+fn previously_shown(chain: Option<DiffTarget<'_>>, name: &str) -> Option<Arc<str>> {
+    let target = chain?;
+    target
+        .detector
+        .previous(&format!("{}\u{1f}section\u{1f}{name}", target.key))
+}
+
 fn unchanged_since_shown(chain: Option<DiffTarget<'_>>, name: &str, body: &str) -> bool {
     let Some(target) = chain else {
         return false;
@@ -497,9 +524,19 @@ fn render_snapshot(
     // (or, where the line diff lost to the full text, in at most
     // MAX_DIFF_SHARE of it). As for line diffs, maxDiffLines never picks the
     // larger body: a longer patch is still sent, its header says so.
+    let restore = expectation.snapshot.restore.unwrap_or(true);
+    let seen = if patches && restore {
+        seen_views(target.detector, &key)
+    } else {
+        Vec::new()
+    };
+    if patches {
+        remember_seen(target.detector, &key);
+    }
+    let options = PatchOptions::seen(seen.iter().map(|s| &**s).collect()).restore(restore);
     let patch = base_text
         .filter(|_| matches!(r.mode, DiffMode::Diff | DiffMode::Full))
-        .and_then(|b| snapshot_patch(&b, text))
+        .and_then(|b| snapshot_patch_with(&b, text, &options))
         .filter(|p| match r.mode {
             DiffMode::Diff => p.text.len() < r.formatted_diff.len(),
             _ => diff_is_small(p.summary().len() + 1 + p.text.len(), text.len()),
@@ -511,13 +548,24 @@ fn render_snapshot(
         r.formatted_diff = format!("{}{over_cap}\n{}", patch_header(p), p.text);
     }
     let body = match r.mode {
-        // A patch is not a unified diff: its block has no language.
-        DiffMode::Diff => match r.formatted_diff.split_once('\n') {
-            Some((header, diff)) => {
-                let lang = if patch.is_some() { "" } else { "diff" };
-                format!("{header}\n{}", fence(lang, diff))
+        // A patch is not a unified diff: its block has no language, and no
+        // counts line (its lines say what changed; `formatted_diff` keeps
+        // the counts for hosts), only the note when over maxDiffLines.
+        DiffMode::Diff => match (r.formatted_diff.split_once('\n'), &patch) {
+            (Some((_, diff)), Some(p)) => {
+                let over_cap =
+                    over_max_diff_lines(p.text.lines().count(), expectation.diff.max_diff_lines);
+                match over_cap
+                    .trim()
+                    .strip_prefix('(')
+                    .and_then(|n| n.strip_suffix(')'))
+                {
+                    Some(note) => format!("{note}\n{}", fence("", diff)),
+                    None => fence("", diff),
+                }
             }
-            None => r.formatted_diff.clone(),
+            (Some((header, diff)), None) => format!("{header}\n{}", fence("diff", diff)),
+            (None, _) => r.formatted_diff.clone(),
         },
         DiffMode::Full => match r.formatted_diff.split_once('\n') {
             Some((note, full)) => format!("{note}\n{}", fence(lang, full)),
@@ -540,6 +588,45 @@ fn render_snapshot(
         base,
         patch.is_some(),
     ))
+}
+
+/// Snapshots of a chain kept for restoring by reference, besides the
+/// previous one: an element the agent saw up to this many responses ago
+/// (a search cleared, a filter reset) comes back as `[e4 e5] as last
+/// shown` instead of in full. Each costs no copy (the store shares the
+/// text) and counts against the detector's cap like any stored text.
+pub const SEEN_VIEWS: usize = 4;
+
+fn seen_key(key: &str, slot: Option<usize>) -> String {
+    match slot {
+        Some(k) => format!("{key}\u{1f}seen\u{1f}{k}"),
+        None => format!("{key}\u{1f}seen"),
+    }
+}
+
+/// How many snapshots the chain under `key` has put in its ring.
+fn seen_count(detector: &ResponseDiffDetector, key: &str) -> usize {
+    detector
+        .previous(&seen_key(key, None))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The snapshots this chain showed before the current one, oldest first
+/// (what the agent was shown: every diffed response rebuilds the page
+/// exactly). Slots the store's cap evicted are skipped.
+fn seen_views(detector: &ResponseDiffDetector, key: &str) -> Vec<Arc<str>> {
+    let n = seen_count(detector, key);
+    (n.saturating_sub(SEEN_VIEWS)..n)
+        .filter_map(|i| detector.previous(&seen_key(key, Some(i % SEEN_VIEWS))))
+        .collect()
+}
+
+/// Puts the snapshot just stored under `key` in its ring.
+fn remember_seen(detector: &ResponseDiffDetector, key: &str) {
+    let n = seen_count(detector, key);
+    detector.store_same_as(&seen_key(key, Some(n % SEEN_VIEWS)), key);
+    let _ = detector.store(&seen_key(key, None), &(n + 1).to_string());
 }
 
 /// The console section's body, and whether any message passed the filter.
@@ -726,14 +813,20 @@ mod tests {
         let off = exp("{}");
         let first = render(&page(1), &on, Some(target)).unwrap();
         assert_eq!(first.snapshot_diff.unwrap().mode, DiffMode::First);
+        let (keys, bytes) = (det.len(), det.memory_usage());
         // A peek with diffing off shows the full snapshot and stores nothing.
         let peek = render(&page(2), &off, Some(target)).unwrap();
         assert!(peek.snapshot_diff.is_none());
         assert!(peek.text.contains("item 2"));
-        assert_eq!(det.len(), 1);
+        assert_eq!((det.len(), det.memory_usage()), (keys, bytes));
         let next = render(&page(2), &on, Some(target)).unwrap();
         assert_eq!(next.snapshot_diff.as_ref().unwrap().mode, DiffMode::Diff);
-        assert!(next.text.contains("### Page snapshot (patch since the previous snapshot)\n1 changed, 29 unchanged\n```\n~ listitem [ref=e7]: item 2\n```"), "{}", next.text);
+        assert!(
+            next.text
+                .contains("### Page snapshot (patch)\n```\n~ listitem [ref=e7]: item 2\n```"),
+            "{}",
+            next.text
+        );
         // The same kind of change as a line diff, when asked for.
         let lines =
             exp(r#"{"diffOptions": {"enabled": true}, "snapshotOptions": {"diff": "lines"}}"#);
@@ -787,6 +880,11 @@ mod tests {
         let changed = render(&page("Cart", 3), &on, Some(target)).unwrap().text;
         assert!(changed.contains("- Page Title: Cart"), "{changed}");
         assert!(changed.contains("- 2: [Shop]"), "{changed}");
+        // Only the page state lines that changed (the URL kept, the title not).
+        assert!(
+            changed.contains("### Page state\n- Page Title: Cart\n\n"),
+            "{changed}"
+        );
         // Without a diff target nothing is left out.
         let alone = render(&page("Cart", 3), &on, None).unwrap().text;
         assert!(alone.contains("### Page state") && alone.contains("### Open tabs"));
@@ -872,7 +970,7 @@ mod tests {
         let back = render(&page(&format!("{shop}#cart"), "tea", 2), &on, Some(target)).unwrap();
         assert_eq!(mode(&back), DiffMode::Diff);
         assert!(back.text.contains(
-            "### Page snapshot (patch since the last snapshot of this URL)\n1 changed, 29 unchanged\n```\n~ listitem [ref=e7]: tea 2\n```"
+            "### Page snapshot (patch since the last snapshot of this URL)\n```\n~ listitem [ref=e7]: tea 2\n```"
         ), "{}", back.text);
         // The tab chain moved on too: the same page again is unchanged.
         let again = render(&page(shop, "tea", 2), &on, Some(target)).unwrap();
@@ -889,5 +987,58 @@ mod tests {
             same.text
                 .contains("No changes since the last snapshot of this URL (30 lines).")
         );
+    }
+
+    #[test]
+    fn elements_shown_two_responses_ago_come_back_by_reference_unless_turned_off() {
+        let rows: Vec<String> = (1..=24)
+            .map(|i| {
+                format!("  - listitem [ref=e{i}]:\n    - link \"Tea number {i}\" [ref=f{i}]\n")
+            })
+            .collect();
+        let all = format!("- list [ref=e0]:\n{}", rows.concat());
+        let two = format!("- list [ref=e0]:\n{}{}", rows[3], rows[17]);
+        let two_more = two.replace("Tea number 4\"", "Tea number 4 (sold out)\"");
+        let snap = |aria: &str| Response {
+            snapshot: Some(Snapshot::aria(aria)),
+            ..Response::default()
+        };
+        for (restore, expect_restored) in [("true", true), ("false", false)] {
+            let det = ResponseDiffDetector::new();
+            let target = DiffTarget {
+                detector: &det,
+                key: "tab1",
+            };
+            let on = exp(&format!(
+                r#"{{"diffOptions": {{"enabled": true}}, "snapshotOptions": {{"restore": {restore}}}}}"#
+            ));
+            render(&snap(&all), &on, Some(target)).unwrap();
+            render(&snap(&two), &on, Some(target)).unwrap();
+            render(&snap(&two_more), &on, Some(target)).unwrap();
+            // The search is cleared: 22 rows the agent saw two responses ago.
+            let back = all.replace("Tea number 4\"", "Tea number 4 (sold out)\"");
+            let out = render(&snap(&back), &on, Some(target)).unwrap();
+            let body = out
+                .text
+                .split("```\n")
+                .nth(1)
+                .unwrap()
+                .trim_end_matches("\n```");
+            assert_eq!(
+                body.contains("as last shown"),
+                expect_restored,
+                "{}",
+                out.text
+            );
+            assert_eq!(
+                body.contains("Tea number 9"),
+                !expect_restored,
+                "{}",
+                out.text
+            );
+            let seen = [all.as_str(), two.as_str()];
+            let applied = crate::tree::apply_patch_with(&two_more, body, &seen).unwrap();
+            assert_eq!(applied, back.trim_end());
+        }
     }
 }

@@ -216,22 +216,36 @@ impl Page {
         let mut used: FxHashSet<String> = FxHashSet::default();
         let mut carried = 0;
         let mut left = ids.iter().filter(|i| i.is_some()).count();
-        for view in self.views.iter().rev() {
-            if left == 0 {
-                break;
-            }
-            let matched = match_for_carry(&view.tree, current, options.stable_ids);
-            for (i, m) in matched.into_iter().enumerate() {
-                if out[i].is_some() || ids[i].is_none() {
-                    continue;
+        // Pairs by content from every view first (newest first), then pairs
+        // by node id alone: a reused node showing a row seen two views ago
+        // takes that row's ref, not the one its node had last time.
+        let matches: Vec<Vec<Option<(usize, bool)>>> = self
+            .views
+            .iter()
+            .rev()
+            .map(|view| match_for_carry(&view.tree, current, options.stable_ids))
+            .collect();
+        for by_content in [true, false] {
+            for (view, matched) in self.views.iter().rev().zip(&matches) {
+                if left == 0 {
+                    break;
                 }
-                let Some(r) = m.and_then(|o| view.refs.get(o)).and_then(Option::as_ref) else {
-                    continue;
-                };
-                if used.insert(r.clone()) {
-                    out[i] = Some(r.clone());
-                    carried += 1;
-                    left -= 1;
+                for (i, m) in matched.iter().enumerate() {
+                    if out[i].is_some() || ids[i].is_none() {
+                        continue;
+                    }
+                    let Some(r) = m
+                        .filter(|&(_, strong)| strong == by_content)
+                        .and_then(|(o, _)| view.refs.get(o))
+                        .and_then(Option::as_ref)
+                    else {
+                        continue;
+                    };
+                    if used.insert(r.clone()) {
+                        out[i] = Some(r.clone());
+                        carried += 1;
+                        left -= 1;
+                    }
                 }
             }
         }

@@ -16,10 +16,14 @@
 //!
 //! - `- [ref] …`: the element and its subtree are gone (its role and name,
 //!   or its first named descendant's after `>`, follow for the reader; only
-//!   the ref counts). `- [e12 e13 e14]`: several elements of one parent are
-//!   gone (one line for all of them).
-//! - `~ <element>`: the element's own line (and property lines) as they are
-//!   now, in snapshot syntax; its children are untouched.
+//!   the ref counts). `- [e12 e13 e14]`: several elements are gone (one
+//!   line for all of them).
+//! - `~ <element>`: the element's own line as it is now, in snapshot
+//!   syntax, with its property lines (`- /url: …`) when they changed
+//!   (without any, it keeps those it had); its children are untouched. Followed by
+//!   indented child lines (`[e5] as last shown` allowed among them), the
+//!   children are replaced by those: how a change in text without a ref
+//!   (a count, "item left" → "items left") is said.
 //! - `+ first in [ref]:` / `+ after [ref]:` / `+ first:` (top level): the
 //!   indented snapshot lines that follow are inserted there, subtrees whole.
 //!   Among them (or right after the colon), `[e41 e42] as last shown`
@@ -31,7 +35,10 @@
 //! - `~ focus [ref]` / `~ focus none`: `[active]` moved. Every element of
 //!   the previous snapshot loses `[active]`, and the named one (an element
 //!   of the previous snapshot) gains it; the rest of its line is unchanged.
-//!   Inserted and `~` lines carry their own `[active]`.
+//!   Inserted and `~` lines carry their own `[active]`, and a printed line
+//!   that carries it takes the focus: without a focus line, every element
+//!   of the previous snapshot that the patch does not print loses
+//!   `[active]` (so a field typed into costs its `~` line alone).
 //!
 //! **Seen snapshots** (restore by reference). A patch may name elements the
 //! agent was already shown in this conversation instead of printing them
@@ -50,8 +57,10 @@
 //! into the new snapshot byte for byte, trailing newlines aside (it
 //! checks). A change to an element without a ref (static text) is said by
 //! replacing its nearest ancestor that has one; anything it cannot say this
-//! way (a move, a reorder, a change with no ref above it) makes it return
-//! `None`, and the caller shows a line diff instead.
+//! way (a reorder, a change with no ref above it) makes it return `None`,
+//! and the caller shows a line diff instead. A moved element is removed
+//! from its old place and inserted at the new one, by reference
+//! (`as last shown`) where it did not change.
 
 use super::aria::parse_aria;
 use super::diff::{Field, Parent, diff};
@@ -407,9 +416,26 @@ fn write(
     let new_active: Vec<usize> = (0..new_nodes.len())
         .filter(|&i| new_nodes[i].e.state("active").is_some())
         .collect();
+    // An element whose line is printed anyway (a new one, or one whose own
+    // line changed) carries its `[active]`, and that moves the focus: no
+    // focus line (see the module docs).
+    let printed_anyway = |i: usize| match new_nodes[i].e.aria_ref.as_deref() {
+        None => false,
+        Some(r) => {
+            !old_by_ref.contains_key(r)
+                || d.changed.iter().any(|c| {
+                    c.new_index == i && !matches!(&c.field, Field::State(s) if s == "active")
+                })
+        }
+    };
+    let mut implied_focus = false;
     let focus: Option<Option<&str>> = if focus_line && active_moved {
         match new_active.as_slice() {
             [] => Some(None),
+            [i] if printed_anyway(*i) => {
+                implied_focus = true;
+                new_nodes[*i].e.aria_ref.as_deref().map(Some)
+            }
             [i] => new_nodes[*i]
                 .e
                 .aria_ref
@@ -439,10 +465,19 @@ fn write(
     let mut replaced_new: FxHashSet<usize> = FxHashSet::default();
     let mut changed_new: FxHashSet<usize> = FxHashSet::default();
     let mut touched_new: FxHashSet<usize> = FxHashSet::default();
+    let mut moved_new: FxHashSet<usize> = FxHashSet::default();
     for c in &d.changed {
         touched_new.insert(c.new_index);
         match &c.field {
-            Field::Parent | Field::Bounds => return None,
+            Field::Bounds => return None,
+            // A moved element (or one whose ref changed, placed elsewhere)
+            // goes from its old place and comes back at the new one, by
+            // reference when it is unchanged.
+            Field::Parent => {
+                replaced_old.insert(c.old_index);
+                replaced_new.insert(c.new_index);
+                moved_new.insert(c.new_index);
+            }
             Field::Ref => {
                 replaced_old.insert(c.old_index);
                 replaced_new.insert(c.new_index);
@@ -505,6 +540,7 @@ fn write(
         }
     }
     // Insertions need an anchor the old snapshot has: lift until they do.
+    let added: FxHashSet<usize> = d.added.iter().map(|a| a.index).collect();
     let added_roots = loop {
         let roots: FxHashSet<usize> = d
             .added
@@ -512,7 +548,7 @@ fn write(
             .filter(|a| !matches!(a.parent, Parent::Added(_)))
             .map(|a| a.index)
             .chain(replaced_new.iter().copied())
-            .filter(|&i| !under(&new_nodes, &replaced_new, i))
+            .filter(|&i| !under(&new_nodes, &replaced_new, i) && !under(&new_nodes, &added, i))
             .collect();
         let anchored = |j: usize| {
             !roots.contains(&j)
@@ -538,6 +574,24 @@ fn write(
         }
     };
 
+    // A lifted element that kept its ref is re-sent in place: its `~` line
+    // with its children, one op instead of a removal and an insertion.
+    let mut rewritten: FxHashSet<usize> = FxHashSet::default();
+    let mut rewritten_old: FxHashSet<usize> = FxHashSet::default();
+    for &i in &added_roots {
+        let e = new_nodes[i].e;
+        let Some(&oj) = e.aria_ref.as_deref().and_then(|r| old_by_ref.get(r)) else {
+            continue;
+        };
+        if replaced_new.contains(&i)
+            && !moved_new.contains(&i)
+            && replaced_old.contains(&oj)
+            && !e.children.is_empty()
+        {
+            rewritten.insert(i);
+            rewritten_old.insert(oj);
+        }
+    }
     let mut text = String::new();
     let line = |text: &mut String, s: &str| {
         if !text.is_empty() {
@@ -551,11 +605,18 @@ fn write(
         .filter(|r| !r.parent_removed)
         .map(|r| r.index)
         .chain(replaced_old.iter().copied())
-        .filter(|&i| !under(&old_nodes, &replaced_old, i))
+        .filter(|&i| !under(&old_nodes, &replaced_old, i) && !rewritten_old.contains(&i))
         .collect();
     removals.sort_unstable();
     removals.dedup();
-    let removed: usize = removals.iter().map(|&i| old_nodes[i].e.count()).sum();
+    let removed: usize = removals
+        .iter()
+        .map(|&i| old_nodes[i].e.count())
+        .sum::<usize>()
+        + rewritten_old
+            .iter()
+            .map(|&i| old_nodes[i].e.count() - 1)
+            .sum::<usize>();
     // Removed siblings share one line, where the first of them was.
     let mut groups: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
     for i in removals {
@@ -564,6 +625,12 @@ fn write(
             Some((_, g)) => g.push(i),
             None => groups.push((parent, vec![i])),
         }
+    }
+    // Removals under several parents share one line too: the refs say it
+    // all, and the agent knows each of them.
+    if groups.len() > 1 {
+        let all: Vec<usize> = groups.iter().flat_map(|(_, g)| g.iter().copied()).collect();
+        groups = vec![(None, all)];
     }
     for (_, group) in &groups {
         if let [i] = group.as_slice() {
@@ -625,8 +692,34 @@ fn write(
     while k < ops.len() {
         let i = ops[k];
         let node = &new_nodes[i];
+        if rewritten.contains(&i) {
+            let (e, n) = with_placeholders(node.e, &shown);
+            restored += n;
+            let mut block = String::new();
+            super::aria::write_elements(&mut block, std::slice::from_ref(&e), 0);
+            let block = restore_lines(&block);
+            let mut lines = block.lines();
+            let first = lines.next()?.strip_prefix("- ")?;
+            line(&mut text, &format!("~ {first}"));
+            for l in lines {
+                text.push_str("\n  ");
+                text.push_str(l);
+            }
+            k += 1;
+            continue;
+        }
         if !added_roots.contains(&i) {
-            let own = node.e.shallow_clone().to_aria();
+            // Property lines (`- /url: …`) only when they changed.
+            let mut own = node.e.shallow_clone();
+            let before = own
+                .aria_ref
+                .as_deref()
+                .and_then(|r| old_by_ref.get(r))
+                .map(|&j| &old_nodes[j].e.props);
+            if before == Some(&own.props) {
+                own.props.clear();
+            }
+            let own = own.to_aria();
             let mut lines = own.lines();
             let first = lines.next()?.strip_prefix("- ")?;
             line(&mut text, &format!("~ {first}"));
@@ -642,6 +735,7 @@ fn write(
         k += 1;
         while k < ops.len()
             && added_roots.contains(&ops[k])
+            && !rewritten.contains(&ops[k])
             && new_nodes[ops[k]].prev == run.last().copied()
         {
             run.push(ops[k]);
@@ -690,7 +784,7 @@ fn write(
             }
         }
     }
-    if let Some(target) = focus {
+    if let Some(target) = focus.filter(|_| !implied_focus) {
         line(
             &mut text,
             &format!(
@@ -699,11 +793,17 @@ fn write(
             ),
         );
     }
-    let added: usize = added_roots.iter().map(|&i| new_nodes[i].e.count()).sum();
+    // A rewritten element is changed; its children count as added (and
+    // its old children as removed, above).
+    let added: usize = added_roots
+        .iter()
+        .map(|&i| new_nodes[i].e.count() - usize::from(rewritten.contains(&i)))
+        .sum();
     let changed = touched_new
         .iter()
         .filter(|i| !added_roots.contains(i) && !under(&new_nodes, &replaced_new, **i))
-        .count();
+        .count()
+        + rewritten.len();
     let patch = SnapshotPatch {
         text,
         changed,
@@ -909,9 +1009,21 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
             ops.push((n, Op::Focus(target)));
         } else if let Some(rest) = l.strip_prefix("~ ") {
             let mut text = format!("- {rest}");
-            for b in body {
+            for (k, b) in body.iter().enumerate() {
+                let b = &b[2..];
+                let inner = b.trim_start_matches(' ');
+                // Children restored by reference become placeholders.
+                if inner.len() < b.len()
+                    && let Some(refs) = restore_refs(inner, n + 1 + k)
+                {
+                    let indent = &b[..b.len() - inner.len()];
+                    for r in refs? {
+                        let _ = write!(text, "\n{indent}- {PLACEHOLDER} [ref={r}]");
+                    }
+                    continue;
+                }
                 text.push('\n');
-                text.push_str(&b[2..]);
+                text.push_str(b);
             }
             let mut roots = parse_block(&text, n)?;
             if roots.len() != 1 || roots[0].aria_ref.is_none() {
@@ -1086,10 +1198,25 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     let mut changed: FxHashMap<String, Element> = FxHashMap::default();
     let mut inserts: FxHashMap<Anchor, Vec<Element>> = FxHashMap::default();
     let mut focus: Option<Option<String>> = None;
+    // A printed element with `[active]` takes the focus (module docs).
+    let mut takes_focus = false;
+    let active = |e: &Element| e.descendants().any(|(_, d)| d.state("active").is_some());
     for (n, op) in ops {
         match op {
             Op::Remove(rs) => removed.extend(rs),
-            Op::Change(e) => {
+            Op::Change(mut e) => {
+                takes_focus |= active(&e);
+                let mut stack: Vec<&mut Element> = vec![&mut e];
+                while let Some(x) = stack.pop() {
+                    for c in x.children.iter_mut() {
+                        if c.role == PLACEHOLDER {
+                            let r = c.aria_ref.clone().unwrap_or_default();
+                            *c = shown(&r).ok_or_else(|| missing(n, &r))?.clone();
+                        } else {
+                            stack.push(c);
+                        }
+                    }
+                }
                 let r = e.aria_ref.clone().unwrap_or_default();
                 changed.insert(r, e);
             }
@@ -1098,6 +1225,7 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 for item in items {
                     match item {
                         Item::Printed(mut e) => {
+                            takes_focus |= active(&e);
                             let mut stack: Vec<&mut Element> = vec![&mut *e];
                             while let Some(x) = stack.pop() {
                                 for c in x.children.iter_mut() {
@@ -1165,12 +1293,19 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 focus_target = None;
                 pending -= 1;
             }
+        } else if takes_focus {
+            e.states.retain(|s| s.name != "active");
         }
         let children = std::mem::take(&mut e.children);
+        // A `~` element printed with children has them instead of its own.
+        let mut new_children: Vec<Element> = Vec::new();
         let own = match r.as_deref().and_then(|r| changed.remove(r)) {
             Some(mut c) => {
                 pending -= 1;
-                c.children.clear();
+                new_children = std::mem::take(&mut c.children);
+                if c.props.is_empty() {
+                    c.props = std::mem::take(&mut e.props);
+                }
                 c
             }
             None => {
@@ -1190,7 +1325,9 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 pending -= 1;
             }
         }
-        if !children.is_empty() {
+        if !new_children.is_empty() {
+            push_subtrees(&mut out, new_children, me);
+        } else if !children.is_empty() {
             stack.push((children.into_iter(), me));
         }
     }
@@ -1243,7 +1380,11 @@ mod tests {
         let p = snapshot_patch(OLD, &new).unwrap();
         assert_eq!(
             p.text,
-            "- [e1] list \"Cart\"\n+ first:\n  - list \"Cart\" [ref=e1]:\n    [e2] as last shown\n    - text: Sum"
+            "~ list \"Cart\" [ref=e1]:\n    [e2] as last shown\n    - text: Sum"
+        );
+        assert_eq!(
+            p.summary(),
+            "1 changed (~), 2 added (+), 2 removed (-), 1 unchanged"
         );
         assert_eq!(apply_patch(OLD, &p.text).unwrap(), new);
         // Added and removed text nodes too.
@@ -1260,12 +1401,41 @@ mod tests {
     }
 
     #[test]
-    fn removed_siblings_share_one_line() {
+    fn removed_elements_share_one_line() {
         let old = "- list [ref=e1]:\n  - listitem [ref=e2]: a\n  - listitem [ref=e3]: b\n  - listitem [ref=e4]: c\n  - listitem [ref=e5]: d\n- button \"Go\" [ref=e6]";
         let new = "- list [ref=e1]:\n  - listitem [ref=e4]: c";
         let p = snapshot_patch(old, new).unwrap();
-        assert_eq!(p.text, "- [e2 e3 e5]\n- [e6] button \"Go\"");
+        assert_eq!(p.text, "- [e2 e3 e5 e6]");
         assert_eq!(p.removed, 4);
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+    }
+
+    #[test]
+    fn a_changed_line_repeats_its_properties_only_when_they_changed() {
+        let old = "- link \"Cart (1)\" [ref=e1]:\n  - /url: \"#cart\"\n- link \"Help\" [ref=e2]:\n  - /url: /help";
+        let new = old.replace("Cart (1)", "Cart (2)");
+        let p = snapshot_patch(old, &new).unwrap();
+        assert_eq!(p.text, "~ link \"Cart (2)\" [ref=e1]");
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+        let moved = new.replace("/help", "/faq");
+        let p = snapshot_patch(old, &moved).unwrap();
+        assert_eq!(
+            p.text,
+            "~ link \"Cart (2)\" [ref=e1]\n~ link \"Help\" [ref=e2]:\n    - /url: /faq"
+        );
+        assert_eq!(apply_patch(old, &p.text).unwrap(), moved);
+    }
+
+    #[test]
+    fn a_moved_element_goes_and_comes_back_by_reference() {
+        // A first todo wraps the header in a new container (react's TodoMVC).
+        let old = "- generic [ref=e1]:\n  - heading \"todos\" [level=1] [ref=e2]\n  - textbox \"New\" [ref=e3]";
+        let new = "- generic [ref=e1]:\n  - generic [ref=e4]:\n    - heading \"todos\" [level=1] [ref=e2]\n    - textbox \"New\" [ref=e3]\n  - list [ref=e5]:\n    - listitem [ref=e6]: Tea";
+        let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(
+            p.text,
+            "- [e2 e3]\n+ first in [e1]:\n  - generic [ref=e4]:\n    [e2 e3] as last shown\n  - list [ref=e5]:\n    - listitem [ref=e6]: Tea"
+        );
         assert_eq!(apply_patch(old, &p.text).unwrap(), new);
     }
 
@@ -1289,14 +1459,25 @@ mod tests {
         let p = snapshot_patch(old, new).unwrap();
         assert_eq!(p.text, "~ focus [e1]");
         assert_eq!(apply_patch(old, &p.text).unwrap(), new);
-        // Focus moves into a changed element: its own line says the rest.
+        // Focus moves into a changed element: its own line says it all.
         let old = "- textbox \"Q\" [ref=e1]\n- button \"Go\" [active] [ref=e2]";
         let new = "- textbox \"Q\" [active] [ref=e1]: tea\n- button \"Go\" [ref=e2]";
         let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(p.text, "~ textbox \"Q\" [active] [ref=e1]: tea");
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+        // ... or into a new one (an edit field opened by a double-click).
+        let new = "- textbox \"Q\" [ref=e1]\n- textbox \"Edit\" [active] [ref=e3]: tea\n- button \"Go\" [ref=e2]";
+        let p = snapshot_patch(old, new).unwrap();
         assert_eq!(
             p.text,
-            "~ textbox \"Q\" [active] [ref=e1]: tea\n~ focus [e1]"
+            "+ after [e1]:\n  - textbox \"Edit\" [active] [ref=e3]: tea"
         );
+        assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+        // A printed line keeping `[active]` where it was changes nothing else.
+        let old = "- textbox \"Q\" [active] [ref=e1]: te\n- button \"Go\" [ref=e2]";
+        let new = "- textbox \"Q\" [active] [ref=e1]: tea\n- button \"Go\" [ref=e2]";
+        let p = snapshot_patch(old, new).unwrap();
+        assert_eq!(p.text, "~ textbox \"Q\" [active] [ref=e1]: tea");
         assert_eq!(apply_patch(old, &p.text).unwrap(), new);
     }
 

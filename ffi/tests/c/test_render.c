@@ -39,7 +39,7 @@ int main(void) {
   CHECK(p != NULL);
   if (p) memcpy(p, "ITEM", 4);
   CHECK_STATUS(rd_response_render(page, (size_t)n, S("browser_click"), layers, strlen(layers), d, S("tab-1"), &out), RD_OK);
-  CHECK_CONTAINS(out, "### Page snapshot (patch since the previous snapshot)");
+  CHECK_CONTAINS(out, "### Page snapshot (patch)\\n");
   CHECK_CONTAINS(out, "\\n~ listitem [ref=e7]: ITEM 7\\n");
   rd_string_free(&out);
 
