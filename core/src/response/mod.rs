@@ -74,6 +74,20 @@ pub struct Response {
     /// Images (screenshots); `data` is base64 in JSON.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<Image>,
+    /// A section the host wrote itself, shown where the snapshot goes and
+    /// in its place (a `since` read, or a notice that no element matched
+    /// the snapshot's selector). Rust hosts only: not part of the JSON.
+    #[serde(skip)]
+    pub snapshot_section: Option<Section>,
+}
+
+/// A section with its heading, as the host wrote it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Section {
+    /// The heading, without the `### `.
+    pub heading: String,
+    /// The body, as is.
+    pub body: String,
 }
 
 /// An open tab.
@@ -278,6 +292,10 @@ pub fn render(
         }
     }
     if expectation.include_snapshot
+        && let Some(own) = &response.snapshot_section
+    {
+        section(&mut out, &own.heading, &own.body);
+    } else if expectation.include_snapshot
         && let Some(snap) = &response.snapshot
     {
         let url = response.page.as_ref().map(|p| p.url.as_str());

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
 use response_diff::expectation::{ResolvedExpectation, SnapshotFormat};
-use response_diff::response::{DiffTarget, Snapshot, fence, render, truncate_lines};
+use response_diff::response::{DiffTarget, Section, Snapshot, fence, render, truncate_lines};
 use response_diff::tree::{self, DiffOptions as TreeDiffOptions, Filter, Selector, Tree};
 use serde_json::{Value, json};
 
@@ -48,7 +48,6 @@ impl Engine {
         let mut response = p.response.clone();
         let mut resolved = resolved.clone();
         let mut diff_key = key.to_owned();
-        let mut custom: Option<(String, String)> = None;
         let mut ts = None;
         if let (true, Some(tree), Some(ax)) = (resolved.include_snapshot, &p.tree, &p.ax) {
             let selector = resolved.snapshot.selector.clone();
@@ -96,7 +95,10 @@ impl Engine {
             );
             ts = Some(record.ts);
             if let Some(n) = notice {
-                custom = Some(("Page snapshot".into(), n));
+                response.snapshot_section = Some(Section {
+                    heading: "Page snapshot".into(),
+                    body: n,
+                });
             } else if since.is_some() {
                 let mut body = record.render(tree::DiffFormat::Agent);
                 if let Some(max) = resolved.snapshot.max_length {
@@ -113,7 +115,10 @@ impl Engine {
                     ),
                     _ => "Page snapshot".to_owned(),
                 };
-                custom = Some((heading, fence("", &body)));
+                response.snapshot_section = Some(Section {
+                    heading,
+                    body: fence("", &body),
+                });
             } else {
                 let (aria, scoped_away) = match &css_tree {
                     Some(t) => (t.to_aria(), true),
@@ -157,32 +162,12 @@ impl Engine {
             key: &diff_key,
         };
         let rendered = render(&response, &resolved, Some(target))?;
-        let mut text = rendered.text;
-        if let Some((heading, body)) = custom {
-            text = insert_section(&text, &heading, &body);
-        }
         Ok(Output {
-            text,
+            text: rendered.text,
             images: rendered.images,
             is_error: rendered.is_error,
             ts,
         })
-    }
-}
-
-/// Inserts a `### heading` section where the core would put the snapshot:
-/// before the console and downloads sections, else at the end.
-pub(super) fn insert_section(text: &str, heading: &str, body: &str) -> String {
-    let section = format!("### {heading}\n{body}");
-    for next in ["\n\n### Console messages\n", "\n\n### Downloads\n"] {
-        if let Some(i) = text.find(next) {
-            return format!("{}\n\n{section}{}", &text[..i], &text[i..]);
-        }
-    }
-    if text.is_empty() {
-        section
-    } else {
-        format!("{text}\n\n{section}")
     }
 }
 
