@@ -406,15 +406,27 @@ impl<'a> LineDiff<'a> {
             let mut tokens: Vec<imara_diff::Token> = Vec::with_capacity(n);
             let mut hashes: Vec<u64> = Vec::with_capacity(if keep_hashes { n } else { 0 });
             let mut at = prefix;
+            // Hash a batch of lines, prefetching each one's slot, then
+            // intern the batch: the slot loads (cache misses on a large
+            // table) overlap with hashing instead of stalling one by one.
+            let mut batch = [0u64; INTERN_BATCH];
+            let mut k = 0;
             for line in split_lines(&text[prefix..text.len() - suffix]) {
                 let h = line_hash(&line, ws);
                 if keep_hashes {
                     hashes.push(h);
                 }
-                tokens.push(imara_diff::Token(ids.id(h)));
+                ids.prefetch(h);
+                batch[k] = h;
+                k += 1;
+                if k == INTERN_BATCH {
+                    tokens.extend(batch.iter().map(|&h| imara_diff::Token(ids.id(h))));
+                    k = 0;
+                }
                 starts.push(at);
                 at += line.text.len() + usize::from(line.newline);
             }
+            tokens.extend(batch[..k].iter().map(|&h| imara_diff::Token(ids.id(h))));
             (starts, tokens, hashes)
         };
         let (mut old_starts, old_ids, old_h) = intern_side(old, old_n);
@@ -785,6 +797,9 @@ pub const BUDGET_MIN_CHANGES: usize = 2 * 256;
 /// the 130,000 lines of two 2.6 MB pages its table (4 MiB) falls out of
 /// the cache, and the lookups dominated the whole detector call; std's map
 /// has no raw-table API to store only the id.
+/// Lines hashed ahead of their interning (see `intern_side`).
+const INTERN_BATCH: usize = 16;
+
 struct Interner {
     slots: Vec<u32>,
     hashes: Vec<u64>,
@@ -802,10 +817,31 @@ impl Interner {
         }
     }
 
+    #[inline]
+    fn slot(&self, h: u64) -> usize {
+        // Multiply-shift: the top bits mix every bit of the hash.
+        (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// Asks the CPU to start loading `h`'s slot; a hint only.
+    #[inline]
+    fn prefetch(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.slots[self.slot(h)..].as_ptr();
+            // SAFETY: a prefetch never faults and reads nothing the program
+            // sees; `p` points into `slots`.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
+    }
+
     fn id(&mut self, h: u64) -> u32 {
         let mask = self.slots.len() - 1;
-        // Multiply-shift: the top bits mix every bit of the hash.
-        let mut i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        let mut i = self.slot(h);
         loop {
             let s = self.slots[i];
             if s == 0 {
