@@ -432,7 +432,7 @@ impl<'a> LineDiff<'a> {
         let (mut old_starts, old_ids, old_h) = intern_side(old, old_n);
         let (mut new_starts, new_ids, new_h) = intern_side(new, new_n);
         let n_ids = ids.hashes.len() as u32;
-        drop(ids);
+        ids.recycle();
         let (o0, n0) = (prefix_lines, prefix_lines);
         let (old_total, new_total) = (
             prefix_lines + old_ids.len() + suffix_lines,
@@ -791,15 +791,21 @@ fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
 /// minimal split, so its own diff is no larger than the whole one).
 pub const BUDGET_MIN_CHANGES: usize = 2 * 256;
 
+thread_local! {
+    /// The interner's slots and hashes from the thread's previous diff.
+    static INTERN_SCRATCH: std::cell::Cell<(Vec<u32>, Vec<u64>)> =
+        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+/// Lines hashed ahead of their interning (see `intern_side`).
+const INTERN_BATCH: usize = 16;
+
 /// Dense ids for 64-bit line hashes, in first-seen order: open addressing
 /// over 4-byte slots holding id + 1 (0 is empty), the hashes kept by id.
 /// Hand-written because a `HashMap<u64, u32>` takes 16 bytes a slot: for
 /// the 130,000 lines of two 2.6 MB pages its table (4 MiB) falls out of
 /// the cache, and the lookups dominated the whole detector call; std's map
 /// has no raw-table API to store only the id.
-/// Lines hashed ahead of their interning (see `intern_side`).
-const INTERN_BATCH: usize = 16;
-
 struct Interner {
     slots: Vec<u32>,
     hashes: Vec<u64>,
@@ -810,10 +816,27 @@ impl Interner {
     fn with_capacity(n: usize) -> Self {
         // At most half full, so probe runs stay short.
         let cap = (n * 2).next_power_of_two().max(16);
+        // Reuse the thread's last table: a fresh multi-MB one comes back
+        // from the allocator as new pages, and faulting them in costs more
+        // than clearing warm memory.
+        let (mut slots, mut hashes) = INTERN_SCRATCH.try_with(|c| c.take()).unwrap_or_default();
+        slots.clear();
+        slots.resize(cap, 0);
+        hashes.clear();
+        hashes.reserve(n);
         Interner {
-            slots: vec![0; cap],
-            hashes: Vec::with_capacity(n),
+            slots,
+            hashes,
             shift: 64 - cap.trailing_zeros(),
+        }
+    }
+
+    /// Hands the buffers back for the thread's next diff; tables of small
+    /// texts are not worth keeping and huge ones not worth holding on to.
+    fn recycle(self) {
+        let bytes = self.slots.capacity() * 4 + self.hashes.capacity() * 8;
+        if (1 << 16..=1 << 24).contains(&bytes) {
+            let _ = INTERN_SCRATCH.try_with(|c| c.set((self.slots, self.hashes)));
         }
     }
 
