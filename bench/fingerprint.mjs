@@ -1,4 +1,4 @@
-// DOM fingerprint capture + compare through the MCP server (DESIGN §7: under
+// DOM fingerprint capture + compare through the MCP server (docs/DECISIONS.md D25: under
 // 200 ms on a 2,000-element page), timed from the client: the tool call
 // over stdio, the extractor in Chromium, the parse, the comparison and the
 // response. The page is generated here and served from 127.0.0.1.
