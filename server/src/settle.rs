@@ -30,8 +30,9 @@
 //! a path the page already had a request open to. Kinds that never "finish" (EventSource,
 //! WebSocket, beacons, media streams, prefetches) and the browser's own
 //! favicon fetch are not tracked at all. After a different-document
-//! navigation only the load is waited for, as Playwright's `goto` does: the
-//! new page's own requests (it may open a long poll at once) are its own.
+//! navigation the load is waited for, as Playwright's `goto` does, and then
+//! the new page's own requests for at most [`NEW_PAGE_REQUESTS`] (it may
+//! open a long poll at once, which must not hold every navigation).
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -50,6 +51,11 @@ const COMMIT_GRACE: Duration = Duration::from_millis(500);
 /// a response often starts the next request (a chained fetch, the images of
 /// what it rendered).
 const NETWORK_QUIET: Duration = Duration::from_millis(100);
+/// After a different-document navigation has loaded, the new page's own
+/// requests are waited for at most this long (Playwright's `goto` waits for
+/// the load only; pages that fetch and render their content right after it,
+/// such as React's in-browser JSX compiler, were then read half drawn).
+const NEW_PAGE_REQUESTS: Duration = Duration::from_secs(1);
 /// The DOM counts as settled after this long without a mutation…
 const DOM_QUIET_MS: u32 = 50;
 /// …or after this long of continuous change (an animation never settles).
@@ -464,6 +470,7 @@ pub fn settle(page: &Page, mark: Mark, timeout: Duration, expect_navigation: boo
     let start = Instant::now();
     let deadline = start + timeout;
     let mut out = Settled::default();
+    let mut new_page_until: Option<Instant> = None;
     page.sync_events();
     if expect_navigation {
         let happened = poll_until(page, deadline, |a, now| {
@@ -486,15 +493,26 @@ pub fn settle(page: &Page, mark: Mark, timeout: Duration, expect_navigation: boo
         if nav.pending {
             continue;
         }
-        if nav.committed {
-            // Like Playwright's goto: the load, not the new page's requests.
-            break;
-        }
+        // After a new document has loaded, its own first requests (the
+        // scripts an in-browser compiler fetches before it renders the app,
+        // the data a page loads at start) are waited for too, but only
+        // briefly: a long poll it opens must not hold every navigation.
+        let limit = if nav.committed {
+            *new_page_until
+                .get_or_insert_with(|| (Instant::now() + NEW_PAGE_REQUESTS).min(deadline))
+        } else {
+            deadline
+        };
         let in_flight = lock(&page.events).activity.requests_since(mark);
         if !in_flight.is_empty() {
-            let finished = poll_until(page, deadline, |a, now| {
+            let finished = poll_until(page, limit, |a, now| {
                 a.requests_since(mark).is_empty() || a.navigation(mark, now).pending
             });
+            if !finished && nav.committed {
+                // The new page's requests outlived its window: they are its
+                // own, not the action's.
+                break;
+            }
             if !finished {
                 let left = lock(&page.events).activity.requests_since(mark);
                 let url = page
@@ -513,7 +531,7 @@ pub fn settle(page: &Page, mark: Mark, timeout: Duration, expect_navigation: boo
             Some(quiet_at) if quiet_at > Instant::now() => {
                 // A quiet window after the action's last request: a new
                 // request in it is waited for like the first ones.
-                let until = quiet_at.min(deadline);
+                let until = quiet_at.min(limit);
                 if poll_until(page, until, |a, _| !a.requests_since(mark).is_empty()) {
                     continue;
                 }

@@ -515,8 +515,12 @@ impl Engine {
         if loaded.is_err() {
             // Leave the page usable: stop what is still loading.
             let _ = tab.call("Page.stopLoading", json!({}));
+            return loaded;
         }
-        loaded
+        // Loaded; then what the page does right after (its first requests,
+        // the view it renders from them), as after any other action.
+        settle::settle(tab, mark, self.timeout(), false);
+        Ok(())
     }
 
     /// After an input action: waits for what it started (a navigation, its

@@ -101,6 +101,10 @@ export async function serveSpa({ delayMs = 1500 } = {}) {
       }, 200);
     },
     '/api/never': hold,
+    '/api/team': (req, res) => {
+      log.push(`${req.method} ${req.url}`);
+      setTimeout(() => json(res, ['Ada', 'Grace', 'Edsger']), 300);
+    },
     // The app's in-page routes, should the browser ever load them as documents.
     '/orders': (req, res) => { res.writeHead(404); res.end('not a document'); },
     '/settings': (req, res) => { res.writeHead(404); res.end('not a document'); },

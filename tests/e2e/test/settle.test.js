@@ -137,6 +137,21 @@ describe('settling after an action (single-page app)', () => {
     assert.match(section(post.text, 'Page snapshot'), /- heading "Form received" \[level=1\]/);
   });
 
+  test('a navigation waits for what the new page fetches and renders right after its load', async () => {
+    const nav = await server.call('browser_navigate', { url: site.url('/loads-data.html') });
+    assert.equal(nav.isError, false, nav.text);
+    assert.doesNotMatch(resultOf(nav.text), PENDING);
+    const snap = section(nav.text, 'Page snapshot');
+    assert.match(snap, /- paragraph \[ref=e\d+\]: 3 members/);
+    assert.match(snap, /- listitem \[ref=e\d+\]: Edsger/);
+    // A page that opens a long poll as it loads is answered without a note:
+    // its poll is its own, not the navigation's.
+    const desk = await server.call('browser_navigate', { url: site.url('/') });
+    assert.equal(desk.isError, false, desk.text);
+    assert.doesNotMatch(resultOf(desk.text), PENDING);
+    assert.match(section(desk.text, 'Page snapshot'), /- heading "Orders desk" \[level=1\]/);
+  });
+
   test('a long poll opened before the action neither delays nor marks it', async () => {
     const page = await open();
     // The poll is in flight before the action (the page opens it as it loads).
