@@ -974,6 +974,11 @@ fn on_event(
                 location,
             );
         }
+        // The browser's own favicon fetch failing is not the page's error
+        // (Playwright's console does not show it either).
+        "Log.entryAdded"
+            if str_at("/entry/source") == "network"
+                && crate::settle::is_favicon_url(str_at("/entry/url")) => {}
         "Log.entryAdded" => {
             let location = p
                 .pointer("/entry/url")

@@ -315,11 +315,14 @@ impl Activity {
 /// Chromium fetches `/favicon.ico` by itself after a navigation, even a
 /// same-document one: not the page's work.
 fn is_favicon(kind: &str, url: &str) -> bool {
-    kind == "Other"
-        && url
-            .split(['?', '#'])
-            .next()
-            .is_some_and(|u| u.ends_with("/favicon.ico"))
+    kind == "Other" && is_favicon_url(url)
+}
+
+/// Whether `url` is a site's `/favicon.ico`.
+pub(crate) fn is_favicon_url(url: &str) -> bool {
+    url.split(['?', '#'])
+        .next()
+        .is_some_and(|u| u.ends_with("/favicon.ico"))
 }
 
 /// How an action's aftermath ended.

@@ -144,6 +144,9 @@ describe('settling after an action (single-page app)', () => {
     const snap = section(nav.text, 'Page snapshot');
     assert.match(snap, /- paragraph \[ref=e\d+\]: 3 members/);
     assert.match(snap, /- listitem \[ref=e\d+\]: Edsger/);
+    // The page has no icon: the browser's own /favicon.ico 404 is not the
+    // page's error and is not in its console.
+    assert.doesNotMatch(nav.text, /favicon/);
     // A page that opens a long poll as it loads is answered without a note:
     // its poll is its own, not the navigation's.
     const desk = await server.call('browser_navigate', { url: site.url('/') });
