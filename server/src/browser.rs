@@ -168,6 +168,9 @@ pub struct TabEvents {
     pub loads: u64,
     /// `loads` when the document was last marked ([`Page::mark`]).
     pub loads_at_mark: u64,
+    /// How long the tab had been unanswering when a page script was last
+    /// stopped ([`Page::stop_scripts`]), until a response reports it.
+    pub stopped_script: Option<Duration>,
 }
 
 const CONSOLE_CAP: usize = 2_000;
@@ -209,7 +212,7 @@ impl Page {
         if let Err(e) = &r
             && Error::is_call_timeout(e)
         {
-            self.stop_scripts();
+            self.stop_scripts(self.timeout + Duration::from_secs(5));
         }
         r
     }
@@ -318,7 +321,7 @@ impl Page {
         match self.call_within(method, params, timeout) {
             Err(e) if Error::is_call_timeout(&e) => {
                 if timeout >= self.timeout {
-                    self.stop_scripts();
+                    self.stop_scripts(timeout);
                 }
                 Err(anyhow!(Error::ScriptTimeout(timeout)))
             }
@@ -329,8 +332,10 @@ impl Page {
     /// Stops the script the tab is running, if any. CDP's
     /// `Runtime.terminateExecution` also stops the *next* script when none
     /// runs, so a throwaway evaluation takes that hit instead of the
-    /// agent's next call.
-    pub fn stop_scripts(&self) {
+    /// agent's next call. `waited` (how long the tab did not answer) is
+    /// kept until [`Page::take_stopped_script`] reports it.
+    pub fn stop_scripts(&self, waited: Duration) {
+        lock(&self.events).stopped_script = Some(waited);
         let quick = Duration::from_secs(2);
         let stopped = self.call_within("Runtime.terminateExecution", json!({}), quick);
         let absorbed = self.call_within("Runtime.evaluate", json!({ "expression": "0" }), quick);
@@ -339,6 +344,18 @@ impl Page {
             stopped.is_ok(),
             absorbed.is_ok()
         );
+    }
+
+    /// The note for a page script stopped since the last call of this
+    /// (whoever stopped it: an action's wait, a read, the check before a
+    /// call), once.
+    pub fn take_stopped_script(&self) -> Option<String> {
+        lock(&self.events).stopped_script.take().map(|waited| {
+            format!(
+                "A script in the page kept it busy for over {} s and was stopped.",
+                waited.as_secs()
+            )
+        })
     }
 
     /// Resolves a backend node id to a JS object id; `None` when the node

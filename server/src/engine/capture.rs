@@ -69,13 +69,9 @@ impl Engine {
         }
         let (ax, carried) = if acted.snapshot {
             let raw_tree = match tab.call("Accessibility.getFullAXTree", json!({})) {
+                // A page script kept the tab busy; `Page::call` stopped it
+                // (the note below says so), so the tree can be read now.
                 Err(e) if Error::is_call_timeout(&e) => {
-                    // A page script kept the tab busy; `Page::call` stopped
-                    // it, so the tree can be read now.
-                    result.push_str(&format!(
-                        "\nA script in the page kept it busy for over {} s and was stopped.",
-                        self.config.browser.action_timeout.as_secs() + 5
-                    ));
                     tab.call("Accessibility.getFullAXTree", json!({}))?
                 }
                 r => r?,
@@ -87,6 +83,11 @@ impl Engine {
         } else {
             (None, Carried::default())
         };
+        // A script stopped while acting, settling or reading.
+        if let Some(note) = tab.take_stopped_script() {
+            result.push('\n');
+            result.push_str(&note);
+        }
         let tree = ax.as_ref().map(|_| carried.tree.clone());
         let response = Response {
             result: Some(result).filter(|r| !r.is_empty()),

@@ -170,11 +170,8 @@ impl Engine {
         let wait = self.timeout().min(Duration::from_secs(5));
         match page.call_within("Runtime.evaluate", json!({ "expression": "0" }), wait) {
             Err(e) if Error::is_call_timeout(&e) => {
-                page.stop_scripts();
-                Some(format!(
-                    "A script in the page kept it busy for over {} s and was stopped.",
-                    wait.as_secs()
-                ))
+                page.stop_scripts(wait);
+                page.take_stopped_script()
             }
             _ => None,
         }

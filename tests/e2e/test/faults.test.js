@@ -391,8 +391,10 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
   test('a page that spins in its own script (after loading, between calls): the script is stopped, the call answers', async () => {
     const nav = await server.call('browser_navigate', { url: site.url('/spin.html') });
     assert.equal(nav.isError, false, nav.text);
-    // The loop starts with the load event, before the server reads the tree.
-    assert.match(nav.text, new RegExp(`A script in the page kept it busy for over ${ACTION_TIMEOUT + 5} s and was stopped\\.`));
+    // The loop starts with the load event, while the server waits for the
+    // page to settle (or reads the tree): whichever call finds the tab
+    // unanswering stops the script, and the response says so.
+    assert.match(nav.text, /A script in the page kept it busy for over \d+ s and was stopped\./);
     assert.match(nav.text, /- heading "Spins after loading" \[level=1\]/);
     const snap = await server.call('browser_snapshot');
     assert.equal(snap.isError, false, snap.text);
