@@ -686,8 +686,14 @@ export interface RefCarry {
   fresh: number
 }
 
+/**
+ * @deprecated Use `RenderedResponse`, the name every binding uses; this
+ * alias goes in the next breaking release.
+ */
+export type Rendered = RenderedResponse
+
 /** A rendered response. */
-export interface Rendered {
+export interface RenderedResponse {
   /** The Markdown text. */
   text: string
   /** Images, resized and re-encoded per `imageOptions` (base64). */
@@ -707,7 +713,7 @@ export interface Rendered {
  * key, a one-line "unchanged", or in full. With diffing off the stored
  * snapshot is neither read nor moved.
  */
-export declare function renderResponse(response: ToolResponse, tool: string, options?: { expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string }): Rendered
+export declare function renderResponse(response: ToolResponse, tool: string, options?: { expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string }): RenderedResponse
 
 /** How serious a change is. */
 export type Severity = 'info' | 'warning' | 'error'
@@ -892,7 +898,7 @@ export interface TreeChange {
  * element identity: added, removed, changed (field by field) and the
  * unchanged count, rendered for agents or as YAML / JSON.
  */
-export declare function treeDiff(before: string | SnapshotElement[], after: string | SnapshotElement[], options?: TreeDiffOptions): TreeDiffResult
+export declare function treeDiff(before: string | SnapshotElement[], after: string | SnapshotElement[], options?: TreeDiffOptions): TreeDiff
 
 /** How a tree diff is printed. */
 export type TreeDiffFormat = 'agent' | 'yaml' | 'json'
@@ -923,7 +929,7 @@ export interface TreeDiffOptions {
 }
 
 /** A tree diff: its rendering and its parts. */
-export interface TreeDiffResult {
+export interface TreeDiff {
   /** The diff in the chosen format. */
   text: string
   /**
@@ -943,6 +949,12 @@ export interface TreeDiffResult {
   /** Matched elements whose ref differs (`identity: 'content'` only). */
   refsRenumbered: number
 }
+
+/**
+ * @deprecated Use `TreeDiff`, the name every binding uses; this alias
+ * goes in the next breaking release.
+ */
+export type TreeDiffResult = TreeDiff
 
 /** Which element identity a tree diff trusts. */
 export type TreeIdentity = 'refs' | 'content'

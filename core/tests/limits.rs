@@ -15,7 +15,7 @@ use response_diff::diff::{
     ResponseDiffDetector,
 };
 use response_diff::fingerprint::{self, Fingerprint};
-use response_diff::tree::{self, DiffOptions, MAX_DEPTH, ReadOutcome, SinceStore, Tree};
+use response_diff::tree::{self, MAX_DEPTH, ReadOutcome, SinceStore, Tree, TreeDiffOptions};
 
 #[test]
 fn the_documented_defaults() {
@@ -187,7 +187,7 @@ fn inputs_over_the_limits_are_refused_with_the_sizes() {
 #[test]
 fn since_store_keeps_at_most_its_keys_least_recently_read_first() {
     let store = SinceStore::with_limits(2, 3);
-    let opts = DiffOptions::default();
+    let opts = TreeDiffOptions::default();
     let t = tree::parse_aria("- button \"Go\"", false).unwrap();
     let ts: Vec<u64> = (0..3)
         .map(|i| store.read(&format!("k{i}"), t.clone(), None, &opts).ts)
@@ -212,7 +212,7 @@ fn since_store_keeps_at_most_its_keys_least_recently_read_first() {
 #[test]
 fn since_store_keeps_at_most_per_key_reads() {
     let store = SinceStore::with_limits(3, 8);
-    let opts = DiffOptions::default();
+    let opts = TreeDiffOptions::default();
     let t = tree::parse_aria("- button \"Go\"", false).unwrap();
     let ts: Vec<u64> = (0..10)
         .map(|_| store.read("k", t.clone(), None, &opts).ts)

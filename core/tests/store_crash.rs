@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use response_diff::fingerprint::{self, BaselineStore, Fingerprint};
-use response_diff::tree::{DiffOptions, DiskStore, Element, ReadOutcome, Tree};
+use response_diff::tree::{DiskStore, Element, ReadOutcome, Tree, TreeDiffOptions};
 
 const CHILD_ENV: &str = "RD_CRASH_CHILD";
 const DIR_ENV: &str = "RD_CRASH_DIR";
@@ -65,7 +65,7 @@ fn crash_child_writer() {
                         &format!("tab-{}", i % 4),
                         &tree,
                         None,
-                        &DiffOptions::default(),
+                        &TreeDiffOptions::default(),
                     )
                     .unwrap();
             }
@@ -188,10 +188,10 @@ fn since_store_survives_a_killed_writer() {
         }
         // The store itself still works, and reads since a stored ts diff.
         let r = store
-            .read("check", &tree, None, &DiffOptions::default())
+            .read("check", &tree, None, &TreeDiffOptions::default())
             .unwrap();
         let again = store
-            .read("check", &tree, Some(r.ts), &DiffOptions::default())
+            .read("check", &tree, Some(r.ts), &TreeDiffOptions::default())
             .unwrap();
         assert!(matches!(again.outcome, ReadOutcome::Diff(ref d) if d.is_empty()));
     });

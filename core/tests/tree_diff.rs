@@ -2,8 +2,8 @@
 //! golden renderings, YAML validity, and the apply law on every pair.
 
 use response_diff::tree::{
-    DiffFormat, DiffOptions, Element, Field, Filter, IdentityMode, Selector, Tree, TreeDiff, diff,
-    diff_with, parse_aria,
+    Element, Field, Filter, IdentityMode, Selector, Tree, TreeDiff, TreeDiffFormat,
+    TreeDiffOptions, diff, diff_with, parse_aria,
 };
 use std::path::PathBuf;
 
@@ -22,10 +22,10 @@ fn case(n: u32) -> (Tree, Tree) {
     )
 }
 
-fn opts(identity: IdentityMode) -> DiffOptions {
-    DiffOptions {
+fn opts(identity: IdentityMode) -> TreeDiffOptions {
+    TreeDiffOptions {
         identity,
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     }
 }
 
@@ -203,7 +203,11 @@ fn renderings_are_deterministic() {
         let (b, a) = case(n);
         let d1 = diff(&b, &a);
         let d2 = diff(&b.clone(), &a.clone());
-        for f in [DiffFormat::Agent, DiffFormat::Yaml, DiffFormat::Json] {
+        for f in [
+            TreeDiffFormat::Agent,
+            TreeDiffFormat::Yaml,
+            TreeDiffFormat::Json,
+        ] {
             assert_eq!(d1.render(f, 2, Some(1)), d2.render(f, 2, Some(1)));
         }
     }
@@ -332,24 +336,24 @@ fn yaml_quotes_every_risky_string() {
 #[test]
 fn filters_apply_to_both_trees() {
     let (before, after) = case(7);
-    let scope = DiffOptions {
+    let scope = TreeDiffOptions {
         filter: Filter {
             scope: Some(Selector::parse("complementary \"Cart\"").unwrap()),
             ..Filter::default()
         },
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     };
     let d = diff_with(&before, &after, &scope);
     assert_eq!(d.added.len(), 3);
     assert_eq!(d.changed.len(), 3); // heading name + its new ref, subtotal value
     assert_eq!(d.unchanged_count, 9);
 
-    let buttons = DiffOptions {
+    let buttons = TreeDiffOptions {
         filter: Filter {
             roles: Some(vec!["button".into()]),
             ..Filter::default()
         },
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     };
     let d = diff_with(&before, &after, &buttons);
     assert_eq!(

@@ -479,7 +479,7 @@ fn format(
         ignore_whitespace: false,
         ..core::DiffSettings::default()
     };
-    Ok(strip_final_newline(core::format_texts(
+    Ok(strip_final_newline(core::format_diff(
         &old, &new, &settings,
     )))
 }

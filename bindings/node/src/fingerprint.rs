@@ -315,8 +315,8 @@ pub struct FingerprintComparison {
     pub text: String,
 }
 
-impl From<core::Comparison> for FingerprintComparison {
-    fn from(c: core::Comparison) -> Self {
+impl From<core::FingerprintComparison> for FingerprintComparison {
+    fn from(c: core::FingerprintComparison) -> Self {
         let text = c.to_string();
         FingerprintComparison {
             status: c.status.as_str().to_owned(),

@@ -124,7 +124,7 @@ pub struct TreeChange {
 
 /// A tree diff: its rendering and its parts.
 #[napi(object)]
-pub struct TreeDiffResult {
+pub struct TreeDiff {
     /// The diff in the chosen format.
     pub text: String,
     /// Elements only in the new tree, each without its children (added
@@ -142,6 +142,11 @@ pub struct TreeDiffResult {
     /// Matched elements whose ref differs (`identity: 'content'` only).
     pub refs_renumbered: u32,
 }
+
+/// @deprecated Use `TreeDiff`, the name every binding uses; this alias
+/// goes in the next breaking release.
+#[napi]
+pub type TreeDiffResult = TreeDiff;
 
 fn element(e: &core::Element) -> Value {
     serde_json::to_value(e).unwrap_or(Value::Null)
@@ -255,18 +260,18 @@ pub fn tree_diff(
     #[napi(ts_arg_type = "string | SnapshotElement[]")] before: Unknown<'_>,
     #[napi(ts_arg_type = "string | SnapshotElement[]")] after: Unknown<'_>,
     #[napi(ts_arg_type = "TreeDiffOptions")] options: Option<Json>,
-) -> Result<TreeDiffResult> {
+) -> Result<TreeDiff> {
     let options = options.map(|j| j.0);
     let before = tree_text(&env, before)?;
     let after = tree_text(&env, after)?;
-    let run = || -> CoreResult<TreeDiffResult> {
+    let run = || -> CoreResult<TreeDiff> {
         let (req, extras) = request(options, &["ts", "since"])?;
         let old = tree_of(before, req.lenient)?;
         let new = tree_of(after, req.lenient)?;
         let ts = millis(&extras, "ts")?.unwrap_or_else(now_ms);
         let since = millis(&extras, "since")?;
         let d = core::diff_with(&old, &new, &req.options);
-        Ok(TreeDiffResult {
+        Ok(TreeDiff {
             text: d.render(req.format, ts, since),
             added: d.added.iter().map(|a| element(&a.element)).collect(),
             removed: d.removed.iter().map(|r| element(&r.element)).collect(),

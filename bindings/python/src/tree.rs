@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use response_diff::tree::{
-    self as core, DiffFormat, Element, ReadOutcome, Selector, Tree, TreeDiffRequest,
+    self as core, Element, ReadOutcome, Selector, Tree, TreeDiffFormat, TreeDiffRequest,
 };
 
 use crate::convert::{data_json, json_to_py, options_json, repr};
@@ -46,10 +46,10 @@ fn tree_arg(py: Python<'_>, value: &Bound<'_, PyAny>, lenient: bool) -> RdResult
     Ok(Arc::new(tree))
 }
 
-fn format_name(f: DiffFormat) -> &'static str {
+fn format_name(f: TreeDiffFormat) -> &'static str {
     match f {
-        DiffFormat::Yaml => "yaml",
-        DiffFormat::Json => "json",
+        TreeDiffFormat::Yaml => "yaml",
+        TreeDiffFormat::Json => "json",
         _ => "agent",
     }
 }
@@ -214,7 +214,7 @@ impl PyElement {
 /// One field change of a matched element.
 #[pyclass(name = "TreeChange", module = "response_diff", frozen)]
 pub struct PyTreeChange {
-    inner: core::Change,
+    inner: core::TreeChange,
 }
 
 #[pymethods]
@@ -264,15 +264,15 @@ impl PyTreeChange {
 pub struct PyTreeDiff {
     inner: core::TreeDiff,
     /// The `format` the diff was asked for: `render()` and `str()` use it.
-    format: DiffFormat,
+    format: TreeDiffFormat,
     /// When the diff was made (ms since the epoch): the default `ts`.
     ts: u64,
 }
 
-fn diff_format(format: Option<&str>, default: DiffFormat) -> RdResult<DiffFormat> {
+fn diff_format(format: Option<&str>, default: TreeDiffFormat) -> RdResult<TreeDiffFormat> {
     Ok(match format {
         None => default,
-        Some(f) => f.parse::<DiffFormat>()?,
+        Some(f) => f.parse::<TreeDiffFormat>()?,
     })
 }
 
@@ -641,9 +641,9 @@ pub struct PySinceStore {
 /// The result of a `since` read.
 #[pyclass(name = "SinceRead", module = "response_diff", frozen)]
 pub struct PySinceRead {
-    inner: core::Read,
+    inner: core::SinceRead,
     /// The `format` the read was asked for: `render()` and `str()` use it.
-    format: DiffFormat,
+    format: TreeDiffFormat,
 }
 
 #[pymethods]
@@ -750,10 +750,10 @@ impl PySinceRead {
         Ok(self.inner.render(diff_format(format, self.format)?))
     }
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.inner.render(DiffFormat::Json))
+        json_to_py(py, &self.inner.render(TreeDiffFormat::Json))
     }
     fn to_json(&self) -> String {
-        self.inner.render(DiffFormat::Json)
+        self.inner.render(TreeDiffFormat::Json)
     }
     fn __str__(&self) -> String {
         self.inner.render(self.format)

@@ -43,11 +43,11 @@ impl DiffFormat {
 /// host's "format a diff" entry point calls this, so all print the same.
 ///
 /// ```
-/// use response_diff::diff::{DiffFormat, DiffSettings, format_texts};
+/// use response_diff::diff::{DiffFormat, DiffSettings, format_diff};
 /// let s = DiffSettings { format: DiffFormat::Minimal, ..DiffSettings::default() };
-/// assert_eq!(format_texts("a\nb\n", "a\nc\n", &s), "- b\n+ c\n");
+/// assert_eq!(format_diff("a\nb\n", "a\nc\n", &s), "- b\n+ c\n");
 /// ```
-pub fn format_texts(old: &str, new: &str, settings: &DiffSettings) -> String {
+pub fn format_diff(old: &str, new: &str, settings: &DiffSettings) -> String {
     let diff = LineDiff::compute_with(
         old,
         new,

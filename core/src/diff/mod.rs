@@ -19,7 +19,7 @@ pub use detector::{
     DiffResult, ResponseDiffDetector, compare_texts, short_hash,
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
-pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, format_texts, hunks};
+pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, format_diff, hunks};
 pub use lines::{
     BUDGET_MIN_CHANGES, EngineOptions, Line, LineDiff, Op, OpKind, Side, count_lines,
     normalize_whitespace, split_lines,

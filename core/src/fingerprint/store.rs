@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use lru::LruCache;
 
-use super::compare::{Comparison, Severity, compare};
+use super::compare::{FingerprintComparison, Severity, compare};
 use super::model::{Fingerprint, MAX_FINGERPRINT_BYTES};
 use crate::{Error, Result};
 
@@ -340,7 +340,7 @@ impl BaselineStore {
         against: &str,
         current: &Fingerprint,
         threshold: Severity,
-    ) -> Result<Comparison> {
+    ) -> Result<FingerprintComparison> {
         let baseline = self.get(against)?;
         Ok(compare(&baseline, current, threshold))
     }

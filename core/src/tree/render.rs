@@ -2,14 +2,14 @@
 //! deterministic: fixed key order, document order, no map iteration.
 
 use super::aria::{json_quote, yaml_needs_quotes};
-use super::diff::{Added, Change, ElementRef, Field, Parent, Removed, TreeDiff};
+use super::diff::{Added, ElementContext, Field, Parent, Removed, TreeChange, TreeDiff};
 use super::model::Element;
 use std::fmt::Write as _;
 
 /// Output format of a diff (and of a `since` read).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
-pub enum DiffFormat {
+pub enum TreeDiffFormat {
     /// One line per change: `+ [e216] listitem "Item 2" (in list "Cart")`,
     /// `- [e95] row "…"`, `~ [e12] textbox "Search" value="b" (was "a")`,
     /// then `# 148 elements unchanged`. The default.
@@ -21,13 +21,13 @@ pub enum DiffFormat {
     Json,
 }
 
-impl std::str::FromStr for DiffFormat {
+impl std::str::FromStr for TreeDiffFormat {
     type Err = crate::Error;
     fn from_str(s: &str) -> crate::Result<Self> {
         match s {
-            "agent" => Ok(DiffFormat::Agent),
-            "yaml" => Ok(DiffFormat::Yaml),
-            "json" => Ok(DiffFormat::Json),
+            "agent" => Ok(TreeDiffFormat::Agent),
+            "yaml" => Ok(TreeDiffFormat::Yaml),
+            "json" => Ok(TreeDiffFormat::Json),
             other => Err(crate::Error::invalid_option(
                 "format",
                 format!("unknown format `{other}`; allowed: agent, yaml, json"),
@@ -258,15 +258,15 @@ impl TreeDiff {
     /// Renders in `format`; YAML and JSON carry `ts` and `since`.
     ///
     /// ```
-    /// use response_diff::tree::{diff, parse_aria, DiffFormat};
+    /// use response_diff::tree::{diff, parse_aria, TreeDiffFormat};
     /// let t = parse_aria("- button \"Go\"", false).unwrap();
-    /// assert_eq!(diff(&t, &t).render(DiffFormat::Agent, 2, Some(1)), "# 1 element unchanged");
+    /// assert_eq!(diff(&t, &t).render(TreeDiffFormat::Agent, 2, Some(1)), "# 1 element unchanged");
     /// ```
-    pub fn render(&self, format: DiffFormat, ts: u64, since: Option<u64>) -> String {
+    pub fn render(&self, format: TreeDiffFormat, ts: u64, since: Option<u64>) -> String {
         match format {
-            DiffFormat::Agent => self.to_agent(),
-            DiffFormat::Yaml => self.to_yaml(ts, since),
-            DiffFormat::Json => self.to_json(ts, since),
+            TreeDiffFormat::Agent => self.to_agent(),
+            TreeDiffFormat::Yaml => self.to_yaml(ts, since),
+            TreeDiffFormat::Json => self.to_json(ts, since),
         }
     }
 }
@@ -385,7 +385,7 @@ fn name_text(e: &Element) -> String {
     }
 }
 
-fn parent_obj(c: &ElementRef) -> YamlVal {
+fn parent_obj(c: &ElementContext) -> YamlVal {
     let mut m = Vec::new();
     if let Some(r) = &c.aria_ref {
         m.push(("ref", r.clone()));
@@ -453,7 +453,7 @@ fn removed_fields(r: &Removed) -> Vec<(&'static str, YamlVal)> {
     f
 }
 
-fn change_fields(c: &Change) -> Vec<(&'static str, YamlVal)> {
+fn change_fields(c: &TreeChange) -> Vec<(&'static str, YamlVal)> {
     vec![
         ("ref", YamlVal::OptStr(c.aria_ref.clone())),
         ("role", YamlVal::Str(c.role.clone())),
@@ -510,7 +510,7 @@ fn describe_element(out: &mut String, e: &Element, with_value: bool) {
 }
 
 /// `list "Cart"`, `list [e6]`, `list`.
-fn context(c: &ElementRef) -> String {
+fn context(c: &ElementContext) -> String {
     if !c.name.is_empty() {
         format!("{} {}", c.role, json_quote(&c.name))
     } else if let Some(r) = &c.aria_ref {
@@ -524,7 +524,7 @@ fn quoted(v: &Option<String>) -> String {
     v.as_deref().map_or_else(|| "none".to_owned(), json_quote)
 }
 
-fn change_part(out: &mut String, c: &Change) {
+fn change_part(out: &mut String, c: &TreeChange) {
     match &c.field {
         Field::Name => {
             let _ = match c.from.as_deref() {

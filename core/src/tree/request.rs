@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use super::{DiffFormat, DiffOptions, Filter, IdentityMode, Selector};
+use super::{Filter, IdentityMode, Selector, TreeDiffFormat, TreeDiffOptions};
 use crate::Result;
 
 #[derive(Debug, Default, Deserialize)]
@@ -38,9 +38,9 @@ enum IdentityJson {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TreeDiffRequest {
     /// How the diff is printed (default agent).
-    pub format: DiffFormat,
+    pub format: TreeDiffFormat,
     /// Identity and filters.
-    pub options: DiffOptions,
+    pub options: TreeDiffOptions,
     /// Parse aria text leniently (odd lines become text nodes).
     pub lenient: bool,
 }
@@ -51,9 +51,9 @@ impl TreeDiffRequest {
     /// "compareBounds": bool, "lenient": bool}`; every field optional.
     ///
     /// ```
-    /// use response_diff::tree::{DiffFormat, IdentityMode, TreeDiffRequest};
+    /// use response_diff::tree::{TreeDiffFormat, IdentityMode, TreeDiffRequest};
     /// let r = TreeDiffRequest::from_json(r#"{"format": "yaml", "identity": "content", "prune": true}"#).unwrap();
-    /// assert_eq!(r.format, DiffFormat::Yaml);
+    /// assert_eq!(r.format, TreeDiffFormat::Yaml);
     /// assert_eq!(r.options.identity, IdentityMode::Content);
     /// assert!(r.options.filter.prune);
     /// assert!(TreeDiffRequest::from_json(r#"{"scope": "div.cart"}"#).is_err());
@@ -66,11 +66,11 @@ impl TreeDiffRequest {
         };
         Ok(TreeDiffRequest {
             format: match j.format {
-                None | Some(FormatJson::Agent) => DiffFormat::Agent,
-                Some(FormatJson::Yaml) => DiffFormat::Yaml,
-                Some(FormatJson::Json) => DiffFormat::Json,
+                None | Some(FormatJson::Agent) => TreeDiffFormat::Agent,
+                Some(FormatJson::Yaml) => TreeDiffFormat::Yaml,
+                Some(FormatJson::Json) => TreeDiffFormat::Json,
             },
-            options: DiffOptions {
+            options: TreeDiffOptions {
                 identity: match j.identity {
                     None | Some(IdentityJson::Refs) => IdentityMode::Refs,
                     Some(IdentityJson::Content) => IdentityMode::Content,

@@ -5,9 +5,9 @@
 //! An unknown or expired `ts` never fails: the read returns the full tree
 //! with a one-line notice.
 
-use super::diff::{DiffOptions, TreeDiff, diff_with};
+use super::diff::{TreeDiff, TreeDiffOptions, diff_with};
 use super::model::Tree;
-use super::render::{DiffFormat, yaml_scalar};
+use super::render::{TreeDiffFormat, yaml_scalar};
 use crate::{Error, Result};
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// The result of a read: its `ts`, the `since` it was asked for, and either
 /// a diff or the full tree.
 #[derive(Debug, Clone)]
-pub struct Read {
+pub struct SinceRead {
     /// This read's timestamp (milliseconds since the Unix epoch, strictly
     /// increasing per store). Pass it as `since` next time.
     pub ts: u64,
@@ -43,7 +43,7 @@ pub enum ReadOutcome {
     },
 }
 
-impl Read {
+impl SinceRead {
     /// The notice of a full read, if any.
     pub fn notice(&self) -> Option<&str> {
         match &self.outcome {
@@ -60,25 +60,25 @@ impl Read {
     ///   (JSON: `tree`, the element array).
     ///
     /// ```
-    /// use response_diff::tree::{parse_aria, DiffFormat, DiffOptions, SinceStore};
+    /// use response_diff::tree::{parse_aria, TreeDiffFormat, TreeDiffOptions, SinceStore};
     /// let store = SinceStore::new();
     /// let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
-    /// let first = store.read("tab1", t.clone(), None, &DiffOptions::default());
-    /// let again = store.read("tab1", t, Some(first.ts), &DiffOptions::default());
+    /// let first = store.read("tab1", t.clone(), None, &TreeDiffOptions::default());
+    /// let again = store.read("tab1", t, Some(first.ts), &TreeDiffOptions::default());
     /// assert_eq!(
-    ///     again.render(DiffFormat::Agent),
+    ///     again.render(TreeDiffFormat::Agent),
     ///     format!("# ts {}, changes since {}\n# 1 element unchanged", again.ts, first.ts)
     /// );
     /// ```
-    pub fn render(&self, format: DiffFormat) -> String {
+    pub fn render(&self, format: TreeDiffFormat) -> String {
         match (&self.outcome, format) {
-            (ReadOutcome::Diff(d), DiffFormat::Agent) => {
+            (ReadOutcome::Diff(d), TreeDiffFormat::Agent) => {
                 let since = self.since.map_or_else(String::new, |s| s.to_string());
                 format!("# ts {}, changes since {since}\n{}", self.ts, d.to_agent())
             }
-            (ReadOutcome::Diff(d), DiffFormat::Yaml) => d.to_yaml(self.ts, self.since),
-            (ReadOutcome::Diff(d), DiffFormat::Json) => d.to_json(self.ts, self.since),
-            (ReadOutcome::Full { tree, notice }, DiffFormat::Agent) => {
+            (ReadOutcome::Diff(d), TreeDiffFormat::Yaml) => d.to_yaml(self.ts, self.since),
+            (ReadOutcome::Diff(d), TreeDiffFormat::Json) => d.to_json(self.ts, self.since),
+            (ReadOutcome::Full { tree, notice }, TreeDiffFormat::Agent) => {
                 let mut out = format!("# ts {}", self.ts);
                 if let Some(n) = notice {
                     out.push_str("\n# ");
@@ -88,7 +88,7 @@ impl Read {
                 out.push_str(&tree.to_aria());
                 out
             }
-            (ReadOutcome::Full { tree, notice }, DiffFormat::Yaml) => {
+            (ReadOutcome::Full { tree, notice }, TreeDiffFormat::Yaml) => {
                 let mut out = format!("ts: {}\nsince: ", self.ts);
                 match self.since {
                     Some(s) => out.push_str(&s.to_string()),
@@ -119,7 +119,7 @@ impl Read {
                 }
                 out
             }
-            (ReadOutcome::Full { tree, notice }, DiffFormat::Json) => {
+            (ReadOutcome::Full { tree, notice }, TreeDiffFormat::Json) => {
                 let mut out = format!("{{\"ts\":{},\"since\":", self.ts);
                 match self.since {
                     Some(s) => out.push_str(&s.to_string()),
@@ -150,7 +150,7 @@ fn outcome(
     tree: &Arc<Tree>,
     since: Option<u64>,
     missing: impl FnOnce(u64) -> String,
-    options: &DiffOptions,
+    options: &TreeDiffOptions,
 ) -> ReadOutcome {
     let scope_notice = |t: &Tree| {
         options.filter.scope.as_ref().and_then(|s| {
@@ -210,9 +210,9 @@ fn outcome(
 /// recently read going first. `Send + Sync`: share one across threads.
 ///
 /// ```
-/// use response_diff::tree::{parse_aria, DiffOptions, ReadOutcome, SinceStore};
+/// use response_diff::tree::{parse_aria, TreeDiffOptions, ReadOutcome, SinceStore};
 /// let store = SinceStore::new();
-/// let opts = DiffOptions::default();
+/// let opts = TreeDiffOptions::default();
 /// let v1 = parse_aria("- list [ref=e1]:\n  - listitem [ref=e2]: a", false).unwrap();
 /// let v2 = parse_aria("- list [ref=e1]:\n  - listitem [ref=e2]: a\n  - listitem [ref=e3]: b", false).unwrap();
 /// let r1 = store.read("tab-1", v1, None, &opts);
@@ -270,7 +270,13 @@ impl SinceStore {
     /// Records `tree` as the latest read of `key` and returns it as a diff
     /// against the read `since` (if still kept), else in full with a notice.
     /// `options.filter` applies to both trees (and to the full tree).
-    pub fn read(&self, key: &str, tree: Tree, since: Option<u64>, options: &DiffOptions) -> Read {
+    pub fn read(
+        &self,
+        key: &str,
+        tree: Tree,
+        since: Option<u64>,
+        options: &TreeDiffOptions,
+    ) -> SinceRead {
         let tree = Arc::new(tree);
         let (ts, old) = {
             let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
@@ -302,7 +308,7 @@ impl SinceStore {
             },
             options,
         );
-        Read { ts, since, outcome }
+        SinceRead { ts, since, outcome }
     }
 
     /// Forgets every tree of `key`.
@@ -327,12 +333,12 @@ impl SinceStore {
 ///   read; symlinks in the directory are never followed.
 ///
 /// ```
-/// use response_diff::tree::{parse_aria, DiffOptions, DiskStore, ReadOutcome};
+/// use response_diff::tree::{parse_aria, TreeDiffOptions, DiskStore, ReadOutcome};
 /// let dir = tempfile::tempdir().unwrap();
 /// let store = DiskStore::open(dir.path().join("since")).unwrap();
 /// let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
-/// let r1 = store.read("chrome", &t, None, &DiffOptions::default()).unwrap();
-/// let r2 = store.read("chrome", &t, Some(r1.ts), &DiffOptions::default()).unwrap();
+/// let r1 = store.read("chrome", &t, None, &TreeDiffOptions::default()).unwrap();
+/// let r2 = store.read("chrome", &t, Some(r1.ts), &TreeDiffOptions::default()).unwrap();
 /// assert!(matches!(r2.outcome, ReadOutcome::Diff(ref d) if d.is_empty()));
 /// ```
 #[derive(Debug, Clone)]
@@ -424,8 +430,8 @@ impl DiskStore {
         key: &str,
         tree: &Tree,
         since: Option<u64>,
-        options: &DiffOptions,
-    ) -> Result<Read> {
+        options: &TreeDiffOptions,
+    ) -> Result<SinceRead> {
         self.read_at(key, tree, since, options, now_ms())
     }
 
@@ -433,13 +439,13 @@ impl DiskStore {
     /// epoch), for tests and replays.
     ///
     /// ```
-    /// use response_diff::tree::{parse_aria, DiffOptions, DiskStore};
+    /// use response_diff::tree::{parse_aria, TreeDiffOptions, DiskStore};
     /// let dir = tempfile::tempdir().unwrap();
     /// let store = DiskStore::open(dir.path().join("s")).unwrap();
     /// let t = parse_aria("- button \"Go\"", false).unwrap();
-    /// let r1 = store.read_at("k", &t, None, &DiffOptions::default(), 1_000_000).unwrap();
+    /// let r1 = store.read_at("k", &t, None, &TreeDiffOptions::default(), 1_000_000).unwrap();
     /// // 61 s later the first read has expired: full tree and a notice.
-    /// let r2 = store.read_at("k", &t, Some(r1.ts), &DiffOptions::default(), 1_061_000).unwrap();
+    /// let r2 = store.read_at("k", &t, Some(r1.ts), &TreeDiffOptions::default(), 1_061_000).unwrap();
     /// assert!(r2.notice().unwrap().contains("expired"));
     /// ```
     pub fn read_at(
@@ -447,9 +453,9 @@ impl DiskStore {
         key: &str,
         tree: &Tree,
         since: Option<u64>,
-        options: &DiffOptions,
+        options: &TreeDiffOptions,
         now: u64,
-    ) -> Result<Read> {
+    ) -> Result<SinceRead> {
         let file_key = file_key(key);
         let ttl = self.ttl.as_millis() as u64;
         let mut max_ts = 0u64;
@@ -501,7 +507,7 @@ impl DiskStore {
             options,
         );
         self.write(&file_key, ts, tree)?;
-        Ok(Read { ts, since, outcome })
+        Ok(SinceRead { ts, since, outcome })
     }
 
     fn load(&self, file_key: &str, since: u64, now: u64, ttl: u64) -> Option<Tree> {
