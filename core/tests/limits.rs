@@ -8,11 +8,11 @@ mod common;
 
 use std::time::Duration;
 
+use response_diff::__internals::{BUDGET_MIN_CHANGES, DiffFormatter, EngineOptions, LineDiff};
 use response_diff::Error;
 use response_diff::diff::{
-    BUDGET_MIN_CHANGES, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig,
-    DiffFormat, DiffFormatter, DiffMode, DiffSettings, EngineOptions, LineDiff,
-    ResponseDiffDetector,
+    DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffFormat, DiffMode,
+    DiffSettings, ResponseDiffDetector,
 };
 use response_diff::fingerprint::{self, Fingerprint};
 use response_diff::tree::{self, MAX_DEPTH, ReadOutcome, SinceStore, Tree, TreeDiffOptions};

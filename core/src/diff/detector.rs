@@ -72,7 +72,8 @@ pub struct DiffMetadata {
     /// Whether the counts are exact. Always true from the detector, which
     /// always runs the search (`maxDiffLines` never skips it, since only
     /// the real diff tells whether it is the smaller answer); false only
-    /// from [`super::EngineOptions::max_changes`] used directly.
+    /// when the line engine runs under a `max_changes` cap, which the
+    /// detector never sets.
     pub exact: bool,
 }
 
