@@ -15,7 +15,9 @@ use response_diff::diff::{
     DiffSettings, ResponseDiffDetector,
 };
 use response_diff::fingerprint::{self, Fingerprint};
-use response_diff::tree::{self, MAX_DEPTH, ReadOutcome, SinceStore, Tree, TreeDiffOptions};
+use response_diff::tree::{
+    self, MAX_DEPTH, ReadOutcome, SinceStore, SinceStoreConfig, Tree, TreeDiffOptions,
+};
 
 #[test]
 fn the_documented_defaults() {
@@ -186,7 +188,7 @@ fn inputs_over_the_limits_are_refused_with_the_sizes() {
 
 #[test]
 fn since_store_keeps_at_most_its_keys_least_recently_read_first() {
-    let store = SinceStore::with_limits(2, 3);
+    let store = SinceStore::with_config(SinceStoreConfig::default().per_key(2).keys(3));
     let opts = TreeDiffOptions::default();
     let t = tree::parse_aria("- button \"Go\"", false).unwrap();
     let ts: Vec<u64> = (0..3)
@@ -211,7 +213,7 @@ fn since_store_keeps_at_most_its_keys_least_recently_read_first() {
 
 #[test]
 fn since_store_keeps_at_most_per_key_reads() {
-    let store = SinceStore::with_limits(3, 8);
+    let store = SinceStore::with_config(SinceStoreConfig::default().per_key(3).keys(8));
     let opts = TreeDiffOptions::default();
     let t = tree::parse_aria("- button \"Go\"", false).unwrap();
     let ts: Vec<u64> = (0..10)
@@ -223,7 +225,7 @@ fn since_store_keeps_at_most_per_key_reads() {
     let old = store.read("k", t.clone(), Some(ts[6]), &opts);
     assert!(old.notice().is_some(), "only the last 3 reads are kept");
     // Zero limits are raised to 1 rather than making a store that keeps nothing.
-    let one = SinceStore::with_limits(0, 0);
+    let one = SinceStore::with_config(SinceStoreConfig::default().per_key(0).keys(0));
     let r = one.read("k", t.clone(), None, &opts);
     let again = one.read("k", t, Some(r.ts), &opts);
     assert!(matches!(again.outcome, ReadOutcome::Diff(_)));

@@ -2,8 +2,8 @@
 //! disk store's clock is passed in.
 
 use response_diff::tree::{
-    DiskStore, Filter, ReadOutcome, Selector, SinceStore, Tree, TreeDiffFormat, TreeDiffOptions,
-    parse_aria,
+    DiskStore, DiskStoreConfig, Filter, ReadOutcome, Selector, SinceStore, SinceStoreConfig, Tree,
+    TreeDiffFormat, TreeDiffOptions, parse_aria,
 };
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ fn memory_store_diffs_since_an_earlier_read() {
 
 #[test]
 fn timestamps_strictly_increase_even_within_a_millisecond() {
-    let store = SinceStore::with_limits(1000, 4);
+    let store = SinceStore::with_config(SinceStoreConfig::default().per_key(1000).keys(4));
     let t = parse_aria("- button \"x\"", false).unwrap();
     let ts: Vec<u64> = (0..500)
         .map(|_| store.read("k", t.clone(), None, &opts()).ts)
@@ -50,7 +50,7 @@ fn timestamps_strictly_increase_even_within_a_millisecond() {
 
 #[test]
 fn expired_ts_gives_the_full_tree_and_a_notice_in_memory() {
-    let store = SinceStore::with_limits(2, 8);
+    let store = SinceStore::with_config(SinceStoreConfig::default().per_key(2).keys(8));
     let page = fixture("case03.after.yml");
     let r1 = store.read("tab", fixture("case03.before.yml"), None, &opts());
     store.read("tab", page.clone(), None, &opts());
@@ -328,4 +328,31 @@ fn disk_store_never_writes_through_a_planted_symlink() {
         Tree::from_json(&std::fs::read_to_string(&planted).unwrap()).unwrap(),
         t
     );
+}
+
+#[test]
+fn since_store_config_from_json() {
+    let c = SinceStoreConfig::from_json(r#"{"perKey": 2}"#).unwrap();
+    assert_eq!(c, SinceStoreConfig::default().per_key(2));
+    assert_eq!(SinceStore::with_config(c).config().keys, 256);
+    // 0 counts as 1, as it always did.
+    let one = SinceStore::with_config(SinceStoreConfig::default().per_key(0).keys(0));
+    assert_eq!((one.config().per_key, one.config().keys), (1, 1));
+    match SinceStoreConfig::from_json(r#"{"perkey": 1}"#) {
+        Err(response_diff::Error::InvalidOption { field, .. }) => {
+            assert_eq!(field, "sinceStore.perkey")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn disk_store_config_defaults_to_the_user_directory() {
+    let c = DiskStoreConfig::default();
+    assert_eq!((c.dir, c.ttl), (None, std::time::Duration::from_secs(60)));
+    let dir = tempfile::tempdir().unwrap();
+    let store =
+        DiskStore::with_config(DiskStoreConfig::default().dir(dir.path().join("s"))).unwrap();
+    assert_eq!(store.dir(), dir.path().join("s"));
+    assert_eq!(store.ttl(), std::time::Duration::from_secs(60));
 }

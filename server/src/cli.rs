@@ -13,8 +13,8 @@ use clap::Args;
 use response_diff::diff::{DiffMode, DiffOptions, compare_texts};
 use response_diff::fingerprint::{BaselineStore, Severity, Status};
 use response_diff::tree::{
-    self, DiskStore, Filter, IdentityMode, ReadOutcome, Selector, Tree, TreeDiffFormat,
-    TreeDiffOptions,
+    self, DiskStore, DiskStoreConfig, Filter, IdentityMode, ReadOutcome, Selector, Tree,
+    TreeDiffFormat, TreeDiffOptions,
 };
 use serde_json::{Map, json};
 
@@ -278,10 +278,9 @@ pub fn read(a: ReadArgs) -> Result<ExitCode> {
     let mut engine = open(&a.url, &a.browser)?;
     let tree = engine.snapshot_tree()?;
     engine.shutdown();
-    let store = DiskStore::with_ttl(
-        a.store_dir.clone().unwrap_or_else(DiskStore::default_dir),
-        Duration::from_secs(a.ttl),
-    )?;
+    let mut config = DiskStoreConfig::default().ttl(Duration::from_secs(a.ttl));
+    config.dir = a.store_dir.clone();
+    let store = DiskStore::with_config(config)?;
     let r = store.read(&a.url, &tree, a.since, &opts)?;
     println!("{}", r.render(format));
     Ok(match (&r.outcome, a.since) {

@@ -328,12 +328,12 @@ impl SinceStore {
         env: Env,
         #[napi(ts_arg_type = "{ perKey?: number; keys?: number }")] options: Option<Json>,
     ) -> Result<Self> {
-        let options = options.map(|j| j.0);
-        let o = Opts::new("sinceStore", options, &["perKey", "keys"]).or_throw(&env)?;
-        let per_key = o.u64("perKey").or_throw(&env)?.unwrap_or(8);
-        let keys = o.u64("keys").or_throw(&env)?.unwrap_or(256);
+        let config = match options_json(options) {
+            None => core::SinceStoreConfig::default(),
+            Some(json) => core::SinceStoreConfig::from_json(&json).or_throw(&env)?,
+        };
         Ok(SinceStore {
-            inner: core::SinceStore::with_limits(per_key as usize, keys as usize),
+            inner: core::SinceStore::with_config(config),
         })
     }
 

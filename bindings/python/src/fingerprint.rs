@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyDict;
 use response_diff::fingerprint::{
-    self as core, BaselineStore, ExtractOptions, Fingerprint, FingerprintChange,
-    FingerprintComparison, Severity,
+    self as core, BaselineStore, BaselineStoreConfig, ExtractOptions, Fingerprint,
+    FingerprintChange, FingerprintComparison, Severity,
 };
 
 use crate::convert::{data_json, json_to_py, options_json, repr, to_py};
@@ -298,18 +298,18 @@ impl PyBaselineStore {
         memory_limit: Option<usize>,
         recent_limit: Option<usize>,
     ) -> RdResult<Self> {
-        let mut b = BaselineStore::configure();
+        let mut config = BaselineStoreConfig::default();
         if let Some(dir) = directory {
-            b = b.directory(dir);
+            config = config.directory(dir);
         }
         if let Some(m) = memory_limit {
-            b = b.memory_limit(m);
+            config = config.memory_limit(m);
         }
         if let Some(r) = recent_limit {
-            b = b.recent_limit(r);
+            config = config.recent_limit(r);
         }
         Ok(PyBaselineStore {
-            inner: py.detach(|| b.build())?,
+            inner: py.detach(|| BaselineStore::with_config(config))?,
         })
     }
 

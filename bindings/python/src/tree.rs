@@ -652,7 +652,11 @@ impl PySinceStore {
     #[pyo3(signature = (*, per_key=8, keys=256))]
     fn new(per_key: usize, keys: usize) -> Self {
         PySinceStore {
-            inner: core::SinceStore::with_limits(per_key, keys),
+            inner: core::SinceStore::with_config(
+                core::SinceStoreConfig::default()
+                    .per_key(per_key)
+                    .keys(keys),
+            ),
         }
     }
 

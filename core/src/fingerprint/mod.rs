@@ -59,6 +59,6 @@ pub use normalize::{normalize_selector, normalize_text, normalize_url};
 pub use options::EXTRACTOR_JS;
 pub use options::{Depth, ExtractOptions, FINGERPRINT_SCRIPT, Scope};
 pub use store::{
-    BaselineStore, BaselineStoreBuilder, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,
+    BaselineStore, BaselineStoreConfig, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,
     MIN_HASH_PREFIX, STALE_TEMP_AGE, validate_name,
 };

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use lru::LruCache;
+use serde::Deserialize;
 
 use super::compare::{FingerprintComparison, Severity, compare};
 use super::model::{Fingerprint, MAX_FINGERPRINT_BYTES};
@@ -145,86 +146,119 @@ impl std::fmt::Debug for BaselineStore {
     }
 }
 
-/// Builder for a [`BaselineStore`]; see [`BaselineStore::configure`].
-#[derive(Debug, Clone)]
-pub struct BaselineStoreBuilder {
-    memory_limit: usize,
-    recent_limit: usize,
-    dir: Option<PathBuf>,
-}
-
-impl BaselineStoreBuilder {
+/// Bounds and directory of a [`BaselineStore`].
+///
+/// ```
+/// use response_diff::fingerprint::{BaselineStore, BaselineStoreConfig};
+///
+/// let dir = std::env::temp_dir().join(format!("rd-doc-{}", std::process::id()));
+/// let store = BaselineStore::with_config(BaselineStoreConfig::default().directory(&dir).memory_limit(1 << 20))?;
+/// assert_eq!(store.directory(), Some(dir.as_path()));
+/// let c = BaselineStoreConfig::from_json(r#"{"recentLimit": 8}"#)?;
+/// assert_eq!((c.recent_limit, c.directory), (8, None));
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), response_diff::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BaselineStoreConfig {
     /// Bytes of fingerprint JSON kept in memory (default
     /// [`DEFAULT_MEMORY_LIMIT`]).
+    pub memory_limit: usize,
+    /// Recent captures kept for lookup by hash (default
+    /// [`DEFAULT_RECENT_LIMIT`]).
+    pub recent_limit: usize,
+    /// Persist named baselines in this directory (default `None`: memory
+    /// only).
+    pub directory: Option<PathBuf>,
+}
+
+impl Default for BaselineStoreConfig {
+    fn default() -> Self {
+        BaselineStoreConfig {
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            recent_limit: DEFAULT_RECENT_LIMIT,
+            directory: None,
+        }
+    }
+}
+
+/// The JSON form of [`BaselineStoreConfig`] shared by the bindings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct BaselineStoreConfigJson {
+    directory: Option<PathBuf>,
+    memory_limit: Option<usize>,
+    recent_limit: Option<usize>,
+}
+
+impl BaselineStoreConfig {
+    /// Sets [`BaselineStoreConfig::memory_limit`].
     pub fn memory_limit(mut self, bytes: usize) -> Self {
         self.memory_limit = bytes;
         self
     }
 
-    /// Recent captures kept for lookup by hash (default
-    /// [`DEFAULT_RECENT_LIMIT`]).
+    /// Sets [`BaselineStoreConfig::recent_limit`].
     pub fn recent_limit(mut self, count: usize) -> Self {
         self.recent_limit = count;
         self
     }
 
-    /// Persist named baselines in this directory.
+    /// Sets [`BaselineStoreConfig::directory`].
     pub fn directory(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.dir = Some(dir.into());
+        self.directory = Some(dir.into());
         self
     }
 
-    /// Builds the store, creating (or checking) the directory.
-    pub fn build(self) -> Result<BaselineStore> {
-        if let Some(dir) = &self.dir {
-            prepare_dir(dir)?;
-            remove_stale_temps(dir);
-        }
-        Ok(self.store())
-    }
-
-    fn store(self) -> BaselineStore {
-        BaselineStore {
-            memory_limit: self.memory_limit,
-            recent_limit: self.recent_limit,
-            dir: self.dir,
-            state: Mutex::new(State {
-                named: LruCache::unbounded(),
-                recent: VecDeque::new(),
-                bytes: 0,
-            }),
-        }
+    /// Parses `{"directory": "…", "memoryLimit": …, "recentLimit": …}`
+    /// (every field optional), the form the bindings accept.
+    pub fn from_json(json: &str) -> Result<BaselineStoreConfig> {
+        let j: BaselineStoreConfigJson = crate::json::from_str(json, "baselineStore")?;
+        let d = BaselineStoreConfig::default();
+        Ok(BaselineStoreConfig {
+            memory_limit: j.memory_limit.unwrap_or(d.memory_limit),
+            recent_limit: j.recent_limit.unwrap_or(d.recent_limit),
+            directory: j.directory,
+        })
     }
 }
 
 impl BaselineStore {
     /// An in-memory store with the default bounds.
     pub fn new() -> Self {
-        Self::configure().store()
+        Self::in_memory(BaselineStoreConfig::default())
     }
 
-    /// A builder for bounds and a directory.
-    ///
-    /// ```
-    /// use response_diff::fingerprint::BaselineStore;
-    ///
-    /// let dir = std::env::temp_dir().join(format!("rd-doc-{}", std::process::id()));
-    /// let store = BaselineStore::configure().directory(&dir).memory_limit(1 << 20).build()?;
-    /// assert_eq!(store.directory(), Some(dir.as_path()));
-    /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), response_diff::Error>(())
-    /// ```
-    pub fn configure() -> BaselineStoreBuilder {
-        BaselineStoreBuilder {
-            memory_limit: DEFAULT_MEMORY_LIMIT,
-            recent_limit: DEFAULT_RECENT_LIMIT,
-            dir: None,
+    /// A store with `config`'s bounds, persisted in its directory when it
+    /// names one (created `0700` if missing, or checked: an error when it
+    /// cannot be used).
+    pub fn with_config(config: BaselineStoreConfig) -> Result<Self> {
+        if let Some(dir) = &config.directory {
+            prepare_dir(dir)?;
+            remove_stale_temps(dir);
         }
+        Ok(Self::in_memory(config))
     }
 
-    /// A store persisted in `dir` (created `0700` if missing), default bounds.
+    /// A store persisted in `dir` (created `0700` if missing), default
+    /// bounds: `with_config(BaselineStoreConfig::default().directory(dir))`.
     pub fn open(dir: impl Into<PathBuf>) -> Result<Self> {
-        BaselineStore::configure().directory(dir).build()
+        BaselineStore::with_config(BaselineStoreConfig::default().directory(dir))
+    }
+
+    /// The store for `config` without touching its directory.
+    fn in_memory(config: BaselineStoreConfig) -> Self {
+        BaselineStore {
+            memory_limit: config.memory_limit,
+            recent_limit: config.recent_limit,
+            dir: config.directory,
+            state: Mutex::new(State {
+                named: LruCache::unbounded(),
+                recent: VecDeque::new(),
+                bytes: 0,
+            }),
+        }
     }
 
     /// The persistence directory, if any.

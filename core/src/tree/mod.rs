@@ -44,4 +44,4 @@ pub use patch::{
 pub use render::TreeDiffFormat;
 pub use request::TreeDiffRequest;
 pub use select::Selector;
-pub use store::{DiskStore, ReadOutcome, SinceRead, SinceStore};
+pub use store::{DiskStore, DiskStoreConfig, ReadOutcome, SinceRead, SinceStore, SinceStoreConfig};

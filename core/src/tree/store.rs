@@ -9,6 +9,7 @@ use super::diff::{TreeDiff, TreeDiffOptions, diff_with};
 use super::model::Tree;
 use super::render::{TreeDiffFormat, yaml_scalar};
 use crate::{Error, Result};
+use serde::Deserialize;
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -229,7 +230,70 @@ fn outcome(
 #[derive(Debug)]
 pub struct SinceStore {
     inner: Mutex<MemInner>,
-    per_key: usize,
+    config: SinceStoreConfig,
+}
+
+/// Limits of a [`SinceStore`].
+///
+/// ```
+/// use response_diff::tree::{SinceStore, SinceStoreConfig};
+/// let store = SinceStore::with_config(SinceStoreConfig::default().per_key(2).keys(10));
+/// assert_eq!(store.config().per_key, 2);
+/// let c = SinceStoreConfig::from_json(r#"{"perKey": 16}"#).unwrap();
+/// assert_eq!((c.per_key, c.keys), (16, 256));
+/// assert!(SinceStoreConfig::from_json(r#"{"perkey": 16}"#).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SinceStoreConfig {
+    /// Trees kept per key (default 8; 0 counts as 1): how far back a
+    /// `since` can reach.
+    pub per_key: usize,
+    /// Keys kept (default 256; 0 counts as 1); the least recently read
+    /// goes first.
+    pub keys: usize,
+}
+
+impl Default for SinceStoreConfig {
+    fn default() -> Self {
+        SinceStoreConfig {
+            per_key: 8,
+            keys: 256,
+        }
+    }
+}
+
+/// The JSON form of [`SinceStoreConfig`] shared by the bindings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SinceStoreConfigJson {
+    per_key: Option<usize>,
+    keys: Option<usize>,
+}
+
+impl SinceStoreConfig {
+    /// Sets [`SinceStoreConfig::per_key`].
+    pub fn per_key(mut self, trees: usize) -> Self {
+        self.per_key = trees;
+        self
+    }
+
+    /// Sets [`SinceStoreConfig::keys`].
+    pub fn keys(mut self, keys: usize) -> Self {
+        self.keys = keys;
+        self
+    }
+
+    /// Parses `{"perKey": 8, "keys": 256}` (every field optional), the
+    /// form the bindings accept.
+    pub fn from_json(json: &str) -> Result<SinceStoreConfig> {
+        let j: SinceStoreConfigJson = crate::json::from_str(json, "sinceStore")?;
+        let d = SinceStoreConfig::default();
+        Ok(SinceStoreConfig {
+            per_key: j.per_key.unwrap_or(d.per_key),
+            keys: j.keys.unwrap_or(d.keys),
+        })
+    }
 }
 
 #[derive(Debug)]
@@ -245,26 +309,29 @@ impl Default for SinceStore {
 }
 
 impl SinceStore {
-    /// A store keeping 8 trees per key for up to 256 keys.
+    /// A store with the default limits: 8 trees per key for up to 256 keys.
     pub fn new() -> Self {
-        SinceStore::with_limits(8, 256)
+        SinceStore::with_config(SinceStoreConfig::default())
     }
 
-    /// A store keeping `per_key` trees per key for up to `keys` keys (each at
-    /// least 1).
-    ///
-    /// ```
-    /// let store = response_diff::tree::SinceStore::with_limits(2, 10);
-    /// # let _ = store;
-    /// ```
-    pub fn with_limits(per_key: usize, keys: usize) -> Self {
+    /// A store with `config`'s limits (a limit of 0 counts as 1).
+    pub fn with_config(config: SinceStoreConfig) -> Self {
+        let config = SinceStoreConfig {
+            per_key: config.per_key.max(1),
+            keys: config.keys.max(1),
+        };
         SinceStore {
             inner: Mutex::new(MemInner {
-                pages: lru::LruCache::new(NonZeroUsize::new(keys.max(1)).expect("max(1)")),
+                pages: lru::LruCache::new(NonZeroUsize::new(config.keys).expect("max(1)")),
                 last_ts: 0,
             }),
-            per_key: per_key.max(1),
+            config,
         }
+    }
+
+    /// The store's limits (a limit given as 0 reads 1).
+    pub fn config(&self) -> SinceStoreConfig {
+        self.config
     }
 
     /// Records `tree` as the latest read of `key` and returns it as a diff
@@ -282,7 +349,7 @@ impl SinceStore {
             let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             let ts = now_ms().max(inner.last_ts + 1);
             inner.last_ts = ts;
-            let per_key = self.per_key;
+            let per_key = self.config.per_key;
             let history = inner.pages.get_or_insert_mut(key.to_owned(), VecDeque::new);
             let old = since.and_then(|s| {
                 history
@@ -296,7 +363,7 @@ impl SinceStore {
             }
             (ts, old)
         };
-        let per_key = self.per_key;
+        let per_key = self.config.per_key;
         let outcome = outcome(
             old.as_deref(),
             &tree,
@@ -347,21 +414,60 @@ pub struct DiskStore {
     ttl: Duration,
 }
 
-impl DiskStore {
-    /// Opens (creating if needed) a store in `dir` with a 60 s time to live.
-    pub fn open(dir: impl Into<PathBuf>) -> Result<DiskStore> {
-        DiskStore::with_ttl(dir, Duration::from_secs(60))
+/// Where a [`DiskStore`] keeps its files and for how long.
+///
+/// ```
+/// use std::time::Duration;
+/// use response_diff::tree::{DiskStore, DiskStoreConfig};
+/// let dir = tempfile::tempdir().unwrap();
+/// let config = DiskStoreConfig::default().dir(dir.path().join("s")).ttl(Duration::from_secs(5));
+/// let store = DiskStore::with_config(config).unwrap();
+/// assert_eq!(store.ttl(), Duration::from_secs(5));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DiskStoreConfig {
+    /// The store's directory (default `None`: [`DiskStore::default_dir`]).
+    pub dir: Option<PathBuf>,
+    /// How long a read stays usable as a `since` (default 60 s).
+    pub ttl: Duration,
+}
+
+impl Default for DiskStoreConfig {
+    fn default() -> Self {
+        DiskStoreConfig {
+            dir: None,
+            ttl: Duration::from_secs(60),
+        }
+    }
+}
+
+impl DiskStoreConfig {
+    /// Sets [`DiskStoreConfig::dir`].
+    pub fn dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.dir = Some(dir.into());
+        self
     }
 
-    /// Opens a store with the given time to live.
-    ///
-    /// ```
-    /// let dir = tempfile::tempdir().unwrap();
-    /// let s = response_diff::tree::DiskStore::with_ttl(dir.path().join("s"), std::time::Duration::from_secs(5)).unwrap();
-    /// assert_eq!(s.ttl(), std::time::Duration::from_secs(5));
-    /// ```
-    pub fn with_ttl(dir: impl Into<PathBuf>, ttl: Duration) -> Result<DiskStore> {
-        let dir = dir.into();
+    /// Sets [`DiskStoreConfig::ttl`].
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+}
+
+impl DiskStore {
+    /// Opens (creating if needed) a store in `dir` with the default time to
+    /// live (60 s): `with_config(DiskStoreConfig::default().dir(dir))`.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<DiskStore> {
+        DiskStore::with_config(DiskStoreConfig::default().dir(dir))
+    }
+
+    /// Opens (creating if needed) the store `config` describes, in
+    /// [`DiskStore::default_dir`] when it names no directory.
+    pub fn with_config(config: DiskStoreConfig) -> Result<DiskStore> {
+        let DiskStoreConfig { dir, ttl } = config;
+        let dir = dir.unwrap_or_else(DiskStore::default_dir);
         let io = |source: std::io::Error| Error::Io {
             path: dir.clone(),
             source,

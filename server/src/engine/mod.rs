@@ -24,7 +24,7 @@ use response_diff::diff::ResponseDiffDetector;
 use response_diff::expectation::{Expectation, ResolvedExpectation};
 use response_diff::fingerprint::BaselineStore;
 use response_diff::response::{Image, Response};
-use response_diff::tree::{SinceStore, Tree};
+use response_diff::tree::{SinceStore, SinceStoreConfig, Tree};
 use serde_json::{Map, Value, json};
 
 use self::capture::page_state;
@@ -157,7 +157,7 @@ impl Engine {
             session: None,
             pid: Arc::new(AtomicU32::new(0)),
             detector: ResponseDiffDetector::new(),
-            since: SinceStore::with_limits(16, 256),
+            since: SinceStore::with_config(SinceStoreConfig::default().per_key(16)),
             baselines,
             refs: Refs::new(),
             nav_token: AtomicU64::new(1),
