@@ -22,8 +22,10 @@ use std::hash::{Hash, Hasher};
 
 const NONE: u32 = u32::MAX;
 
-/// Which element identity to trust.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which element identity to trust. In JSON options: `"refs"` or
+/// `"content"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum IdentityMode {
     /// Match by ref first when both trees carry refs (stable refs, as from

@@ -1,13 +1,25 @@
 //! Renderers for a [`TreeDiff`]: agent lines, YAML and JSON. All
 //! deterministic: fixed key order, document order, no map iteration.
+//!
+//! JSON goes through serde (`Serialize` on the private `*Json` views
+//! below, whose field order is the key order). YAML is written by hand:
+//! serde has no well-kept YAML serializer (serde_yaml is unmaintained, and
+//! the dependencies have none), and this YAML quotes every string a YAML
+//! 1.1 or 1.2 reader could take for something else ([`yaml_scalar`]). Both
+//! list the same keys in the same order; `core/tests/tree_diff.rs` checks
+//! that they carry the same data.
 
 use super::aria::{json_quote, yaml_needs_quotes};
 use super::diff::{Added, ElementContext, Field, Parent, Removed, TreeChange, TreeDiff};
+use super::json::{Props, States};
 use super::model::Element;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
-/// Output format of a diff (and of a `since` read).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Output format of a diff (and of a `since` read). In JSON options:
+/// `"agent"`, `"yaml"` or `"json"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum TreeDiffFormat {
     /// One line per change: `+ [e216] listitem "Item 2" (in list "Cart")`,
@@ -200,59 +212,12 @@ impl TreeDiff {
     /// );
     /// ```
     pub fn to_json(&self, ts: u64, since: Option<u64>) -> String {
-        let mut out = format!("{{\"ts\":{ts},\"since\":");
-        match since {
-            Some(s) => {
-                let _ = write!(out, "{s}");
-            }
-            None => out.push_str("null"),
-        }
-        out.push_str(",\"diff\":");
-        self.write_json_body(&mut out);
-        out.push('}');
-        out
-    }
-
-    pub(crate) fn write_json_body(&self, out: &mut String) {
-        let list = |out: &mut String, key: &str, items: Vec<Vec<(&'static str, YamlVal)>>| {
-            let _ = write!(out, "\"{key}\":[");
-            for (i, item) in items.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('{');
-                for (j, (k, v)) in item.into_iter().enumerate() {
-                    if j > 0 {
-                        out.push(',');
-                    }
-                    let _ = write!(out, "\"{k}\":");
-                    v.write_json(out);
-                }
-                out.push('}');
-            }
-            out.push_str("],");
+        let stamped = Stamped {
+            ts,
+            since,
+            diff: DiffJson::of(self),
         };
-        out.push('{');
-        list(out, "added", self.added.iter().map(added_fields).collect());
-        list(
-            out,
-            "removed",
-            self.removed
-                .iter()
-                .filter(|r| !r.parent_removed)
-                .map(removed_fields)
-                .collect(),
-        );
-        list(
-            out,
-            "changed",
-            self.changed.iter().map(change_fields).collect(),
-        );
-        let _ = write!(out, "\"unchanged_count\":{}", self.unchanged_count);
-        if self.refs_renumbered > 0 {
-            let _ = write!(out, ",\"refs_renumbered\":{}", self.refs_renumbered);
-        }
-        out.push('}');
+        serde_json::to_string(&stamped).unwrap_or_default()
     }
 
     /// Renders in `format`; YAML and JSON carry `ts` and `since`.
@@ -271,7 +236,7 @@ impl TreeDiff {
     }
 }
 
-/// A YAML/JSON value in a diff entry.
+/// A YAML value in a diff entry.
 pub(crate) enum YamlVal {
     Str(String),
     OptStr(Option<String>),
@@ -310,38 +275,6 @@ impl YamlVal {
                 for (k, v) in m {
                     let _ = writeln!(out, "{ind}{k}: {}", yaml_scalar(v));
                 }
-            }
-        }
-    }
-
-    fn write_json(&self, out: &mut String) {
-        match self {
-            YamlVal::Str(s) | YamlVal::OptStr(Some(s)) => out.push_str(&json_quote(s)),
-            YamlVal::OptStr(None) => out.push_str("null"),
-            YamlVal::Map(m) => {
-                out.push('{');
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&json_quote(k));
-                    out.push(':');
-                    match v {
-                        None => out.push_str("true"),
-                        Some(v) => out.push_str(&json_quote(v)),
-                    }
-                }
-                out.push('}');
-            }
-            YamlVal::Obj(m) => {
-                out.push('{');
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    let _ = write!(out, "\"{k}\":{}", json_quote(v));
-                }
-                out.push('}');
             }
         }
     }
@@ -462,6 +395,160 @@ fn change_fields(c: &TreeChange) -> Vec<(&'static str, YamlVal)> {
         ("from", YamlVal::OptStr(c.from.clone())),
         ("to", YamlVal::OptStr(c.to.clone())),
     ]
+}
+
+// ---------------------------------------------------------------------------
+// JSON: the same keys as the YAML above, in the same order
+
+/// `{ts, since, diff}`.
+#[derive(Serialize)]
+struct Stamped<'a> {
+    ts: u64,
+    since: Option<u64>,
+    diff: DiffJson<'a>,
+}
+
+/// `{added, removed, changed, unchanged_count, refs_renumbered?}`.
+#[derive(Serialize)]
+struct DiffJson<'a> {
+    added: Vec<ElementJson<'a>>,
+    /// Topmost removed elements only, as in the agent lines.
+    removed: Vec<ElementJson<'a>>,
+    changed: Vec<ChangeJson<'a>>,
+    unchanged_count: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    refs_renumbered: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl<'a> DiffJson<'a> {
+    fn of(d: &'a TreeDiff) -> Self {
+        DiffJson {
+            added: d.added.iter().map(ElementJson::added).collect(),
+            removed: d
+                .removed
+                .iter()
+                .filter(|r| !r.parent_removed)
+                .map(ElementJson::removed)
+                .collect(),
+            changed: d.changed.iter().map(ChangeJson::of).collect(),
+            unchanged_count: d.unchanged_count,
+            refs_renumbered: d.refs_renumbered,
+        }
+    }
+}
+
+/// An added or removed element: what [`added_fields`] and
+/// [`removed_fields`] list for YAML.
+#[derive(Serialize)]
+struct ElementJson<'a> {
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    aria_ref: Option<&'a str>,
+    role: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    states: Option<States<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    props: Option<Props<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bounds: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<ContextJson<'a>>,
+}
+
+impl<'a> ElementJson<'a> {
+    /// `ref`, `role` and `name` (as printed: `/regex/` for a regex name).
+    fn identity(e: &'a Element) -> Self {
+        ElementJson {
+            aria_ref: e.aria_ref.as_deref(),
+            role: &e.role,
+            name: (!e.name.is_empty()).then(|| name_text(e)),
+            value: None,
+            description: None,
+            states: None,
+            props: None,
+            bounds: None,
+            parent: None,
+        }
+    }
+
+    fn added(a: &'a Added) -> Self {
+        let e = &a.element;
+        ElementJson {
+            value: e.value.as_deref(),
+            description: e.description.as_deref(),
+            states: (!e.states.is_empty()).then_some(States(&e.states)),
+            props: (!e.props.is_empty()).then_some(Props(&e.props)),
+            bounds: e.bounds.as_ref().map(ToString::to_string),
+            parent: a.context.as_ref().map(ContextJson::of),
+            ..ElementJson::identity(e)
+        }
+    }
+
+    /// An element with a ref is named by it alone; one without says its
+    /// value and parent too.
+    fn removed(r: &'a Removed) -> Self {
+        let e = &r.element;
+        let unnamed = e.aria_ref.is_none();
+        ElementJson {
+            value: e.value.as_deref().filter(|_| unnamed),
+            parent: r.context.as_ref().filter(|_| unnamed).map(ContextJson::of),
+            ..ElementJson::identity(e)
+        }
+    }
+}
+
+/// `{ref?, role, name?}` of an added or removed element's parent.
+#[derive(Serialize)]
+struct ContextJson<'a> {
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    aria_ref: Option<&'a str>,
+    role: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    name: &'a str,
+}
+
+impl<'a> ContextJson<'a> {
+    fn of(c: &'a ElementContext) -> Self {
+        ContextJson {
+            aria_ref: c.aria_ref.as_deref(),
+            role: &c.role,
+            name: &c.name,
+        }
+    }
+}
+
+/// `{ref, role, name, field, from, to}`, `null` for what is absent.
+#[derive(Serialize)]
+struct ChangeJson<'a> {
+    #[serde(rename = "ref")]
+    aria_ref: Option<&'a str>,
+    role: &'a str,
+    name: &'a str,
+    field: std::borrow::Cow<'static, str>,
+    from: Option<&'a str>,
+    to: Option<&'a str>,
+}
+
+impl<'a> ChangeJson<'a> {
+    fn of(c: &'a TreeChange) -> Self {
+        ChangeJson {
+            aria_ref: c.aria_ref.as_deref(),
+            role: &c.role,
+            name: &c.name,
+            field: c.field.key(),
+            from: c.from.as_deref(),
+            to: c.to.as_deref(),
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

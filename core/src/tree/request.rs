@@ -10,28 +10,13 @@ use crate::Result;
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct TreeDiffJson {
-    format: Option<FormatJson>,
-    identity: Option<IdentityJson>,
+    format: Option<TreeDiffFormat>,
+    identity: Option<IdentityMode>,
     roles: Option<Vec<String>>,
     prune: Option<bool>,
     scope: Option<String>,
     compare_bounds: Option<bool>,
     lenient: Option<bool>,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum FormatJson {
-    Agent,
-    Yaml,
-    Json,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum IdentityJson {
-    Refs,
-    Content,
 }
 
 /// Tree diff options as the bindings receive them.
@@ -65,16 +50,9 @@ impl TreeDiffRequest {
             Some(s) => Some(Selector::parse_option(&s, "treeDiffOptions.scope")?),
         };
         Ok(TreeDiffRequest {
-            format: match j.format {
-                None | Some(FormatJson::Agent) => TreeDiffFormat::Agent,
-                Some(FormatJson::Yaml) => TreeDiffFormat::Yaml,
-                Some(FormatJson::Json) => TreeDiffFormat::Json,
-            },
+            format: j.format.unwrap_or_default(),
             options: TreeDiffOptions {
-                identity: match j.identity {
-                    None | Some(IdentityJson::Refs) => IdentityMode::Refs,
-                    Some(IdentityJson::Content) => IdentityMode::Content,
-                },
+                identity: j.identity.unwrap_or_default(),
                 compare_bounds: j.compare_bounds.unwrap_or(false),
                 filter: Filter {
                     roles: j.roles,

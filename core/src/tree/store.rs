@@ -9,7 +9,7 @@ use super::diff::{TreeDiff, TreeDiffOptions, diff_with};
 use super::model::Tree;
 use super::render::{TreeDiffFormat, yaml_scalar};
 use crate::{Error, Result};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -121,22 +121,26 @@ impl SinceRead {
                 out
             }
             (ReadOutcome::Full { tree, notice }, TreeDiffFormat::Json) => {
-                let mut out = format!("{{\"ts\":{},\"since\":", self.ts);
-                match self.since {
-                    Some(s) => out.push_str(&s.to_string()),
-                    None => out.push_str("null"),
-                }
-                if let Some(n) = notice {
-                    out.push_str(",\"notice\":");
-                    out.push_str(&super::aria::json_quote(n));
-                }
-                out.push_str(",\"tree\":");
-                out.push_str(&tree.to_json());
-                out.push('}');
-                out
+                let full = FullJson {
+                    ts: self.ts,
+                    since: self.since,
+                    notice: notice.as_deref(),
+                    tree,
+                };
+                serde_json::to_string(&full).unwrap_or_default()
             }
         }
     }
+}
+
+/// A full read as JSON: `{ts, since, notice?, tree}`.
+#[derive(Serialize)]
+struct FullJson<'a> {
+    ts: u64,
+    since: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notice: Option<&'a str>,
+    tree: &'a Tree,
 }
 
 fn now_ms() -> u64 {
