@@ -444,10 +444,8 @@ pub unsafe extern "C" fn rd_tree_diff(
         let old = parse_tree(unsafe { input_str(old, old_len, "old")? }, req.lenient)?;
         let new = parse_tree(unsafe { input_str(new, new_len, "new")? }, req.lenient)?;
         let d = tree::diff_with(&old, &new, &req.options);
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        unsafe { out_string(diff_out, d.render(req.format, now_ms, None), "diff_out") }
+        let ts = tree::now_ts();
+        unsafe { out_string(diff_out, d.render(req.format, ts, None), "diff_out") }
     })
 }
 

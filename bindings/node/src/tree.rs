@@ -2,7 +2,6 @@
 //! `since` reads.
 
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -245,12 +244,6 @@ fn millis(extras: &Map<String, Value>, key: &str) -> CoreResult<Option<u64>> {
     }
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
 /// Compares two accessibility trees (aria text or elements) with a stable
 /// element identity: added, removed, changed (field by field) and the
 /// unchanged count, rendered for agents or as YAML / JSON.
@@ -268,7 +261,7 @@ pub fn tree_diff(
         let (req, extras) = request(options, &["ts", "since"])?;
         let old = tree_of(before, req.lenient)?;
         let new = tree_of(after, req.lenient)?;
-        let ts = millis(&extras, "ts")?.unwrap_or_else(now_ms);
+        let ts = millis(&extras, "ts")?.unwrap_or_else(core::now_ts);
         let since = millis(&extras, "since")?;
         let d = core::diff_with(&old, &new, &req.options);
         Ok(TreeDiff {

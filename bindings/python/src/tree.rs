@@ -5,7 +5,6 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyDict;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use response_diff::tree::{
     self as core, Element, ReadOutcome, Selector, Tree, TreeDiffFormat, TreeDiffRequest,
@@ -392,12 +391,6 @@ fn request(
     })
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
 /// Diffs two trees (`Tree`s or aria snapshot text).
 #[pyfunction]
 #[pyo3(signature = (old, new, options=None, /, **kwargs))]
@@ -415,7 +408,7 @@ pub fn tree_diff(
     Ok(PyTreeDiff {
         inner,
         format: req.format,
-        ts: now_ms(),
+        ts: core::now_ts(),
     })
 }
 

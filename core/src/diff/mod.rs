@@ -20,8 +20,8 @@ pub use detector::{
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
 pub use format::{DiffFormat, format_diff};
+pub(crate) use options::check_range;
 pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
-pub(crate) use options::{check_range, join};
 
 /// The line diff engine and its formatter, for [`crate::__internals`]:
 /// not part of the public API.

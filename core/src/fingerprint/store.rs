@@ -4,13 +4,14 @@ use std::collections::VecDeque;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
 use serde::Deserialize;
 
 use super::compare::{FingerprintComparison, Severity, compare};
 use super::model::{Fingerprint, MAX_FINGERPRINT_BYTES};
+use crate::sync::lock;
 use crate::{Error, Result};
 
 /// Default bound on the fingerprints a store keeps in memory: 16 MiB of
@@ -135,7 +136,7 @@ impl Default for BaselineStore {
 
 impl std::fmt::Debug for BaselineStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = self.lock();
+        let state = lock(&self.state);
         f.debug_struct("BaselineStore")
             .field("named", &state.named.len())
             .field("recent", &state.recent.len())
@@ -266,10 +267,6 @@ impl BaselineStore {
         self.dir.as_deref()
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
-        crate::sync::lock(&self.state)
-    }
-
     /// Saves `fp` as the baseline `name`, replacing any baseline of that
     /// name (on disk first, when there is a directory).
     pub fn save(&self, name: &str, fp: &Fingerprint) -> Result<()> {
@@ -282,7 +279,7 @@ impl BaselineStore {
                 limit: self.memory_limit,
             });
         }
-        let mut state = self.lock();
+        let mut state = lock(&self.state);
         if let Some(dir) = &self.dir {
             write_atomic(dir, name, json.as_bytes())?;
         }
@@ -298,7 +295,7 @@ impl BaselineStore {
             return;
         }
         let fp = Arc::new(fp.clone());
-        let mut state = self.lock();
+        let mut state = lock(&self.state);
         if let Some(pos) = state.recent.iter().position(|e| e.fp.hash == fp.hash) {
             if let Some(old) = state.recent.remove(pos) {
                 state.bytes = state.bytes.saturating_sub(old.bytes);
@@ -322,7 +319,7 @@ impl BaselineStore {
     /// known names) when nothing matches.
     pub fn get(&self, against: &str) -> Result<Arc<Fingerprint>> {
         validate_name(against)?;
-        let mut state = self.lock();
+        let mut state = lock(&self.state);
         if let Some(e) = state.named.get(against) {
             return Ok(e.fp.clone());
         }
@@ -383,7 +380,7 @@ impl BaselineStore {
     pub fn remove(&self, name: &str) -> Result<bool> {
         validate_name(name)?;
         let mut existed = false;
-        let mut state = self.lock();
+        let mut state = lock(&self.state);
         if let Some(e) = state.named.pop(name) {
             state.bytes = state.bytes.saturating_sub(e.bytes);
             existed = true;
@@ -401,7 +398,7 @@ impl BaselineStore {
 
     /// Names of the baselines, in memory or on disk, sorted.
     pub fn names(&self) -> Vec<String> {
-        self.names_of(&self.lock())
+        self.names_of(&lock(&self.state))
     }
 
     fn names_of(&self, state: &State) -> Vec<String> {
@@ -427,17 +424,17 @@ impl BaselineStore {
 
     /// Bytes of fingerprint JSON held in memory.
     pub fn memory_usage(&self) -> usize {
-        self.lock().bytes
+        lock(&self.state).bytes
     }
 
     /// Named baselines held in memory.
     pub fn len(&self) -> usize {
-        self.lock().named.len()
+        lock(&self.state).named.len()
     }
 
     /// True when no named baseline is held in memory.
     pub fn is_empty(&self) -> bool {
-        self.lock().named.is_empty()
+        lock(&self.state).named.is_empty()
     }
 }
 

@@ -1162,8 +1162,9 @@ impl Matching<'_, '_> {
     }
 }
 
-/// The name as printed: regex names keep their slashes.
-fn name_text(e: &Element) -> String {
+/// The name as printed: regex names keep their slashes. The tree diff's
+/// `name` changes and its YAML and JSON `name` keys both use it.
+pub(crate) fn name_text(e: &Element) -> String {
     if e.name_regex {
         format!("/{}/", e.name)
     } else {

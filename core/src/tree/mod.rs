@@ -44,4 +44,6 @@ pub use patch::{
 pub use render::TreeDiffFormat;
 pub use request::TreeDiffRequest;
 pub use select::Selector;
-pub use store::{DiskStore, DiskStoreConfig, ReadOutcome, SinceRead, SinceStore, SinceStoreConfig};
+pub use store::{
+    DiskStore, DiskStoreConfig, ReadOutcome, SinceRead, SinceStore, SinceStoreConfig, now_ts,
+};

@@ -10,7 +10,7 @@
 //! that they carry the same data.
 
 use super::aria::{json_quote, yaml_needs_quotes};
-use super::diff::{Added, ElementContext, Field, Parent, Removed, TreeChange, TreeDiff};
+use super::diff::{Added, ElementContext, Field, Parent, Removed, TreeChange, TreeDiff, name_text};
 use super::json::{Props, States};
 use super::model::Element;
 use serde::{Deserialize, Serialize};
@@ -307,14 +307,6 @@ fn identity_fields(e: &Element, out: &mut Vec<(&'static str, YamlVal)>) {
     out.push(("role", YamlVal::Str(e.role.clone())));
     if !e.name.is_empty() {
         out.push(("name", YamlVal::Str(name_text(e))));
-    }
-}
-
-fn name_text(e: &Element) -> String {
-    if e.name_regex {
-        format!("/{}/", e.name)
-    } else {
-        e.name.clone()
     }
 }
 

@@ -8,6 +8,7 @@
 use super::diff::{TreeDiff, TreeDiffOptions, diff_with};
 use super::model::Tree;
 use super::render::{TreeDiffFormat, yaml_scalar};
+use crate::sync::lock;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -143,7 +144,17 @@ struct FullJson<'a> {
     tree: &'a Tree,
 }
 
-fn now_ms() -> u64 {
+/// The clock every `ts` is read from: milliseconds since the Unix epoch
+/// (0 before it). A [`SinceStore`] or [`DiskStore`] stamps its reads with
+/// it (a store's ts also increase strictly); hosts stamp a tree diff's
+/// YAML or JSON with it ([`TreeDiff::render`](super::TreeDiff::render)), so
+/// every binding reads the same clock.
+///
+/// ```
+/// let ts = response_diff::tree::now_ts();
+/// assert!(ts > 1_700_000_000_000); // after November 2023
+/// ```
+pub fn now_ts() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -350,8 +361,8 @@ impl SinceStore {
     ) -> SinceRead {
         let tree = Arc::new(tree);
         let (ts, old) = {
-            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-            let ts = now_ms().max(inner.last_ts + 1);
+            let mut inner = lock(&self.inner);
+            let ts = now_ts().max(inner.last_ts + 1);
             inner.last_ts = ts;
             let per_key = self.config.per_key;
             let history = inner.pages.get_or_insert_mut(key.to_owned(), VecDeque::new);
@@ -384,7 +395,7 @@ impl SinceStore {
 
     /// Forgets every tree of `key`.
     pub fn clear(&self, key: &str) {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut inner = lock(&self.inner);
         inner.pages.pop(key);
     }
 }
@@ -542,7 +553,7 @@ impl DiskStore {
         since: Option<u64>,
         options: &TreeDiffOptions,
     ) -> Result<SinceRead> {
-        self.read_at(key, tree, since, options, now_ms())
+        self.read_at(key, tree, since, options, now_ts())
     }
 
     /// [`DiskStore::read`] at a given clock reading (milliseconds since the
