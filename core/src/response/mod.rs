@@ -25,6 +25,7 @@
 //! assert!(!out.text.contains("Cart service down"));
 //! ```
 
+mod batch;
 #[cfg(feature = "images")]
 mod image;
 mod snapshot;
@@ -41,6 +42,7 @@ use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, Snaps
 use crate::tree::{PatchOptions, snapshot_patch_with};
 use std::sync::Arc;
 
+pub use batch::{BatchReport, BatchStep, render_batch};
 pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
 
 /// Everything a tool call produced, before filtering.

@@ -171,17 +171,6 @@ impl Engine {
     }
 }
 
-/// `### ` headings of a step's text become `#### ` under the batch's step heading.
-pub(super) fn demote(text: &str) -> String {
-    text.lines()
-        .map(|l| match l.strip_prefix("### ") {
-            Some(rest) => format!("#### {rest}"),
-            None => l.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The backend id of the first element matching a CSS selector, `None` when
 /// nothing matches; an invalid selector is an error naming the field.
 pub(super) fn css_to_backend(tab: &Page, css: &str) -> Result<Option<i64>> {
