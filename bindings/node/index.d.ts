@@ -73,7 +73,7 @@ export declare class CompatDiffFormatter {
  * cap), line diff and formatter.
  *
  * The result is built from the core's parts (the stored text, the
- * [`core::LineDiff`] and the formatter's body), never from the text the
+ * line diff and the formatter's body), never from the text the
  * core's detector renders for an agent: that text starts with a summary
  * line, a note, or both (near the store cap), which are not theirs to show.
  */
@@ -900,6 +900,28 @@ export interface TreeChange {
  */
 export declare function treeDiff(before: string | SnapshotElement[], after: string | SnapshotElement[], options?: TreeDiffOptions): TreeDiff
 
+/** A tree diff: its rendering and its parts. */
+export interface TreeDiff {
+  /** The diff in the chosen format. */
+  text: string
+  /**
+   * Elements only in the new tree, each without its children (added
+   * children have entries of their own), in document order.
+   */
+  added: SnapshotElement[]
+  /**
+   * Elements only in the old tree, descendants of a removed element
+   * included, each without its children.
+   */
+  removed: SnapshotElement[]
+  /** Field changes of matched elements, one per field. */
+  changed: Array<TreeChange>
+  /** Matched elements with no change. */
+  unchangedCount: number
+  /** Matched elements whose ref differs (`identity: 'content'` only). */
+  refsRenumbered: number
+}
+
 /** How a tree diff is printed. */
 export type TreeDiffFormat = 'agent' | 'yaml' | 'json'
 
@@ -926,28 +948,6 @@ export interface TreeDiffOptions {
    * diff against (`SinceStore.read`).
    */
   since?: number
-}
-
-/** A tree diff: its rendering and its parts. */
-export interface TreeDiff {
-  /** The diff in the chosen format. */
-  text: string
-  /**
-   * Elements only in the new tree, each without its children (added
-   * children have entries of their own), in document order.
-   */
-  added: SnapshotElement[]
-  /**
-   * Elements only in the old tree, descendants of a removed element
-   * included, each without its children.
-   */
-  removed: SnapshotElement[]
-  /** Field changes of matched elements, one per field. */
-  changed: Array<TreeChange>
-  /** Matched elements with no change. */
-  unchangedCount: number
-  /** Matched elements whose ref differs (`identity: 'content'` only). */
-  refsRenumbered: number
 }
 
 /**

@@ -137,7 +137,7 @@ fn with_final_newline(text: &str) -> std::borrow::Cow<'_, str> {
 /// cap), line diff and formatter.
 ///
 /// The result is built from the core's parts (the stored text, the
-/// [`engine::LineDiff`] and the formatter's body), never from the text the
+/// line diff and the formatter's body), never from the text the
 /// core's detector renders for an agent: that text starts with a summary
 /// line, a note, or both (near the store cap), which are not theirs to show.
 #[napi(js_name = "CompatResponseDiffDetector")]
