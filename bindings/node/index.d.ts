@@ -73,7 +73,7 @@ export declare class CompatDiffFormatter {
  * cap), line diff and formatter.
  *
  * The result is built from the core's parts (the stored text, the
- * [`core::LineDiff`] and the formatter's body), never from the text the
+ * line diff and the formatter's body), never from the text the
  * core's detector renders for an agent: that text starts with a summary
  * line, a note, or both (near the store cap), which are not theirs to show.
  */
@@ -686,8 +686,14 @@ export interface RefCarry {
   fresh: number
 }
 
+/**
+ * @deprecated Use `RenderedResponse`, the name every binding uses; this
+ * alias goes in the next breaking release.
+ */
+export type Rendered = RenderedResponse
+
 /** A rendered response. */
-export interface Rendered {
+export interface RenderedResponse {
   /** The Markdown text. */
   text: string
   /** Images, resized and re-encoded per `imageOptions` (base64). */
@@ -707,7 +713,7 @@ export interface Rendered {
  * key, a one-line "unchanged", or in full. With diffing off the stored
  * snapshot is neither read nor moved.
  */
-export declare function renderResponse(response: ToolResponse, tool: string, options?: { expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string }): Rendered
+export declare function renderResponse(response: ToolResponse, tool: string, options?: { expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string }): RenderedResponse
 
 /** How serious a change is. */
 export type Severity = 'info' | 'warning' | 'error'
@@ -892,7 +898,29 @@ export interface TreeChange {
  * element identity: added, removed, changed (field by field) and the
  * unchanged count, rendered for agents or as YAML / JSON.
  */
-export declare function treeDiff(before: string | SnapshotElement[], after: string | SnapshotElement[], options?: TreeDiffOptions): TreeDiffResult
+export declare function treeDiff(before: string | SnapshotElement[], after: string | SnapshotElement[], options?: TreeDiffOptions): TreeDiff
+
+/** A tree diff: its rendering and its parts. */
+export interface TreeDiff {
+  /** The diff in the chosen format. */
+  text: string
+  /**
+   * Elements only in the new tree, each without its children (added
+   * children have entries of their own), in document order.
+   */
+  added: SnapshotElement[]
+  /**
+   * Elements only in the old tree, descendants of a removed element
+   * included, each without its children.
+   */
+  removed: SnapshotElement[]
+  /** Field changes of matched elements, one per field. */
+  changed: Array<TreeChange>
+  /** Matched elements with no change. */
+  unchangedCount: number
+  /** Matched elements whose ref differs (`identity: 'content'` only). */
+  refsRenumbered: number
+}
 
 /** How a tree diff is printed. */
 export type TreeDiffFormat = 'agent' | 'yaml' | 'json'
@@ -922,27 +950,11 @@ export interface TreeDiffOptions {
   since?: number
 }
 
-/** A tree diff: its rendering and its parts. */
-export interface TreeDiffResult {
-  /** The diff in the chosen format. */
-  text: string
-  /**
-   * Elements only in the new tree, each without its children (added
-   * children have entries of their own), in document order.
-   */
-  added: SnapshotElement[]
-  /**
-   * Elements only in the old tree, descendants of a removed element
-   * included, each without its children.
-   */
-  removed: SnapshotElement[]
-  /** Field changes of matched elements, one per field. */
-  changed: Array<TreeChange>
-  /** Matched elements with no change. */
-  unchangedCount: number
-  /** Matched elements whose ref differs (`identity: 'content'` only). */
-  refsRenumbered: number
-}
+/**
+ * @deprecated Use `TreeDiff`, the name every binding uses; this alias
+ * goes in the next breaking release.
+ */
+export type TreeDiffResult = TreeDiff
 
 /** Which element identity a tree diff trusts. */
 export type TreeIdentity = 'refs' | 'content'

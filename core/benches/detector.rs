@@ -11,7 +11,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use response_diff::diff::{DiffSettings, EngineOptions, LineDiff, ResponseDiffDetector};
+// The engine is not public API: `__internals` exists for this comparison.
+use response_diff::__internals::{EngineOptions, LineDiff};
+use response_diff::diff::{DiffSettings, ResponseDiffDetector};
 
 mod inputs;
 

@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use response_diff::tree::{
-    DiffOptions, Element, IdentityMode, MAX_PATCH_BYTES, State, Tree, diff_with, parse_aria,
+    Element, IdentityMode, MAX_PATCH_BYTES, State, Tree, TreeDiffOptions, diff_with, parse_aria,
     snapshot_patch,
 };
 use std::hint::black_box;
@@ -98,7 +98,7 @@ fn bench(c: &mut Criterion) {
     let old = page(10_000);
     assert!(old.len() >= 10_000);
     let new = changed(&old);
-    let d = diff_with(&old, &new, &DiffOptions::default());
+    let d = diff_with(&old, &new, &TreeDiffOptions::default());
     eprintln!(
         "old {} elements, new {}; {} added, {} removed, {} changed, {} unchanged",
         old.len(),
@@ -110,17 +110,30 @@ fn bench(c: &mut Criterion) {
     );
     let mut g = c.benchmark_group("tree_diff_10k_1pct");
     g.bench_function("refs", |b| {
-        b.iter(|| diff_with(black_box(&old), black_box(&new), &DiffOptions::default()))
+        b.iter(|| {
+            diff_with(
+                black_box(&old),
+                black_box(&new),
+                &TreeDiffOptions::default(),
+            )
+        })
     });
-    let content = DiffOptions {
+    let content = TreeDiffOptions {
         identity: IdentityMode::Content,
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     };
     g.bench_function("content_hash", |b| {
         b.iter(|| diff_with(black_box(&old), black_box(&new), &content))
     });
     g.bench_function("refs_render_agent", |b| {
-        b.iter(|| diff_with(black_box(&old), black_box(&new), &DiffOptions::default()).to_agent())
+        b.iter(|| {
+            diff_with(
+                black_box(&old),
+                black_box(&new),
+                &TreeDiffOptions::default(),
+            )
+            .to_agent()
+        })
     });
     g.bench_function("blake3_20k_small", |b| {
         let buf = [7u8; 56];

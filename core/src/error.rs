@@ -93,3 +93,20 @@ impl Error {
         }
     }
 }
+
+/// The dotted path of `field` under `parent`, as [`Error::InvalidOption`]
+/// names fields: `parent.field`, or `field` alone under an empty parent.
+/// Bindings that check an option themselves name it the same way.
+///
+/// ```
+/// use response_diff::error::field_path;
+/// assert_eq!(field_path("expectation.diffOptions", "context"), "expectation.diffOptions.context");
+/// assert_eq!(field_path("", "context"), "context");
+/// ```
+pub fn field_path(parent: &str, field: &str) -> String {
+    if parent.is_empty() {
+        field.to_owned()
+    } else {
+        format!("{parent}.{field}")
+    }
+}

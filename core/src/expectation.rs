@@ -397,15 +397,16 @@ impl Expectation {
 
     /// Checks every range; `path` prefixes field names in errors.
     pub fn validate(&self, path: &str) -> Result<()> {
-        use crate::diff::{check_range, join};
+        use crate::diff::check_range;
+        use crate::error::field_path;
         if let Some(s) = &self.snapshot_options {
-            let p = join(path, "snapshotOptions");
+            let p = field_path(path, "snapshotOptions");
             check_range(&p, "maxLength", s.max_length, 1, MAX_SNAPSHOT_LENGTH)?;
             if let Some(sel) = &s.selector
                 && (sel.trim().is_empty() || sel.len() > MAX_SELECTOR_LENGTH)
             {
                 return Err(Error::invalid_option(
-                    join(&p, "selector"),
+                    field_path(&p, "selector"),
                     format!(
                         "must be a non-empty ref (e12) or role (button \"Submit\") of at most {MAX_SELECTOR_LENGTH} bytes"
                     ),
@@ -413,12 +414,12 @@ impl Expectation {
             }
         }
         if let Some(c) = &self.console_options {
-            let p = join(path, "consoleOptions");
+            let p = field_path(path, "consoleOptions");
             check_range(&p, "maxMessages", c.max_messages, 0, MAX_CONSOLE_MESSAGES)?;
             compile_patterns(&p, c.patterns.as_deref().unwrap_or_default())?;
         }
         if let Some(i) = &self.image_options {
-            let p = join(path, "imageOptions");
+            let p = field_path(path, "imageOptions");
             let to_usize = |v: Option<u32>| v.map(|v| v as usize);
             check_range(&p, "quality", to_usize(i.quality), 1, 100)?;
             let side = MAX_IMAGE_SIDE as usize;
@@ -426,7 +427,7 @@ impl Expectation {
             check_range(&p, "maxHeight", to_usize(i.max_height), 1, side)?;
         }
         if let Some(d) = &self.diff_options {
-            d.validate(&join(path, "diffOptions"))?;
+            d.validate(&field_path(path, "diffOptions"))?;
         }
         Ok(())
     }

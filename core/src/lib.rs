@@ -20,6 +20,22 @@ pub mod tree;
 
 pub use error::{Error, Result};
 
+/// **Not public API**: no stability promise, may change in any release.
+///
+/// The line diff engine and its helpers, for this repository's own
+/// benchmarks (`core/benches/detector.rs` measures the engine against
+/// similar and imara-diff), tests and fuzz targets (`fuzz/`), and the
+/// fast-playwright-mcp drop-in of the Node binding
+/// (`bindings/node/src/compat.rs`), which needs the engine without the
+/// detector's decision rule. Everything else uses [`diff`].
+#[doc(hidden)]
+pub mod __internals {
+    pub use crate::diff::engine::{
+        BUDGET_MIN_CHANGES, DiffFormatter, EngineOptions, Formatted, LineDiff, count_lines,
+        normalize_whitespace, split_lines,
+    };
+}
+
 // The README's examples run as doctests.
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]

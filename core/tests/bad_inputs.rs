@@ -9,7 +9,7 @@ use response_diff::diff::{DetectorConfig, DiffSettings, ResponseDiffDetector, co
 use response_diff::expectation::Expectation;
 use response_diff::fingerprint::{self, BaselineStore, Fingerprint, Severity};
 use response_diff::response::{Response, render};
-use response_diff::tree::{self, DiffFormat, SinceStore, Tree, TreeDiffRequest};
+use response_diff::tree::{self, SinceStore, Tree, TreeDiffFormat, TreeDiffRequest};
 use serde_json::Value;
 
 /// Expands a string argument (a literal or a generator).
@@ -186,8 +186,13 @@ fn call(api: &str, args: &Value) -> Result<Outcome, Error> {
             let store = SinceStore::new();
             let t = tree::parse_aria(&s("text").unwrap(), false)?;
             let since = args.get("since").and_then(Value::as_u64);
-            let r = store.read(&s("key").unwrap(), t, since, &tree::DiffOptions::default());
-            out.text = Some(r.render(DiffFormat::Agent));
+            let r = store.read(
+                &s("key").unwrap(),
+                t,
+                since,
+                &tree::TreeDiffOptions::default(),
+            );
+            out.text = Some(r.render(TreeDiffFormat::Agent));
         }
         other => panic!("unknown api {other}"),
     }

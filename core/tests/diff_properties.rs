@@ -3,9 +3,9 @@
 mod common;
 
 use proptest::prelude::*;
+use response_diff::__internals::{DiffFormatter, EngineOptions, LineDiff};
 use response_diff::diff::{
-    DetectorConfig, DiffFormat, DiffFormatter, DiffMode, DiffSettings, EngineOptions, LineDiff,
-    ResponseDiffDetector,
+    DetectorConfig, DiffFormat, DiffMode, DiffSettings, ResponseDiffDetector,
 };
 
 /// Texts built from a few snapshot-like lines, so random pairs share lines.

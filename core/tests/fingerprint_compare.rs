@@ -2,7 +2,7 @@
 //! golden outputs for the Chromium-captured fixture pairs.
 
 use response_diff::fingerprint::{
-    ChangeKind, Comparison, Fingerprint, Overall, Severity, Status, compare,
+    ChangeKind, Fingerprint, FingerprintComparison, Overall, Severity, Status, compare,
 };
 use serde_json::{Value, json};
 
@@ -26,11 +26,11 @@ fn with(mut v: Value, key: &str, value: Value) -> Value {
     v
 }
 
-fn all(b: &Fingerprint, c: &Fingerprint) -> Comparison {
+fn all(b: &Fingerprint, c: &Fingerprint) -> FingerprintComparison {
     compare(b, c, Severity::Info)
 }
 
-fn kinds(c: &Comparison) -> Vec<ChangeKind> {
+fn kinds(c: &FingerprintComparison) -> Vec<ChangeKind> {
     c.changes.iter().map(|c| c.kind).collect()
 }
 
@@ -669,7 +669,7 @@ fn json_keys_are_snake_case() {
     assert_eq!(v["changes"][0]["severity"], "error");
     assert_eq!(v["status"], "changed");
     // It reads back.
-    let back: Comparison = serde_json::from_value(v).unwrap();
+    let back: FingerprintComparison = serde_json::from_value(v).unwrap();
     assert_eq!(back.changes.len(), 2);
 }
 

@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use response_diff::Error;
 use response_diff::fingerprint::{
-    BaselineStore, DEFAULT_MEMORY_LIMIT, Fingerprint, Severity, Status, validate_name,
+    BaselineStore, BaselineStoreConfig, DEFAULT_MEMORY_LIMIT, Fingerprint, Severity, Status,
+    validate_name,
 };
 
 fn page(url: &str) -> Fingerprint {
@@ -181,11 +182,12 @@ fn against_a_hash_or_a_unique_prefix() {
 fn memory_is_bounded() {
     assert_eq!(DEFAULT_MEMORY_LIMIT, 16 * 1024 * 1024);
     let one = page("/0").to_json().len();
-    let store = BaselineStore::configure()
-        .memory_limit(one * 3 + one / 2)
-        .recent_limit(2)
-        .build()
-        .unwrap();
+    let store = BaselineStore::with_config(
+        BaselineStoreConfig::default()
+            .memory_limit(one * 3 + one / 2)
+            .recent_limit(2),
+    )
+    .unwrap();
     for i in 0..3 {
         store.record(&page(&format!("/r{i}")));
     }
@@ -208,7 +210,7 @@ fn memory_is_bounded() {
     store.save("b5", &page("/5")).unwrap();
     assert_eq!(store.names(), ["b2", "b4", "b5"]);
     // A fingerprint larger than the whole budget is refused.
-    let tiny = BaselineStore::configure().memory_limit(10).build().unwrap();
+    let tiny = BaselineStore::with_config(BaselineStoreConfig::default().memory_limit(10)).unwrap();
     assert!(matches!(
         tiny.save("x", &page("/")),
         Err(Error::InputTooLarge { .. })
@@ -269,11 +271,12 @@ mod disk {
     fn evicted_baselines_come_back_from_disk() {
         let tmp = TempDir::new();
         let one = page("/0").to_json().len();
-        let store = BaselineStore::configure()
-            .directory(&tmp.0)
-            .memory_limit(one * 2)
-            .build()
-            .unwrap();
+        let store = BaselineStore::with_config(
+            BaselineStoreConfig::default()
+                .directory(&tmp.0)
+                .memory_limit(one * 2),
+        )
+        .unwrap();
         for i in 0..4 {
             store
                 .save(&format!("b{i}"), &page(&format!("/{i}")))
@@ -351,4 +354,29 @@ mod disk {
             Err(Error::InputTooLarge { .. })
         ));
     }
+}
+
+#[test]
+fn config_from_json_names_the_field() {
+    let c = BaselineStoreConfig::from_json(r#"{"memoryLimit": 1024, "recentLimit": 0}"#).unwrap();
+    assert_eq!(
+        c,
+        BaselineStoreConfig::default()
+            .memory_limit(1024)
+            .recent_limit(0)
+    );
+    match BaselineStoreConfig::from_json(r#"{"dir": "/tmp"}"#) {
+        Err(Error::InvalidOption { field, .. }) => assert_eq!(field, "baselineStore.dir"),
+        other => panic!("{other:?}"),
+    }
+    match BaselineStoreConfig::from_json(r#"{"memoryLimit": -1}"#) {
+        Err(Error::InvalidOption { field, .. }) => assert_eq!(field, "baselineStore.memoryLimit"),
+        other => panic!("{other:?}"),
+    }
+    // A directory in the JSON is opened like `BaselineStore::open`.
+    let tmp = TempDir::new();
+    let json = serde_json::json!({ "directory": tmp.0.join("b") }).to_string();
+    let store = BaselineStore::with_config(BaselineStoreConfig::from_json(&json).unwrap()).unwrap();
+    assert_eq!(store.directory(), Some(tmp.0.join("b").as_path()));
+    assert!(tmp.0.join("b").is_dir());
 }

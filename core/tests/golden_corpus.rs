@@ -24,10 +24,8 @@ mod common;
 #[path = "../benches/inputs/mod.rs"]
 mod inputs;
 
-use response_diff::diff::{
-    DiffFormat, DiffFormatter, DiffMode, DiffSettings, EngineOptions, LineDiff,
-    ResponseDiffDetector,
-};
+use response_diff::__internals::{DiffFormatter, EngineOptions, LineDiff};
+use response_diff::diff::{DiffFormat, DiffMode, DiffSettings, ResponseDiffDetector};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 

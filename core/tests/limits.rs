@@ -8,14 +8,16 @@ mod common;
 
 use std::time::Duration;
 
+use response_diff::__internals::{BUDGET_MIN_CHANGES, DiffFormatter, EngineOptions, LineDiff};
 use response_diff::Error;
 use response_diff::diff::{
-    BUDGET_MIN_CHANGES, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig,
-    DiffFormat, DiffFormatter, DiffMode, DiffSettings, EngineOptions, LineDiff,
-    ResponseDiffDetector,
+    DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffFormat, DiffMode,
+    DiffSettings, ResponseDiffDetector,
 };
 use response_diff::fingerprint::{self, Fingerprint};
-use response_diff::tree::{self, DiffOptions, MAX_DEPTH, ReadOutcome, SinceStore, Tree};
+use response_diff::tree::{
+    self, MAX_DEPTH, ReadOutcome, SinceStore, SinceStoreConfig, Tree, TreeDiffOptions,
+};
 
 #[test]
 fn the_documented_defaults() {
@@ -186,8 +188,8 @@ fn inputs_over_the_limits_are_refused_with_the_sizes() {
 
 #[test]
 fn since_store_keeps_at_most_its_keys_least_recently_read_first() {
-    let store = SinceStore::with_limits(2, 3);
-    let opts = DiffOptions::default();
+    let store = SinceStore::with_config(SinceStoreConfig::default().per_key(2).keys(3));
+    let opts = TreeDiffOptions::default();
     let t = tree::parse_aria("- button \"Go\"", false).unwrap();
     let ts: Vec<u64> = (0..3)
         .map(|i| store.read(&format!("k{i}"), t.clone(), None, &opts).ts)
@@ -211,8 +213,8 @@ fn since_store_keeps_at_most_its_keys_least_recently_read_first() {
 
 #[test]
 fn since_store_keeps_at_most_per_key_reads() {
-    let store = SinceStore::with_limits(3, 8);
-    let opts = DiffOptions::default();
+    let store = SinceStore::with_config(SinceStoreConfig::default().per_key(3).keys(8));
+    let opts = TreeDiffOptions::default();
     let t = tree::parse_aria("- button \"Go\"", false).unwrap();
     let ts: Vec<u64> = (0..10)
         .map(|_| store.read("k", t.clone(), None, &opts).ts)
@@ -223,7 +225,7 @@ fn since_store_keeps_at_most_per_key_reads() {
     let old = store.read("k", t.clone(), Some(ts[6]), &opts);
     assert!(old.notice().is_some(), "only the last 3 reads are kept");
     // Zero limits are raised to 1 rather than making a store that keeps nothing.
-    let one = SinceStore::with_limits(0, 0);
+    let one = SinceStore::with_config(SinceStoreConfig::default().per_key(0).keys(0));
     let r = one.read("k", t.clone(), None, &opts);
     let again = one.read("k", t, Some(r.ts), &opts);
     assert!(matches!(again.outcome, ReadOutcome::Diff(_)));

@@ -7,7 +7,7 @@
 use response_diff::diff::{DiffMode, DiffSettings, ResponseDiffDetector};
 use response_diff::expectation::Expectation;
 use response_diff::response::{DiffTarget, Response, Snapshot, render};
-use response_diff::tree::{self, DiffFormat, DiffOptions, ReadOutcome, SinceStore};
+use response_diff::tree::{self, ReadOutcome, SinceStore, TreeDiffFormat, TreeDiffOptions};
 
 /// An aria snapshot of `sections` sections of five lines, with refs.
 fn page(sections: usize, expanded: Option<usize>) -> String {
@@ -110,7 +110,7 @@ fn max_diff_lines_never_yields_a_body_larger_than_the_diff() {
 #[test]
 fn a_since_read_larger_than_the_tree_sends_the_tree() {
     let store = SinceStore::new();
-    let opts = DiffOptions::default();
+    let opts = TreeDiffOptions::default();
     let many: String = (0..40)
         .map(|i| format!("- listitem [ref=e{i}]: row {i}\n"))
         .collect();
@@ -133,7 +133,7 @@ fn a_since_read_larger_than_the_tree_sends_the_tree() {
         ReadOutcome::Diff(d) => panic!("a diff larger than the tree: {d:?}"),
         _ => panic!("unknown outcome"),
     }
-    let text = r.render(DiffFormat::Agent);
+    let text = r.render(TreeDiffFormat::Agent);
     assert!(text.ends_with("- button \"Done\" [ref=e99]"), "{text}");
     // A small change to a large tree stays a diff, and "unchanged" stays the
     // answer however small the tree.

@@ -10,7 +10,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use response_diff::fingerprint::{self, BaselineStore, Fingerprint};
-use response_diff::tree::{DiffOptions, DiskStore, Element, ReadOutcome, Tree};
+use response_diff::tree::{
+    DiskStore, DiskStoreConfig, Element, ReadOutcome, Tree, TreeDiffOptions,
+};
 
 const CHILD_ENV: &str = "RD_CRASH_CHILD";
 const DIR_ENV: &str = "RD_CRASH_DIR";
@@ -56,7 +58,8 @@ fn crash_child_writer() {
     };
     match kind.as_str() {
         "since" => {
-            let store = DiskStore::with_ttl(&dir, SINCE_TTL).unwrap();
+            let store = DiskStore::with_config(DiskStoreConfig::default().dir(&dir).ttl(SINCE_TTL))
+                .unwrap();
             let tree = big_tree();
             ready();
             for i in 0..writes_until_stray_child_stops() {
@@ -65,7 +68,7 @@ fn crash_child_writer() {
                         &format!("tab-{}", i % 4),
                         &tree,
                         None,
-                        &DiffOptions::default(),
+                        &TreeDiffOptions::default(),
                     )
                     .unwrap();
             }
@@ -172,7 +175,8 @@ fn since_store_survives_a_killed_writer() {
     let tree = big_tree();
     let mut entries_seen = 0;
     let mid_write = kill_writer_repeatedly("since", &dir, |round| {
-        let store = DiskStore::with_ttl(&dir, SINCE_TTL).unwrap();
+        let store =
+            DiskStore::with_config(DiskStoreConfig::default().dir(&dir).ttl(SINCE_TTL)).unwrap();
         for entry in std::fs::read_dir(&dir).unwrap() {
             let entry = entry.unwrap();
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -188,10 +192,10 @@ fn since_store_survives_a_killed_writer() {
         }
         // The store itself still works, and reads since a stored ts diff.
         let r = store
-            .read("check", &tree, None, &DiffOptions::default())
+            .read("check", &tree, None, &TreeDiffOptions::default())
             .unwrap();
         let again = store
-            .read("check", &tree, Some(r.ts), &DiffOptions::default())
+            .read("check", &tree, Some(r.ts), &TreeDiffOptions::default())
             .unwrap();
         assert!(matches!(again.outcome, ReadOutcome::Diff(ref d) if d.is_empty()));
     });

@@ -2,8 +2,8 @@
 //! golden renderings, YAML validity, and the apply law on every pair.
 
 use response_diff::tree::{
-    DiffFormat, DiffOptions, Element, Field, Filter, IdentityMode, Selector, Tree, TreeDiff, diff,
-    diff_with, parse_aria,
+    Element, Field, Filter, IdentityMode, Selector, Tree, TreeDiff, TreeDiffFormat,
+    TreeDiffOptions, diff, diff_with, parse_aria,
 };
 use std::path::PathBuf;
 
@@ -22,10 +22,10 @@ fn case(n: u32) -> (Tree, Tree) {
     )
 }
 
-fn opts(identity: IdentityMode) -> DiffOptions {
-    DiffOptions {
+fn opts(identity: IdentityMode) -> TreeDiffOptions {
+    TreeDiffOptions {
         identity,
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     }
 }
 
@@ -203,7 +203,11 @@ fn renderings_are_deterministic() {
         let (b, a) = case(n);
         let d1 = diff(&b, &a);
         let d2 = diff(&b.clone(), &a.clone());
-        for f in [DiffFormat::Agent, DiffFormat::Yaml, DiffFormat::Json] {
+        for f in [
+            TreeDiffFormat::Agent,
+            TreeDiffFormat::Yaml,
+            TreeDiffFormat::Json,
+        ] {
             assert_eq!(d1.render(f, 2, Some(1)), d2.render(f, 2, Some(1)));
         }
     }
@@ -248,6 +252,62 @@ fn yaml_and_json_parse_back_with_the_right_counts() {
                 j["diff"]["unchanged_count"].as_u64(),
                 Some(d.unchanged_count as u64)
             );
+        }
+    }
+}
+
+/// A YAML document as JSON data, keys in order.
+fn yaml_as_json(y: &yaml_rust2::Yaml) -> serde_json::Value {
+    use serde_json::Value;
+    use yaml_rust2::Yaml;
+    match y {
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Integer(i) => Value::from(*i),
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Null => Value::Null,
+        Yaml::Array(a) => Value::Array(a.iter().map(yaml_as_json).collect()),
+        Yaml::Hash(h) => Value::Object(
+            h.iter()
+                .map(|(k, v)| (k.as_str().expect("string key").to_owned(), yaml_as_json(v)))
+                .collect(),
+        ),
+        other => panic!("unexpected YAML value {other:?}"),
+    }
+}
+
+/// JSON and YAML are written by different code (serde; by hand): they
+/// must carry the same keys in the same order with the same values.
+#[test]
+fn yaml_and_json_carry_the_same_data() {
+    let mut pairs: Vec<(Tree, Tree)> = (1..=8).map(case).collect();
+    // Every kind of field: states, props, bounds, descriptions, regex
+    // names, unnamed removals with a parent, renumbered refs.
+    pairs.push((
+        parse("- list \"Cart\" [ref=e1]:\n  - listitem: Tea\n  - checkbox \"Gift\" [ref=e3]\n  - link /Sa.e/ [ref=e4]"),
+        parse("- list \"Cart\" [ref=e1]:\n  - checkbox \"Gift\" [checked] [ref=e3]\n  - link /Sa.e/ [ref=e4]:\n    - /url: /save\n  - button /Pa+y/ [disabled] [level=2] [ref=e5]:\n    - /url: /pay"),
+    ));
+    let mut b = Element::new("button", "Go");
+    b.description = Some("Starts: now".into());
+    b.bounds = Some(response_diff::tree::Bounds {
+        x: 1.0,
+        y: 2.5,
+        width: 3.0,
+        height: 4.0,
+    });
+    pairs.push((Tree::default(), Tree::new(vec![b])));
+    pairs.push((
+        parse("- button \"Save\" [ref=e5]"),
+        parse("- button \"Save\" [ref=e60]"),
+    ));
+    for (before, after) in &pairs {
+        for mode in MODES {
+            let d = diff_with(before, after, &opts(mode));
+            for since in [Some(1_700_000_000_000), None] {
+                let y = yaml_doc(&d.to_yaml(1_700_000_000_001, since));
+                let j: serde_json::Value =
+                    serde_json::from_str(&d.to_json(1_700_000_000_001, since)).unwrap();
+                assert_eq!(yaml_as_json(&y), j, "{}", d.to_agent());
+            }
         }
     }
 }
@@ -332,24 +392,24 @@ fn yaml_quotes_every_risky_string() {
 #[test]
 fn filters_apply_to_both_trees() {
     let (before, after) = case(7);
-    let scope = DiffOptions {
+    let scope = TreeDiffOptions {
         filter: Filter {
             scope: Some(Selector::parse("complementary \"Cart\"").unwrap()),
             ..Filter::default()
         },
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     };
     let d = diff_with(&before, &after, &scope);
     assert_eq!(d.added.len(), 3);
     assert_eq!(d.changed.len(), 3); // heading name + its new ref, subtotal value
     assert_eq!(d.unchanged_count, 9);
 
-    let buttons = DiffOptions {
+    let buttons = TreeDiffOptions {
         filter: Filter {
             roles: Some(vec!["button".into()]),
             ..Filter::default()
         },
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     };
     let d = diff_with(&before, &after, &buttons);
     assert_eq!(

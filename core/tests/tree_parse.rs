@@ -3,7 +3,7 @@
 
 use response_diff::Error;
 use response_diff::tree::{
-    DiffOptions, Filter, MAX_DEPTH, Selector, Tree, diff, diff_with, parse_aria,
+    Filter, MAX_DEPTH, Selector, Tree, TreeDiffOptions, diff, diff_with, parse_aria,
 };
 
 fn line_of(text: &str) -> usize {
@@ -115,7 +115,7 @@ fn the_deepest_allowed_tree_works_everywhere_on_a_small_stack() {
             }
             .apply(&t);
             assert_eq!(pruned.len(), 1);
-            let d = diff_with(&t, &other, &DiffOptions::default());
+            let d = diff_with(&t, &other, &TreeDiffOptions::default());
             assert_eq!(d.to_agent().lines().count(), 2);
             assert_eq!(t.text_lines(), ["deep"]);
             drop(back);

@@ -3,8 +3,9 @@
 
 use proptest::prelude::*;
 use response_diff::tree::{
-    CarrierConfig, DiffOptions, Element, IdentityMode, PatchOptions, Prop, RefCarrier, State, Tree,
-    apply_patch, apply_patch_with, diff_with, parse_aria, snapshot_patch, snapshot_patch_with,
+    CarrierConfig, Element, IdentityMode, PatchOptions, Prop, RefCarrier, State, Tree,
+    TreeDiffOptions, apply_patch, apply_patch_with, diff_with, parse_aria, snapshot_patch,
+    snapshot_patch_with,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -243,7 +244,7 @@ proptest! {
     fn apply_diff_gives_new_tree_content_mode(old in tree(), edits in prop::collection::vec(edit(), 0..6)) {
         let mut new = old.clone();
         for e in &edits { apply_edit(&mut new, e); }
-        let opts = DiffOptions { identity: IdentityMode::Content, ..DiffOptions::default() };
+        let opts = TreeDiffOptions { identity: IdentityMode::Content, ..TreeDiffOptions::default() };
         let d = diff_with(&old, &new, &opts);
         prop_assert_eq!(multiset(&d.apply(&old), false), multiset(&new, false));
         if edits.is_empty() {
@@ -260,7 +261,7 @@ proptest! {
         for e in &edits { apply_edit(&mut new, e); }
         if renumber { number_refs(&mut new, 1000); }
         for identity in [IdentityMode::Refs, IdentityMode::Content] {
-            let opts = DiffOptions { identity, ..DiffOptions::default() };
+            let opts = TreeDiffOptions { identity, ..TreeDiffOptions::default() };
             let d = diff_with(&old, &new, &opts);
             let refs = identity == IdentityMode::Refs;
             prop_assert_eq!(multiset(&d.apply(&old), refs), multiset(&new, refs));

@@ -2,7 +2,8 @@
 //! disk store's clock is passed in.
 
 use response_diff::tree::{
-    DiffFormat, DiffOptions, DiskStore, Filter, ReadOutcome, Selector, SinceStore, Tree, parse_aria,
+    DiskStore, DiskStoreConfig, Filter, ReadOutcome, Selector, SinceStore, SinceStoreConfig, Tree,
+    TreeDiffFormat, TreeDiffOptions, parse_aria,
 };
 use std::path::PathBuf;
 
@@ -13,8 +14,8 @@ fn fixture(name: &str) -> Tree {
     parse_aria(&std::fs::read_to_string(path).unwrap(), false).unwrap()
 }
 
-fn opts() -> DiffOptions {
-    DiffOptions::default()
+fn opts() -> TreeDiffOptions {
+    TreeDiffOptions::default()
 }
 
 #[test]
@@ -27,7 +28,7 @@ fn memory_store_diffs_since_an_earlier_read() {
         panic!("expected a diff")
     };
     assert_eq!(d.changed.len(), 1);
-    let text = r2.render(DiffFormat::Agent);
+    let text = r2.render(TreeDiffFormat::Agent);
     assert!(text.starts_with(&format!("# ts {}, changes since {}\n~ [e14]", r2.ts, r1.ts)));
     // Other keys are independent.
     let r3 = store.read("tab-2", fixture("shop.yml"), Some(r1.ts), &opts());
@@ -36,7 +37,7 @@ fn memory_store_diffs_since_an_earlier_read() {
 
 #[test]
 fn timestamps_strictly_increase_even_within_a_millisecond() {
-    let store = SinceStore::with_limits(1000, 4);
+    let store = SinceStore::with_config(SinceStoreConfig::default().per_key(1000).keys(4));
     let t = parse_aria("- button \"x\"", false).unwrap();
     let ts: Vec<u64> = (0..500)
         .map(|_| store.read("k", t.clone(), None, &opts()).ts)
@@ -49,7 +50,7 @@ fn timestamps_strictly_increase_even_within_a_millisecond() {
 
 #[test]
 fn expired_ts_gives_the_full_tree_and_a_notice_in_memory() {
-    let store = SinceStore::with_limits(2, 8);
+    let store = SinceStore::with_config(SinceStoreConfig::default().per_key(2).keys(8));
     let page = fixture("case03.after.yml");
     let r1 = store.read("tab", fixture("case03.before.yml"), None, &opts());
     store.read("tab", page.clone(), None, &opts());
@@ -64,16 +65,16 @@ fn expired_ts_gives_the_full_tree_and_a_notice_in_memory() {
         notice.contains(&r1.ts.to_string()) && notice.contains("full tree"),
         "{notice}"
     );
-    let text = r.render(DiffFormat::Agent);
+    let text = r.render(TreeDiffFormat::Agent);
     let mut lines = text.lines();
     assert_eq!(lines.next().unwrap(), format!("# ts {}", r.ts));
     assert_eq!(lines.next().unwrap(), format!("# {notice}"));
     assert_eq!(lines.collect::<Vec<_>>().join("\n"), page.to_aria());
     // YAML and JSON forms carry the notice and the snapshot.
-    let y = yaml_rust2::YamlLoader::load_from_str(&r.render(DiffFormat::Yaml)).unwrap();
+    let y = yaml_rust2::YamlLoader::load_from_str(&r.render(TreeDiffFormat::Yaml)).unwrap();
     assert_eq!(y[0]["notice"].as_str(), Some(notice));
     assert_eq!(y[0]["snapshot"].as_str(), Some(page.to_aria().as_str()));
-    let j: serde_json::Value = serde_json::from_str(&r.render(DiffFormat::Json)).unwrap();
+    let j: serde_json::Value = serde_json::from_str(&r.render(TreeDiffFormat::Json)).unwrap();
     assert_eq!(j["notice"].as_str(), Some(notice));
     assert_eq!(Tree::from_json(&j["tree"].to_string()).unwrap(), page);
 }
@@ -195,12 +196,12 @@ fn disk_store_is_private_and_never_follows_symlinks() {
 #[test]
 fn filters_apply_to_since_reads() {
     let store = SinceStore::new();
-    let scope = DiffOptions {
+    let scope = TreeDiffOptions {
         filter: Filter {
             scope: Some(Selector::parse("complementary \"Cart\"").unwrap()),
             ..Filter::default()
         },
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     };
     let r1 = store.read("t", fixture("case07.before.yml"), None, &scope);
     let ReadOutcome::Full { tree, .. } = &r1.outcome else {
@@ -213,12 +214,12 @@ fn filters_apply_to_since_reads() {
     };
     assert_eq!(d.unchanged_count, 9);
     // A scope that matches nothing says so.
-    let missing = DiffOptions {
+    let missing = TreeDiffOptions {
         filter: Filter {
             scope: Some(Selector::parse("dialog").unwrap()),
             ..Filter::default()
         },
-        ..DiffOptions::default()
+        ..TreeDiffOptions::default()
     };
     let r = store.read("t", fixture("shop.yml"), None, &missing);
     assert!(r.notice().unwrap().contains("matches nothing"));
@@ -327,4 +328,31 @@ fn disk_store_never_writes_through_a_planted_symlink() {
         Tree::from_json(&std::fs::read_to_string(&planted).unwrap()).unwrap(),
         t
     );
+}
+
+#[test]
+fn since_store_config_from_json() {
+    let c = SinceStoreConfig::from_json(r#"{"perKey": 2}"#).unwrap();
+    assert_eq!(c, SinceStoreConfig::default().per_key(2));
+    assert_eq!(SinceStore::with_config(c).config().keys, 256);
+    // 0 counts as 1, as it always did.
+    let one = SinceStore::with_config(SinceStoreConfig::default().per_key(0).keys(0));
+    assert_eq!((one.config().per_key, one.config().keys), (1, 1));
+    match SinceStoreConfig::from_json(r#"{"perkey": 1}"#) {
+        Err(response_diff::Error::InvalidOption { field, .. }) => {
+            assert_eq!(field, "sinceStore.perkey")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn disk_store_config_defaults_to_the_user_directory() {
+    let c = DiskStoreConfig::default();
+    assert_eq!((c.dir, c.ttl), (None, std::time::Duration::from_secs(60)));
+    let dir = tempfile::tempdir().unwrap();
+    let store =
+        DiskStore::with_config(DiskStoreConfig::default().dir(dir.path().join("s"))).unwrap();
+    assert_eq!(store.dir(), dir.path().join("s"));
+    assert_eq!(store.ttl(), std::time::Duration::from_secs(60));
 }

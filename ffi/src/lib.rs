@@ -34,7 +34,7 @@ use std::ffi::{CString, c_char};
 
 use response_diff::Error;
 use response_diff::diff::{
-    DetectorConfig, DiffSettings, ResponseDiffDetector, compare_texts, format_texts,
+    DetectorConfig, DiffSettings, ResponseDiffDetector, compare_texts, format_diff,
 };
 use response_diff::expectation::Expectation;
 use response_diff::fingerprint::{self, BaselineStore, ExtractOptions, Fingerprint, Severity};
@@ -259,7 +259,7 @@ pub unsafe extern "C" fn rd_diff_format(
         let old = unsafe { input_str(old, old_len, "old")? };
         let new = unsafe { input_str(new, new_len, "new")? };
         let s = diff_settings(unsafe { opt_str(options_json, options_len, "options_json")? })?;
-        let text = format_texts(old, new, &s);
+        let text = format_diff(old, new, &s);
         unsafe { out_string(text_out, text, "text_out") }
     })
 }
@@ -444,10 +444,8 @@ pub unsafe extern "C" fn rd_tree_diff(
         let old = parse_tree(unsafe { input_str(old, old_len, "old")? }, req.lenient)?;
         let new = parse_tree(unsafe { input_str(new, new_len, "new")? }, req.lenient)?;
         let d = tree::diff_with(&old, &new, &req.options);
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        unsafe { out_string(diff_out, d.render(req.format, now_ms, None), "diff_out") }
+        let ts = tree::now_ts();
+        unsafe { out_string(diff_out, d.render(req.format, ts, None), "diff_out") }
     })
 }
 

@@ -6,10 +6,13 @@
 //! `crate::common::apply_diff` the same way this crate does.
 
 use arbitrary::{Arbitrary, Unstructured};
+use response_diff::__internals::{
+    DiffFormatter, EngineOptions, LineDiff, normalize_whitespace, split_lines,
+};
 use response_diff::Error;
 use response_diff::diff::{
-    DetectorConfig, DiffFormat, DiffFormatter, DiffMode, DiffOptions, DiffSettings, EngineOptions,
-    LineDiff, ResponseDiffDetector, compare_texts, normalize_whitespace, split_lines,
+    DetectorConfig, DiffFormat, DiffMode, DiffOptions, DiffSettings, ResponseDiffDetector,
+    compare_texts,
 };
 use response_diff::expectation::Expectation;
 use response_diff::fingerprint::{self, ExtractOptions, Fingerprint, Severity, Status};

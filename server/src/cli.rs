@@ -13,8 +13,8 @@ use clap::Args;
 use response_diff::diff::{DiffMode, DiffOptions, compare_texts};
 use response_diff::fingerprint::{BaselineStore, Severity, Status};
 use response_diff::tree::{
-    self, DiffFormat, DiffOptions as TreeDiffOptions, DiskStore, Filter, IdentityMode, ReadOutcome,
-    Selector, Tree,
+    self, DiskStore, DiskStoreConfig, Filter, IdentityMode, ReadOutcome, Selector, Tree,
+    TreeDiffFormat, TreeDiffOptions,
 };
 use serde_json::{Map, json};
 
@@ -267,7 +267,7 @@ fn filter(roles: &[String], prune: bool, scope: Option<&str>) -> Result<Filter> 
 
 /// `read --url …`: the page's tree, or what changed since an earlier read.
 pub fn read(a: ReadArgs) -> Result<ExitCode> {
-    let format: DiffFormat = a.format.parse()?;
+    let format: TreeDiffFormat = a.format.parse()?;
     let opts = TreeDiffOptions {
         // Every read is a new browser, so refs are not comparable across
         // reads: match by content.
@@ -278,10 +278,9 @@ pub fn read(a: ReadArgs) -> Result<ExitCode> {
     let mut engine = open(&a.url, &a.browser)?;
     let tree = engine.snapshot_tree()?;
     engine.shutdown();
-    let store = DiskStore::with_ttl(
-        a.store_dir.clone().unwrap_or_else(DiskStore::default_dir),
-        Duration::from_secs(a.ttl),
-    )?;
+    let mut config = DiskStoreConfig::default().ttl(Duration::from_secs(a.ttl));
+    config.dir = a.store_dir.clone();
+    let store = DiskStore::with_config(config)?;
     let r = store.read(&a.url, &tree, a.since, &opts)?;
     println!("{}", r.render(format));
     Ok(match (&r.outcome, a.since) {
@@ -344,7 +343,7 @@ pub fn tree_diff(a: TreeDiffArgs) -> Result<ExitCode> {
             ExitCode::from(1)
         });
     }
-    let format: DiffFormat = a.format.parse()?;
+    let format: TreeDiffFormat = a.format.parse()?;
     let old = load_tree(&a.old)?;
     let new = load_tree(&a.new)?;
     let opts = TreeDiffOptions {

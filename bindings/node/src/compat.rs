@@ -7,6 +7,9 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use response_diff::Error as CoreError;
 use response_diff::diff as core;
+// The line engine without the detector's decision rule: not public API,
+// shared with this workspace only (the packages release together).
+use response_diff::__internals as engine;
 
 use crate::error::{OrThrow, throw};
 use crate::text::Text;
@@ -134,7 +137,7 @@ fn with_final_newline(text: &str) -> std::borrow::Cow<'_, str> {
 /// cap), line diff and formatter.
 ///
 /// The result is built from the core's parts (the stored text, the
-/// [`core::LineDiff`] and the formatter's body), never from the text the
+/// line diff and the formatter's body), never from the text the
 /// core's detector renders for an agent: that text starts with a summary
 /// line, a note, or both (near the store cap), which are not theirs to show.
 #[napi(js_name = "CompatResponseDiffDetector")]
@@ -214,7 +217,7 @@ impl CompatResponseDiffDetector {
         // Checks the size and keeps `current` for the next call (or drops
         // the key's older text when `current` alone is over the cap).
         self.inner.store(tool_name, &current).or_throw(env)?;
-        let total = core::count_lines(&current);
+        let total = engine::count_lines(&current);
         // Theirs: nothing to compare with, similarity 1.
         let Some(previous) = previous else {
             return Ok(Outcome::nothing(1.0, 0, 0, total));
@@ -246,7 +249,7 @@ impl CompatResponseDiffDetector {
         // same output as any larger number. A text has at most one line
         // per byte, so lines are only counted for an enormous context.
         let context = if context > old.len().max(new.len()) as f64 {
-            core::count_lines(&old).max(core::count_lines(new))
+            engine::count_lines(&old).max(engine::count_lines(new))
         } else {
             context as usize // rounds down
         };
@@ -260,10 +263,10 @@ impl CompatResponseDiffDetector {
         } else {
             max_diff_lines as usize
         };
-        let diff = core::LineDiff::compute_with(
+        let diff = engine::LineDiff::compute_with(
             &old,
             new,
-            &core::EngineOptions {
+            &engine::EngineOptions {
                 ignore_whitespace,
                 deadline: None,
                 context,
@@ -295,7 +298,7 @@ impl CompatResponseDiffDetector {
                 show_number(max_diff_lines)
             ))
         } else {
-            let formatted = core::DiffFormatter::new(format, context).format(&diff);
+            let formatted = engine::DiffFormatter::new(format, context).format(&diff);
             if formatted.lines as f64 <= max_diff_lines {
                 context_lines = formatted.context_lines;
                 strip_final_newline(formatted.text)
@@ -479,7 +482,7 @@ fn format(
         ignore_whitespace: false,
         ..core::DiffSettings::default()
     };
-    Ok(strip_final_newline(core::format_texts(
+    Ok(strip_final_newline(core::format_diff(
         &old, &new, &settings,
     )))
 }

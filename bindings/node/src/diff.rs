@@ -346,5 +346,5 @@ pub fn format_diff(
     #[napi(ts_arg_type = "DiffOptions")] options: Option<Json>,
 ) -> Result<String> {
     let s = settings(&env, options)?;
-    Ok(core::format_texts(&previous.0, &current.0, &s))
+    Ok(core::format_diff(&previous.0, &current.0, &s))
 }

@@ -4,11 +4,10 @@ use std::sync::Arc;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use response_diff::Error as CoreError;
 use response_diff::fingerprint as core;
 use serde_json::Value;
 
-use crate::error::{OrThrow, throw};
+use crate::error::OrThrow;
 use crate::json::{Json, options_json};
 
 /// The page-side extractor: one JavaScript function expression,
@@ -315,8 +314,8 @@ pub struct FingerprintComparison {
     pub text: String,
 }
 
-impl From<core::Comparison> for FingerprintComparison {
-    fn from(c: core::Comparison) -> Self {
+impl From<core::FingerprintComparison> for FingerprintComparison {
+    fn from(c: core::FingerprintComparison) -> Self {
         let text = c.to_string();
         FingerprintComparison {
             status: c.status.as_str().to_owned(),
@@ -369,8 +368,6 @@ pub fn compare_fingerprints(
     Ok(core::compare(&baseline.inner, &current.inner, t).into())
 }
 
-const STORE_OPTION_KEYS: [&str; 3] = ["directory", "memoryLimit", "recentLimit"];
-
 /// Named baselines and recently captured fingerprints, bounded in memory
 /// (16 MiB, 32 recent), optionally persisted in a private directory.
 #[napi]
@@ -386,36 +383,14 @@ impl BaselineStore {
     pub fn new(
         env: Env,
         #[napi(ts_arg_type = "{ directory?: string; memoryLimit?: number; recentLimit?: number }")]
-        options: Option<Object>,
+        options: Option<Json>,
     ) -> Result<Self> {
-        let mut b = core::BaselineStore::configure();
-        if let Some(o) = &options {
-            for k in Object::keys(o)? {
-                if !STORE_OPTION_KEYS.contains(&k.as_str()) {
-                    return Err(throw(
-                        &env,
-                        CoreError::invalid_option(
-                            format!("baselineStore.{k}"),
-                            format!(
-                                "unknown option `{k}`; allowed: {}",
-                                STORE_OPTION_KEYS.join(", ")
-                            ),
-                        ),
-                    ));
-                }
-            }
-            if let Some(dir) = o.get::<String>("directory")? {
-                b = b.directory(dir);
-            }
-            if let Some(n) = o.get::<u32>("memoryLimit")? {
-                b = b.memory_limit(n as usize);
-            }
-            if let Some(n) = o.get::<u32>("recentLimit")? {
-                b = b.recent_limit(n as usize);
-            }
-        }
+        let config = match options_json(options) {
+            None => core::BaselineStoreConfig::default(),
+            Some(json) => core::BaselineStoreConfig::from_json(&json).or_throw(&env)?,
+        };
         Ok(BaselineStore {
-            inner: b.build().or_throw(&env)?,
+            inner: core::BaselineStore::with_config(config).or_throw(&env)?,
         })
     }
 

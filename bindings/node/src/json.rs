@@ -243,12 +243,4 @@ impl Opts {
             .map(|v| v.as_bool().ok_or_else(|| self.wrong(key, "a boolean")))
             .transpose()
     }
-
-    pub(crate) fn u64(&self, key: &str) -> R<Option<u64>> {
-        self.get(key)
-            .map(|v| {
-                non_negative_integer(v).ok_or_else(|| self.wrong(key, "a non-negative integer"))
-            })
-            .transpose()
-    }
 }

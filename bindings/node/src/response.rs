@@ -103,7 +103,7 @@ pub struct Image {
 
 /// A rendered response.
 #[napi(object, object_from_js = false)]
-pub struct Rendered {
+pub struct RenderedResponse {
     /// The Markdown text.
     pub text: String,
     /// Images, resized and re-encoded per `imageOptions` (base64).
@@ -113,6 +113,11 @@ pub struct Rendered {
     /// The snapshot diff, when diffing was on and a snapshot was shown.
     pub snapshot_diff: Option<DiffResult>,
 }
+
+/// @deprecated Use `RenderedResponse`, the name every binding uses; this
+/// alias goes in the next breaking release.
+#[napi]
+pub type Rendered = RenderedResponse;
 
 const RENDER_OPTION_KEYS: [&str; 3] = ["expectations", "detector", "key"];
 
@@ -132,7 +137,7 @@ pub fn render_response(
         ts_arg_type = "{ expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string }"
     )]
     options: Option<Object>,
-) -> Result<Rendered> {
+) -> Result<RenderedResponse> {
     let response: core::Response = Response::from_value(&response.0).or_throw(&env)?;
     let mut expectation_layers = Vec::new();
     let mut detector: Option<ClassInstance<ResponseDiffDetector>> = None;
@@ -175,7 +180,7 @@ pub fn render_response(
         (None, _) => None,
     };
     let r = core::render(&response, &exp, target).or_throw(&env)?;
-    Ok(Rendered {
+    Ok(RenderedResponse {
         text: r.text,
         images: r.images.into_iter().map(image_out).collect(),
         is_error: r.is_error,

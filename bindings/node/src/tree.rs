@@ -2,7 +2,6 @@
 //! `since` reads.
 
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -124,7 +123,7 @@ pub struct TreeChange {
 
 /// A tree diff: its rendering and its parts.
 #[napi(object)]
-pub struct TreeDiffResult {
+pub struct TreeDiff {
     /// The diff in the chosen format.
     pub text: String,
     /// Elements only in the new tree, each without its children (added
@@ -142,6 +141,11 @@ pub struct TreeDiffResult {
     /// Matched elements whose ref differs (`identity: 'content'` only).
     pub refs_renumbered: u32,
 }
+
+/// @deprecated Use `TreeDiff`, the name every binding uses; this alias
+/// goes in the next breaking release.
+#[napi]
+pub type TreeDiffResult = TreeDiff;
 
 fn element(e: &core::Element) -> Value {
     serde_json::to_value(e).unwrap_or(Value::Null)
@@ -240,12 +244,6 @@ fn millis(extras: &Map<String, Value>, key: &str) -> CoreResult<Option<u64>> {
     }
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
 /// Compares two accessibility trees (aria text or elements) with a stable
 /// element identity: added, removed, changed (field by field) and the
 /// unchanged count, rendered for agents or as YAML / JSON.
@@ -255,18 +253,18 @@ pub fn tree_diff(
     #[napi(ts_arg_type = "string | SnapshotElement[]")] before: Unknown<'_>,
     #[napi(ts_arg_type = "string | SnapshotElement[]")] after: Unknown<'_>,
     #[napi(ts_arg_type = "TreeDiffOptions")] options: Option<Json>,
-) -> Result<TreeDiffResult> {
+) -> Result<TreeDiff> {
     let options = options.map(|j| j.0);
     let before = tree_text(&env, before)?;
     let after = tree_text(&env, after)?;
-    let run = || -> CoreResult<TreeDiffResult> {
+    let run = || -> CoreResult<TreeDiff> {
         let (req, extras) = request(options, &["ts", "since"])?;
         let old = tree_of(before, req.lenient)?;
         let new = tree_of(after, req.lenient)?;
-        let ts = millis(&extras, "ts")?.unwrap_or_else(now_ms);
+        let ts = millis(&extras, "ts")?.unwrap_or_else(core::now_ts);
         let since = millis(&extras, "since")?;
         let d = core::diff_with(&old, &new, &req.options);
-        Ok(TreeDiffResult {
+        Ok(TreeDiff {
             text: d.render(req.format, ts, since),
             added: d.added.iter().map(|a| element(&a.element)).collect(),
             removed: d.removed.iter().map(|r| element(&r.element)).collect(),
@@ -323,12 +321,12 @@ impl SinceStore {
         env: Env,
         #[napi(ts_arg_type = "{ perKey?: number; keys?: number }")] options: Option<Json>,
     ) -> Result<Self> {
-        let options = options.map(|j| j.0);
-        let o = Opts::new("sinceStore", options, &["perKey", "keys"]).or_throw(&env)?;
-        let per_key = o.u64("perKey").or_throw(&env)?.unwrap_or(8);
-        let keys = o.u64("keys").or_throw(&env)?.unwrap_or(256);
+        let config = match options_json(options) {
+            None => core::SinceStoreConfig::default(),
+            Some(json) => core::SinceStoreConfig::from_json(&json).or_throw(&env)?,
+        };
         Ok(SinceStore {
-            inner: core::SinceStore::with_limits(per_key as usize, keys as usize),
+            inner: core::SinceStore::with_config(config),
         })
     }
 

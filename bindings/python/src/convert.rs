@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use response_diff::Error;
+use response_diff::error::field_path;
 use serde_json::{Map, Value};
 
 use crate::errors::RdResult;
@@ -55,14 +56,6 @@ fn unsupported(path: &str, obj: &Bound<'_, PyAny>) -> Error {
             "a `{ty}` cannot be sent as JSON; use None, bool, int, float, str, a list or a dict"
         ),
     )
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 /// Converts a Python value to JSON. `path` names the value in errors.
@@ -138,7 +131,7 @@ fn mapping_to_json(m: &Bound<'_, PyMapping>, keys: Keys, path: &str) -> RdResult
             Keys::Camel => camel(k),
             Keys::Verbatim => k.to_owned(),
         };
-        let value = to_json(&v, keys, &join(path, &key))?;
+        let value = to_json(&v, keys, &field_path(path, &key))?;
         out.insert(key, value);
     }
     Ok(Value::Object(out))
@@ -184,7 +177,7 @@ pub fn options_json(
                 };
                 for (k, v) in kw.iter() {
                     let key = camel(&k.cast::<PyString>()?.to_cow()?);
-                    let v = to_json(&v, Keys::Camel, &join(root, &key))?;
+                    let v = to_json(&v, Keys::Camel, &field_path(root, &key))?;
                     map.insert(key, v);
                 }
             }

@@ -325,6 +325,29 @@ pub fn compare_texts(
     Ok(r.into())
 }
 
+/// The line diff of two texts in one format (`format`, `context` and
+/// `ignoreWhitespace`), without the decision rule: the function form of
+/// [`PyDiffFormatter`], as Node's `formatDiff` and C's `rd_diff_format`.
+#[pyfunction]
+#[pyo3(signature = (old, new, options=None, /, **kwargs))]
+pub fn format_diff(
+    py: Python<'_>,
+    old: PyBackedStr,
+    new: PyBackedStr,
+    options: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> RdResult<String> {
+    let s = settings(options, kwargs)?;
+    Ok(py.detach(|| core::format_diff(&old, &new, &s)))
+}
+
+/// Estimated tokens of `text` (UTF-8 bytes / 4, rounded up), as the core
+/// and every binding count them.
+#[pyfunction]
+pub fn estimate_tokens(text: &str) -> usize {
+    response_diff::tokens::estimate(text)
+}
+
 /// The line diff of two texts in one format, without the decision rule.
 #[pyclass(name = "DiffFormatter", module = "response_diff", frozen)]
 pub struct PyDiffFormatter {
@@ -356,7 +379,7 @@ impl PyDiffFormatter {
     #[pyo3(name = "format")]
     fn format_diff(&self, py: Python<'_>, old: PyBackedStr, new: PyBackedStr) -> String {
         let s = self.settings;
-        py.detach(|| core::format_texts(&old, &new, &s))
+        py.detach(|| core::format_diff(&old, &new, &s))
     }
 
     fn __repr__(&self) -> String {

@@ -7,7 +7,8 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyDict;
 use response_diff::fingerprint::{
-    self as core, BaselineStore, Change, Comparison, ExtractOptions, Fingerprint, Severity,
+    self as core, BaselineStore, BaselineStoreConfig, ExtractOptions, Fingerprint,
+    FingerprintChange, FingerprintComparison, Severity,
 };
 
 use crate::convert::{data_json, json_to_py, options_json, repr, to_py};
@@ -121,12 +122,12 @@ impl PyFingerprint {
 
 /// One change between a baseline and a current fingerprint.
 #[pyclass(name = "FingerprintChange", module = "response_diff", frozen)]
-pub struct PyChange {
-    inner: Change,
+pub struct PyFingerprintChange {
+    inner: FingerprintChange,
 }
 
 #[pymethods]
-impl PyChange {
+impl PyFingerprintChange {
     /// `element_missing`, `error_appeared`, … (`type` in JSON).
     #[getter]
     fn r#type(&self) -> &'static str {
@@ -175,12 +176,12 @@ impl PyChange {
 
 /// The result of comparing two fingerprints.
 #[pyclass(name = "FingerprintComparison", module = "response_diff", frozen)]
-pub struct PyComparison {
-    inner: Comparison,
+pub struct PyFingerprintComparison {
+    inner: FingerprintComparison,
 }
 
 #[pymethods]
-impl PyComparison {
+impl PyFingerprintComparison {
     /// `unchanged`, `changed` or `loading`.
     #[getter]
     fn status(&self) -> &'static str {
@@ -192,11 +193,11 @@ impl PyComparison {
         self.inner.severity.as_str()
     }
     #[getter]
-    fn changes(&self) -> Vec<PyChange> {
+    fn changes(&self) -> Vec<PyFingerprintChange> {
         self.inner
             .changes
             .iter()
-            .map(|c| PyChange { inner: c.clone() })
+            .map(|c| PyFingerprintChange { inner: c.clone() })
             .collect()
     }
     #[getter]
@@ -258,12 +259,12 @@ pub fn compare_fingerprints(
     baseline: &Bound<'_, PyAny>,
     current: &Bound<'_, PyAny>,
     severity_threshold: &str,
-) -> RdResult<PyComparison> {
+) -> RdResult<PyFingerprintComparison> {
     let threshold = severity(severity_threshold)?;
     let baseline = fingerprint_arg(py, baseline)?;
     let current = fingerprint_arg(py, current)?;
     let inner = py.detach(|| core::compare(&baseline, &current, threshold));
-    Ok(PyComparison { inner })
+    Ok(PyFingerprintComparison { inner })
 }
 
 /// A JavaScript expression that runs the extractor with `{scope, depth}`
@@ -297,18 +298,18 @@ impl PyBaselineStore {
         memory_limit: Option<usize>,
         recent_limit: Option<usize>,
     ) -> RdResult<Self> {
-        let mut b = BaselineStore::configure();
+        let mut config = BaselineStoreConfig::default();
         if let Some(dir) = directory {
-            b = b.directory(dir);
+            config = config.directory(dir);
         }
         if let Some(m) = memory_limit {
-            b = b.memory_limit(m);
+            config = config.memory_limit(m);
         }
         if let Some(r) = recent_limit {
-            b = b.recent_limit(r);
+            config = config.recent_limit(r);
         }
         Ok(PyBaselineStore {
-            inner: py.detach(|| b.build())?,
+            inner: py.detach(|| BaselineStore::with_config(config))?,
         })
     }
 
@@ -346,11 +347,11 @@ impl PyBaselineStore {
         against: PyBackedStr,
         current: &Bound<'_, PyAny>,
         severity_threshold: &str,
-    ) -> RdResult<PyComparison> {
+    ) -> RdResult<PyFingerprintComparison> {
         let threshold = severity(severity_threshold)?;
         let current = fingerprint_arg(py, current)?;
         let inner = py.detach(|| self.inner.compare(&against, &current, threshold))?;
-        Ok(PyComparison { inner })
+        Ok(PyFingerprintComparison { inner })
     }
 
     /// Removes the baseline `name` (memory and disk). Returns whether it existed.

@@ -39,16 +39,17 @@ mod _native {
     #[pymodule_export]
     use diff::{
         PyDetector, PyDiffFormatter, PyDiffMetadata, PyDiffOptions, PyDiffResult, compare_texts,
+        estimate_tokens, format_diff,
     };
     #[pymodule_export]
     use expectation::PyExpectation;
     #[pymodule_export]
     use fingerprint::{
-        PyBaselineStore, PyChange, PyComparison, PyFingerprint, compare_fingerprints,
-        fingerprint_expression,
+        PyBaselineStore, PyFingerprint, PyFingerprintChange, PyFingerprintComparison,
+        compare_fingerprints, fingerprint_expression,
     };
     #[pymodule_export]
-    use response::{PyImage, PyRendered, render_response};
+    use response::{PyImage, PyRenderedResponse, render_response};
     #[pymodule_export]
     use tree::{
         PyElement, PyRefCarrier, PyRefCarry, PySinceRead, PySinceStore, PySnapshotPatch, PyTree,

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyString};
 use response_diff::expectation::Expectation;
-use response_diff::response::{DiffTarget, Image, Rendered, Response, render};
+use response_diff::response::{DiffTarget, Image, RenderedResponse, Response, render};
 
 use crate::convert::{Keys, to_json, to_py, to_string};
 use crate::diff::{PyDetector, PyDiffResult, py_bool};
@@ -46,12 +46,12 @@ impl PyImage {
 
 /// A rendered response.
 #[pyclass(name = "RenderedResponse", module = "response_diff", frozen)]
-pub struct PyRendered {
-    inner: Rendered,
+pub struct PyRenderedResponse {
+    inner: RenderedResponse,
 }
 
 #[pymethods]
-impl PyRendered {
+impl PyRenderedResponse {
     #[getter]
     fn text(&self) -> &str {
         &self.inner.text
@@ -108,7 +108,7 @@ pub fn render_response(
     expectation: Option<&Bound<'_, PyAny>>,
     detector: Option<&Bound<'_, PyDetector>>,
     key: Option<PyBackedStr>,
-) -> RdResult<PyRendered> {
+) -> RdResult<PyRenderedResponse> {
     let json = match response.cast::<PyString>() {
         Ok(s) => s.to_cow()?.into_owned(),
         Err(_) => to_json(response, Keys::Camel, "response")?.to_string(),
@@ -133,5 +133,5 @@ pub fn render_response(
         });
         render(&response, &exp, target)
     })?;
-    Ok(PyRendered { inner: rendered })
+    Ok(PyRenderedResponse { inner: rendered })
 }

@@ -5,10 +5,9 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyDict;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use response_diff::tree::{
-    self as core, DiffFormat, Element, ReadOutcome, Selector, Tree, TreeDiffRequest,
+    self as core, Element, ReadOutcome, Selector, Tree, TreeDiffFormat, TreeDiffRequest,
 };
 
 use crate::convert::{data_json, json_to_py, options_json, repr};
@@ -46,10 +45,10 @@ fn tree_arg(py: Python<'_>, value: &Bound<'_, PyAny>, lenient: bool) -> RdResult
     Ok(Arc::new(tree))
 }
 
-fn format_name(f: DiffFormat) -> &'static str {
+fn format_name(f: TreeDiffFormat) -> &'static str {
     match f {
-        DiffFormat::Yaml => "yaml",
-        DiffFormat::Json => "json",
+        TreeDiffFormat::Yaml => "yaml",
+        TreeDiffFormat::Json => "json",
         _ => "agent",
     }
 }
@@ -214,7 +213,7 @@ impl PyElement {
 /// One field change of a matched element.
 #[pyclass(name = "TreeChange", module = "response_diff", frozen)]
 pub struct PyTreeChange {
-    inner: core::Change,
+    inner: core::TreeChange,
 }
 
 #[pymethods]
@@ -264,15 +263,15 @@ impl PyTreeChange {
 pub struct PyTreeDiff {
     inner: core::TreeDiff,
     /// The `format` the diff was asked for: `render()` and `str()` use it.
-    format: DiffFormat,
+    format: TreeDiffFormat,
     /// When the diff was made (ms since the epoch): the default `ts`.
     ts: u64,
 }
 
-fn diff_format(format: Option<&str>, default: DiffFormat) -> RdResult<DiffFormat> {
+fn diff_format(format: Option<&str>, default: TreeDiffFormat) -> RdResult<TreeDiffFormat> {
     Ok(match format {
         None => default,
-        Some(f) => f.parse::<DiffFormat>()?,
+        Some(f) => f.parse::<TreeDiffFormat>()?,
     })
 }
 
@@ -392,12 +391,6 @@ fn request(
     })
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
 /// Diffs two trees (`Tree`s or aria snapshot text).
 #[pyfunction]
 #[pyo3(signature = (old, new, options=None, /, **kwargs))]
@@ -415,7 +408,7 @@ pub fn tree_diff(
     Ok(PyTreeDiff {
         inner,
         format: req.format,
-        ts: now_ms(),
+        ts: core::now_ts(),
     })
 }
 
@@ -641,9 +634,9 @@ pub struct PySinceStore {
 /// The result of a `since` read.
 #[pyclass(name = "SinceRead", module = "response_diff", frozen)]
 pub struct PySinceRead {
-    inner: core::Read,
+    inner: core::SinceRead,
     /// The `format` the read was asked for: `render()` and `str()` use it.
-    format: DiffFormat,
+    format: TreeDiffFormat,
 }
 
 #[pymethods]
@@ -652,7 +645,11 @@ impl PySinceStore {
     #[pyo3(signature = (*, per_key=8, keys=256))]
     fn new(per_key: usize, keys: usize) -> Self {
         PySinceStore {
-            inner: core::SinceStore::with_limits(per_key, keys),
+            inner: core::SinceStore::with_config(
+                core::SinceStoreConfig::default()
+                    .per_key(per_key)
+                    .keys(keys),
+            ),
         }
     }
 
@@ -750,10 +747,10 @@ impl PySinceRead {
         Ok(self.inner.render(diff_format(format, self.format)?))
     }
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.inner.render(DiffFormat::Json))
+        json_to_py(py, &self.inner.render(TreeDiffFormat::Json))
     }
     fn to_json(&self) -> String {
-        self.inner.render(DiffFormat::Json)
+        self.inner.render(TreeDiffFormat::Json)
     }
     fn __str__(&self) -> String {
         self.inner.render(self.format)

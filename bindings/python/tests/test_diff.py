@@ -153,6 +153,25 @@ def test_formatter_matches_core_examples() -> None:
     assert f.options.format == "unified" and f.options.context == 1
 
 
+def test_format_diff_is_the_formatter_as_a_function() -> None:
+    old, new = "a\nb\nc\n", "a\nB\nc\n"
+    assert rd.format_diff(old, new, format="unified", context=1) == "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+    assert rd.format_diff(old, new, {"format": "minimal"}) == "- b\n+ B\n"
+    for options in ({}, {"format": "split", "context": 0}, {"ignoreWhitespace": False}):
+        assert rd.format_diff(old, new, options) == rd.DiffFormatter(options).format(old, new)
+    assert rd.format_diff("same\n", "same\n") == ""
+    with pytest.raises(rd.InvalidOptionError) as e:
+        rd.format_diff(old, new, context=-1)
+    assert e.value.field == "diffOptions.context"
+
+
+def test_estimate_tokens_is_bytes_over_four_rounded_up() -> None:
+    assert rd.estimate_tokens("") == 0
+    assert rd.estimate_tokens("abcdefgh") == 2
+    assert rd.estimate_tokens("abcdefghi") == 3
+    assert rd.estimate_tokens("é") == 1  # 2 UTF-8 bytes
+
+
 def test_formatter_on_fixture_matches_detector_body() -> None:
     before, after = pair("case03_modal_inserted")
     body = rd.DiffFormatter(format="unified").format(before, after)

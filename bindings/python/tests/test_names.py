@@ -1,9 +1,11 @@
 """docs/NAMES.md against what each binding exports.
 
-Reads the Python stubs, the Node declarations and the C header as text (no
-build needed) and checks that the table names every exported name, that
-every name it gives is exported, and that each row's Python and Node names
-are the same up to snake_case vs camelCase unless its note says why.
+Reads the Python stubs, the Node declarations, the C header and the core's
+sources as text (no build needed) and checks that the table names every
+exported name, that every name it gives is exported (a Rust name: public in
+its module), and that each row's Python and Node names are the same up to
+snake_case vs camelCase unless a `by design` note says why. No row may be
+marked `drift` (issue 18 removed the last ones).
 """
 
 import re
@@ -14,6 +16,7 @@ NAMES = ROOT / "docs" / "NAMES.md"
 PYI = ROOT / "bindings" / "python" / "python" / "response_diff" / "__init__.pyi"
 DTS = ROOT / "bindings" / "node" / "index.d.ts"
 HEADER = ROOT / "include" / "response_diff.h"
+CORE = ROOT / "core" / "src"
 
 COLUMNS = ("concept", "rust", "c", "python", "node", "note")
 
@@ -132,9 +135,75 @@ def test_python_and_node_names_agree():
         py, node = names(r["python"]), names(r["node"])
         if not py or not node:
             continue
-        if fold(py[0]) != fold(node[0]) and not r["note"].startswith(("drift", "by design")):
+        if fold(py[0]) != fold(node[0]) and not r["note"].startswith("by design"):
             drift.append(f"{r['concept']}: Python {py[0]} vs Node {node[0]}")
-    assert drift == [], "names drift without a note in docs/NAMES.md"
+    assert drift == [], "names drift without a `by design` note in docs/NAMES.md"
+
+
+def test_no_row_is_left_drifting():
+    rows, _ = tables()
+    drifting = [r["concept"] for r in rows if r["note"].lower().startswith("drift")]
+    assert drifting == [], "rename these (or say `by design` and why) instead of noting drift"
+
+
+def core_module(name):
+    """The source text of the core's public module `name` ("" if none)."""
+    single = CORE / f"{name}.rs"
+    if single.exists():
+        return single.read_text()
+    folder = CORE / name
+    if (folder / "mod.rs").exists():
+        return "\n".join(f.read_text() for f in sorted(folder.glob("*.rs")))
+    return ""
+
+
+def module_exports(name):
+    """Names a core module makes public: its own `pub` items (the module
+    file, or mod.rs) and what mod.rs re-exports with `pub use`."""
+    single = CORE / f"{name}.rs"
+    root = single if single.exists() else CORE / name / "mod.rs"
+    text = root.read_text()
+    items = re.findall(
+        r"^pub\s+(?:const\s+|unsafe\s+)?(?:fn|struct|enum|type|const|static|trait|mod)\s+(\w+)",
+        text,
+        re.M,
+    )
+    for use in re.findall(r"^pub use ([^;]*);", text, re.M | re.S):
+        items += re.findall(r"\b(\w+)\b", use)
+    return set(items)
+
+
+def rust_name_exists(path):
+    """Whether `module::Item` (or `module::Item::member`, `Error::Variant`)
+    is public in the core, at the grep level of scripts/count_public_api.py."""
+    if "!" in path or path == "String":  # a std macro or type, not the core's
+        return True
+    segments = path.split("::")
+    lib = (CORE / "lib.rs").read_text()
+    public_mods = set(re.findall(r"^pub mod (\w+);", lib, re.M))
+    if segments[0] in public_mods:
+        module, rest = segments[0], segments[1:]
+    elif re.search(rf"^pub use (\w+)::\{{?[^;]*\b{segments[0]}\b", lib, re.M):
+        module = re.search(rf"^pub use (\w+)::\{{?[^;]*\b{segments[0]}\b", lib, re.M).group(1)
+        rest = segments
+    else:
+        return False
+    if not rest or rest[0] not in module_exports(module):
+        return False
+    if len(rest) == 1:
+        return True
+    member = rest[-1]
+    source = core_module(module)
+    return bool(
+        re.search(rf"\bpub\s+(?:const\s+)?fn\s+{member}\b", source)
+        or re.search(rf"^\s+{member}\b\s*[,({{]", source, re.M)  # an enum variant
+    )
+
+
+def test_every_rust_name_is_public_in_the_core():
+    rows, _ = tables()
+    missing = [n for n in column(rows, "rust") if not rust_name_exists(n)]
+    assert missing == [], "docs/NAMES.md names Rust items the core does not make public"
 
 
 def test_deprecated_aliases_are_in_the_changelog():

@@ -1,7 +1,7 @@
 //! `ResponseDiffDetector`: keeps the previous response per key and returns
 //! only what changed (docs/DECISIONS.md D6–D9).
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -10,6 +10,7 @@ use super::format::DiffFormatter;
 use super::lines::{EngineOptions, LineDiff, OpKind, count_lines};
 use super::options::DiffSettings;
 use super::store::{Entry, Store};
+use crate::sync::lock;
 use crate::{Error, Result};
 
 /// Default cap on stored bytes: 10 MiB.
@@ -72,7 +73,8 @@ pub struct DiffMetadata {
     /// Whether the counts are exact. Always true from the detector, which
     /// always runs the search (`maxDiffLines` never skips it, since only
     /// the real diff tells whether it is the smaller answer); false only
-    /// from [`super::EngineOptions::max_changes`] used directly.
+    /// when the line engine runs under a `max_changes` cap, which the
+    /// detector never sets.
     pub exact: bool,
 }
 
@@ -236,12 +238,6 @@ impl ResponseDiffDetector {
         self.config
     }
 
-    fn lock(&self) -> MutexGuard<'_, Store> {
-        // A panic while holding the lock cannot leave the store
-        // inconsistent in a way that matters more than losing it.
-        self.store.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Compares `current` with the text stored under `key`, then stores
     /// `current` in its place.
     pub fn detect(&self, key: &str, current: &str, settings: &DiffSettings) -> Result<DiffResult> {
@@ -255,7 +251,7 @@ impl ResponseDiffDetector {
         // Read the previous text and put the current one in one critical
         // section, so concurrent calls on a key form a clean sequence.
         let (previous, stored) = {
-            let mut store = self.lock();
+            let mut store = lock(&self.store);
             (store.get(key), store.put(key, entry))
         };
         let prev = previous.as_ref().map(|e| (&*e.text, e.hash()));
@@ -278,7 +274,7 @@ impl ResponseDiffDetector {
     /// the key is then dropped).
     pub fn store(&self, key: &str, content: &str) -> Result<bool> {
         self.check_size(content)?;
-        Ok(self.lock().put(
+        Ok(lock(&self.store).put(
             key,
             Entry {
                 text: Arc::from(content),
@@ -292,7 +288,7 @@ impl ResponseDiffDetector {
     /// any older text for `to` is dropped, as [`Self::store`] does with a
     /// text it cannot keep. Returns whether `to` now holds the text.
     pub(crate) fn store_same_as(&self, to: &str, from: &str) -> bool {
-        let mut store = self.lock();
+        let mut store = lock(&self.store);
         match store.get(from) {
             Some(entry) => store.put(to, entry),
             None => {
@@ -304,27 +300,27 @@ impl ResponseDiffDetector {
 
     /// The text stored under `key`, if any.
     pub fn previous(&self, key: &str) -> Option<Arc<str>> {
-        self.lock().get(key).map(|e| e.text)
+        lock(&self.store).get(key).map(|e| e.text)
     }
 
     /// Forgets `key`. Returns whether it was stored.
     pub fn clear(&self, key: &str) -> bool {
-        self.lock().remove(key)
+        lock(&self.store).remove(key)
     }
 
     /// Forgets every key.
     pub fn clear_all(&self) {
-        self.lock().clear()
+        lock(&self.store).clear()
     }
 
     /// Bytes charged against the cap (keys + texts + per-entry overhead).
     pub fn memory_usage(&self) -> usize {
-        self.lock().used()
+        lock(&self.store).used()
     }
 
     /// Number of stored keys.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        lock(&self.store).len()
     }
 
     /// Whether nothing is stored.

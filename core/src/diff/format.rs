@@ -43,11 +43,11 @@ impl DiffFormat {
 /// host's "format a diff" entry point calls this, so all print the same.
 ///
 /// ```
-/// use response_diff::diff::{DiffFormat, DiffSettings, format_texts};
+/// use response_diff::diff::{DiffFormat, DiffSettings, format_diff};
 /// let s = DiffSettings { format: DiffFormat::Minimal, ..DiffSettings::default() };
-/// assert_eq!(format_texts("a\nb\n", "a\nc\n", &s), "- b\n+ c\n");
+/// assert_eq!(format_diff("a\nb\n", "a\nc\n", &s), "- b\n+ c\n");
 /// ```
-pub fn format_texts(old: &str, new: &str, settings: &DiffSettings) -> String {
+pub fn format_diff(old: &str, new: &str, settings: &DiffSettings) -> String {
     let diff = LineDiff::compute_with(
         old,
         new,
@@ -71,19 +71,19 @@ impl fmt::Display for DiffFormat {
 
 /// A group of nearby changes with their context.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hunk {
+pub(crate) struct Hunk {
     /// Old-text lines the hunk covers.
-    pub old: Range<usize>,
+    pub(crate) old: Range<usize>,
     /// New-text lines the hunk covers.
-    pub new: Range<usize>,
+    pub(crate) new: Range<usize>,
     /// The ops inside the hunk, clipped to it.
-    pub ops: Vec<Op>,
+    pub(crate) ops: Vec<Op>,
 }
 
 impl Hunk {
     /// The `@@ -12,3 +12,4 @@` header (1-based; a count of 1 is omitted,
     /// an empty range names the line before it, as GNU diff does).
-    pub fn header(&self) -> String {
+    pub(crate) fn header(&self) -> String {
         format!(
             "@@ -{} +{} @@",
             range_label(&self.old),
@@ -102,7 +102,7 @@ fn range_label(r: &Range<usize>) -> String {
 
 /// Groups `ops` into hunks with `context` unchanged lines around each
 /// change; changes closer than `2 * context` lines share a hunk.
-pub fn hunks(ops: &[Op], context: usize) -> Vec<Hunk> {
+pub(crate) fn hunks(ops: &[Op], context: usize) -> Vec<Hunk> {
     let mut out: Vec<Hunk> = Vec::new();
     let changed: Vec<usize> = (0..ops.len())
         .filter(|&i| ops[i].kind != OpKind::Equal)
@@ -160,7 +160,8 @@ pub fn hunks(ops: &[Op], context: usize) -> Vec<Hunk> {
 /// Prints a [`LineDiff`] in one of the [`DiffFormat`]s.
 ///
 /// ```
-/// use response_diff::diff::{DiffFormat, DiffFormatter, LineDiff};
+/// use response_diff::__internals::{DiffFormatter, LineDiff};
+/// use response_diff::diff::DiffFormat;
 /// let d = LineDiff::compute("a\nb\nc\n", "a\nB\nc\n", false, None);
 /// let out = DiffFormatter::new(DiffFormat::Unified, 1).format(&d);
 /// assert_eq!(out.text, "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
@@ -191,11 +192,6 @@ impl DiffFormatter {
         DiffFormatter { format, context }
     }
 
-    /// The format.
-    pub fn format_kind(&self) -> DiffFormat {
-        self.format
-    }
-
     /// Formats `diff`.
     pub fn format(&self, diff: &LineDiff<'_>) -> Formatted {
         let mut out = Formatted::default();
@@ -208,7 +204,7 @@ impl DiffFormatter {
     /// text with its prefix and newline, without hunk headers and
     /// markers. A caller can skip formatting a diff that cannot be the
     /// smaller answer (formatting a rewritten page prints megabytes).
-    pub fn min_len(&self, diff: &LineDiff<'_>) -> usize {
+    pub(crate) fn min_len(&self, diff: &LineDiff<'_>) -> usize {
         let (old, new) = (diff.old(), diff.new_side());
         // `prefix` is the prefix's length plus the newline.
         let lines = |side: &super::lines::Side<'_>, r: &Range<usize>, prefix: usize| -> usize {

@@ -55,7 +55,7 @@ pub struct Op {
 /// byte offset where it starts (8 bytes a line, not a 24-byte `Line`): a
 /// 2.6 MB page then needs about 1 MB less fresh memory per side and call.
 #[derive(Debug, Clone)]
-pub struct Side<'a> {
+pub(crate) struct Side<'a> {
     text: &'a str,
     skip: usize,
     /// Start of each materialized line, then the end of the last one.
@@ -65,19 +65,14 @@ pub struct Side<'a> {
 
 impl<'a> Side<'a> {
     /// Number of lines in this text.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.total
-    }
-
-    /// Whether the text has no lines.
-    pub fn is_empty(&self) -> bool {
-        self.total == 0
     }
 
     /// Line `i` (0-based), if it was materialized.
     ///
     /// Lines within `context` of a change are always available.
-    pub fn get(&self, i: usize) -> Option<Line<'a>> {
+    pub(crate) fn get(&self, i: usize) -> Option<Line<'a>> {
         let j = i.checked_sub(self.skip)?;
         let (&start, &end) = (self.starts.get(j)?, self.starts.get(j + 1)?);
         Some(line_at(self.text, start, end))
@@ -109,11 +104,10 @@ fn push_starts(text: &str, from: usize, to: usize, max: usize, starts: &mut Vec<
 /// The result of diffing two texts line by line.
 ///
 /// ```
-/// use response_diff::diff::{LineDiff, OpKind};
+/// use response_diff::__internals::LineDiff;
 /// let d = LineDiff::compute("a\nb\nc\n", "a\nB\nc\n", false, None);
-/// assert_eq!(d.added(), 1);
-/// assert_eq!(d.removed(), 1);
-/// assert!(d.ops().iter().any(|op| op.kind == OpKind::Insert));
+/// assert_eq!((d.added(), d.removed(), d.unchanged()), (1, 1, 2));
+/// assert!(d.exact() && !d.budget_exhausted());
 /// ```
 #[derive(Debug, Clone)]
 pub struct LineDiff<'a> {
@@ -576,12 +570,12 @@ impl<'a> LineDiff<'a> {
     }
 
     /// The old text's lines.
-    pub fn old(&self) -> &Side<'a> {
+    pub(crate) fn old(&self) -> &Side<'a> {
         &self.old
     }
 
     /// The new text's lines.
-    pub fn new_side(&self) -> &Side<'a> {
+    pub(crate) fn new_side(&self) -> &Side<'a> {
         &self.new
     }
 

@@ -19,10 +19,15 @@ pub use detector::{
     DiffResult, ResponseDiffDetector, compare_texts, short_hash,
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
-pub use format::{DiffFormat, DiffFormatter, Formatted, Hunk, format_texts, hunks};
-pub use lines::{
-    BUDGET_MIN_CHANGES, EngineOptions, Line, LineDiff, Op, OpKind, Side, count_lines,
-    normalize_whitespace, split_lines,
-};
+pub use format::{DiffFormat, format_diff};
+pub(crate) use options::check_range;
 pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
-pub(crate) use options::{check_range, join};
+
+/// The line diff engine and its formatter, for [`crate::__internals`]:
+/// not part of the public API.
+pub(crate) mod engine {
+    pub use super::format::{DiffFormatter, Formatted};
+    pub use super::lines::{
+        BUDGET_MIN_CHANGES, EngineOptions, LineDiff, count_lines, normalize_whitespace, split_lines,
+    };
+}

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::DiffFormat;
+use crate::error::field_path;
 use crate::{Error, Result};
 
 /// Largest accepted `context`.
@@ -107,7 +108,7 @@ impl DiffOptions {
             && !(t.is_finite() && (0.0..=1.0).contains(&t))
         {
             return Err(Error::invalid_option(
-                join(path, "threshold"),
+                field_path(path, "threshold"),
                 format!("{t} is out of range; use a number from 0 to 1"),
             ));
         }
@@ -156,15 +157,6 @@ impl DiffSettings {
     }
 }
 
-/// `a.b` from a path and a field name (`b` alone for an empty path).
-pub(crate) fn join(path: &str, field: &str) -> String {
-    if path.is_empty() {
-        field.to_owned()
-    } else {
-        format!("{path}.{field}")
-    }
-}
-
 /// Checks `min <= value <= max` for an optional integer field.
 pub(crate) fn check_range(
     path: &str,
@@ -175,7 +167,7 @@ pub(crate) fn check_range(
 ) -> Result<()> {
     match value {
         Some(v) if v < min || v > max => Err(Error::invalid_option(
-            join(path, field),
+            field_path(path, field),
             format!("{v} is out of range; use an integer from {min} to {max}"),
         )),
         _ => Ok(()),

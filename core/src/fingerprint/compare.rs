@@ -278,7 +278,7 @@ impl fmt::Display for ChangeKind {
 
 /// What a change is about.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ElementRef {
+pub struct ChangedElement {
     /// `button`, `link`, `input`… for interactive elements; `landmark`,
     /// `list`, `form`, `table`, `heading`, `error`, `loading`, `empty_state`,
     /// `modal`, `notification`, `images`, `page` otherwise.
@@ -295,9 +295,9 @@ pub struct ElementRef {
     pub level: Option<u8>,
 }
 
-impl ElementRef {
+impl ChangedElement {
     fn new(kind: &str) -> Self {
-        ElementRef {
+        ChangedElement {
             kind: kind.to_owned(),
             ..Default::default()
         }
@@ -314,14 +314,14 @@ impl ElementRef {
 
 /// One change between the baseline and the current fingerprint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Change {
+pub struct FingerprintChange {
     /// The kind (`type` in JSON).
     #[serde(rename = "type")]
     pub kind: ChangeKind,
     /// Its severity.
     pub severity: Severity,
     /// What it is about.
-    pub element: ElementRef,
+    pub element: ChangedElement,
     /// Where (`main > section:projects`), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
@@ -340,7 +340,7 @@ pub struct Change {
 /// Serializes with snake_case keys, like the page JSON and the seed's
 /// comparison response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Comparison {
+pub struct FingerprintComparison {
     /// `unchanged`, `changed` or `loading`.
     pub status: Status,
     /// Highest reported severity, `clean` if none.
@@ -349,7 +349,7 @@ pub struct Comparison {
     /// warnings, then info; within a severity in a fixed section order
     /// (url, landmarks, state, forms, lists, tables, interactive, headings,
     /// images) and document order.
-    pub changes: Vec<Change>,
+    pub changes: Vec<FingerprintChange>,
     /// Landmarks and sections with no change at all (`header`, `footer`,
     /// `forms`, `interactive`…), listing only ones the baseline has.
     pub unchanged: Vec<String>,
@@ -364,7 +364,7 @@ pub struct Comparison {
     pub current_hash: String,
 }
 
-impl Comparison {
+impl FingerprintComparison {
     /// Compact JSON (snake_case keys).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
@@ -382,7 +382,7 @@ impl Comparison {
     }
 }
 
-impl fmt::Display for Comparison {
+impl fmt::Display for FingerprintComparison {
     /// A compact text for agents:
     ///
     /// ```text
@@ -438,7 +438,11 @@ impl fmt::Display for Comparison {
 /// assert_eq!(cmp.summary, "2 errors");
 /// # Ok::<(), response_diff::Error>(())
 /// ```
-pub fn compare(baseline: &Fingerprint, current: &Fingerprint, threshold: Severity) -> Comparison {
+pub fn compare(
+    baseline: &Fingerprint,
+    current: &Fingerprint,
+    threshold: Severity,
+) -> FingerprintComparison {
     let mut cx = Cx::default();
     if baseline.hash != current.hash || baseline.hash.is_empty() {
         cx.run(baseline, current);
@@ -457,7 +461,7 @@ pub fn compare(baseline: &Fingerprint, current: &Fingerprint, threshold: Severit
     if cx.changes.is_empty() && status != Status::Unchanged && baseline.hash != current.hash {
         cx.push(
             ChangeKind::StructureChanged,
-            ElementRef::new("page"),
+            ChangedElement::new("page"),
             None,
             Some(json!(baseline.hash)),
             Some(json!(current.hash)),
@@ -470,7 +474,7 @@ pub fn compare(baseline: &Fingerprint, current: &Fingerprint, threshold: Severit
     }
     let all = std::mem::take(&mut cx.changes);
     let total = all.len();
-    let mut changes: Vec<Change> = all
+    let mut changes: Vec<FingerprintChange> = all
         .into_iter()
         .filter(|c| c.severity >= threshold)
         .collect();
@@ -510,7 +514,7 @@ pub fn compare(baseline: &Fingerprint, current: &Fingerprint, threshold: Severit
     }
 
     let summary = summarize(&changes, suppressed, &loading);
-    Comparison {
+    FingerprintComparison {
         status,
         severity,
         changes,
@@ -551,7 +555,11 @@ fn differing_sections(b: &Fingerprint, c: &Fingerprint) -> Vec<&'static str> {
     out
 }
 
-fn summarize(changes: &[Change], suppressed: usize, loading: &[&StateElement]) -> String {
+fn summarize(
+    changes: &[FingerprintChange],
+    suppressed: usize,
+    loading: &[&StateElement],
+) -> String {
     let count = |s: Severity| changes.iter().filter(|c| c.severity == s).count();
     let mut parts = Vec::new();
     for (s, one, many) in [
@@ -610,7 +618,7 @@ fn new_items<'a, T: Eq + std::hash::Hash>(was: &[T], now: &'a [T]) -> Vec<&'a T>
 
 #[derive(Default)]
 struct Cx {
-    changes: Vec<Change>,
+    changes: Vec<FingerprintChange>,
     /// Sections with at least one change.
     touched: HashSet<&'static str>,
     /// Landmarks present in both with nothing changed.
@@ -631,7 +639,7 @@ impl Cx {
     fn push(
         &mut self,
         kind: ChangeKind,
-        element: ElementRef,
+        element: ChangedElement,
         location: Option<String>,
         was: Option<Value>,
         now: Option<Value>,
@@ -653,13 +661,13 @@ impl Cx {
         &mut self,
         kind: ChangeKind,
         severity: Severity,
-        element: ElementRef,
+        element: ChangedElement,
         location: Option<String>,
         was: Option<Value>,
         now: Option<Value>,
         description: String,
     ) {
-        self.changes.push(Change {
+        self.changes.push(FingerprintChange {
             kind,
             severity,
             element,
@@ -751,7 +759,7 @@ impl Cx {
             self.touched.insert("url");
             self.push(
                 ChangeKind::UrlChanged,
-                ElementRef::new("page"),
+                ChangedElement::new("page"),
                 None,
                 Some(json!(b.url)),
                 Some(json!(c.url)),
@@ -762,7 +770,7 @@ impl Cx {
             self.touched.insert("title");
             self.push(
                 ChangeKind::TitleChanged,
-                ElementRef::new("page"),
+                ChangedElement::new("page"),
                 None,
                 Some(json!(b.title)),
                 Some(json!(c.title)),
@@ -773,7 +781,7 @@ impl Cx {
             self.touched.insert("structure");
             self.push(
                 ChangeKind::StructureChanged,
-                ElementRef::new("page"),
+                ChangedElement::new("page"),
                 None,
                 Some(json!({"scope": b.scope, "depth": b.depth})),
                 Some(json!({"scope": c.scope, "depth": c.depth})),
@@ -801,7 +809,7 @@ impl Cx {
             if !was.present {
                 continue;
             }
-            let el = || ElementRef::new("landmark").text(key);
+            let el = || ChangedElement::new("landmark").text(key);
             match cl.get(key) {
                 Some(now) if now.present => {
                     if was.visible && !now.visible {
@@ -872,7 +880,7 @@ impl Cx {
                 self.touched.insert("landmarks");
                 self.push(
                     ChangeKind::LandmarkAdded,
-                    ElementRef::new("landmark").text(key),
+                    ChangedElement::new("landmark").text(key),
                     None,
                     None,
                     None,
@@ -960,7 +968,9 @@ impl Cx {
                 self.touched.insert(section);
                 self.push(
                     appeared,
-                    ElementRef::new(kind).selector(&e.selector).text(&e.text),
+                    ChangedElement::new(kind)
+                        .selector(&e.selector)
+                        .text(&e.text),
                     None,
                     None,
                     Some(json!(e.text)),
@@ -971,7 +981,9 @@ impl Cx {
                 self.touched.insert(section);
                 self.push(
                     gone,
-                    ElementRef::new(kind).selector(&e.selector).text(&e.text),
+                    ChangedElement::new(kind)
+                        .selector(&e.selector)
+                        .text(&e.text),
                     None,
                     Some(json!(e.text)),
                     None,
@@ -995,7 +1007,7 @@ impl Cx {
         for p in pairs {
             match p {
                 Pair::Both(was, now) => {
-                    let el = || ElementRef::new("form").selector(&was.selector);
+                    let el = || ChangedElement::new("form").selector(&was.selector);
                     if was.visible && !now.visible {
                         self.touched.insert("forms");
                         if let Some(r) = self.container_region(landmark_idx, "form", &was.selector)
@@ -1036,7 +1048,9 @@ impl Cx {
                         let (kind, label) = split_type(field);
                         self.push(
                             ChangeKind::FormFieldMissing,
-                            ElementRef::new(kind).text(label).selector(&was.selector),
+                            ChangedElement::new(kind)
+                                .text(label)
+                                .selector(&was.selector),
                             None,
                             None,
                             None,
@@ -1048,7 +1062,9 @@ impl Cx {
                         let (kind, label) = split_type(field);
                         self.push(
                             ChangeKind::FormFieldAdded,
-                            ElementRef::new(kind).text(label).selector(&was.selector),
+                            ChangedElement::new(kind)
+                                .text(label)
+                                .selector(&was.selector),
                             None,
                             None,
                             None,
@@ -1081,7 +1097,7 @@ impl Cx {
                     self.push_sev(
                         ChangeKind::ElementMissing,
                         sev,
-                        ElementRef::new("form").selector(&was.selector),
+                        ChangedElement::new("form").selector(&was.selector),
                         None,
                         Some(json!({"fields": was.fields.len()})),
                         None,
@@ -1100,7 +1116,7 @@ impl Cx {
                     self.touched.insert("forms");
                     self.push(
                         ChangeKind::ElementAdded,
-                        ElementRef::new("form").selector(&now.selector),
+                        ChangedElement::new("form").selector(&now.selector),
                         None,
                         None,
                         Some(json!({"fields": now.fields.len()})),
@@ -1136,7 +1152,7 @@ impl Cx {
         // Walk the baseline in document order, then what is new.
         for (i, was) in bi.iter().enumerate() {
             let loc = was.location.clone();
-            let el = || ElementRef::new(&was.kind).text(&was.text);
+            let el = || ChangedElement::new(&was.kind).text(&was.text);
             let name = format!("{} '{}'", was.kind, was.text);
             match m.old_to_new[i] {
                 None => {
@@ -1259,7 +1275,7 @@ impl Cx {
             let hidden = if now.visible { "" } else { " (hidden)" };
             self.push(
                 ChangeKind::ElementAdded,
-                ElementRef::new(&now.kind).text(&now.text),
+                ChangedElement::new(&now.kind).text(&now.text),
                 now.location.clone(),
                 None,
                 None,
@@ -1320,7 +1336,7 @@ impl Cx {
         };
         self.push(
             ChangeKind::ElementCovered,
-            ElementRef::new("elements").text(&format!("{n} interactive elements")),
+            ChangedElement::new("elements").text(&format!("{n} interactive elements")),
             None,
             None,
             Some(
@@ -1380,7 +1396,7 @@ impl Cx {
                 match p {
                     Pair::Both(was, now) => {
                         let kind = was.kind;
-                        let el = || ElementRef::new(kind).selector(was.selector);
+                        let el = || ChangedElement::new(kind).selector(was.selector);
                         let name = format!("{} '{}'", capitalize(kind), was.selector);
                         if was.visible && !now.visible {
                             self.touched.insert(section);
@@ -1453,7 +1469,7 @@ impl Cx {
                             self.fold(r);
                             continue;
                         }
-                        let el = ElementRef::new(kind).selector(was.selector);
+                        let el = ChangedElement::new(kind).selector(was.selector);
                         let name = format!("{} '{}'", capitalize(kind), was.selector);
                         if was.items > 0 && was.visible {
                             // Emptied content is often removed, not left empty.
@@ -1482,7 +1498,7 @@ impl Cx {
                         self.touched.insert(section);
                         self.push(
                             ChangeKind::ElementAdded,
-                            ElementRef::new(now.kind).selector(now.selector),
+                            ChangedElement::new(now.kind).selector(now.selector),
                             None,
                             None,
                             Some(json!({ unit: now.items })),
@@ -1543,7 +1559,7 @@ impl Cx {
                 continue;
             }
             self.touched.insert("headings");
-            let el = ElementRef {
+            let el = ChangedElement {
                 kind: "heading".into(),
                 text: Some(was.text.clone()),
                 level: Some(was.level),
@@ -1588,7 +1604,7 @@ impl Cx {
             self.touched.insert("headings");
             self.push(
                 ChangeKind::HeadingAdded,
-                ElementRef {
+                ChangedElement {
                     kind: "heading".into(),
                     text: Some(now.text.clone()),
                     level: Some(now.level),
@@ -1608,7 +1624,7 @@ impl Cx {
             self.touched.insert("images");
             self.push(
                 ChangeKind::ImagesBroken,
-                ElementRef::new("images"),
+                ChangedElement::new("images"),
                 None,
                 Some(json!({"broken": bi.broken})),
                 Some(json!({"broken": ci.broken})),
@@ -1621,7 +1637,7 @@ impl Cx {
             self.touched.insert("images");
             self.push(
                 ChangeKind::ImagesChanged,
-                ElementRef::new("images"),
+                ChangedElement::new("images"),
                 None,
                 Some(json!(bi)),
                 Some(json!(ci)),
@@ -1656,10 +1672,10 @@ impl Cx {
 }
 
 /// `button 'Save'` back to an element reference.
-fn element_of(name: &str) -> ElementRef {
+fn element_of(name: &str) -> ChangedElement {
     match name.split_once(' ') {
-        Some((kind, text)) => ElementRef::new(kind).text(text.trim_matches('\'')),
-        None => ElementRef::new(name),
+        Some((kind, text)) => ChangedElement::new(kind).text(text.trim_matches('\'')),
+        None => ChangedElement::new(name),
     }
 }
 

@@ -15,7 +15,7 @@
 //!    ([`normalize_text`]), hashes and counts it;
 //! 3. [`compare`] two of them, or keep baselines in a [`BaselineStore`].
 //!
-//! JSON key style: the page JSON and the [`Comparison`] use snake_case
+//! JSON key style: the page JSON and the [`FingerprintComparison`] use snake_case
 //! keys, as the extractor returns them (docs/DECISIONS.md D17) (`captured_at`, `error_elements`,
 //! `baseline_hash`); the options object ([`ExtractOptions`]) has only
 //! one-word keys (`scope`, `depth`).
@@ -46,7 +46,10 @@ mod normalize;
 mod options;
 mod store;
 
-pub use compare::{Change, ChangeKind, Comparison, ElementRef, Overall, Severity, Status, compare};
+pub use compare::{
+    ChangeKind, ChangedElement, FingerprintChange, FingerprintComparison, Overall, Severity,
+    Status, compare,
+};
 pub use model::{
     Content, Fingerprint, Form, Heading, Images, Interactive, Landmark, List,
     MAX_FINGERPRINT_BYTES, State, StateElement, Structure, Table, Viewport,
@@ -56,6 +59,6 @@ pub use normalize::{normalize_selector, normalize_text, normalize_url};
 pub use options::EXTRACTOR_JS;
 pub use options::{Depth, ExtractOptions, FINGERPRINT_SCRIPT, Scope};
 pub use store::{
-    BaselineStore, BaselineStoreBuilder, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,
+    BaselineStore, BaselineStoreConfig, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,
     MIN_HASH_PREFIX, STALE_TEMP_AGE, validate_name,
 };

@@ -4,12 +4,14 @@ use std::collections::VecDeque;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
+use serde::Deserialize;
 
-use super::compare::{Comparison, Severity, compare};
+use super::compare::{FingerprintComparison, Severity, compare};
 use super::model::{Fingerprint, MAX_FINGERPRINT_BYTES};
+use crate::sync::lock;
 use crate::{Error, Result};
 
 /// Default bound on the fingerprints a store keeps in memory: 16 MiB of
@@ -134,7 +136,7 @@ impl Default for BaselineStore {
 
 impl std::fmt::Debug for BaselineStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = self.lock();
+        let state = lock(&self.state);
         f.debug_struct("BaselineStore")
             .field("named", &state.named.len())
             .field("recent", &state.recent.len())
@@ -145,49 +147,113 @@ impl std::fmt::Debug for BaselineStore {
     }
 }
 
-/// Builder for a [`BaselineStore`]; see [`BaselineStore::configure`].
-#[derive(Debug, Clone)]
-pub struct BaselineStoreBuilder {
-    memory_limit: usize,
-    recent_limit: usize,
-    dir: Option<PathBuf>,
-}
-
-impl BaselineStoreBuilder {
+/// Bounds and directory of a [`BaselineStore`].
+///
+/// ```
+/// use response_diff::fingerprint::{BaselineStore, BaselineStoreConfig};
+///
+/// let dir = std::env::temp_dir().join(format!("rd-doc-{}", std::process::id()));
+/// let store = BaselineStore::with_config(BaselineStoreConfig::default().directory(&dir).memory_limit(1 << 20))?;
+/// assert_eq!(store.directory(), Some(dir.as_path()));
+/// let c = BaselineStoreConfig::from_json(r#"{"recentLimit": 8}"#)?;
+/// assert_eq!((c.recent_limit, c.directory), (8, None));
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), response_diff::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BaselineStoreConfig {
     /// Bytes of fingerprint JSON kept in memory (default
     /// [`DEFAULT_MEMORY_LIMIT`]).
+    pub memory_limit: usize,
+    /// Recent captures kept for lookup by hash (default
+    /// [`DEFAULT_RECENT_LIMIT`]).
+    pub recent_limit: usize,
+    /// Persist named baselines in this directory (default `None`: memory
+    /// only).
+    pub directory: Option<PathBuf>,
+}
+
+impl Default for BaselineStoreConfig {
+    fn default() -> Self {
+        BaselineStoreConfig {
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            recent_limit: DEFAULT_RECENT_LIMIT,
+            directory: None,
+        }
+    }
+}
+
+/// The JSON form of [`BaselineStoreConfig`] shared by the bindings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct BaselineStoreConfigJson {
+    directory: Option<PathBuf>,
+    memory_limit: Option<usize>,
+    recent_limit: Option<usize>,
+}
+
+impl BaselineStoreConfig {
+    /// Sets [`BaselineStoreConfig::memory_limit`].
     pub fn memory_limit(mut self, bytes: usize) -> Self {
         self.memory_limit = bytes;
         self
     }
 
-    /// Recent captures kept for lookup by hash (default
-    /// [`DEFAULT_RECENT_LIMIT`]).
+    /// Sets [`BaselineStoreConfig::recent_limit`].
     pub fn recent_limit(mut self, count: usize) -> Self {
         self.recent_limit = count;
         self
     }
 
-    /// Persist named baselines in this directory.
+    /// Sets [`BaselineStoreConfig::directory`].
     pub fn directory(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.dir = Some(dir.into());
+        self.directory = Some(dir.into());
         self
     }
 
-    /// Builds the store, creating (or checking) the directory.
-    pub fn build(self) -> Result<BaselineStore> {
-        if let Some(dir) = &self.dir {
+    /// Parses `{"directory": "…", "memoryLimit": …, "recentLimit": …}`
+    /// (every field optional), the form the bindings accept.
+    pub fn from_json(json: &str) -> Result<BaselineStoreConfig> {
+        let j: BaselineStoreConfigJson = crate::json::from_str(json, "baselineStore")?;
+        let d = BaselineStoreConfig::default();
+        Ok(BaselineStoreConfig {
+            memory_limit: j.memory_limit.unwrap_or(d.memory_limit),
+            recent_limit: j.recent_limit.unwrap_or(d.recent_limit),
+            directory: j.directory,
+        })
+    }
+}
+
+impl BaselineStore {
+    /// An in-memory store with the default bounds.
+    pub fn new() -> Self {
+        Self::in_memory(BaselineStoreConfig::default())
+    }
+
+    /// A store with `config`'s bounds, persisted in its directory when it
+    /// names one (created `0700` if missing, or checked: an error when it
+    /// cannot be used).
+    pub fn with_config(config: BaselineStoreConfig) -> Result<Self> {
+        if let Some(dir) = &config.directory {
             prepare_dir(dir)?;
             remove_stale_temps(dir);
         }
-        Ok(self.store())
+        Ok(Self::in_memory(config))
     }
 
-    fn store(self) -> BaselineStore {
+    /// A store persisted in `dir` (created `0700` if missing), default
+    /// bounds: `with_config(BaselineStoreConfig::default().directory(dir))`.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Self> {
+        BaselineStore::with_config(BaselineStoreConfig::default().directory(dir))
+    }
+
+    /// The store for `config` without touching its directory.
+    fn in_memory(config: BaselineStoreConfig) -> Self {
         BaselineStore {
-            memory_limit: self.memory_limit,
-            recent_limit: self.recent_limit,
-            dir: self.dir,
+            memory_limit: config.memory_limit,
+            recent_limit: config.recent_limit,
+            dir: config.directory,
             state: Mutex::new(State {
                 named: LruCache::unbounded(),
                 recent: VecDeque::new(),
@@ -195,45 +261,10 @@ impl BaselineStoreBuilder {
             }),
         }
     }
-}
-
-impl BaselineStore {
-    /// An in-memory store with the default bounds.
-    pub fn new() -> Self {
-        Self::configure().store()
-    }
-
-    /// A builder for bounds and a directory.
-    ///
-    /// ```
-    /// use response_diff::fingerprint::BaselineStore;
-    ///
-    /// let dir = std::env::temp_dir().join(format!("rd-doc-{}", std::process::id()));
-    /// let store = BaselineStore::configure().directory(&dir).memory_limit(1 << 20).build()?;
-    /// assert_eq!(store.directory(), Some(dir.as_path()));
-    /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), response_diff::Error>(())
-    /// ```
-    pub fn configure() -> BaselineStoreBuilder {
-        BaselineStoreBuilder {
-            memory_limit: DEFAULT_MEMORY_LIMIT,
-            recent_limit: DEFAULT_RECENT_LIMIT,
-            dir: None,
-        }
-    }
-
-    /// A store persisted in `dir` (created `0700` if missing), default bounds.
-    pub fn open(dir: impl Into<PathBuf>) -> Result<Self> {
-        BaselineStore::configure().directory(dir).build()
-    }
 
     /// The persistence directory, if any.
     pub fn directory(&self) -> Option<&Path> {
         self.dir.as_deref()
-    }
-
-    fn lock(&self) -> MutexGuard<'_, State> {
-        crate::sync::lock(&self.state)
     }
 
     /// Saves `fp` as the baseline `name`, replacing any baseline of that
@@ -248,7 +279,7 @@ impl BaselineStore {
                 limit: self.memory_limit,
             });
         }
-        let mut state = self.lock();
+        let mut state = lock(&self.state);
         if let Some(dir) = &self.dir {
             write_atomic(dir, name, json.as_bytes())?;
         }
@@ -264,7 +295,7 @@ impl BaselineStore {
             return;
         }
         let fp = Arc::new(fp.clone());
-        let mut state = self.lock();
+        let mut state = lock(&self.state);
         if let Some(pos) = state.recent.iter().position(|e| e.fp.hash == fp.hash) {
             if let Some(old) = state.recent.remove(pos) {
                 state.bytes = state.bytes.saturating_sub(old.bytes);
@@ -288,7 +319,7 @@ impl BaselineStore {
     /// known names) when nothing matches.
     pub fn get(&self, against: &str) -> Result<Arc<Fingerprint>> {
         validate_name(against)?;
-        let mut state = self.lock();
+        let mut state = lock(&self.state);
         if let Some(e) = state.named.get(against) {
             return Ok(e.fp.clone());
         }
@@ -340,7 +371,7 @@ impl BaselineStore {
         against: &str,
         current: &Fingerprint,
         threshold: Severity,
-    ) -> Result<Comparison> {
+    ) -> Result<FingerprintComparison> {
         let baseline = self.get(against)?;
         Ok(compare(&baseline, current, threshold))
     }
@@ -349,7 +380,7 @@ impl BaselineStore {
     pub fn remove(&self, name: &str) -> Result<bool> {
         validate_name(name)?;
         let mut existed = false;
-        let mut state = self.lock();
+        let mut state = lock(&self.state);
         if let Some(e) = state.named.pop(name) {
             state.bytes = state.bytes.saturating_sub(e.bytes);
             existed = true;
@@ -367,7 +398,7 @@ impl BaselineStore {
 
     /// Names of the baselines, in memory or on disk, sorted.
     pub fn names(&self) -> Vec<String> {
-        self.names_of(&self.lock())
+        self.names_of(&lock(&self.state))
     }
 
     fn names_of(&self, state: &State) -> Vec<String> {
@@ -393,17 +424,17 @@ impl BaselineStore {
 
     /// Bytes of fingerprint JSON held in memory.
     pub fn memory_usage(&self) -> usize {
-        self.lock().bytes
+        lock(&self.state).bytes
     }
 
     /// Named baselines held in memory.
     pub fn len(&self) -> usize {
-        self.lock().named.len()
+        lock(&self.state).named.len()
     }
 
     /// True when no named baseline is held in memory.
     pub fn is_empty(&self) -> bool {
-        self.lock().named.is_empty()
+        lock(&self.state).named.is_empty()
     }
 }
 

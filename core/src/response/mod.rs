@@ -25,6 +25,7 @@
 //! assert!(!out.text.contains("Cart service down"));
 //! ```
 
+mod batch;
 #[cfg(feature = "images")]
 mod image;
 mod snapshot;
@@ -41,6 +42,7 @@ use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, Snaps
 use crate::tree::{PatchOptions, snapshot_patch_with};
 use std::sync::Arc;
 
+pub use batch::{BatchReport, BatchStep, render_batch};
 pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
 
 /// Everything a tool call produced, before filtering.
@@ -217,7 +219,7 @@ pub struct DiffTarget<'a> {
 /// A rendered response.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Rendered {
+pub struct RenderedResponse {
     /// The Markdown text.
     pub text: String,
     /// Images, resized and re-encoded per `imageOptions`.
@@ -246,7 +248,7 @@ pub fn render(
     response: &Response,
     expectation: &ResolvedExpectation,
     diff: Option<DiffTarget<'_>>,
-) -> Result<Rendered> {
+) -> Result<RenderedResponse> {
     let mut out = String::new();
     let mut snapshot_diff = None;
     // With diffing on, a section the agent was shown in the previous
@@ -340,7 +342,7 @@ pub fn render(
     while out.ends_with('\n') {
         out.pop();
     }
-    Ok(Rendered {
+    Ok(RenderedResponse {
         text: out,
         images,
         is_error: response.is_error,
@@ -971,7 +973,7 @@ mod tests {
         };
         let on = exp(r#"{"diffOptions": {"enabled": true}}"#);
         let shop = "http://127.0.0.1/shop";
-        let mode = |r: &Rendered| r.snapshot_diff.as_ref().unwrap().mode;
+        let mode = |r: &RenderedResponse| r.snapshot_diff.as_ref().unwrap().mode;
         assert_eq!(
             mode(&render(&page(shop, "tea", 1), &on, Some(target)).unwrap()),
             DiffMode::First

@@ -22,8 +22,10 @@ use std::hash::{Hash, Hasher};
 
 const NONE: u32 = u32::MAX;
 
-/// Which element identity to trust.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which element identity to trust. In JSON options: `"refs"` or
+/// `"content"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum IdentityMode {
     /// Match by ref first when both trees carry refs (stable refs, as from
@@ -40,12 +42,12 @@ pub enum IdentityMode {
 /// Options for [`diff_with`].
 ///
 /// ```
-/// use response_diff::tree::{DiffOptions, IdentityMode};
-/// let opts = DiffOptions { identity: IdentityMode::Content, ..DiffOptions::default() };
+/// use response_diff::tree::{TreeDiffOptions, IdentityMode};
+/// let opts = TreeDiffOptions { identity: IdentityMode::Content, ..TreeDiffOptions::default() };
 /// assert!(!opts.compare_bounds);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct DiffOptions {
+pub struct TreeDiffOptions {
     /// Which identity to trust (default [`IdentityMode::Refs`]).
     pub identity: IdentityMode,
     /// Report bounding-box changes (default off: scrolling would move every box).
@@ -72,7 +74,7 @@ pub struct TreeDiff {
     /// Elements only in the old tree (every one, descendants included).
     pub removed: Vec<Removed>,
     /// Field changes of matched elements, one entry per field.
-    pub changed: Vec<Change>,
+    pub changed: Vec<TreeChange>,
     /// Matched elements with no change.
     pub unchanged_count: usize,
     /// Matched elements whose ref differs ([`IdentityMode::Content`] only).
@@ -92,7 +94,7 @@ pub enum Parent {
 
 /// A short description of an element for context lines: role, name, ref.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ElementRef {
+pub struct ElementContext {
     /// Role.
     pub role: String,
     /// Name (empty for none).
@@ -101,9 +103,9 @@ pub struct ElementRef {
     pub aria_ref: Option<String>,
 }
 
-impl ElementRef {
+impl ElementContext {
     fn of(e: &Element) -> Self {
-        ElementRef {
+        ElementContext {
             role: e.role.clone(),
             name: e.name.clone(),
             aria_ref: e.aria_ref.clone(),
@@ -123,7 +125,7 @@ pub struct Added {
     /// Index among the new parent's children.
     pub position: usize,
     /// The new parent (None at top level), for context.
-    pub context: Option<ElementRef>,
+    pub context: Option<ElementContext>,
 }
 
 /// A removed element.
@@ -136,7 +138,7 @@ pub struct Removed {
     /// Its parent was removed too (renderers show only the topmost).
     pub parent_removed: bool,
     /// The old parent (None at top level), for context.
-    pub context: Option<ElementRef>,
+    pub context: Option<ElementContext>,
 }
 
 /// Which field of a matched element changed.
@@ -155,7 +157,7 @@ pub enum Field {
     State(String),
     /// A property line, by name (without the slash).
     Prop(String),
-    /// The bounding box (only with [`DiffOptions::compare_bounds`]).
+    /// The bounding box (only with [`TreeDiffOptions::compare_bounds`]).
     Bounds,
     /// The ref ([`IdentityMode::Refs`] only).
     Ref,
@@ -188,7 +190,7 @@ impl Field {
 
 /// One field change of a matched element.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Change {
+pub struct TreeChange {
     /// The element's ref (new tree's; the old one if the new has none).
     pub aria_ref: Option<String>,
     /// The element's role in the new tree.
@@ -220,23 +222,23 @@ pub struct Change {
 /// assert_eq!(d.to_agent(), "~ [e12] textbox \"Search\" value=\"b\" (was \"a\")\n# 0 elements unchanged");
 /// ```
 pub fn diff(old: &Tree, new: &Tree) -> TreeDiff {
-    diff_with(old, new, &DiffOptions::default())
+    diff_with(old, new, &TreeDiffOptions::default())
 }
 
 /// Diffs two trees: filters both, matches elements (refs, content hash,
 /// positional rename) and lists what was added, removed and changed.
 ///
 /// ```
-/// use response_diff::tree::{diff_with, parse_aria, DiffOptions, IdentityMode};
+/// use response_diff::tree::{diff_with, parse_aria, TreeDiffOptions, IdentityMode};
 /// // Refs renumbered, content equal: nothing changed in content mode.
 /// let old = parse_aria("- button \"Save\" [ref=e5]", false).unwrap();
 /// let new = parse_aria("- button \"Save\" [ref=e60]", false).unwrap();
-/// let opts = DiffOptions { identity: IdentityMode::Content, ..DiffOptions::default() };
+/// let opts = TreeDiffOptions { identity: IdentityMode::Content, ..TreeDiffOptions::default() };
 /// let d = diff_with(&old, &new, &opts);
 /// assert!(d.is_empty());
 /// assert_eq!(d.refs_renumbered, 1);
 /// ```
-pub fn diff_with(old: &Tree, new: &Tree, options: &DiffOptions) -> TreeDiff {
+pub fn diff_with(old: &Tree, new: &Tree, options: &TreeDiffOptions) -> TreeDiff {
     let (old, new): (Cow<'_, Tree>, Cow<'_, Tree>) = if options.filter.is_noop() {
         (Cow::Borrowed(old), Cow::Borrowed(new))
     } else {
@@ -329,7 +331,7 @@ pub(crate) fn match_for_carry(
     new: &Tree,
     stable_ids: bool,
 ) -> Vec<Option<(usize, bool)>> {
-    let options = DiffOptions::default();
+    let options = TreeDiffOptions::default();
     let mut o = Flat::new(old, &options);
     let mut n = Flat::new(new, &options);
     // Node ids, when stable, are only trusted first where the content and
@@ -485,7 +487,7 @@ fn fx<T: Hash + ?Sized>(v: &T) -> u64 {
 }
 
 impl<'a> Flat<'a> {
-    fn new(tree: &'a Tree, options: &DiffOptions) -> Self {
+    fn new(tree: &'a Tree, options: &TreeDiffOptions) -> Self {
         let cap = tree.len();
         let mut f = Flat {
             nodes: Vec::with_capacity(cap),
@@ -1048,7 +1050,7 @@ impl Matching<'_, '_> {
         }
     }
 
-    fn into_diff(self, options: &DiffOptions, report_refs: bool) -> TreeDiff {
+    fn into_diff(self, options: &TreeDiffOptions, report_refs: bool) -> TreeDiff {
         let (o, n) = (self.o, self.n);
         let mut d = TreeDiff::default();
         let parent_link = |np: u32| -> Parent {
@@ -1071,14 +1073,14 @@ impl Matching<'_, '_> {
                     index: ni,
                     parent: parent_link(np),
                     position: n.position[ni] as usize,
-                    context: (np != NONE).then(|| ElementRef::of(n.nodes[np as usize])),
+                    context: (np != NONE).then(|| ElementContext::of(n.nodes[np as usize])),
                 });
                 continue;
             }
             let oe = o.nodes[oi as usize];
             let before = d.changed.len();
             let mut push = |field: Field, from: Option<String>, to: Option<String>| {
-                d.changed.push(Change {
+                d.changed.push(TreeChange {
                     aria_ref: ne.aria_ref.clone().or_else(|| oe.aria_ref.clone()),
                     role: ne.role.clone(),
                     name: ne.name.clone(),
@@ -1133,7 +1135,7 @@ impl Matching<'_, '_> {
             };
             if !same_parent {
                 let describe = |f: &Flat<'_>, p: u32| {
-                    (p != NONE).then(|| describe_ref(&ElementRef::of(f.nodes[p as usize])))
+                    (p != NONE).then(|| describe_ref(&ElementContext::of(f.nodes[p as usize])))
                 };
                 push(Field::Parent, describe(o, op), describe(n, np));
                 if let Some(last) = d.changed.last_mut() {
@@ -1153,15 +1155,16 @@ impl Matching<'_, '_> {
                 element: shallow(o.nodes[oi]),
                 index: oi,
                 parent_removed: op != NONE && self.old_to_new[op as usize] == NONE,
-                context: (op != NONE).then(|| ElementRef::of(o.nodes[op as usize])),
+                context: (op != NONE).then(|| ElementContext::of(o.nodes[op as usize])),
             });
         }
         d
     }
 }
 
-/// The name as printed: regex names keep their slashes.
-fn name_text(e: &Element) -> String {
+/// The name as printed: regex names keep their slashes. The tree diff's
+/// `name` changes and its YAML and JSON `name` keys both use it.
+pub(crate) fn name_text(e: &Element) -> String {
     if e.name_regex {
         format!("/{}/", e.name)
     } else {
@@ -1170,7 +1173,7 @@ fn name_text(e: &Element) -> String {
 }
 
 /// `[e5]`, or `list "Cart"`, or `list`.
-pub(crate) fn describe_ref(r: &ElementRef) -> String {
+pub(crate) fn describe_ref(r: &ElementContext) -> String {
     match (&r.aria_ref, r.name.is_empty()) {
         (Some(x), _) => {
             if r.name.is_empty() {

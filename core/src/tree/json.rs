@@ -153,7 +153,9 @@ impl<'de> Deserialize<'de> for Tree {
     }
 }
 
-struct States<'a>(&'a [State]);
+/// `states` as a JSON map in order: a bare flag is `true` (shared with the
+/// tree diff's JSON).
+pub(super) struct States<'a>(pub(super) &'a [State]);
 impl Serialize for States<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.0.len()))?;
@@ -167,7 +169,8 @@ impl Serialize for States<'_> {
     }
 }
 
-struct Props<'a>(&'a [Prop]);
+/// `props` as a JSON map in order (shared with the tree diff's JSON).
+pub(super) struct Props<'a>(pub(super) &'a [Prop]);
 impl Serialize for Props<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.0.len()))?;

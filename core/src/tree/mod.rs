@@ -32,8 +32,8 @@ mod store;
 pub use aria::parse_aria;
 pub use carry::{CarrierConfig, CarryOptions, MAX_VIEWS_PER_KEY, RefCarrier, RefCarry, carry_refs};
 pub use diff::{
-    Added, Change, DiffOptions, ElementRef, Field, IdentityMode, Parent, Removed, TreeDiff, diff,
-    diff_with,
+    Added, ElementContext, Field, IdentityMode, Parent, Removed, TreeChange, TreeDiff,
+    TreeDiffOptions, diff, diff_with,
 };
 pub use filter::Filter;
 pub use model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree, Walk};
@@ -41,7 +41,9 @@ pub use patch::{
     MAX_PATCH_BYTES, PatchOptions, PatchRequest, SnapshotPatch, apply_patch, apply_patch_with,
     snapshot_patch, snapshot_patch_with,
 };
-pub use render::DiffFormat;
+pub use render::TreeDiffFormat;
 pub use request::TreeDiffRequest;
 pub use select::Selector;
-pub use store::{DiskStore, Read, ReadOutcome, SinceStore};
+pub use store::{
+    DiskStore, DiskStoreConfig, ReadOutcome, SinceRead, SinceStore, SinceStoreConfig, now_ts,
+};

@@ -1,15 +1,27 @@
 //! Renderers for a [`TreeDiff`]: agent lines, YAML and JSON. All
 //! deterministic: fixed key order, document order, no map iteration.
+//!
+//! JSON goes through serde (`Serialize` on the private `*Json` views
+//! below, whose field order is the key order). YAML is written by hand:
+//! serde has no well-kept YAML serializer (serde_yaml is unmaintained, and
+//! the dependencies have none), and this YAML quotes every string a YAML
+//! 1.1 or 1.2 reader could take for something else ([`yaml_scalar`]). Both
+//! list the same keys in the same order; `core/tests/tree_diff.rs` checks
+//! that they carry the same data.
 
 use super::aria::{json_quote, yaml_needs_quotes};
-use super::diff::{Added, Change, ElementRef, Field, Parent, Removed, TreeDiff};
+use super::diff::{Added, ElementContext, Field, Parent, Removed, TreeChange, TreeDiff, name_text};
+use super::json::{Props, States};
 use super::model::Element;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
-/// Output format of a diff (and of a `since` read).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Output format of a diff (and of a `since` read). In JSON options:
+/// `"agent"`, `"yaml"` or `"json"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
-pub enum DiffFormat {
+pub enum TreeDiffFormat {
     /// One line per change: `+ [e216] listitem "Item 2" (in list "Cart")`,
     /// `- [e95] row "…"`, `~ [e12] textbox "Search" value="b" (was "a")`,
     /// then `# 148 elements unchanged`. The default.
@@ -21,13 +33,13 @@ pub enum DiffFormat {
     Json,
 }
 
-impl std::str::FromStr for DiffFormat {
+impl std::str::FromStr for TreeDiffFormat {
     type Err = crate::Error;
     fn from_str(s: &str) -> crate::Result<Self> {
         match s {
-            "agent" => Ok(DiffFormat::Agent),
-            "yaml" => Ok(DiffFormat::Yaml),
-            "json" => Ok(DiffFormat::Json),
+            "agent" => Ok(TreeDiffFormat::Agent),
+            "yaml" => Ok(TreeDiffFormat::Yaml),
+            "json" => Ok(TreeDiffFormat::Json),
             other => Err(crate::Error::invalid_option(
                 "format",
                 format!("unknown format `{other}`; allowed: agent, yaml, json"),
@@ -200,78 +212,31 @@ impl TreeDiff {
     /// );
     /// ```
     pub fn to_json(&self, ts: u64, since: Option<u64>) -> String {
-        let mut out = format!("{{\"ts\":{ts},\"since\":");
-        match since {
-            Some(s) => {
-                let _ = write!(out, "{s}");
-            }
-            None => out.push_str("null"),
-        }
-        out.push_str(",\"diff\":");
-        self.write_json_body(&mut out);
-        out.push('}');
-        out
-    }
-
-    pub(crate) fn write_json_body(&self, out: &mut String) {
-        let list = |out: &mut String, key: &str, items: Vec<Vec<(&'static str, YamlVal)>>| {
-            let _ = write!(out, "\"{key}\":[");
-            for (i, item) in items.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('{');
-                for (j, (k, v)) in item.into_iter().enumerate() {
-                    if j > 0 {
-                        out.push(',');
-                    }
-                    let _ = write!(out, "\"{k}\":");
-                    v.write_json(out);
-                }
-                out.push('}');
-            }
-            out.push_str("],");
+        let stamped = Stamped {
+            ts,
+            since,
+            diff: DiffJson::of(self),
         };
-        out.push('{');
-        list(out, "added", self.added.iter().map(added_fields).collect());
-        list(
-            out,
-            "removed",
-            self.removed
-                .iter()
-                .filter(|r| !r.parent_removed)
-                .map(removed_fields)
-                .collect(),
-        );
-        list(
-            out,
-            "changed",
-            self.changed.iter().map(change_fields).collect(),
-        );
-        let _ = write!(out, "\"unchanged_count\":{}", self.unchanged_count);
-        if self.refs_renumbered > 0 {
-            let _ = write!(out, ",\"refs_renumbered\":{}", self.refs_renumbered);
-        }
-        out.push('}');
+        serde_json::to_string(&stamped).unwrap_or_default()
     }
 
     /// Renders in `format`; YAML and JSON carry `ts` and `since`.
     ///
     /// ```
-    /// use response_diff::tree::{diff, parse_aria, DiffFormat};
+    /// use response_diff::tree::{diff, parse_aria, TreeDiffFormat};
     /// let t = parse_aria("- button \"Go\"", false).unwrap();
-    /// assert_eq!(diff(&t, &t).render(DiffFormat::Agent, 2, Some(1)), "# 1 element unchanged");
+    /// assert_eq!(diff(&t, &t).render(TreeDiffFormat::Agent, 2, Some(1)), "# 1 element unchanged");
     /// ```
-    pub fn render(&self, format: DiffFormat, ts: u64, since: Option<u64>) -> String {
+    pub fn render(&self, format: TreeDiffFormat, ts: u64, since: Option<u64>) -> String {
         match format {
-            DiffFormat::Agent => self.to_agent(),
-            DiffFormat::Yaml => self.to_yaml(ts, since),
-            DiffFormat::Json => self.to_json(ts, since),
+            TreeDiffFormat::Agent => self.to_agent(),
+            TreeDiffFormat::Yaml => self.to_yaml(ts, since),
+            TreeDiffFormat::Json => self.to_json(ts, since),
         }
     }
 }
 
-/// A YAML/JSON value in a diff entry.
+/// A YAML value in a diff entry.
 pub(crate) enum YamlVal {
     Str(String),
     OptStr(Option<String>),
@@ -313,38 +278,6 @@ impl YamlVal {
             }
         }
     }
-
-    fn write_json(&self, out: &mut String) {
-        match self {
-            YamlVal::Str(s) | YamlVal::OptStr(Some(s)) => out.push_str(&json_quote(s)),
-            YamlVal::OptStr(None) => out.push_str("null"),
-            YamlVal::Map(m) => {
-                out.push('{');
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&json_quote(k));
-                    out.push(':');
-                    match v {
-                        None => out.push_str("true"),
-                        Some(v) => out.push_str(&json_quote(v)),
-                    }
-                }
-                out.push('}');
-            }
-            YamlVal::Obj(m) => {
-                out.push('{');
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    let _ = write!(out, "\"{k}\":{}", json_quote(v));
-                }
-                out.push('}');
-            }
-        }
-    }
 }
 
 /// A string as a YAML scalar: plain when no YAML 1.1 or 1.2 reader could
@@ -377,15 +310,7 @@ fn identity_fields(e: &Element, out: &mut Vec<(&'static str, YamlVal)>) {
     }
 }
 
-fn name_text(e: &Element) -> String {
-    if e.name_regex {
-        format!("/{}/", e.name)
-    } else {
-        e.name.clone()
-    }
-}
-
-fn parent_obj(c: &ElementRef) -> YamlVal {
+fn parent_obj(c: &ElementContext) -> YamlVal {
     let mut m = Vec::new();
     if let Some(r) = &c.aria_ref {
         m.push(("ref", r.clone()));
@@ -453,7 +378,7 @@ fn removed_fields(r: &Removed) -> Vec<(&'static str, YamlVal)> {
     f
 }
 
-fn change_fields(c: &Change) -> Vec<(&'static str, YamlVal)> {
+fn change_fields(c: &TreeChange) -> Vec<(&'static str, YamlVal)> {
     vec![
         ("ref", YamlVal::OptStr(c.aria_ref.clone())),
         ("role", YamlVal::Str(c.role.clone())),
@@ -462,6 +387,160 @@ fn change_fields(c: &Change) -> Vec<(&'static str, YamlVal)> {
         ("from", YamlVal::OptStr(c.from.clone())),
         ("to", YamlVal::OptStr(c.to.clone())),
     ]
+}
+
+// ---------------------------------------------------------------------------
+// JSON: the same keys as the YAML above, in the same order
+
+/// `{ts, since, diff}`.
+#[derive(Serialize)]
+struct Stamped<'a> {
+    ts: u64,
+    since: Option<u64>,
+    diff: DiffJson<'a>,
+}
+
+/// `{added, removed, changed, unchanged_count, refs_renumbered?}`.
+#[derive(Serialize)]
+struct DiffJson<'a> {
+    added: Vec<ElementJson<'a>>,
+    /// Topmost removed elements only, as in the agent lines.
+    removed: Vec<ElementJson<'a>>,
+    changed: Vec<ChangeJson<'a>>,
+    unchanged_count: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    refs_renumbered: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl<'a> DiffJson<'a> {
+    fn of(d: &'a TreeDiff) -> Self {
+        DiffJson {
+            added: d.added.iter().map(ElementJson::added).collect(),
+            removed: d
+                .removed
+                .iter()
+                .filter(|r| !r.parent_removed)
+                .map(ElementJson::removed)
+                .collect(),
+            changed: d.changed.iter().map(ChangeJson::of).collect(),
+            unchanged_count: d.unchanged_count,
+            refs_renumbered: d.refs_renumbered,
+        }
+    }
+}
+
+/// An added or removed element: what [`added_fields`] and
+/// [`removed_fields`] list for YAML.
+#[derive(Serialize)]
+struct ElementJson<'a> {
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    aria_ref: Option<&'a str>,
+    role: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    states: Option<States<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    props: Option<Props<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bounds: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<ContextJson<'a>>,
+}
+
+impl<'a> ElementJson<'a> {
+    /// `ref`, `role` and `name` (as printed: `/regex/` for a regex name).
+    fn identity(e: &'a Element) -> Self {
+        ElementJson {
+            aria_ref: e.aria_ref.as_deref(),
+            role: &e.role,
+            name: (!e.name.is_empty()).then(|| name_text(e)),
+            value: None,
+            description: None,
+            states: None,
+            props: None,
+            bounds: None,
+            parent: None,
+        }
+    }
+
+    fn added(a: &'a Added) -> Self {
+        let e = &a.element;
+        ElementJson {
+            value: e.value.as_deref(),
+            description: e.description.as_deref(),
+            states: (!e.states.is_empty()).then_some(States(&e.states)),
+            props: (!e.props.is_empty()).then_some(Props(&e.props)),
+            bounds: e.bounds.as_ref().map(ToString::to_string),
+            parent: a.context.as_ref().map(ContextJson::of),
+            ..ElementJson::identity(e)
+        }
+    }
+
+    /// An element with a ref is named by it alone; one without says its
+    /// value and parent too.
+    fn removed(r: &'a Removed) -> Self {
+        let e = &r.element;
+        let unnamed = e.aria_ref.is_none();
+        ElementJson {
+            value: e.value.as_deref().filter(|_| unnamed),
+            parent: r.context.as_ref().filter(|_| unnamed).map(ContextJson::of),
+            ..ElementJson::identity(e)
+        }
+    }
+}
+
+/// `{ref?, role, name?}` of an added or removed element's parent.
+#[derive(Serialize)]
+struct ContextJson<'a> {
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    aria_ref: Option<&'a str>,
+    role: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    name: &'a str,
+}
+
+impl<'a> ContextJson<'a> {
+    fn of(c: &'a ElementContext) -> Self {
+        ContextJson {
+            aria_ref: c.aria_ref.as_deref(),
+            role: &c.role,
+            name: &c.name,
+        }
+    }
+}
+
+/// `{ref, role, name, field, from, to}`, `null` for what is absent.
+#[derive(Serialize)]
+struct ChangeJson<'a> {
+    #[serde(rename = "ref")]
+    aria_ref: Option<&'a str>,
+    role: &'a str,
+    name: &'a str,
+    field: std::borrow::Cow<'static, str>,
+    from: Option<&'a str>,
+    to: Option<&'a str>,
+}
+
+impl<'a> ChangeJson<'a> {
+    fn of(c: &'a TreeChange) -> Self {
+        ChangeJson {
+            aria_ref: c.aria_ref.as_deref(),
+            role: &c.role,
+            name: &c.name,
+            field: c.field.key(),
+            from: c.from.as_deref(),
+            to: c.to.as_deref(),
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -510,7 +589,7 @@ fn describe_element(out: &mut String, e: &Element, with_value: bool) {
 }
 
 /// `list "Cart"`, `list [e6]`, `list`.
-fn context(c: &ElementRef) -> String {
+fn context(c: &ElementContext) -> String {
     if !c.name.is_empty() {
         format!("{} {}", c.role, json_quote(&c.name))
     } else if let Some(r) = &c.aria_ref {
@@ -524,7 +603,7 @@ fn quoted(v: &Option<String>) -> String {
     v.as_deref().map_or_else(|| "none".to_owned(), json_quote)
 }
 
-fn change_part(out: &mut String, c: &Change) {
+fn change_part(out: &mut String, c: &TreeChange) {
     match &c.field {
         Field::Name => {
             let _ = match c.from.as_deref() {

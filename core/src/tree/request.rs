@@ -4,14 +4,14 @@
 
 use serde::Deserialize;
 
-use super::{DiffFormat, DiffOptions, Filter, IdentityMode, Selector};
+use super::{Filter, IdentityMode, Selector, TreeDiffFormat, TreeDiffOptions};
 use crate::Result;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct TreeDiffJson {
-    format: Option<FormatJson>,
-    identity: Option<IdentityJson>,
+    format: Option<TreeDiffFormat>,
+    identity: Option<IdentityMode>,
     roles: Option<Vec<String>>,
     prune: Option<bool>,
     scope: Option<String>,
@@ -19,28 +19,13 @@ struct TreeDiffJson {
     lenient: Option<bool>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum FormatJson {
-    Agent,
-    Yaml,
-    Json,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum IdentityJson {
-    Refs,
-    Content,
-}
-
 /// Tree diff options as the bindings receive them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TreeDiffRequest {
     /// How the diff is printed (default agent).
-    pub format: DiffFormat,
+    pub format: TreeDiffFormat,
     /// Identity and filters.
-    pub options: DiffOptions,
+    pub options: TreeDiffOptions,
     /// Parse aria text leniently (odd lines become text nodes).
     pub lenient: bool,
 }
@@ -51,9 +36,9 @@ impl TreeDiffRequest {
     /// "compareBounds": bool, "lenient": bool}`; every field optional.
     ///
     /// ```
-    /// use response_diff::tree::{DiffFormat, IdentityMode, TreeDiffRequest};
+    /// use response_diff::tree::{TreeDiffFormat, IdentityMode, TreeDiffRequest};
     /// let r = TreeDiffRequest::from_json(r#"{"format": "yaml", "identity": "content", "prune": true}"#).unwrap();
-    /// assert_eq!(r.format, DiffFormat::Yaml);
+    /// assert_eq!(r.format, TreeDiffFormat::Yaml);
     /// assert_eq!(r.options.identity, IdentityMode::Content);
     /// assert!(r.options.filter.prune);
     /// assert!(TreeDiffRequest::from_json(r#"{"scope": "div.cart"}"#).is_err());
@@ -65,16 +50,9 @@ impl TreeDiffRequest {
             Some(s) => Some(Selector::parse_option(&s, "treeDiffOptions.scope")?),
         };
         Ok(TreeDiffRequest {
-            format: match j.format {
-                None | Some(FormatJson::Agent) => DiffFormat::Agent,
-                Some(FormatJson::Yaml) => DiffFormat::Yaml,
-                Some(FormatJson::Json) => DiffFormat::Json,
-            },
-            options: DiffOptions {
-                identity: match j.identity {
-                    None | Some(IdentityJson::Refs) => IdentityMode::Refs,
-                    Some(IdentityJson::Content) => IdentityMode::Content,
-                },
+            format: j.format.unwrap_or_default(),
+            options: TreeDiffOptions {
+                identity: j.identity.unwrap_or_default(),
                 compare_bounds: j.compare_bounds.unwrap_or(false),
                 filter: Filter {
                     roles: j.roles,

@@ -5,10 +5,12 @@
 //! An unknown or expired `ts` never fails: the read returns the full tree
 //! with a one-line notice.
 
-use super::diff::{DiffOptions, TreeDiff, diff_with};
+use super::diff::{TreeDiff, TreeDiffOptions, diff_with};
 use super::model::Tree;
-use super::render::{DiffFormat, yaml_scalar};
+use super::render::{TreeDiffFormat, yaml_scalar};
+use crate::sync::lock;
 use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -18,7 +20,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// The result of a read: its `ts`, the `since` it was asked for, and either
 /// a diff or the full tree.
 #[derive(Debug, Clone)]
-pub struct Read {
+pub struct SinceRead {
     /// This read's timestamp (milliseconds since the Unix epoch, strictly
     /// increasing per store). Pass it as `since` next time.
     pub ts: u64,
@@ -43,7 +45,7 @@ pub enum ReadOutcome {
     },
 }
 
-impl Read {
+impl SinceRead {
     /// The notice of a full read, if any.
     pub fn notice(&self) -> Option<&str> {
         match &self.outcome {
@@ -60,25 +62,25 @@ impl Read {
     ///   (JSON: `tree`, the element array).
     ///
     /// ```
-    /// use response_diff::tree::{parse_aria, DiffFormat, DiffOptions, SinceStore};
+    /// use response_diff::tree::{parse_aria, TreeDiffFormat, TreeDiffOptions, SinceStore};
     /// let store = SinceStore::new();
     /// let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
-    /// let first = store.read("tab1", t.clone(), None, &DiffOptions::default());
-    /// let again = store.read("tab1", t, Some(first.ts), &DiffOptions::default());
+    /// let first = store.read("tab1", t.clone(), None, &TreeDiffOptions::default());
+    /// let again = store.read("tab1", t, Some(first.ts), &TreeDiffOptions::default());
     /// assert_eq!(
-    ///     again.render(DiffFormat::Agent),
+    ///     again.render(TreeDiffFormat::Agent),
     ///     format!("# ts {}, changes since {}\n# 1 element unchanged", again.ts, first.ts)
     /// );
     /// ```
-    pub fn render(&self, format: DiffFormat) -> String {
+    pub fn render(&self, format: TreeDiffFormat) -> String {
         match (&self.outcome, format) {
-            (ReadOutcome::Diff(d), DiffFormat::Agent) => {
+            (ReadOutcome::Diff(d), TreeDiffFormat::Agent) => {
                 let since = self.since.map_or_else(String::new, |s| s.to_string());
                 format!("# ts {}, changes since {since}\n{}", self.ts, d.to_agent())
             }
-            (ReadOutcome::Diff(d), DiffFormat::Yaml) => d.to_yaml(self.ts, self.since),
-            (ReadOutcome::Diff(d), DiffFormat::Json) => d.to_json(self.ts, self.since),
-            (ReadOutcome::Full { tree, notice }, DiffFormat::Agent) => {
+            (ReadOutcome::Diff(d), TreeDiffFormat::Yaml) => d.to_yaml(self.ts, self.since),
+            (ReadOutcome::Diff(d), TreeDiffFormat::Json) => d.to_json(self.ts, self.since),
+            (ReadOutcome::Full { tree, notice }, TreeDiffFormat::Agent) => {
                 let mut out = format!("# ts {}", self.ts);
                 if let Some(n) = notice {
                     out.push_str("\n# ");
@@ -88,7 +90,7 @@ impl Read {
                 out.push_str(&tree.to_aria());
                 out
             }
-            (ReadOutcome::Full { tree, notice }, DiffFormat::Yaml) => {
+            (ReadOutcome::Full { tree, notice }, TreeDiffFormat::Yaml) => {
                 let mut out = format!("ts: {}\nsince: ", self.ts);
                 match self.since {
                     Some(s) => out.push_str(&s.to_string()),
@@ -119,26 +121,40 @@ impl Read {
                 }
                 out
             }
-            (ReadOutcome::Full { tree, notice }, DiffFormat::Json) => {
-                let mut out = format!("{{\"ts\":{},\"since\":", self.ts);
-                match self.since {
-                    Some(s) => out.push_str(&s.to_string()),
-                    None => out.push_str("null"),
-                }
-                if let Some(n) = notice {
-                    out.push_str(",\"notice\":");
-                    out.push_str(&super::aria::json_quote(n));
-                }
-                out.push_str(",\"tree\":");
-                out.push_str(&tree.to_json());
-                out.push('}');
-                out
+            (ReadOutcome::Full { tree, notice }, TreeDiffFormat::Json) => {
+                let full = FullJson {
+                    ts: self.ts,
+                    since: self.since,
+                    notice: notice.as_deref(),
+                    tree,
+                };
+                serde_json::to_string(&full).unwrap_or_default()
             }
         }
     }
 }
 
-fn now_ms() -> u64 {
+/// A full read as JSON: `{ts, since, notice?, tree}`.
+#[derive(Serialize)]
+struct FullJson<'a> {
+    ts: u64,
+    since: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notice: Option<&'a str>,
+    tree: &'a Tree,
+}
+
+/// The clock every `ts` is read from: milliseconds since the Unix epoch
+/// (0 before it). A [`SinceStore`] or [`DiskStore`] stamps its reads with
+/// it (a store's ts also increase strictly); hosts stamp a tree diff's
+/// YAML or JSON with it ([`TreeDiff::render`](super::TreeDiff::render)), so
+/// every binding reads the same clock.
+///
+/// ```
+/// let ts = response_diff::tree::now_ts();
+/// assert!(ts > 1_700_000_000_000); // after November 2023
+/// ```
+pub fn now_ts() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -150,7 +166,7 @@ fn outcome(
     tree: &Arc<Tree>,
     since: Option<u64>,
     missing: impl FnOnce(u64) -> String,
-    options: &DiffOptions,
+    options: &TreeDiffOptions,
 ) -> ReadOutcome {
     let scope_notice = |t: &Tree| {
         options.filter.scope.as_ref().and_then(|s| {
@@ -210,9 +226,9 @@ fn outcome(
 /// recently read going first. `Send + Sync`: share one across threads.
 ///
 /// ```
-/// use response_diff::tree::{parse_aria, DiffOptions, ReadOutcome, SinceStore};
+/// use response_diff::tree::{parse_aria, TreeDiffOptions, ReadOutcome, SinceStore};
 /// let store = SinceStore::new();
-/// let opts = DiffOptions::default();
+/// let opts = TreeDiffOptions::default();
 /// let v1 = parse_aria("- list [ref=e1]:\n  - listitem [ref=e2]: a", false).unwrap();
 /// let v2 = parse_aria("- list [ref=e1]:\n  - listitem [ref=e2]: a\n  - listitem [ref=e3]: b", false).unwrap();
 /// let r1 = store.read("tab-1", v1, None, &opts);
@@ -229,7 +245,70 @@ fn outcome(
 #[derive(Debug)]
 pub struct SinceStore {
     inner: Mutex<MemInner>,
-    per_key: usize,
+    config: SinceStoreConfig,
+}
+
+/// Limits of a [`SinceStore`].
+///
+/// ```
+/// use response_diff::tree::{SinceStore, SinceStoreConfig};
+/// let store = SinceStore::with_config(SinceStoreConfig::default().per_key(2).keys(10));
+/// assert_eq!(store.config().per_key, 2);
+/// let c = SinceStoreConfig::from_json(r#"{"perKey": 16}"#).unwrap();
+/// assert_eq!((c.per_key, c.keys), (16, 256));
+/// assert!(SinceStoreConfig::from_json(r#"{"perkey": 16}"#).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SinceStoreConfig {
+    /// Trees kept per key (default 8; 0 counts as 1): how far back a
+    /// `since` can reach.
+    pub per_key: usize,
+    /// Keys kept (default 256; 0 counts as 1); the least recently read
+    /// goes first.
+    pub keys: usize,
+}
+
+impl Default for SinceStoreConfig {
+    fn default() -> Self {
+        SinceStoreConfig {
+            per_key: 8,
+            keys: 256,
+        }
+    }
+}
+
+/// The JSON form of [`SinceStoreConfig`] shared by the bindings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SinceStoreConfigJson {
+    per_key: Option<usize>,
+    keys: Option<usize>,
+}
+
+impl SinceStoreConfig {
+    /// Sets [`SinceStoreConfig::per_key`].
+    pub fn per_key(mut self, trees: usize) -> Self {
+        self.per_key = trees;
+        self
+    }
+
+    /// Sets [`SinceStoreConfig::keys`].
+    pub fn keys(mut self, keys: usize) -> Self {
+        self.keys = keys;
+        self
+    }
+
+    /// Parses `{"perKey": 8, "keys": 256}` (every field optional), the
+    /// form the bindings accept.
+    pub fn from_json(json: &str) -> Result<SinceStoreConfig> {
+        let j: SinceStoreConfigJson = crate::json::from_str(json, "sinceStore")?;
+        let d = SinceStoreConfig::default();
+        Ok(SinceStoreConfig {
+            per_key: j.per_key.unwrap_or(d.per_key),
+            keys: j.keys.unwrap_or(d.keys),
+        })
+    }
 }
 
 #[derive(Debug)]
@@ -245,38 +324,47 @@ impl Default for SinceStore {
 }
 
 impl SinceStore {
-    /// A store keeping 8 trees per key for up to 256 keys.
+    /// A store with the default limits: 8 trees per key for up to 256 keys.
     pub fn new() -> Self {
-        SinceStore::with_limits(8, 256)
+        SinceStore::with_config(SinceStoreConfig::default())
     }
 
-    /// A store keeping `per_key` trees per key for up to `keys` keys (each at
-    /// least 1).
-    ///
-    /// ```
-    /// let store = response_diff::tree::SinceStore::with_limits(2, 10);
-    /// # let _ = store;
-    /// ```
-    pub fn with_limits(per_key: usize, keys: usize) -> Self {
+    /// A store with `config`'s limits (a limit of 0 counts as 1).
+    pub fn with_config(config: SinceStoreConfig) -> Self {
+        let config = SinceStoreConfig {
+            per_key: config.per_key.max(1),
+            keys: config.keys.max(1),
+        };
         SinceStore {
             inner: Mutex::new(MemInner {
-                pages: lru::LruCache::new(NonZeroUsize::new(keys.max(1)).expect("max(1)")),
+                pages: lru::LruCache::new(NonZeroUsize::new(config.keys).expect("max(1)")),
                 last_ts: 0,
             }),
-            per_key: per_key.max(1),
+            config,
         }
+    }
+
+    /// The store's limits (a limit given as 0 reads 1).
+    pub fn config(&self) -> SinceStoreConfig {
+        self.config
     }
 
     /// Records `tree` as the latest read of `key` and returns it as a diff
     /// against the read `since` (if still kept), else in full with a notice.
     /// `options.filter` applies to both trees (and to the full tree).
-    pub fn read(&self, key: &str, tree: Tree, since: Option<u64>, options: &DiffOptions) -> Read {
+    pub fn read(
+        &self,
+        key: &str,
+        tree: Tree,
+        since: Option<u64>,
+        options: &TreeDiffOptions,
+    ) -> SinceRead {
         let tree = Arc::new(tree);
         let (ts, old) = {
-            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-            let ts = now_ms().max(inner.last_ts + 1);
+            let mut inner = lock(&self.inner);
+            let ts = now_ts().max(inner.last_ts + 1);
             inner.last_ts = ts;
-            let per_key = self.per_key;
+            let per_key = self.config.per_key;
             let history = inner.pages.get_or_insert_mut(key.to_owned(), VecDeque::new);
             let old = since.and_then(|s| {
                 history
@@ -290,7 +378,7 @@ impl SinceStore {
             }
             (ts, old)
         };
-        let per_key = self.per_key;
+        let per_key = self.config.per_key;
         let outcome = outcome(
             old.as_deref(),
             &tree,
@@ -302,12 +390,12 @@ impl SinceStore {
             },
             options,
         );
-        Read { ts, since, outcome }
+        SinceRead { ts, since, outcome }
     }
 
     /// Forgets every tree of `key`.
     pub fn clear(&self, key: &str) {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut inner = lock(&self.inner);
         inner.pages.pop(key);
     }
 }
@@ -327,12 +415,12 @@ impl SinceStore {
 ///   read; symlinks in the directory are never followed.
 ///
 /// ```
-/// use response_diff::tree::{parse_aria, DiffOptions, DiskStore, ReadOutcome};
+/// use response_diff::tree::{parse_aria, TreeDiffOptions, DiskStore, ReadOutcome};
 /// let dir = tempfile::tempdir().unwrap();
 /// let store = DiskStore::open(dir.path().join("since")).unwrap();
 /// let t = parse_aria("- button \"Go\" [ref=e1]", false).unwrap();
-/// let r1 = store.read("chrome", &t, None, &DiffOptions::default()).unwrap();
-/// let r2 = store.read("chrome", &t, Some(r1.ts), &DiffOptions::default()).unwrap();
+/// let r1 = store.read("chrome", &t, None, &TreeDiffOptions::default()).unwrap();
+/// let r2 = store.read("chrome", &t, Some(r1.ts), &TreeDiffOptions::default()).unwrap();
 /// assert!(matches!(r2.outcome, ReadOutcome::Diff(ref d) if d.is_empty()));
 /// ```
 #[derive(Debug, Clone)]
@@ -341,21 +429,60 @@ pub struct DiskStore {
     ttl: Duration,
 }
 
-impl DiskStore {
-    /// Opens (creating if needed) a store in `dir` with a 60 s time to live.
-    pub fn open(dir: impl Into<PathBuf>) -> Result<DiskStore> {
-        DiskStore::with_ttl(dir, Duration::from_secs(60))
+/// Where a [`DiskStore`] keeps its files and for how long.
+///
+/// ```
+/// use std::time::Duration;
+/// use response_diff::tree::{DiskStore, DiskStoreConfig};
+/// let dir = tempfile::tempdir().unwrap();
+/// let config = DiskStoreConfig::default().dir(dir.path().join("s")).ttl(Duration::from_secs(5));
+/// let store = DiskStore::with_config(config).unwrap();
+/// assert_eq!(store.ttl(), Duration::from_secs(5));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DiskStoreConfig {
+    /// The store's directory (default `None`: [`DiskStore::default_dir`]).
+    pub dir: Option<PathBuf>,
+    /// How long a read stays usable as a `since` (default 60 s).
+    pub ttl: Duration,
+}
+
+impl Default for DiskStoreConfig {
+    fn default() -> Self {
+        DiskStoreConfig {
+            dir: None,
+            ttl: Duration::from_secs(60),
+        }
+    }
+}
+
+impl DiskStoreConfig {
+    /// Sets [`DiskStoreConfig::dir`].
+    pub fn dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.dir = Some(dir.into());
+        self
     }
 
-    /// Opens a store with the given time to live.
-    ///
-    /// ```
-    /// let dir = tempfile::tempdir().unwrap();
-    /// let s = response_diff::tree::DiskStore::with_ttl(dir.path().join("s"), std::time::Duration::from_secs(5)).unwrap();
-    /// assert_eq!(s.ttl(), std::time::Duration::from_secs(5));
-    /// ```
-    pub fn with_ttl(dir: impl Into<PathBuf>, ttl: Duration) -> Result<DiskStore> {
-        let dir = dir.into();
+    /// Sets [`DiskStoreConfig::ttl`].
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+}
+
+impl DiskStore {
+    /// Opens (creating if needed) a store in `dir` with the default time to
+    /// live (60 s): `with_config(DiskStoreConfig::default().dir(dir))`.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<DiskStore> {
+        DiskStore::with_config(DiskStoreConfig::default().dir(dir))
+    }
+
+    /// Opens (creating if needed) the store `config` describes, in
+    /// [`DiskStore::default_dir`] when it names no directory.
+    pub fn with_config(config: DiskStoreConfig) -> Result<DiskStore> {
+        let DiskStoreConfig { dir, ttl } = config;
+        let dir = dir.unwrap_or_else(DiskStore::default_dir);
         let io = |source: std::io::Error| Error::Io {
             path: dir.clone(),
             source,
@@ -424,22 +551,22 @@ impl DiskStore {
         key: &str,
         tree: &Tree,
         since: Option<u64>,
-        options: &DiffOptions,
-    ) -> Result<Read> {
-        self.read_at(key, tree, since, options, now_ms())
+        options: &TreeDiffOptions,
+    ) -> Result<SinceRead> {
+        self.read_at(key, tree, since, options, now_ts())
     }
 
     /// [`DiskStore::read`] at a given clock reading (milliseconds since the
     /// epoch), for tests and replays.
     ///
     /// ```
-    /// use response_diff::tree::{parse_aria, DiffOptions, DiskStore};
+    /// use response_diff::tree::{parse_aria, TreeDiffOptions, DiskStore};
     /// let dir = tempfile::tempdir().unwrap();
     /// let store = DiskStore::open(dir.path().join("s")).unwrap();
     /// let t = parse_aria("- button \"Go\"", false).unwrap();
-    /// let r1 = store.read_at("k", &t, None, &DiffOptions::default(), 1_000_000).unwrap();
+    /// let r1 = store.read_at("k", &t, None, &TreeDiffOptions::default(), 1_000_000).unwrap();
     /// // 61 s later the first read has expired: full tree and a notice.
-    /// let r2 = store.read_at("k", &t, Some(r1.ts), &DiffOptions::default(), 1_061_000).unwrap();
+    /// let r2 = store.read_at("k", &t, Some(r1.ts), &TreeDiffOptions::default(), 1_061_000).unwrap();
     /// assert!(r2.notice().unwrap().contains("expired"));
     /// ```
     pub fn read_at(
@@ -447,9 +574,9 @@ impl DiskStore {
         key: &str,
         tree: &Tree,
         since: Option<u64>,
-        options: &DiffOptions,
+        options: &TreeDiffOptions,
         now: u64,
-    ) -> Result<Read> {
+    ) -> Result<SinceRead> {
         let file_key = file_key(key);
         let ttl = self.ttl.as_millis() as u64;
         let mut max_ts = 0u64;
@@ -501,7 +628,7 @@ impl DiskStore {
             options,
         );
         self.write(&file_key, ts, tree)?;
-        Ok(Read { ts, since, outcome })
+        Ok(SinceRead { ts, since, outcome })
     }
 
     fn load(&self, file_key: &str, since: u64, now: u64, ttl: u64) -> Option<Tree> {

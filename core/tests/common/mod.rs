@@ -76,7 +76,7 @@ fn parse_hunks(patch: &str) -> Option<Vec<ParsedHunk>> {
 /// Applies our unified or split diff to `old`. Returns `None` when a hunk
 /// does not match the old text.
 pub fn apply_diff(old: &str, patch: &str) -> Option<String> {
-    let old_lines: Vec<(String, bool)> = response_diff::diff::split_lines(old)
+    let old_lines: Vec<(String, bool)> = response_diff::__internals::split_lines(old)
         .map(|l| (l.text.to_owned(), l.newline))
         .collect();
     let mut out: Vec<(String, bool)> = Vec::new();

@@ -23,12 +23,11 @@ use anyhow::{Result, anyhow};
 use response_diff::diff::ResponseDiffDetector;
 use response_diff::expectation::{Expectation, ResolvedExpectation};
 use response_diff::fingerprint::BaselineStore;
-use response_diff::response::{Image, Response};
-use response_diff::tree::{SinceStore, Tree};
+use response_diff::response::{BatchReport, BatchStep, Image, Response, render_batch};
+use response_diff::tree::{SinceStore, SinceStoreConfig, Tree};
 use serde_json::{Map, Value, json};
 
 use self::capture::page_state;
-use self::render::demote;
 use crate::ax::AxSnapshot;
 use crate::browser::{BrowserConfig, Page, Session};
 use crate::error::Error;
@@ -157,7 +156,7 @@ impl Engine {
             session: None,
             pid: Arc::new(AtomicU32::new(0)),
             detector: ResponseDiffDetector::new(),
-            since: SinceStore::with_limits(16, 256),
+            since: SinceStore::with_config(SinceStoreConfig::default().per_key(16)),
             baselines,
             refs: Refs::new(),
             nav_token: AtomicU64::new(1),
@@ -260,59 +259,32 @@ impl Engine {
     }
 
     fn run_batch(&mut self, b: &Batch) -> Output {
-        let mut sections = Vec::new();
+        let mut report = BatchReport {
+            total: b.steps.len(),
+            ..BatchReport::default()
+        };
         let mut images = Vec::new();
-        let mut failed: Vec<String> = Vec::new();
-        let mut ok = 0usize;
-        let mut stopped = None;
         let mut hard_failure = false;
         let mut last_ts = None;
         for (i, step) in b.steps.iter().enumerate() {
             let out = self.run_one(&step.call, Some(&b.global));
-            let n = i + 1;
-            let status = if out.is_error { "failed" } else { "ok" };
-            sections.push(format!(
-                "### Step {n}: {} ({status})\n{}",
-                step.call.tool,
-                demote(&out.text)
-            ));
             images.extend(out.images);
             last_ts = out.ts.or(last_ts);
-            if out.is_error {
-                failed.push(format!("{n} ({})", step.call.tool));
-                if !step.continue_on_error {
-                    hard_failure = true;
-                    if b.stop_on_first_error {
-                        stopped = Some(n);
-                        break;
-                    }
+            report.steps.push(BatchStep {
+                tool: step.call.tool.to_owned(),
+                ok: !out.is_error,
+                text: out.text,
+            });
+            if out.is_error && !step.continue_on_error {
+                hard_failure = true;
+                if b.stop_on_first_error {
+                    report.stopped_at = Some(i + 1);
+                    break;
                 }
-            } else {
-                ok += 1;
             }
-        }
-        let total = b.steps.len();
-        let ran = ok + failed.len();
-        let mut summary = format!("{ran} of {total} steps ran: {ok} ok");
-        if !failed.is_empty() {
-            summary.push_str(&format!(", failed: step {}", failed.join(", step ")));
-        }
-        if let Some(n) = stopped {
-            summary.push_str(&format!(". Stopped at step {n} (stopOnFirstError)"));
-            match total - n {
-                0 => {}
-                1 => summary.push_str(&format!("; step {total} did not run")),
-                _ => summary.push_str(&format!("; steps {}..{total} did not run", n + 1)),
-            }
-        }
-        summary.push('.');
-        let mut text = format!("### Batch\n{summary}");
-        for s in sections {
-            text.push_str("\n\n");
-            text.push_str(&s);
         }
         Output {
-            text,
+            text: render_batch(&report),
             images,
             is_error: hard_failure,
             ts: last_ts,

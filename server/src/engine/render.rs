@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow, bail};
 use response_diff::expectation::{ResolvedExpectation, SnapshotFormat};
 use response_diff::response::{DiffTarget, Section, Snapshot, fence, render, truncate_lines};
-use response_diff::tree::{self, DiffOptions as TreeDiffOptions, Filter, Selector, Tree};
+use response_diff::tree::{self, Filter, Selector, Tree, TreeDiffOptions};
 use serde_json::{Value, json};
 
 use super::scripts;
@@ -100,7 +100,7 @@ impl Engine {
                     body: n,
                 });
             } else if since.is_some() {
-                let mut body = record.render(tree::DiffFormat::Agent);
+                let mut body = record.render(tree::TreeDiffFormat::Agent);
                 if let Some(max) = resolved.snapshot.max_length {
                     let (kept, marker) = truncate_lines(&body, max);
                     body = match marker {
@@ -169,17 +169,6 @@ impl Engine {
             ts,
         })
     }
-}
-
-/// `### ` headings of a step's text become `#### ` under the batch's step heading.
-pub(super) fn demote(text: &str) -> String {
-    text.lines()
-        .map(|l| match l.strip_prefix("### ") {
-            Some(rest) => format!("#### {rest}"),
-            None => l.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The backend id of the first element matching a CSS selector, `None` when

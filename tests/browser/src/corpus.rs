@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use headless_chrome::Tab;
 use response_diff::fingerprint::{
-    Change, ChangeKind, Comparison, ExtractOptions, Fingerprint, Severity, compare,
+    ChangeKind, ExtractOptions, Fingerprint, FingerprintChange, FingerprintComparison, Severity,
+    compare,
 };
 
 use crate::{Server, capture, eval_string};
@@ -614,12 +615,12 @@ pub struct Outcome {
     /// The app's name.
     pub app: &'static str,
     /// The comparison at threshold `info` (everything).
-    pub comparison: Comparison,
+    pub comparison: FingerprintComparison,
 }
 
 impl Outcome {
     /// Changes at `warning` or above.
-    pub fn flagged(&self) -> Vec<&Change> {
+    pub fn flagged(&self) -> Vec<&FingerprintChange> {
         self.comparison
             .changes
             .iter()

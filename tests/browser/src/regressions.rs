@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use headless_chrome::Tab;
 use response_diff::fingerprint::{
-    Change, ChangeKind, Comparison, ExtractOptions, Fingerprint, Severity, compare,
+    ChangeKind, ExtractOptions, Fingerprint, FingerprintChange, FingerprintComparison, Severity,
+    compare,
 };
 
 use crate::{Server, capture, load, pages::fixture};
@@ -395,12 +396,12 @@ pub struct Outcome {
     /// The case.
     pub case: Case,
     /// The comparison at threshold `info` (everything).
-    pub comparison: Comparison,
+    pub comparison: FingerprintComparison,
 }
 
 impl Outcome {
     /// Changes at `warning` or above.
-    pub fn flagged(&self) -> Vec<&Change> {
+    pub fn flagged(&self) -> Vec<&FingerprintChange> {
         self.comparison
             .changes
             .iter()
@@ -421,7 +422,7 @@ impl Outcome {
     }
 
     /// Flagged changes whose kind was not expected.
-    pub fn unrelated(&self) -> Vec<&Change> {
+    pub fn unrelated(&self) -> Vec<&FingerprintChange> {
         self.flagged()
             .into_iter()
             .filter(|c| !self.case.expect.contains(&c.kind))

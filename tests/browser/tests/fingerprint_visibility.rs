@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use headless_chrome::Tab;
 use response_diff::fingerprint::{
-    ChangeKind, Comparison, ExtractOptions, Fingerprint, Interactive, Severity, compare,
+    ChangeKind, ExtractOptions, Fingerprint, FingerprintComparison, Interactive, Severity, compare,
 };
 use response_diff_browser_tests::{Chromium, Server, capture, load};
 
@@ -56,7 +56,7 @@ fn button<'a>(fp: &'a Fingerprint, text: &str) -> &'a Interactive {
         .unwrap_or_else(|| panic!("no button '{text}' in {:#?}", fp.structure.interactive))
 }
 
-fn of_kind(cmp: &Comparison, kind: ChangeKind) -> Vec<String> {
+fn of_kind(cmp: &FingerprintComparison, kind: ChangeKind) -> Vec<String> {
     cmp.changes
         .iter()
         .filter(|c| c.kind == kind)

@@ -59,7 +59,9 @@ __all__ = [
     "apply_snapshot_patch",
     "carry_refs",
     "compare_texts",
+    "estimate_tokens",
     "fingerprint_expression",
+    "format_diff",
     "parse_snapshot",
     "render_response",
     "snapshot_patch",
@@ -296,6 +298,17 @@ def compare_texts(
 ) -> DiffResult:
     """Compares two texts with the detector's decision rule, storing nothing.
     ``previous=None`` gives mode ``first``."""
+
+def format_diff(old: str, new: str, options: _DiffOptionsArg = None, /, **kwargs: Any) -> str:
+    """The line diff of two texts in one format (``format``, ``context`` and
+    ``ignoreWhitespace`` of the diff options), with no decision rule and no
+    header line: ``format_diff(old, new, format="minimal")``. Empty when the
+    texts are equal. ``DiffFormatter`` is the same with the options kept."""
+
+def estimate_tokens(text: str) -> int:
+    """Estimated tokens of ``text``: UTF-8 bytes / 4, rounded up. Label it
+    "estimated tokens (bytes/4)" where you report it; count with a real
+    tokenizer for reports."""
 
 @final
 class DiffFormatter:
