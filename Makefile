@@ -5,9 +5,13 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+
+# Property tests run on one fixed seed, so `make test` gives the same result
+# on every run and machine; `make explore` tries fresh random seeds.
+export PROPTEST_RNG_SEED ?= 20261125
 
 ## Install what the tests need (Debian's chromium and valgrind).
 setup:
@@ -57,6 +61,19 @@ lint:
 
 fmt:
 	$(CARGO) fmt --all
+
+## The property tests on fresh random seeds, EXPLORE_RUNS times (default
+## 20). A failure prints the seed that replays it
+## (PROPTEST_RNG_SEED=<seed> cargo test ...); add the case as a named test.
+EXPLORE_RUNS ?= 20
+PROPS := --test diff_properties --test tree_props --test fingerprint_parse --test fingerprint_normalize
+explore:
+	@for i in $$(seq $(EXPLORE_RUNS)); do \
+	  seed=$$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); \
+	  echo "explore: run $$i, PROPTEST_RNG_SEED=$$seed"; \
+	  PROPTEST_RNG_SEED=$$seed $(CARGO) test -q -p response-diff $(PROPS) >/tmp/explore.$$$$.log 2>&1 \
+	    || { tail -40 /tmp/explore.$$$$.log; echo "explore: failed with PROPTEST_RNG_SEED=$$seed"; exit 1; }; \
+	done; echo "explore: $(EXPLORE_RUNS) runs passed"
 
 ## Fuzzing (cargo-fuzz, libFuzzer; installs cargo-fuzz if missing): each
 ## target in fuzz/ for FUZZ_SECONDS (default 60), then executions, exec/s,

@@ -372,7 +372,9 @@ impl<'a> LineDiff<'a> {
         let context = opts.context;
         let prefix = common_line_prefix(old.as_bytes(), new.as_bytes());
         let suffix = common_line_suffix(old.as_bytes(), new.as_bytes(), prefix);
-        let prefix_lines = count_newlines(&old.as_bytes()[..prefix]);
+        // Equal texts are all prefix, and their last line may have no
+        // newline: count it as a line too.
+        let prefix_lines = count_lines(&old[..prefix]);
 
         let old_mid = &old[prefix..old.len() - suffix];
         let new_mid = &new[prefix..new.len() - suffix];
@@ -1080,6 +1082,23 @@ mod tests {
         assert_eq!(d.added(), 1);
         assert_eq!(d.removed(), 1);
         assert_eq!(d.unchanged(), 1);
+    }
+
+    #[test]
+    fn equal_texts_without_a_final_newline_count_every_line() {
+        // Found by CI's proptest: equal texts are all prefix, and the
+        // context tail counted a last line the prefix count did not.
+        for text in ["  - listitem: Tea ", "a\nb", "a\nb\n", ""] {
+            for context in [0, 1, 3] {
+                let opts = EngineOptions {
+                    context,
+                    ..EngineOptions::default()
+                };
+                let d = LineDiff::compute_with(text, text, &opts);
+                assert_eq!((d.added(), d.removed()), (0, 0), "{text:?}");
+                assert_eq!(d.unchanged(), count_lines(text), "{text:?}");
+            }
+        }
     }
 
     #[test]
