@@ -607,6 +607,23 @@ impl Drop for Session {
     }
 }
 
+/// The flags every Chromium we launch gets (the server's and the browser
+/// tests'): no GPU, QUIC, first-run UI, background traffic, sync or
+/// extensions, muted, no scrollbars (they would change the viewport).
+pub const CHROMIUM_FLAGS: &[&str] = &[
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--no-default-browser-check",
+];
+
 impl Session {
     /// Launches Chromium and opens one tab. `pid_slot` receives the
     /// browser's process id (the server's watchdog kills it when a call
@@ -635,22 +652,7 @@ impl Session {
                 (dir, true)
             }
         };
-        let args: Vec<&OsStr> = [
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-extensions",
-            "--disable-default-apps",
-            "--mute-audio",
-            "--hide-scrollbars",
-            "--no-default-browser-check",
-        ]
-        .iter()
-        .map(OsStr::new)
-        .collect();
+        let args: Vec<&OsStr> = CHROMIUM_FLAGS.iter().map(OsStr::new).collect();
         let options = LaunchOptions::default_builder()
             .path(Some(path.clone()))
             .headless(config.headless)

@@ -86,25 +86,14 @@ impl Chromium {
         ));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile)?;
-        let args: Vec<&OsStr> = [
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-extensions",
-            "--disable-default-apps",
-            "--mute-audio",
-            "--hide-scrollbars",
+        let args: Vec<&OsStr> = response_diff_server::browser::CHROMIUM_FLAGS
+            .iter()
             // Pages never reach past the loopback interface: the corpus's
             // third-party apps link fonts and images on other hosts, and
             // those fail at once, the same way on every run.
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-        ]
-        .iter()
-        .map(OsStr::new)
-        .collect();
+            .chain(&["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
+            .map(|a| OsStr::new(*a))
+            .collect();
         let options = LaunchOptions::default_builder()
             .path(Some(path))
             .headless(true)
