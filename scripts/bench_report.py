@@ -320,11 +320,36 @@ def app_sections(out_dir, plt):
     todo = need(os.path.join(BENCH_OUT, "todomvc.json"), "make app-bench")
     expand = need(os.path.join(BENCH_OUT, "expand.json"), "make app-bench")
     ratios = need(os.path.join(BENCH_OUT, "ratios.json"), "make app-bench")
-    md, _ = todomvc_section(todo, out_dir, plt)
+    md, summary = todomvc_section(todo, out_dir, plt)
     md += expand_section(expand, ratios)
     md += ratios_section(ratios)
     md += spa_wall_section(todo)
-    return md
+    return md, summary
+
+
+def app_bars(summary, conformance_path):
+    """Bars from the TodoMVC summary (every framework) and the conformance total."""
+    bars = []
+    if summary:
+        def worst(key):
+            return min(((fw, pct_fewer(x["diff"], x[key])) for fw, x in summary.items() if x[key]), key=lambda p: p[1], default=None)
+        for key, bar, need_pct in [("full", "TodoMVC, every framework: ≥ 85 % fewer tokens than our full responses", 85),
+                                   ("ab", "TodoMVC, every framework: ≥ 50 % fewer than agent-browser's delta (same information)", 50)]:
+            w = worst(key)
+            bars.append((bar, f"worst {w[1]:.1f} % ({w[0]})" if w else "not measured",
+                         bool(w and w[1] >= need_pct and all(x[key] for x in summary.values()))))
+        churn = sum(x["churn"] for x in summary.values())
+        unrebuilt = [fw for fw, x in summary.items() if "/" in x["rebuilt"] and x["rebuilt"].split("/")[0] != x["rebuilt"].split("/")[1].split(" ")[0]]
+        bars.append(("TodoMVC, every framework: ref churn 0 and every step rebuilt (diff)",
+                     f"churn {churn} over {len(summary)} frameworks; " + (f"not rebuilt: {', '.join(unrebuilt)}" if unrebuilt else "all rebuilt"),
+                     churn == 0 and not unrebuilt))
+    else:
+        bars.append(("TodoMVC bars", "not measured (make app-bench)", False))
+    if os.path.exists(conformance_path):
+        t = json.load(open(conformance_path))["total"]
+        bars.append(("Snapshot conformance: ≥ 99 % of lines equal to Playwright's (refs aside)",
+                     f"{100 * t['rate']:.2f} % ({t['equal']:,} of {t['lines']:,} lines, {t['pages']} pages)", t["rate"] >= 0.99 and not t["errors"]))
+    return bars
 
 
 # ------------------------------------------------------------------ report
@@ -369,7 +394,7 @@ def conformance_section(out_dir_bench):
     """Markdown lines for bench-out/conformance.json (make conformance), or
     a line saying it was not run."""
     path = os.path.join(out_dir_bench, "conformance.json")
-    md = ["## 5. Snapshot conformance with Playwright\n"]
+    md = ["## 9. Snapshot conformance with Playwright\n"]
     if not os.path.exists(path):
         md.append("Not measured (`make conformance` writes bench-out/conformance.json).\n")
         return md
@@ -552,8 +577,11 @@ def report(target_dir, out_dir):
 
     # -------------------------------------------------- bars
     red = pct_fewer(ours, full)
+    app_md, app_summary = app_sections(out_dir, plt)
     bars = [
         ("≥ 80 % fewer tokens than full responses (diffOptions + since vs defaults)", f"{red:.1f} % fewer ({ours:,} vs {full:,})", red >= 80),
+        ("Shop session with diffOptions + since ≤ 6,000 tokens", f"{ours:,} tokens", ours <= 6000),
+        *app_bars(app_summary, os.path.join(BENCH_OUT, "conformance.json")),
         ("Information preserved at every step (previous + diff = full snapshot)", "; ".join(f"{cid}: {sum(1 for p in ps if p)} of {len(ps)} steps" for cid, ps in checked.items()), all_preserved),
         ("Every response diff under 10 ms (criterion, 2 KB – 2.6 MB, five change kinds)",
          f"slowest {fmt_ns(slowest[0])} ({slowest[1]})" + ("" if rust_complete else "; some inputs missing"), rust_complete and slowest[0] < 10e6),
@@ -731,7 +759,7 @@ def report(target_dir, out_dir):
         ["time for all calls", f"{memory['seconds']:.2f} s"],
     ]))
     md.append("")
-    md.extend(app_sections(out_dir, plt))
+    md.extend(app_md)
     md.extend(conformance_section(BENCH_OUT))
     md.append("## Closing note\n")
     md.append(" ".join([
