@@ -11,7 +11,6 @@
 //
 //   node bench/todomvc.mjs --bin target/release/response-diff --out bench-out/todomvc.json
 //     [--frameworks react,vue] [--only ours-diff,playwright-mcp] [--transcript FILE] [--jobs 2]
-//     [--carried-exp '{"diffOptions": {...}}']   (runs the carried-refs configuration)
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -26,7 +25,6 @@ const TRANSCRIPT = arg('--transcript', null);
 const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const ONLY = arg('--only', null);
 const JOBS = Number(arg('--jobs', '2'));
-const CARRIED_EXP = arg('--carried-exp', process.env.APPBENCH_CARRIED_EXP || null);
 
 // Seven rendering styles: virtual DOMs (react; mithril, which redraws the
 // whole view), template bindings that patch in place (vue), observables
@@ -74,17 +72,13 @@ export const STEPS = [
 // What the diffing agent asks of every call (as the shop session does).
 const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
 
-// The configurations. `pending` ones are skipped (and listed as skipped in
-// the results) until the server supports them: carried-over refs run when
-// --carried-exp gives the expectation that turns them on.
+// The configurations. A `pending` one is skipped (and listed as skipped in
+// the results, with the reason it gives). Our server always carries refs
+// over by content identity (docs/DECISIONS.md D14), so its diff configuration
+// is the one with carried-over refs.
 export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', label: 'response-diff, defaults (full responses)' },
-  { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions (today\'s identity)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
-  {
-    id: 'ours-diff-carried', kind: 'ours', label: 'response-diff, diffOptions + carried-over refs', check: true,
-    exp: CARRIED_EXP ? JSON.parse(CARRIED_EXP) : null,
-    pending: CARRIED_EXP ? null : 'carried-over refs are not in the server yet; pass --carried-exp with the expectation that enables them',
-  },
+  { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions (refs carried over)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, defaults' },
   { id: 'fast', kind: 'fast', label: 'fast-playwright-mcp, snapshot on', exp: { includeSnapshot: true } },
   { id: 'fast-diff', kind: 'fast', label: 'fast-playwright-mcp, snapshot + diffOptions', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
