@@ -128,7 +128,7 @@ def table(header, rows, align=None):
 
 # ------------------------------------------------------------------ app sessions (make app-bench)
 
-APP_ORDER = ["ours-full", "ours-diff", "ours-diff-carried", "playwright-mcp", "fast", "fast-diff", "ab-delta", "ab-default"]
+APP_ORDER = ["ours-full", "ours-diff", "playwright-mcp", "fast", "fast-diff", "ab-delta", "ab-default"]
 
 
 def run_total(r):
@@ -229,7 +229,7 @@ def todomvc_section(todo, out_dir, plt):
     # plot: grouped bars, total per framework per configuration
     fig, ax = plt.subplots(figsize=(12, 5))
     width = 0.8 / max(1, len(ran))
-    colors = {"ours-full": "#aec7e8", "ours-diff": "#1f77b4", "ours-diff-carried": "#17becf", "playwright-mcp": "#2ca02c",
+    colors = {"ours-full": "#aec7e8", "ours-diff": "#1f77b4", "playwright-mcp": "#2ca02c",
               "fast": "#d62728", "fast-diff": "#ff9896", "ab-delta": "#9467bd", "ab-default": "#c5b0d5"}
     for k, c in enumerate(ran):
         ys = [run_total(runs[(fw, c)]) if (fw, c) in runs and "rows" in runs[(fw, c)] and not runs[(fw, c)].get("error") else 0 for fw in fws]
