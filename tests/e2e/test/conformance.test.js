@@ -4,36 +4,18 @@
 // tests/fixtures/conformance on 127.0.0.1. The whole-corpus comparison with
 // Playwright itself is `make conformance`.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { refOf, repo, section, serveSite, startServer } from './helpers.js';
-
-/** The snapshot of a response, refs removed (they are backend ids). */
-function snapshotOf(text) {
-  const s = section(text, 'Page snapshot');
-  assert.ok(s, `no snapshot in:\n${text}`);
-  return s.replace(/ \[ref=e\d+\]/g, '');
-}
+import { conformanceSuite, refOf, snapshotWithoutRefs } from './helpers.js';
 
 describe('snapshots as Playwright shows them', () => {
-  let server;
-  let site;
-
-  before(async () => {
-    site = await serveSite(join(repo, 'tests/fixtures/conformance'));
-    server = await startServer();
-  });
-
-  after(async () => {
-    await server?.close();
-    await site?.close();
-  });
+  const suite = conformanceSuite();
 
   test('select options: not disabled once the select is enabled, the chosen one [selected]', async () => {
+    const { server, site } = suite();
     const nav = await server.call('browser_navigate', { url: site.url('/select-states.html') });
     assert.equal(nav.isError, false, nav.text);
-    let snap = snapshotOf(nav.text);
+    let snap = snapshotWithoutRefs(nav.text);
     // A disabled select: the select is [disabled], its options are not (as
     // Playwright has it); the first option is the selected one.
     assert.match(snap, /- combobox "Status" \[disabled\]:\n\s+- option "available" \[selected\]\n\s+- option "pending"\n\s+- option "sold"\n/);
@@ -48,7 +30,7 @@ describe('snapshots as Playwright shows them', () => {
     const many = await server.call('browser_select_option', { ref: sizes, values: ['M', 'L'] });
     assert.equal(many.isError, false, many.text);
 
-    snap = snapshotOf((await server.call('browser_snapshot', {})).text);
+    snap = snapshotWithoutRefs((await server.call('browser_snapshot', {})).text);
     assert.match(snap, /- combobox "Status":\n\s+- option "available"\n\s+- option "pending"\n\s+- option "sold" \[selected\]\n/);
     assert.match(snap, /- listbox "Sizes":\n\s+- option "S"\n\s+- option "M" \[selected\]\n\s+- option "L" \[selected\]\n/);
     assert.match(snap, /- paragraph: "Chosen: sold"/);
@@ -56,9 +38,10 @@ describe('snapshots as Playwright shows them', () => {
   });
 
   test('tables: table, rowgroup, row, cell, columnheader, rowheader; no Chromium-internal roles', async () => {
+    const { server, site } = suite();
     const nav = await server.call('browser_navigate', { url: site.url('/tables.html') });
     assert.equal(nav.isError, false, nav.text);
-    const snap = snapshotOf(nav.text);
+    const snap = snapshotWithoutRefs(nav.text);
     assert.doesNotMatch(snap, /LayoutTable|DescriptionList/);
     // The caption is shown, so the table's name (taken from it) is not; a
     // row's name from its cells is left to the cells.
@@ -77,9 +60,10 @@ describe('snapshots as Playwright shows them', () => {
   });
 
   test('forms: labels, placeholders, date inputs, checkbox and radio states', async () => {
+    const { server, site } = suite();
     const nav = await server.call('browser_navigate', { url: site.url('/forms.html') });
     assert.equal(nav.isError, false, nav.text);
-    const snap = snapshotOf(nav.text);
+    const snap = snapshotWithoutRefs(nav.text);
     assert.match(snap, /- generic:\n\s+- text: Empty text\n\s+- textbox "Empty text":\n\s+- \/placeholder: Type here\n/);
     assert.match(snap, /- textbox "Placeholder only"\n/);
     assert.match(snap, /- textbox "Date": 2024-05-01\n/);
@@ -92,9 +76,10 @@ describe('snapshots as Playwright shows them', () => {
   });
 
   test('links keep their raw href; list markers and <summary> as Playwright reads them', async () => {
+    const { server, site } = suite();
     const nav = await server.call('browser_navigate', { url: site.url('/widgets.html') });
     assert.equal(nav.isError, false, nav.text);
-    const snap = snapshotOf(nav.text);
+    const snap = snapshotWithoutRefs(nav.text);
     assert.match(snap, /- link "a link":\n\s+- \/url: "#x"\n/);
     assert.match(snap, /- link "Elsewhere":\n\s+- \/url: https:\/\/example\.com\/x\n/);
     assert.doesNotMatch(snap, /[•◦]/);
@@ -106,14 +91,15 @@ describe('snapshots as Playwright shows them', () => {
   });
 
   test('the body is the root, [active] while nothing in it has focus; iframes show their document', async () => {
-    const widgets = snapshotOf((await server.call('browser_navigate', { url: site.url('/widgets.html') })).text);
+    const { server, site } = suite();
+    const widgets = snapshotWithoutRefs((await server.call('browser_navigate', { url: site.url('/widgets.html') })).text);
     assert.match(widgets, /^```yaml\n- generic \[active\]:\n {2}- banner:\n/);
     assert.match(widgets, /\n {2}- main:\n/);
     assert.match(widgets, /\n {2}- contentinfo:\n/);
     // A body around one element is unwrapped, as a generic is.
     const nav = await server.call('browser_navigate', { url: site.url('/iframes.html') });
     assert.equal(nav.isError, false, nav.text);
-    const snap = snapshotOf(nav.text);
+    const snap = snapshotWithoutRefs(nav.text);
     assert.match(snap, /^```yaml\n- main:\n/);
     assert.match(snap, /- iframe:\n\s+- generic:\n\s+- heading "Inside" \[level=2\]\n\s+- generic:\n\s+- text: Name\n\s+- textbox "Name": Ada\n\s+- button "Frame button"\n/);
     assert.match(snap, /- iframe:\n\s+- generic:\n\s+- heading "Same-origin frame" \[level=2\]\n\s+- link "Frame link":\n\s+- \/url: \/x\n\s+- list:\n\s+- listitem: One\n/);

@@ -5,6 +5,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -182,6 +183,29 @@ export function section(text, heading) {
 }
 
 /** Child processes of `pid` whose command name contains `name` (Linux /proc). */
+/** A response's snapshot section with its refs removed (they are backend
+ * ids), for comparing with what Playwright prints. */
+export function snapshotWithoutRefs(text) {
+  const s = section(text, 'Page snapshot');
+  if (!s) throw new Error(`no snapshot in:\n${text}`);
+  return s.replace(/ \[ref=e\d+\]/g, '');
+}
+
+/** Serves tests/fixtures/conformance and starts a server, once per suite
+ * (node:test's before/after); `get()` gives `{ server, site }`. */
+export function conformanceSuite() {
+  const ctx = {};
+  before(async () => {
+    ctx.site = await serveSite(join(repo, 'tests/fixtures/conformance'));
+    ctx.server = await startServer();
+  });
+  after(async () => {
+    await ctx.server?.close();
+    await ctx.site?.close();
+  });
+  return () => ctx;
+}
+
 export function childProcesses(pid, name) {
   const out = [];
   for (const entry of readdirSync('/proc')) {
