@@ -2,7 +2,10 @@
 //! own CPU clock, not the wall clock, so the number holds on a busy machine
 //! (where criterion's wall-clock medians include the time the thread waited
 //! for a core). Prints a markdown table; `make bench` keeps it beside the
-//! criterion table as bench-out/detector-cpu.md.
+//! criterion table as bench-out/detector-cpu.md. Each row also says what
+//! the call answered, whether the diff search exhausted its work budget,
+//! and whether the answer rebuilds the new text (a diff applied to the old
+//! text, or the full text itself).
 //!
 //! ```sh
 //! cargo run --release -p response-diff --example detector_cpu
@@ -12,10 +15,30 @@
 //! An argument keeps the inputs whose `size/change` name contains it (to
 //! profile one, e.g. under `perf record`).
 
-use response_diff::diff::{DiffSettings, ResponseDiffDetector};
+use response_diff::diff::{DiffMode, DiffResult, DiffSettings, ResponseDiffDetector};
 
 #[path = "../benches/inputs/mod.rs"]
 mod inputs;
+
+// The tests' strict unified-diff applier (only `apply_diff` is used here;
+// the module allows its other helpers to go unused).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+/// Whether `r` rebuilds `new` from `old`: a diff applied to the old text
+/// (after its summary line), the full text, or no change of equal texts.
+fn rebuilds(old: &str, new: &str, r: &DiffResult) -> bool {
+    match r.mode {
+        DiffMode::Diff => r
+            .formatted_diff
+            .split_once('\n')
+            .and_then(|(_, body)| common::apply_diff(old, body))
+            .is_some_and(|t| t == new),
+        DiffMode::Full => r.formatted_diff.ends_with(new),
+        DiffMode::Unchanged => old == new,
+        _ => false,
+    }
+}
 
 fn thread_cpu_ns() -> u128 {
     let mut ts = libc::timespec {
@@ -55,10 +78,11 @@ fn main() {
     let only = std::env::args().nth(1).unwrap_or_default();
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "| input | change | detector CPU time (median) | page faults (median) | runs | under 10 ms |"
+        "| input | change | detector CPU time (median) | page faults (median) | runs | under 10 ms | answer | budget exhausted | rebuilds the new text |"
     );
-    println!("|---|---|---:|---:|---:|---|");
+    println!("|---|---|---:|---:|---:|---|---|---|---|");
     let mut slowest = (0u128, String::new());
+    let mut exhausted_on = Vec::new();
     for (size_name, bytes) in inputs::SIZES {
         let runs = if bytes > 1_000_000 { 15 } else { 51 };
         for change in inputs::CHANGES {
@@ -69,6 +93,7 @@ fn main() {
             let det = ResponseDiffDetector::new();
             let mut times = Vec::with_capacity(runs);
             let mut faults = Vec::with_capacity(runs);
+            let mut last = None;
             for _ in 0..runs {
                 det.store("tab", &old).unwrap();
                 let f = thread_minor_faults();
@@ -76,8 +101,25 @@ fn main() {
                 let r = det.detect("tab", &new, &settings).unwrap();
                 times.push(thread_cpu_ns() - t);
                 faults.push(thread_minor_faults() - f);
-                std::hint::black_box(r);
+                last = Some(std::hint::black_box(r));
             }
+            let r = last.expect("at least one run");
+            if r.metadata.budget_exhausted {
+                exhausted_on.push(format!("{size_name} {change}"));
+            }
+            let (mode, exhausted, rebuilt) = (
+                format!("{:?}", r.mode).to_lowercase(),
+                if r.metadata.budget_exhausted {
+                    "**yes**"
+                } else {
+                    "no"
+                },
+                if rebuilds(&old, &new, &r) {
+                    "yes"
+                } else {
+                    "**NO**"
+                },
+            );
             times.sort_unstable();
             faults.sort_unstable();
             let median = times[runs / 2];
@@ -86,7 +128,7 @@ fn main() {
             }
             let under = if median < 10_000_000 { "yes" } else { "NO" };
             println!(
-                "| {size_name} | {change} | {} | {} | {runs} | {under} |",
+                "| {size_name} | {change} | {} | {} | {runs} | {under} | {mode} | {exhausted} | {rebuilt} |",
                 fmt_ns(median),
                 faults[runs / 2]
             );
@@ -100,5 +142,13 @@ fn main() {
             .take(3)
             .collect::<Vec<_>>()
             .join(" ")
+    );
+    println!(
+        "Budget exhausted on: {}.",
+        if exhausted_on.is_empty() {
+            "none of these inputs".to_owned()
+        } else {
+            exhausted_on.join(", ")
+        }
     );
 }
