@@ -36,6 +36,7 @@
 
 use super::diff::match_for_carry;
 use super::model::{Element, Tree};
+use crate::sync::lock;
 use crate::{Error, Result};
 use rustc_hash::FxHashSet;
 use serde::Deserialize;
@@ -521,7 +522,7 @@ impl RefCarrier {
     /// `key`, new refs to new elements, and records the result as the
     /// newest view. Errors only when two elements share a node id.
     pub fn carry(&self, key: &str, current: &Tree) -> Result<RefCarry> {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut inner = lock(&self.inner);
         let options = CarryOptions::stable_ids(self.config.stable_ids);
         let page = inner.pages.get_or_insert_mut(key.to_owned(), Page::default);
         let before = page.bytes;
@@ -560,7 +561,7 @@ impl RefCarrier {
     /// Forgets `key`: its views and the refs it handed out (a new snapshot
     /// of it starts over). Returns whether it was kept.
     pub fn clear(&self, key: &str) -> bool {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut inner = lock(&self.inner);
         match inner.pages.pop(key) {
             Some(p) => {
                 inner.bytes -= p.bytes;
@@ -572,7 +573,7 @@ impl RefCarrier {
 
     /// Bytes charged against [`CarrierConfig::max_stored_bytes`].
     pub fn memory_usage(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner()).bytes
+        lock(&self.inner).bytes
     }
 }
 
