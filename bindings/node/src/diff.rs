@@ -7,7 +7,7 @@ use napi_derive::napi;
 use response_diff::diff as core;
 
 use crate::error::OrThrow;
-use crate::json::{Json, options_json};
+use crate::json::{Json, options_from, options_json};
 use crate::text::{JsText, Text};
 
 /// Default cap on a detector's stored bytes (10 MiB).
@@ -199,10 +199,7 @@ pub struct ResponseDiffDetector {
 static SHARED: Mutex<Vec<(String, Weak<core::ResponseDiffDetector>)>> = Mutex::new(Vec::new());
 
 fn detector_config(env: &Env, config: Option<Json>) -> Result<core::DetectorConfig> {
-    match options_json(config) {
-        None => Ok(core::DetectorConfig::default()),
-        Some(json) => core::DetectorConfig::from_json(&json).or_throw(env),
-    }
+    options_from(env, config, core::DetectorConfig::from_json)
 }
 
 #[napi]

@@ -8,7 +8,7 @@ use response_diff::fingerprint as core;
 use serde_json::Value;
 
 use crate::error::OrThrow;
-use crate::json::{Json, options_json};
+use crate::json::{Json, options_from};
 
 /// The page-side extractor: one JavaScript function expression,
 /// `(function (options) { … })`, to call in the page with
@@ -50,10 +50,7 @@ pub fn fingerprint_expression(
     env: Env,
     #[napi(ts_arg_type = "FingerprintOptions")] options: Option<Json>,
 ) -> Result<String> {
-    let opts = match options_json(options) {
-        None => core::ExtractOptions::default(),
-        Some(json) => core::ExtractOptions::from_json(&json).or_throw(&env)?,
-    };
+    let opts = options_from(&env, options, core::ExtractOptions::from_json)?;
     Ok(opts.expression())
 }
 
@@ -385,10 +382,7 @@ impl BaselineStore {
         #[napi(ts_arg_type = "{ directory?: string; memoryLimit?: number; recentLimit?: number }")]
         options: Option<Json>,
     ) -> Result<Self> {
-        let config = match options_json(options) {
-            None => core::BaselineStoreConfig::default(),
-            Some(json) => core::BaselineStoreConfig::from_json(&json).or_throw(&env)?,
-        };
+        let config = options_from(&env, options, core::BaselineStoreConfig::from_json)?;
         Ok(BaselineStore {
             inner: core::BaselineStore::with_config(config).or_throw(&env)?,
         })

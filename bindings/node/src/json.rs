@@ -11,6 +11,8 @@ use napi::sys;
 use response_diff::Error as CoreError;
 use serde_json::{Map, Value};
 
+use crate::error::OrThrow;
+
 // Trees cross the boundary as JSON text through the engine's own `JSON`,
 // not napi's `serde_json::Value` conversion: that one stops at 128 levels
 // (64 elements deep), while a tree may be `MAX_DEPTH` (1,000) elements
@@ -44,6 +46,19 @@ pub(crate) fn options_json(value: Option<Json>) -> Option<String> {
     match value.map(|j| j.0) {
         None | Some(Value::Null) => None,
         Some(v) => Some(v.to_string()),
+    }
+}
+
+/// An options object read by the core's `from_json` (`parse`), its
+/// defaults for `undefined` / `null`; a refused option throws.
+pub(crate) fn options_from<T: Default>(
+    env: &Env,
+    value: Option<Json>,
+    parse: impl FnOnce(&str) -> std::result::Result<T, CoreError>,
+) -> napi::Result<T> {
+    match options_json(value) {
+        None => Ok(T::default()),
+        Some(json) => parse(&json).or_throw(env),
     }
 }
 

@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 use crate::json::Json;
 
 use crate::error::OrThrow;
-use crate::json::{Opts, as_string, non_negative_integer, options_json, parse, stringify};
+use crate::json::{
+    Opts, as_string, non_negative_integer, options_from, options_json, parse, stringify,
+};
 
 type CoreResult<T> = response_diff::Result<T>;
 
@@ -321,10 +323,7 @@ impl SinceStore {
         env: Env,
         #[napi(ts_arg_type = "{ perKey?: number; keys?: number }")] options: Option<Json>,
     ) -> Result<Self> {
-        let config = match options_json(options) {
-            None => core::SinceStoreConfig::default(),
-            Some(json) => core::SinceStoreConfig::from_json(&json).or_throw(&env)?,
-        };
+        let config = options_from(&env, options, core::SinceStoreConfig::from_json)?;
         Ok(SinceStore {
             inner: core::SinceStore::with_config(config),
         })
@@ -420,10 +419,7 @@ pub fn snapshot_patch(
     after: String,
     #[napi(ts_arg_type = "{ seen?: string[]; restore?: boolean }")] options: Option<Json>,
 ) -> Result<Option<SnapshotPatch>> {
-    let req = match options_json(options) {
-        None => core::PatchRequest::default(),
-        Some(j) => core::PatchRequest::from_json(&j).or_throw(&env)?,
-    };
+    let req = options_from(&env, options, core::PatchRequest::from_json)?;
     Ok(
         core::snapshot_patch_with(&before, &after, &req.options()).map(|p| SnapshotPatch {
             summary: p.summary(),
@@ -478,10 +474,7 @@ impl RefCarrier {
         )]
         options: Option<Json>,
     ) -> Result<Self> {
-        let config = match options_json(options) {
-            None => core::CarrierConfig::default(),
-            Some(j) => core::CarrierConfig::from_json(&j).or_throw(&env)?,
-        };
+        let config = options_from(&env, options, core::CarrierConfig::from_json)?;
         Ok(RefCarrier {
             inner: core::RefCarrier::with_config(config),
         })
