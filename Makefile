@@ -68,11 +68,12 @@ fmt:
 EXPLORE_RUNS ?= 20
 PROPS := --test diff_properties --test tree_props --test fingerprint_parse --test fingerprint_normalize
 explore:
-	@for i in $$(seq $(EXPLORE_RUNS)); do \
+	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	for i in $$(seq $(EXPLORE_RUNS)); do \
 	  seed=$$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); \
 	  echo "explore: run $$i, PROPTEST_RNG_SEED=$$seed"; \
-	  PROPTEST_RNG_SEED=$$seed $(CARGO) test -q -p response-diff $(PROPS) >/tmp/explore.$$$$.log 2>&1 \
-	    || { tail -40 /tmp/explore.$$$$.log; echo "explore: failed with PROPTEST_RNG_SEED=$$seed"; exit 1; }; \
+	  PROPTEST_RNG_SEED=$$seed $(CARGO) test -q -p response-diff $(PROPS) >"$$log" 2>&1 \
+	    || { tail -40 "$$log"; echo "explore: failed with PROPTEST_RNG_SEED=$$seed"; exit 1; }; \
 	done; echo "explore: $(EXPLORE_RUNS) runs passed"
 
 ## Fuzzing (cargo-fuzz, libFuzzer; installs cargo-fuzz if missing): each
