@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: tasks-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -128,6 +128,7 @@ bench: setup
 	$(MAKE) node-bench BENCH_CAP_S=$(BENCH_CAP_S)
 	$(MAKE) token-bench
 	$(MAKE) app-bench
+	$(MAKE) tasks-bench
 	$(MAKE) conformance
 	./scripts/bench-report.sh report --target $(TARGET_DIR)
 
@@ -165,6 +166,15 @@ app-bench: setup
 	  node bench/expand.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/expand.json --transcript bench-out/expand-transcript.md; \
 	  expand=$$?; \
 	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ]
+## Eight everyday agent tasks (confirm, prompt, upload, cross-site frame,
+## popup, network list, password, download) through our server and
+## @playwright/mcp, each judged in the page: bench-out/tasks.{json,md}.
+tasks-bench: setup
+	$(CARGO) build --release -p response-diff-server
+	@mkdir -p bench-out
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	node bench/tasks.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/tasks.json | tee bench-out/tasks.md
+
 ## Snapshot conformance: for every page of bench/conformance/corpus.mjs
 ## (our fixtures, TodoMVC from npm, jsoneditor's examples, reveal.js's demo,
 ## coverage pages), the server's snapshot against Playwright's own

@@ -56,17 +56,18 @@ export async function serveDir(root) {
 /**
  * Starts one MCP server over stdio. kind: 'ours' (our binary), 'pw'
  * (@playwright/mcp), 'fast' (fast-playwright-mcp), 'ab' (agent-browser's
- * `mcp`, every tool profile since double-click is outside `core`).
+ * `mcp`, every tool profile since double-click is outside `core`). `args`:
+ * extra flags for our server.
  */
 let sessions = 0;
 
-export async function connect({ kind, id }, { bin, chromium, workdir }) {
+export async function connect({ kind, id, args: extra = [] }, { bin, chromium, workdir }) {
   let command;
   let args;
   const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
   if (kind === 'ours') {
     command = bin;
-    args = ['mcp', '--executable-path', chromium];
+    args = ['mcp', '--executable-path', chromium, ...extra];
   } else if (kind === 'ab') {
     command = modulePath('agent-browser/bin/agent-browser-linux-x64');
     args = ['mcp', '--tools', 'all'];

@@ -62,7 +62,7 @@ impl Button {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ClickParams {
     /// Element ref from the snapshot, e.g. e12.
-    #[serde(rename = "ref")]
+    #[serde(rename = "ref", alias = "target")]
     pub target: String,
     /// Double-click.
     #[serde(default)]
@@ -84,7 +84,7 @@ pub struct ClickParams {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TypeParams {
     /// Ref of the field.
-    #[serde(rename = "ref")]
+    #[serde(rename = "ref", alias = "target")]
     pub target: String,
     /// Text; replaces the field's content.
     pub text: String,
@@ -120,7 +120,7 @@ pub struct PressKeyParams {
 #[serde(deny_unknown_fields)]
 pub struct SelectParams {
     /// Ref of the select.
-    #[serde(rename = "ref")]
+    #[serde(rename = "ref", alias = "target")]
     pub target: String,
     /// Option values or labels to select.
     pub values: Vec<String>,
@@ -138,7 +138,7 @@ pub struct SelectParams {
 #[serde(deny_unknown_fields)]
 pub struct HoverParams {
     /// Element ref.
-    #[serde(rename = "ref")]
+    #[serde(rename = "ref", alias = "target")]
     pub target: String,
     /// Accepted, not needed.
     #[serde(default)]
@@ -169,7 +169,7 @@ pub struct ScreenshotParams {
     #[serde(default)]
     pub full_page: Option<bool>,
     /// Only this element.
-    #[serde(default, rename = "ref")]
+    #[serde(default, rename = "ref", alias = "target")]
     pub target: Option<String>,
     /// Accepted, not needed.
     #[serde(default)]
@@ -218,7 +218,7 @@ pub struct EvaluateParams {
     /// JS function, e.g. () => document.title; gets the element if ref is given.
     pub function: String,
     /// Element ref passed to the function.
-    #[serde(default, rename = "ref")]
+    #[serde(default, rename = "ref", alias = "target")]
     pub target: Option<String>,
     /// Accepted, not needed.
     #[serde(default)]
@@ -975,6 +975,33 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("expectation.diffOptions.threshold"), "{e}");
+    }
+
+    #[test]
+    fn target_is_accepted_for_ref_as_playwright_names_it() {
+        // @playwright/mcp 0.0.83 calls the element argument `target`.
+        for (tool, a) in [
+            ("browser_click", json!({"target": "e3"})),
+            ("browser_type", json!({"target": "e3", "text": "x"})),
+            ("browser_select_option", json!({"target": "e3", "values": ["a"]})),
+            ("browser_hover", json!({"target": "e3"})),
+            ("browser_take_screenshot", json!({"target": "e3"})),
+            ("browser_evaluate", json!({"target": "e3", "function": "(e) => 1"})),
+        ] {
+            let p = parse(tool, args(a)).unwrap_or_else(|e| panic!("{tool}: {e}"));
+            let r = match p.call {
+                Call::Click(p) => Some(p.target),
+                Call::Type(p) => Some(p.target),
+                Call::SelectOption(p) => Some(p.target),
+                Call::Hover(p) => Some(p.target),
+                Call::Screenshot(p) => p.target,
+                Call::Evaluate(p) => p.target,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(r.as_deref(), Some("e3"), "{tool}");
+        }
+        let e = parse("browser_click", args(json!({"ref": "e1", "target": "e2"}))).unwrap_err();
+        assert!(e.contains("duplicate field"), "{e}");
     }
 
     #[test]
