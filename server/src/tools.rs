@@ -321,6 +321,186 @@ pub struct CompareParams {
     pub expectation: Option<Value>,
 }
 
+/// `browser_network_requests`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkParams {
+    /// Also list successful static resources (images, fonts, scripts, styles).
+    #[serde(default, rename = "static", alias = "includeStatic")]
+    pub include_static: Option<bool>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// A field kind of `browser_fill_form`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldType {
+    /// A text field: the value replaces its text.
+    Textbox,
+    /// `true` or `false`.
+    Checkbox,
+    /// `true` (a radio cannot be unchecked).
+    Radio,
+    /// A select: the option's text.
+    Combobox,
+    /// A range input: the number.
+    Slider,
+}
+
+impl FieldType {
+    /// The name in the schema.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldType::Textbox => "textbox",
+            FieldType::Checkbox => "checkbox",
+            FieldType::Radio => "radio",
+            FieldType::Combobox => "combobox",
+            FieldType::Slider => "slider",
+        }
+    }
+}
+
+/// One field of `browser_fill_form`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FormField {
+    /// Field name, for messages.
+    pub name: String,
+    /// textbox, checkbox, radio, combobox or slider.
+    #[serde(rename = "type")]
+    pub kind: FieldType,
+    /// Element ref.
+    #[serde(rename = "ref", alias = "target")]
+    pub target: String,
+    /// Text; true/false for checkbox and radio; option text for combobox.
+    pub value: String,
+}
+
+/// `browser_fill_form`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FillFormParams {
+    /// Fields to fill, in order.
+    pub fields: Vec<FormField>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// `browser_drag`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DragParams {
+    /// Ref of the element to drag.
+    #[serde(alias = "startTarget")]
+    pub start_ref: String,
+    /// Ref of the element to drop on.
+    #[serde(alias = "endTarget")]
+    pub end_ref: String,
+    /// Accepted, not needed.
+    #[serde(default)]
+    #[schemars(skip)]
+    pub start_element: Option<String>,
+    /// Accepted, not needed.
+    #[serde(default)]
+    #[schemars(skip)]
+    pub end_element: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// `browser_resize`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResizeParams {
+    /// Width in CSS pixels.
+    pub width: f64,
+    /// Height in CSS pixels.
+    pub height: f64,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// `browser_mouse_move_xy` (`--caps vision`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MouseMoveParams {
+    /// X coordinate (viewport CSS pixels).
+    pub x: f64,
+    /// Y coordinate.
+    pub y: f64,
+    /// Accepted, not needed.
+    #[serde(default)]
+    #[schemars(skip)]
+    pub element: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// `browser_mouse_click_xy` (`--caps vision`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MouseClickParams {
+    /// X coordinate (viewport CSS pixels).
+    pub x: f64,
+    /// Y coordinate.
+    pub y: f64,
+    /// left (default), right or middle.
+    #[serde(default)]
+    pub button: Option<Button>,
+    /// Number of clicks (default 1).
+    #[serde(default)]
+    pub click_count: Option<u32>,
+    /// Milliseconds between press and release (default 0).
+    #[serde(default)]
+    pub delay: Option<f64>,
+    /// Accepted, not needed.
+    #[serde(default)]
+    #[schemars(skip)]
+    pub element: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// `browser_mouse_drag_xy` (`--caps vision`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MouseDragParams {
+    /// Start X coordinate.
+    pub start_x: f64,
+    /// Start Y coordinate.
+    pub start_y: f64,
+    /// End X coordinate.
+    pub end_x: f64,
+    /// End Y coordinate.
+    pub end_y: f64,
+    /// Accepted, not needed.
+    #[serde(default)]
+    #[schemars(skip)]
+    pub element: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// `browser_pdf_save` (`--caps pdf`).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PdfParams {
+    /// File name in the output directory (default page-<timestamp>.pdf).
+    #[serde(default)]
+    pub filename: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
 /// A validated tool call.
 #[derive(Debug, Clone)]
 pub enum Call {
@@ -358,6 +538,22 @@ pub enum Call {
     GetFingerprint(FingerprintParams),
     /// browser_compare_dom_fingerprint
     CompareFingerprint(CompareParams),
+    /// browser_network_requests
+    NetworkRequests(NetworkParams),
+    /// browser_fill_form
+    FillForm(FillFormParams),
+    /// browser_drag
+    Drag(DragParams),
+    /// browser_resize
+    Resize(ResizeParams),
+    /// browser_mouse_move_xy
+    MouseMove(MouseMoveParams),
+    /// browser_mouse_click_xy
+    MouseClick(MouseClickParams),
+    /// browser_mouse_drag_xy
+    MouseDrag(MouseDragParams),
+    /// browser_pdf_save
+    PdfSave(PdfParams),
 }
 
 /// A validated batch.
@@ -424,6 +620,15 @@ pub mod desc {
     pub const BATCH: &str = "Run tool calls in order; returns a summary and each step's result. Every step is validated before any runs.";
     pub const GET_FINGERPRINT: &str = "Compact semantic summary of the page (landmarks, headings, forms, interactive elements, errors); saveAs keeps it as a named baseline.";
     pub const COMPARE_FINGERPRINT: &str = "Compare the page with a baseline name or fingerprint hash; reports typed changes with severities.";
+    pub const NETWORK_REQUESTS: &str =
+        "Requests since the page loaded: method, URL, status or failure.";
+    pub const FILL_FORM: &str = "Fill several form fields in one call.";
+    pub const DRAG: &str = "Drag an element onto another (mouse events; HTML5 drag and drop too).";
+    pub const RESIZE: &str = "Resize the page's viewport.";
+    pub const MOUSE_MOVE_XY: &str = "Move the mouse to a point of the viewport.";
+    pub const MOUSE_CLICK_XY: &str = "Click at a point of the viewport.";
+    pub const MOUSE_DRAG_XY: &str = "Drag with the left button from one point to another.";
+    pub const PDF_SAVE: &str = "Save the page as PDF in the output directory.";
 }
 
 /// Every tool in catalog order: `name => parameters, description`. The one
@@ -450,6 +655,14 @@ macro_rules! for_each_tool {
             browser_batch_execute => BatchParams, BATCH;
             browser_get_dom_fingerprint => FingerprintParams, GET_FINGERPRINT;
             browser_compare_dom_fingerprint => CompareParams, COMPARE_FINGERPRINT;
+            browser_network_requests => NetworkParams, NETWORK_REQUESTS;
+            browser_fill_form => FillFormParams, FILL_FORM;
+            browser_drag => DragParams, DRAG;
+            browser_resize => ResizeParams, RESIZE;
+            browser_mouse_move_xy => MouseMoveParams, MOUSE_MOVE_XY;
+            browser_mouse_click_xy => MouseClickParams, MOUSE_CLICK_XY;
+            browser_mouse_drag_xy => MouseDragParams, MOUSE_DRAG_XY;
+            browser_pdf_save => PdfParams, PDF_SAVE;
         }
     };
 }
@@ -473,22 +686,17 @@ for_each_tool!(catalog);
 
 /// The shared, compact expectation schema (the same in every tool).
 pub fn expectation_schema() -> Value {
+    // One line of keys instead of nested schemas: it is repeated in every
+    // tool, so it is most of the catalog's cost (docs/DECISIONS.md D22);
+    // the server validates the object and names a wrong field.
     json!({
         "type": "object",
-        "description": "What to return; omitted fields keep the tool's defaults.",
-        "properties": {
-            "includeSnapshot": {"type": "boolean"},
-            "includeConsole": {"type": "boolean"},
-            "includeTabs": {"type": "boolean"},
-            "includeCode": {"type": "boolean"},
-            "includeDownloads": {"type": "boolean"},
-            "snapshotOptions": {"type": "object", "description": "selector (ref, role \"name\" or CSS), maxLength, format aria|text|html, diff patch|lines"},
-            "consoleOptions": {"type": "object", "description": "levels[], maxMessages, patterns[], removeDuplicates"},
-            "imageOptions": {"type": "object", "description": "quality, maxWidth, maxHeight, format jpeg|png|webp"},
-            "diffOptions": {"type": "object", "description": "enabled: return only what changed; format unified|split|minimal, context, maxDiffLines, threshold, ignoreWhitespace"}
-        }
+        "description": EXPECTATION_KEYS,
     })
 }
+
+/// The expectation's keys, as the schema describes them.
+pub const EXPECTATION_KEYS: &str = "What to return; omitted keys keep defaults. Booleans includeSnapshot, includeConsole, includeTabs, includeCode, includeDownloads; objects snapshotOptions {selector, maxLength, format, diff}, consoleOptions {levels, maxMessages, patterns}, imageOptions {quality, maxWidth, maxHeight, format}, diffOptions {enabled, format, context, maxDiffLines}.";
 
 /// The input schema of `T`, made compact: definitions inlined, no titles,
 /// formats or `null` alternatives, and the shared expectation schema.
@@ -603,6 +811,10 @@ fn compact(v: &mut Value, defs: &Value, depth: usize) {
         }
         for val in m.values_mut() {
             compact(val, defs, depth + 1);
+        }
+        // An array's item type is documented by the array's own description.
+        if let Some(Value::Object(items)) = m.get_mut("items") {
+            items.remove("description");
         }
     } else if let Value::Array(a) = v {
         for val in a {
@@ -860,6 +1072,64 @@ mod validate {
         Ok(Call::GetFingerprint(p))
     }
 
+    pub(super) fn browser_network_requests(a: &Args) -> Result<Call, String> {
+        Ok(Call::NetworkRequests(a.typed()?))
+    }
+
+    pub(super) fn browser_fill_form(a: &Args) -> Result<Call, String> {
+        let p: FillFormParams = a.typed()?;
+        check_form(&p).map_err(|e| a.at(&e))?;
+        Ok(Call::FillForm(p))
+    }
+
+    pub(super) fn browser_drag(a: &Args) -> Result<Call, String> {
+        Ok(Call::Drag(a.typed()?))
+    }
+
+    pub(super) fn browser_resize(a: &Args) -> Result<Call, String> {
+        let p: ResizeParams = a.typed()?;
+        for (name, v) in [("width", p.width), ("height", p.height)] {
+            if !(MIN_VIEWPORT..=MAX_VIEWPORT).contains(&v) {
+                return Err(a.at(&format!(
+                    "browser_resize: `{name}` must be {MIN_VIEWPORT} to {MAX_VIEWPORT} CSS pixels, not {v}"
+                )));
+            }
+        }
+        Ok(Call::Resize(p))
+    }
+
+    pub(super) fn browser_mouse_move_xy(a: &Args) -> Result<Call, String> {
+        let p: MouseMoveParams = a.typed()?;
+        check_point(&[p.x, p.y]).map_err(|e| a.at(&e))?;
+        Ok(Call::MouseMove(p))
+    }
+
+    pub(super) fn browser_mouse_click_xy(a: &Args) -> Result<Call, String> {
+        let p: MouseClickParams = a.typed()?;
+        check_point(&[p.x, p.y]).map_err(|e| a.at(&e))?;
+        if p.click_count.is_some_and(|c| !(1..=3).contains(&c)) {
+            return Err(a.at("browser_mouse_click_xy: `clickCount` must be 1, 2 or 3"));
+        }
+        if p.delay.is_some_and(|d| !(0.0..=10_000.0).contains(&d)) {
+            return Err(a.at("browser_mouse_click_xy: `delay` must be 0 to 10000 ms"));
+        }
+        Ok(Call::MouseClick(p))
+    }
+
+    pub(super) fn browser_mouse_drag_xy(a: &Args) -> Result<Call, String> {
+        let p: MouseDragParams = a.typed()?;
+        check_point(&[p.start_x, p.start_y, p.end_x, p.end_y]).map_err(|e| a.at(&e))?;
+        Ok(Call::MouseDrag(p))
+    }
+
+    pub(super) fn browser_pdf_save(a: &Args) -> Result<Call, String> {
+        let p: PdfParams = a.typed()?;
+        if let Some(f) = &p.filename {
+            check_file_name(f).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::PdfSave(p))
+    }
+
     pub(super) fn browser_compare_dom_fingerprint(a: &Args) -> Result<Call, String> {
         let p: CompareParams = a.typed()?;
         check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref()).map_err(|e| a.at(&e))?;
@@ -893,6 +1163,82 @@ fn parse_batch(p: BatchParams) -> Result<Batch, String> {
         stop_on_first_error: p.stop_on_first_error.unwrap_or(true),
         global,
     })
+}
+
+/// `browser_resize` bounds, the same as `--viewport`'s.
+pub const MIN_VIEWPORT: f64 = 100.0;
+/// See [`MIN_VIEWPORT`].
+pub const MAX_VIEWPORT: f64 = 8192.0;
+
+/// Most fields one `browser_fill_form` call takes.
+pub const MAX_FORM_FIELDS: usize = 100;
+
+fn check_form(p: &FillFormParams) -> Result<(), String> {
+    if p.fields.is_empty() {
+        return Err(
+            "browser_fill_form: `fields` is empty; give at least one {name, type, ref, value}"
+                .into(),
+        );
+    }
+    if p.fields.len() > MAX_FORM_FIELDS {
+        return Err(format!(
+            "browser_fill_form: {} fields, at most {MAX_FORM_FIELDS} per call; split the form over several calls",
+            p.fields.len()
+        ));
+    }
+    for (i, f) in p.fields.iter().enumerate() {
+        let bad = match f.kind {
+            FieldType::Checkbox | FieldType::Radio => !matches!(f.value.as_str(), "true" | "false"),
+            FieldType::Slider => f
+                .value
+                .trim()
+                .parse::<f64>()
+                .map_or(true, |v| !v.is_finite()),
+            FieldType::Textbox | FieldType::Combobox => false,
+        };
+        if bad {
+            let want = match f.kind {
+                FieldType::Slider => "a number",
+                _ => "\"true\" or \"false\"",
+            };
+            return Err(format!(
+                "browser_fill_form: fields[{i}] ({}): a {} takes {want} as `value`, not {}",
+                f.name,
+                f.kind.as_str(),
+                brief(&Value::from(f.value.as_str()))
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_point(coords: &[f64]) -> Result<(), String> {
+    if coords
+        .iter()
+        .all(|c| c.is_finite() && (-MAX_VIEWPORT..=2.0 * MAX_VIEWPORT).contains(c))
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "coordinates must be finite CSS pixels within the page's viewport, got {coords:?}"
+        ))
+    }
+}
+
+/// A file name for the output directory: one plain name, no directories.
+fn check_file_name(name: &str) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && name.len() <= 255
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\', '\0']);
+    if plain {
+        Ok(())
+    } else {
+        Err(format!(
+            "filename `{name}` must be a plain file name (no directories); the file goes to the output directory (--output-dir)"
+        ))
+    }
 }
 
 fn check_url(url: &str) -> Result<(), String> {
