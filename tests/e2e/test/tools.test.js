@@ -309,12 +309,13 @@ describe('--caps vision,pdf', () => {
 });
 
 // Issue 25 item 6: the value of a password field never reaches a response.
-async function passwordSession(server, web) {
+async function passwordSession(server, web, { masked }) {
   const texts = [];
   const keep = async (tool, args) => {
     const r = await server.call(tool, args);
     texts.push(`${tool}: ${r.text}`);
     assert.equal(r.isError, false, `${tool}: ${r.text}`);
+    if (masked) assert.ok(!r.text.includes('hunter2'), `${tool} shows the password:\n${r.text}`);
     return r.text;
   };
   const nav = await keep('browser_navigate', { url: web.url('/login.html') });
@@ -353,7 +354,7 @@ describe('password values stay in the page', () => {
   test('no response of a session that types one and reads the page after shows it', async () => {
     const server = await startServer();
     try {
-      const { all, typed, first } = await passwordSession(server, web);
+      const { all, typed, first } = await passwordSession(server, web, { masked: true });
       assert.ok(!all.includes('hunter2'), all);
       assert.match(typed, /Typed "\[password, 15 characters\]" into textbox "Password"/);
       assert.match(first, /- textbox "Password" \[active\] \[ref=e\d+\]: "\[password, 15 characters\]"/);
@@ -369,7 +370,7 @@ describe('password values stay in the page', () => {
   test('--reveal-passwords shows them (for testing a page)', async () => {
     const server = await startServer(['--reveal-passwords']);
     try {
-      const { typed, first } = await passwordSession(server, web);
+      const { typed, first } = await passwordSession(server, web, { masked: false });
       assert.match(typed, /Typed "hunter2-Secret!" into textbox "Password"/);
       assert.match(first, /- textbox "Password" \[active\] \[ref=e\d+\]: hunter2-Secret!/);
     } finally {
