@@ -1301,7 +1301,8 @@ mod tests {
             canonical("mcp__rd__browser_snapshot"),
             Some("browser_snapshot")
         );
-        assert_eq!(canonical("browser_drag"), None);
+        assert_eq!(canonical("drag"), Some("browser_drag"));
+        assert_eq!(canonical("browser_fly"), None);
     }
 
     #[test]
