@@ -40,6 +40,7 @@ pub(super) fn shown_text(tab: &Page, object: &str, text: &str) -> String {
     let password = !secrets::revealed()
         && tab.call_on(object, secrets::IS_PASSWORD_JS, &[]).ok() == Some(Value::Bool(true));
     if password && !text.is_empty() {
+        secrets::remember(text);
         js_str(&secrets::mask(text))
     } else {
         js_str(text)

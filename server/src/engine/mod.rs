@@ -224,10 +224,15 @@ impl Engine {
 
     /// Runs a validated call.
     pub fn run(&mut self, parsed: &Parsed) -> Output {
-        match &parsed.call {
+        let mut out = match &parsed.call {
             Call::Batch(b) => self.run_batch(b),
             _ => self.run_one(parsed, None),
+        };
+        // Password values the page wrote elsewhere (crate::secrets).
+        if let std::borrow::Cow::Owned(t) = crate::secrets::scrub(&out.text) {
+            out.text = t;
         }
+        out
     }
 
     /// Resolves the expectation of a call: core tool default < server

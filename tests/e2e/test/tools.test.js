@@ -110,14 +110,15 @@ const show = () => { document.getElementById('size').textContent = 'viewport ' +
 addEventListener('resize', show); show();
 </script>`;
 
+// A careless page: it logs the password as it is typed and sends it in
+// the URL of a GET form.
 const LOGIN = `<!doctype html><title>Log in</title>
-<form onsubmit="event.preventDefault(); document.getElementById('msg').textContent = 'Signed in as ' + this.user.value;">
+<form method="get" action="/welcome.html">
   <label>User <input name="user"></label>
-  <label>Password <input type="password" name="pw"></label>
+  <label>Password <input type="password" name="pw" oninput="console.log('pw is now ' + this.value)"></label>
   <label>Note <input name="note"></label>
   <button>Sign in</button>
-</form>
-<p id="msg"></p>`;
+</form>`;
 
 const SECRET = 'hunter2-Secret!';
 
@@ -129,6 +130,7 @@ function site() {
     '/pointer.html': POINTER,
     '/size.html': SIZE,
     '/login.html': LOGIN,
+    '/welcome.html': '<!doctype html><title>Welcome</title><p>Welcome</p>',
   }, {
     '/api/ok': (req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); },
     '/api/missing': (req, res) => { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('nope'); },
@@ -343,7 +345,11 @@ async function passwordSession(server, web, { masked }) {
   });
   await keep('browser_get_dom_fingerprint', { depth: 'detailed' });
   await keep('browser_snapshot', { expectation: { snapshotOptions: { format: 'text' } } });
-  return { all: texts.join('\n\n'), typed, first };
+  await keep('browser_evaluate', { function: "() => document.querySelector('[name=pw]').value" });
+  await keep('browser_console_messages', {});
+  const signed = await keep('browser_click', { ref: refOf(nav, 'button "Sign in"') });
+  await keep('browser_network_requests', { static: true });
+  return { all: texts.join('\n\n'), typed, first, signed };
 }
 
 describe('password values stay in the page', () => {
@@ -354,7 +360,7 @@ describe('password values stay in the page', () => {
   test('no response of a session that types one and reads the page after shows it', async () => {
     const server = await startServer();
     try {
-      const { all, typed, first } = await passwordSession(server, web, { masked: true });
+      const { all, typed, first, signed } = await passwordSession(server, web, { masked: true });
       assert.ok(!all.includes('hunter2'), all);
       assert.match(typed, /Typed "\[password, 15 characters\]" into textbox "Password"/);
       assert.match(first, /- textbox "Password" \[active\] \[ref=e\d+\]: "\[password, 15 characters\]"/);
@@ -362,6 +368,9 @@ describe('password values stay in the page', () => {
       assert.match(all, /Filled textbox "Password" \(e\d+\) with "\[password, 15 characters\]"/);
       assert.match(all, /\[password, 16 characters\]/);
       assert.match(all, /- textbox "User" \[ref=e\d+\]: ada/);
+      // What the page itself wrote: its console, the URL its form sent.
+      assert.match(all, /\[log\] pw is now \[password, 15 characters\]/);
+      assert.match(signed, /welcome\.html\?user=ada&pw=\[password, 15 characters\]&note=hi/);
     } finally {
       await server.close();
     }
@@ -370,9 +379,10 @@ describe('password values stay in the page', () => {
   test('--reveal-passwords shows them (for testing a page)', async () => {
     const server = await startServer(['--reveal-passwords']);
     try {
-      const { typed, first } = await passwordSession(server, web, { masked: false });
+      const { typed, first, signed } = await passwordSession(server, web, { masked: false });
       assert.match(typed, /Typed "hunter2-Secret!" into textbox "Password"/);
       assert.match(first, /- textbox "Password" \[active\] \[ref=e\d+\]: hunter2-Secret!/);
+      assert.match(signed, /pw=hunter2-Secret%21/);
     } finally {
       await server.close();
     }
