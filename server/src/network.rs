@@ -118,7 +118,7 @@ impl NetworkLog {
     /// request, Playwright's format. Without `include_static`, successful
     /// requests other than fetch/XHR (the document, scripts, styles,
     /// images, fonts, media) are left out and counted, as Playwright does.
-    pub fn render(&self, include_static: bool) -> String {
+    pub fn render(&self, include_static: bool, filter: Option<&regex::Regex>) -> String {
         let mut lines = Vec::new();
         if self.dropped > 0 {
             lines.push(format!(
@@ -134,6 +134,9 @@ impl NetworkLog {
                 hidden += 1;
                 continue;
             }
+            if filter.is_some_and(|f| !f.is_match(&r.url)) {
+                continue;
+            }
             let mut line = format!("[{}] {}", r.method.to_ascii_uppercase(), r.url);
             match &r.outcome {
                 Outcome::Pending => {}
@@ -144,7 +147,10 @@ impl NetworkLog {
             lines.push(line);
         }
         if lines.is_empty() {
-            lines.push("No requests since the page loaded.".to_owned());
+            lines.push(match filter {
+                Some(f) => format!("No requests matching /{f}/ since the page loaded."),
+                None => "No requests since the page loaded.".to_owned(),
+            });
         }
         if hidden > 0 {
             lines.push(format!(
@@ -206,7 +212,7 @@ mod tests {
         );
         sent(&mut log, "6", "XHR", "http://h/api/slow");
         assert_eq!(
-            log.render(false),
+            log.render(false, None),
             "[GET] http://h/api/ok => [200] OK\n\
              [GET] http://h/api/missing => [404] Not Found\n\
              [GET] http://h/x.png => [FAILED] net::ERR_CONNECTION_REFUSED\n\
@@ -214,8 +220,14 @@ mod tests {
              (2 successful static requests not shown; pass static: true to list them)"
         );
         assert!(
-            log.render(true)
+            log.render(true, None)
                 .starts_with("[GET] http://h/ => [200] OK\n[GET] http://h/app.js")
+        );
+        let api = regex::Regex::new("/api/(ok|slow)").unwrap();
+        assert_eq!(
+            log.render(false, Some(&api)),
+            "[GET] http://h/api/ok => [200] OK\n[GET] http://h/api/slow\n\
+             (2 successful static requests not shown; pass static: true to list them)"
         );
     }
 }

@@ -328,6 +328,12 @@ pub struct NetworkParams {
     /// Also list successful static resources (images, fonts, scripts, styles).
     #[serde(default, rename = "static", alias = "includeStatic")]
     pub include_static: Option<bool>,
+    /// Only URLs matching this regex, e.g. /api/.
+    #[serde(default)]
+    pub filter: Option<String>,
+    /// Save the list to this file in the output directory instead.
+    #[serde(default)]
+    pub filename: Option<String>,
     #[allow(missing_docs)]
     #[serde(default)]
     pub expectation: Option<Value>,
@@ -1073,7 +1079,14 @@ mod validate {
     }
 
     pub(super) fn browser_network_requests(a: &Args) -> Result<Call, String> {
-        Ok(Call::NetworkRequests(a.typed()?))
+        let p: NetworkParams = a.typed()?;
+        if let Some(f) = &p.filter {
+            url_filter(f).map_err(|e| a.at(&e))?;
+        }
+        if let Some(f) = &p.filename {
+            check_file_name(f).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::NetworkRequests(p))
     }
 
     pub(super) fn browser_fill_form(a: &Args) -> Result<Call, String> {
@@ -1210,6 +1223,20 @@ fn check_form(p: &FillFormParams) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The compiled `filter` of `browser_network_requests` (1 MiB at most
+/// compiled, as the core's console patterns).
+pub fn url_filter(pattern: &str) -> Result<regex::Regex, String> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|e| {
+            format!(
+                "browser_network_requests: `filter` `{pattern}` is not a valid regex: {}",
+                e.to_string().lines().last().unwrap_or("invalid")
+            )
+        })
 }
 
 fn check_point(coords: &[f64]) -> Result<(), String> {

@@ -3,13 +3,13 @@
 //! the tab and `network`), so a second look after one more request costs
 //! that request's line.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use response_diff::diff::{DiffMode, ResponseDiffDetector};
 use response_diff::expectation::ResolvedExpectation;
 
 use super::{Acted, Engine};
-use crate::error::lock;
-use crate::tools::NetworkParams;
+use crate::error::{Error, lock};
+use crate::tools::{self, NetworkParams};
 
 const HEADING: &str = "Requests since the page loaded";
 
@@ -18,12 +18,28 @@ impl Engine {
         let tab = self.tab()?;
         // Every event the page sent before now is in the log.
         tab.sync_events();
+        let filter = match &p.filter {
+            Some(f) => Some(tools::url_filter(f).map_err(Error::User)?),
+            None => None,
+        };
         let list = lock(&tab.events)
             .network
-            .render(p.include_static.unwrap_or(false));
+            .render(p.include_static.unwrap_or(false), filter.as_ref());
+        if let Some(name) = &p.filename {
+            let path = self.output_dir()?.join(name);
+            std::fs::write(&path, format!("{list}\n"))
+                .with_context(|| format!("writing {}", path.display()))?;
+            return Ok(Acted {
+                result: format!(
+                    "Saved the requests since the page loaded to {} ({} lines)",
+                    path.display(),
+                    list.lines().count()
+                ),
+                ..Acted::default()
+            });
+        }
         Ok(Acted {
             network: Some(list),
-            code: None,
             snapshot: true,
             ..Acted::default()
         })

@@ -178,6 +178,15 @@ describe('issue 25 tools', () => {
     assert.match(list, /\(1 successful static request not shown; pass static: true to list it\)/);
     assert.equal(section(list, 'Page snapshot'), null, 'no snapshot by default');
 
+    const filtered = await call(server, 'browser_network_requests', { filter: 'missing' });
+    assert.equal(section(filtered, 'Result'), `Requests since the page loaded:\n${missing}\n(1 successful static request not shown; pass static: true to list it)\n`);
+    const saved = await call(server, 'browser_network_requests', { filter: '/api/ok$', filename: 'net.log' });
+    const file = saved.match(/Saved the requests since the page loaded to (\S+) \(2 lines\)/);
+    assert.ok(file, saved);
+    assert.ok(readFileSync(file[1], 'utf8').startsWith(`${ok}\n`));
+    const badFilter = await server.call('browser_network_requests', { filter: '(' }).catch((e) => ({ isError: true, text: e.message }));
+    assert.match(badFilter.text, /`filter` `\(` is not a valid regex/);
+
     const all = await call(server, 'browser_network_requests', { static: true });
     assert.ok(all.includes(`[GET] ${web.url('/network.html')} => [200] OK\n`), all);
     assert.ok(all.includes(`${ok}\n${missing}`), all);
