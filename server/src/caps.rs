@@ -68,9 +68,12 @@ impl Caps {
 /// The group a tool belongs to; `None` for the default tools.
 pub fn cap_of(tool: &str) -> Option<Cap> {
     match tool {
-        "browser_mouse_move_xy" | "browser_mouse_click_xy" | "browser_mouse_drag_xy" => {
-            Some(Cap::Vision)
-        }
+        "browser_mouse_move_xy"
+        | "browser_mouse_click_xy"
+        | "browser_mouse_drag_xy"
+        | "browser_mouse_down"
+        | "browser_mouse_up"
+        | "browser_mouse_wheel" => Some(Cap::Vision),
         "browser_pdf_save" => Some(Cap::Pdf),
         _ => None,
     }

@@ -495,6 +495,33 @@ pub struct MouseDragParams {
     pub expectation: Option<Value>,
 }
 
+/// `browser_mouse_down` and `browser_mouse_up` (`--caps vision`).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MouseButtonParams {
+    /// left (default), right or middle.
+    #[serde(default)]
+    pub button: Option<Button>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// `browser_mouse_wheel` (`--caps vision`).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MouseWheelParams {
+    /// Horizontal scroll in pixels (default 0).
+    #[serde(default)]
+    pub delta_x: Option<f64>,
+    /// Vertical scroll in pixels (default 0).
+    #[serde(default)]
+    pub delta_y: Option<f64>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
 /// `browser_pdf_save` (`--caps pdf`).
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -558,6 +585,12 @@ pub enum Call {
     MouseClick(MouseClickParams),
     /// browser_mouse_drag_xy
     MouseDrag(MouseDragParams),
+    /// browser_mouse_down
+    MouseDown(MouseButtonParams),
+    /// browser_mouse_up
+    MouseUp(MouseButtonParams),
+    /// browser_mouse_wheel
+    MouseWheel(MouseWheelParams),
     /// browser_pdf_save
     PdfSave(PdfParams),
 }
@@ -634,6 +667,9 @@ pub mod desc {
     pub const MOUSE_MOVE_XY: &str = "Move the mouse to a point of the viewport.";
     pub const MOUSE_CLICK_XY: &str = "Click at a point of the viewport.";
     pub const MOUSE_DRAG_XY: &str = "Drag with the left button from one point to another.";
+    pub const MOUSE_DOWN: &str = "Press a mouse button where the mouse is.";
+    pub const MOUSE_UP: &str = "Release a mouse button where the mouse is.";
+    pub const MOUSE_WHEEL: &str = "Scroll with the mouse wheel where the mouse is.";
     pub const PDF_SAVE: &str = "Save the page as PDF in the output directory.";
 }
 
@@ -668,6 +704,9 @@ macro_rules! for_each_tool {
             browser_mouse_move_xy => MouseMoveParams, MOUSE_MOVE_XY;
             browser_mouse_click_xy => MouseClickParams, MOUSE_CLICK_XY;
             browser_mouse_drag_xy => MouseDragParams, MOUSE_DRAG_XY;
+            browser_mouse_down => MouseButtonParams, MOUSE_DOWN;
+            browser_mouse_up => MouseButtonParams, MOUSE_UP;
+            browser_mouse_wheel => MouseWheelParams, MOUSE_WHEEL;
             browser_pdf_save => PdfParams, PDF_SAVE;
         }
     };
@@ -1133,6 +1172,20 @@ mod validate {
         let p: MouseDragParams = a.typed()?;
         check_point(&[p.start_x, p.start_y, p.end_x, p.end_y]).map_err(|e| a.at(&e))?;
         Ok(Call::MouseDrag(p))
+    }
+
+    pub(super) fn browser_mouse_down(a: &Args) -> Result<Call, String> {
+        Ok(Call::MouseDown(a.typed()?))
+    }
+
+    pub(super) fn browser_mouse_up(a: &Args) -> Result<Call, String> {
+        Ok(Call::MouseUp(a.typed()?))
+    }
+
+    pub(super) fn browser_mouse_wheel(a: &Args) -> Result<Call, String> {
+        let p: MouseWheelParams = a.typed()?;
+        check_point(&[p.delta_x.unwrap_or(0.0), p.delta_y.unwrap_or(0.0)]).map_err(|e| a.at(&e))?;
+        Ok(Call::MouseWheel(p))
     }
 
     pub(super) fn browser_pdf_save(a: &Args) -> Result<Call, String> {

@@ -50,7 +50,7 @@ fn opt_in_tools_only_with_caps() {
             .any(|n| n.ends_with("_xy") || n == "browser_pdf_save")
     );
     let all = names(&Caps::all());
-    assert_eq!(all.len(), 25);
+    assert_eq!(all.len(), 28);
     let vision = names(&Caps::parse("vision").unwrap());
     assert!(vision.contains(&"browser_mouse_drag_xy".to_owned()));
     assert!(!vision.contains(&"browser_pdf_save".to_owned()));

@@ -344,6 +344,9 @@ impl Engine {
             Call::MouseMove(p) => self.mouse_move_xy(p),
             Call::MouseClick(p) => self.mouse_click_xy(p),
             Call::MouseDrag(p) => self.mouse_drag_xy(p),
+            Call::MouseDown(p) => self.mouse_button(p, true),
+            Call::MouseUp(p) => self.mouse_button(p, false),
+            Call::MouseWheel(p) => self.mouse_wheel(p),
             Call::PdfSave(p) => self.pdf_save(p),
             Call::Close | Call::Batch(_) => bail!("not an action"),
         }

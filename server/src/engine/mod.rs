@@ -144,6 +144,9 @@ pub struct Engine {
     crashed: Option<()>,
     /// The output directory, once made.
     output_dir: Option<PathBuf>,
+    /// Where the coordinate mouse is and which buttons it holds (`--caps
+    /// vision`), for the moves, presses and wheel turns that follow.
+    mouse: pointer::MouseState,
 }
 
 /// Tools whose defaults the server refines (the core has no entry for
@@ -179,6 +182,7 @@ impl Engine {
             nav_token: AtomicU64::new(1),
             crashed: None,
             output_dir: None,
+            mouse: pointer::MouseState::default(),
         })
     }
 
@@ -211,6 +215,7 @@ impl Engine {
     /// Stops the browser.
     pub fn shutdown(&mut self) {
         self.session = None;
+        self.mouse = pointer::MouseState::default();
         self.pid.store(0, Ordering::SeqCst);
     }
 

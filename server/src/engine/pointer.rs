@@ -22,7 +22,8 @@ use super::{Acted, Engine};
 use crate::browser::Page;
 use crate::error::{Error, lock};
 use crate::tools::{
-    self, DragParams, MouseClickParams, MouseDragParams, MouseMoveParams, ResizeParams,
+    self, DragParams, MouseButtonParams, MouseClickParams, MouseDragParams, MouseMoveParams,
+    MouseWheelParams, ResizeParams,
 };
 
 /// Mouse moves between press and release: enough for sortables that wait
@@ -35,6 +36,23 @@ const WATCH_DRAGSTART: &str = "(() => { window.__rdDragStart = null; \
     addEventListener('dragstart', e => { window.__rdDragStart = e; }, { capture: true, once: true }); })()";
 const DRAG_STARTED: &str =
     "(() => { const e = window.__rdDragStart; return !!e && !e.defaultPrevented; })()";
+
+/// The coordinate mouse between calls: where it is, which buttons it holds.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct MouseState {
+    at: (f64, f64),
+    held: u32,
+}
+
+impl MouseState {
+    /// The button a move reports: the first one held.
+    fn moving_button(self) -> &'static str {
+        ["left", "right", "middle"]
+            .into_iter()
+            .find(|b| self.held & buttons(b) != 0)
+            .unwrap_or("none")
+    }
+}
 
 impl Engine {
     pub(super) fn drag(&mut self, p: &DragParams) -> Result<Acted> {
@@ -70,7 +88,9 @@ impl Engine {
     pub(super) fn mouse_move_xy(&mut self, p: &MouseMoveParams) -> Result<Acted> {
         let tab = self.tab()?;
         let (_, mark) = self.mark(&tab);
-        mouse(&tab, "mouseMoved", (p.x, p.y), "none", 0, 0)?;
+        let m = self.mouse;
+        mouse(&tab, "mouseMoved", (p.x, p.y), m.moving_button(), 0, m.held)?;
+        self.mouse.at = (p.x, p.y);
         let settled = self.settle(&tab, mark);
         Ok(Acted {
             result: format!("Moved the mouse to ({}, {}){settled}", p.x, p.y),
@@ -100,6 +120,10 @@ impl Engine {
             }
             mouse(&tab, "mouseReleased", (p.x, p.y), button, clicks, 0)?;
         }
+        self.mouse = MouseState {
+            at: (p.x, p.y),
+            held: 0,
+        };
         let settled = self.settle(&tab, mark);
         let mut opts = Vec::new();
         if p.button.is_some_and(|b| b != tools::Button::Left) {
@@ -128,6 +152,10 @@ impl Engine {
         let tab = self.tab()?;
         let (_, mark) = self.mark(&tab);
         let html5 = drag_between(&tab, (p.start_x, p.start_y), (p.end_x, p.end_y))?;
+        self.mouse = MouseState {
+            at: (p.end_x, p.end_y),
+            held: 0,
+        };
         let settled = self.settle(&tab, mark);
         Ok(Acted {
             result: format!(
@@ -142,6 +170,61 @@ impl Engine {
                 "await page.mouse.move({}, {});\nawait page.mouse.down();\nawait page.mouse.move({}, {}, {{ steps: {DRAG_STEPS} }});\nawait page.mouse.up();",
                 p.start_x, p.start_y, p.end_x, p.end_y
             )),
+            snapshot: true,
+            ..Acted::default()
+        })
+    }
+
+    pub(super) fn mouse_button(&mut self, p: &MouseButtonParams, down: bool) -> Result<Acted> {
+        let tab = self.tab()?;
+        let button = p.button.unwrap_or_default().as_str();
+        let (_, mark) = self.mark(&tab);
+        let held = if down {
+            self.mouse.held | buttons(button)
+        } else {
+            self.mouse.held & !buttons(button)
+        };
+        let kind = if down {
+            "mousePressed"
+        } else {
+            "mouseReleased"
+        };
+        mouse(&tab, kind, self.mouse.at, button, 1, held)?;
+        self.mouse.held = held;
+        let settled = self.settle(&tab, mark);
+        let (x, y) = self.mouse.at;
+        let opts = if button == "left" {
+            String::new()
+        } else {
+            format!("{{ button: '{button}' }}")
+        };
+        Ok(Acted {
+            result: format!(
+                "{} the {button} button at ({x}, {y}){settled}",
+                if down { "Pressed" } else { "Released" }
+            ),
+            code: Some(format!(
+                "await page.mouse.{}({opts});",
+                if down { "down" } else { "up" }
+            )),
+            snapshot: true,
+            ..Acted::default()
+        })
+    }
+
+    pub(super) fn mouse_wheel(&mut self, p: &MouseWheelParams) -> Result<Acted> {
+        let tab = self.tab()?;
+        let (dx, dy) = (p.delta_x.unwrap_or(0.0), p.delta_y.unwrap_or(0.0));
+        let (x, y) = self.mouse.at;
+        let (_, mark) = self.mark(&tab);
+        tab.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy, "buttons": self.mouse.held }),
+        )?;
+        let settled = self.settle(&tab, mark);
+        Ok(Acted {
+            result: format!("Scrolled the mouse wheel by ({dx}, {dy}) at ({x}, {y}){settled}"),
+            code: Some(format!("await page.mouse.wheel({dx}, {dy});")),
             snapshot: true,
             ..Acted::default()
         })

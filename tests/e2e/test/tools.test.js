@@ -295,7 +295,7 @@ describe('--caps vision,pdf', () => {
   test('the coordinate mouse clicks and drags, and the page saves as PDF', async () => {
     const { tools } = await server.client.listTools();
     const names = tools.map((t) => t.name);
-    for (const t of ['browser_mouse_move_xy', 'browser_mouse_click_xy', 'browser_mouse_drag_xy', 'browser_pdf_save']) assert.ok(names.includes(t), t);
+    for (const t of ['browser_mouse_move_xy', 'browser_mouse_click_xy', 'browser_mouse_drag_xy', 'browser_mouse_down', 'browser_mouse_up', 'browser_mouse_wheel', 'browser_pdf_save']) assert.ok(names.includes(t), t);
 
     await call(server, 'browser_navigate', { url: web.url('/network.html') });
     const rectOf = (el) => pageJson(server, `(({ x, y, width, height }) => ({ x, y, width, height }))(${el}.getBoundingClientRect())`);
@@ -308,6 +308,21 @@ describe('--caps vision,pdf', () => {
     const [a, c] = [await rectOf("document.querySelectorAll('li')[0]"), await rectOf("document.querySelectorAll('li')[2]")];
     await call(server, 'browser_mouse_drag_xy', { startX: a.x + 20, startY: a.y + a.height / 2, endX: c.x + 20, endY: c.y + c.height / 2 });
     assert.match(await pageText(server, "document.getElementById('order').textContent"), /order: Bravo,Charlie,Alpha/);
+
+    // The same gesture in parts: move, press, move in steps, release.
+    const [a2, b2] = [await rectOf("document.querySelectorAll('li')[2]"), await rectOf("document.querySelectorAll('li')[0]")];
+    await call(server, 'browser_mouse_move_xy', { x: a2.x + 20, y: a2.y + a2.height / 2 });
+    assert.match(await call(server, 'browser_mouse_down', {}), /Pressed the left button at/);
+    for (let i = 1; i <= 4; i++) {
+      await call(server, 'browser_mouse_move_xy', { x: a2.x + 20, y: a2.y + a2.height / 2 + ((b2.y - a2.y) * i) / 4 });
+    }
+    await call(server, 'browser_mouse_up', {});
+    assert.match(await pageText(server, "document.getElementById('order').textContent"), /order: Alpha,Bravo,Charlie/);
+    await pageText(server, "(document.body.style.height = '5000px', scrollY)");
+    const wheel = await call(server, 'browser_mouse_wheel', { deltaY: 400 });
+    assert.match(wheel, /Scrolled the mouse wheel by \(0, 400\)/);
+    await call(server, 'browser_wait_for', { time: 0.3 });
+    assert.ok(Number(section(await pageText(server, 'scrollY'), 'Result')) > 0, 'the wheel scrolled the page');
 
     const pdf = await call(server, 'browser_pdf_save', { filename: 'page.pdf' });
     const path = join(out, 'page.pdf');
