@@ -34,10 +34,10 @@ enum Command {
         /// Keep named fingerprint baselines in this directory (default: memory only).
         #[arg(long, value_name = "DIR")]
         baseline_dir: Option<PathBuf>,
-        /// Opt-in tools, comma-separated: vision (coordinate mouse), pdf.
-        #[arg(long, value_name = "LIST", value_parser = Caps::parse, default_value = "")]
-        caps: Caps,
-        /// Where files for the agent go (PDFs); default: a fresh temporary directory.
+        /// Opt-in tools, comma-separated: vision (coordinate mouse), pdf (default: none).
+        #[arg(long, value_name = "LIST", value_parser = Caps::parse)]
+        caps: Option<Caps>,
+        /// Where files for the agent go (PDFs, saved request lists); default: a fresh temporary directory.
         #[arg(long, value_name = "DIR")]
         output_dir: Option<PathBuf>,
         /// Print password field values as they are (for testing a page);
@@ -110,7 +110,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 browser: browser.config(),
                 default_expectation,
                 baseline_dir,
-                caps,
+                caps: caps.unwrap_or_default(),
                 output_dir,
             })?;
             let rt = tokio::runtime::Builder::new_multi_thread()
