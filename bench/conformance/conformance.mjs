@@ -136,7 +136,9 @@ async function settled(read, what) {
 
 class Ours {
   async start() {
-    this.transport = new StdioClientTransport({ command: BIN, args: ['mcp'], stderr: 'pipe' });
+    // Playwright prints password values; the comparison is of the snapshot's
+    // shape, so ours shows them too (masked by default, docs/DECISIONS.md D27).
+    this.transport = new StdioClientTransport({ command: BIN, args: ['mcp', '--reveal-passwords'], stderr: 'pipe' });
     this.log = '';
     this.transport.stderr?.on('data', (d) => { this.log += d; });
     this.client = new Client({ name: 'conformance', version: '1.0.0' });

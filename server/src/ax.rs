@@ -1084,7 +1084,8 @@ impl AxSnapshot {
                         .value
                         .clone()
                         .or_else(|| ax_string(n, "value"))
-                        .map(|v| collapse(&v))
+                        // A password's value stays in the page.
+                        .map(|v| collapse(&crate::secrets::shown_value(d.attr("type"), v)))
                         .filter(|v| !v.is_empty() && *v != node.name);
                 } else if d.tag == "INPUT" {
                     // Chromium drops a checkbox's CSS content; Playwright

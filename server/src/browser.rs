@@ -171,6 +171,11 @@ pub struct TabEvents {
     /// How long the tab had been unanswering when a page script was last
     /// stopped ([`Page::stop_scripts`]), until a response reports it.
     pub stopped_script: Option<Duration>,
+    /// Requests since the last navigation (`browser_network_requests`).
+    pub network: crate::network::NetworkLog,
+    /// The drag data of an HTML5 drag Chromium handed over while drags
+    /// are intercepted (`Input.dragIntercepted`; see `engine::pointer`).
+    pub drag_data: Option<Value>,
 }
 
 const CONSOLE_CAP: usize = 2_000;
@@ -919,9 +924,9 @@ fn on_event(
 ) {
     let str_at = |ptr: &str| p.pointer(ptr).and_then(Value::as_str).unwrap_or_default();
     if method.starts_with("Page.") || method.starts_with("Network.") {
-        lock(sink)
-            .activity
-            .on_event(method, p, main_frame, Instant::now());
+        let mut ev = lock(sink);
+        ev.activity.on_event(method, p, main_frame, Instant::now());
+        ev.network.on_event(method, p, main_frame);
     }
     match method {
         "Runtime.consoleAPICalled" => {
@@ -1017,6 +1022,7 @@ fn on_event(
             ev.dropped = 0;
         }
         "Page.loadEventFired" => lock(sink).loads += 1,
+        "Input.dragIntercepted" => lock(sink).drag_data = p.get("data").cloned(),
         "Inspector.targetCrashed" => {
             tracing::warn!("the renderer of tab {main_frame} crashed");
             lock(sink).crashed = true;

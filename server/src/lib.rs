@@ -2,13 +2,16 @@
 #![warn(missing_docs)]
 pub mod ax;
 pub mod browser;
+pub mod caps;
 pub mod cdp;
 pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod error;
 pub mod mcp;
+pub mod network;
 pub mod refs;
+pub mod secrets;
 pub mod settle;
 pub mod site;
 pub mod stdio;

@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
 use response_diff::expectation::Expectation;
+use response_diff_server::caps::Caps;
 use response_diff_server::cli::BrowserFlags;
 use response_diff_server::engine::{Engine, EngineConfig};
 use response_diff_server::{cli, demo, mcp};
@@ -33,6 +34,16 @@ enum Command {
         /// Keep named fingerprint baselines in this directory (default: memory only).
         #[arg(long, value_name = "DIR")]
         baseline_dir: Option<PathBuf>,
+        /// Opt-in tools, comma-separated: vision (coordinate mouse), pdf (default: none).
+        #[arg(long, value_name = "LIST", value_parser = Caps::parse)]
+        caps: Option<Caps>,
+        /// Where files for the agent go (PDFs, saved request lists); default: a fresh temporary directory.
+        #[arg(long, value_name = "DIR")]
+        output_dir: Option<PathBuf>,
+        /// Print password field values as they are (for testing a page);
+        /// by default they are masked in every response.
+        #[arg(long)]
+        reveal_passwords: bool,
     },
     /// Read a web page's accessibility tree; with --since, only what changed.
     Read(cli::ReadArgs),
@@ -85,7 +96,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             browser,
             default_expectation,
             baseline_dir,
+            caps,
+            output_dir,
+            reveal_passwords,
         } => {
+            response_diff_server::secrets::set_reveal(reveal_passwords);
             let default_expectation = match default_expectation {
                 Some(json) => Expectation::from_json_at(&json, "--default-expectation")
                     .map_err(|e| anyhow!("{e}"))?,
@@ -95,6 +110,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 browser: browser.config(),
                 default_expectation,
                 baseline_dir,
+                caps: caps.unwrap_or_default(),
+                output_dir,
             })?;
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)

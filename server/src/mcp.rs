@@ -41,6 +41,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
 use crate::browser::kill_process;
+use crate::caps::Caps;
 use crate::engine::{Engine, Output};
 use crate::error::lock;
 use crate::tools::{self, Call, Parsed, desc};
@@ -59,17 +60,32 @@ impl McpServer {
     pub fn new(engine: Engine) -> McpServer {
         let pid = engine.pid_cell();
         let action_timeout = engine.config().browser.action_timeout;
+        let tool_router = Self::router_for(&engine.config().caps);
         McpServer {
             engine: Arc::new(Mutex::new(engine)),
             pid,
             action_timeout,
-            tool_router: Self::tool_router(),
+            tool_router,
         }
     }
 
-    /// The tools/list catalog as the server sends it.
+    /// The tools of the enabled capabilities (crate::caps).
+    fn router_for(caps: &Caps) -> ToolRouter<Self> {
+        let mut router = Self::tool_router();
+        for t in tools::TOOLS.iter().filter(|t| !caps.allows(t.name)) {
+            router.remove_route(t.name);
+        }
+        router
+    }
+
+    /// The default tools/list catalog (no `--caps`), as the server sends it.
     pub fn catalog() -> Vec<rmcp::model::Tool> {
-        Self::tool_router().list_all()
+        Self::catalog_with(&Caps::default())
+    }
+
+    /// The tools/list catalog with `caps` enabled.
+    pub fn catalog_with(caps: &Caps) -> Vec<rmcp::model::Tool> {
+        Self::router_for(caps).list_all()
     }
 
     /// Stops the browser (on shutdown).
@@ -182,6 +198,9 @@ impl ServerHandler for McpServer {
         // which tools there are (the same message a batch step gets).
         if self.tool_router.get(&request.name).is_none() {
             let message = match tools::canonical(&request.name) {
+                Some(full) if crate::caps::cap_of(full).is_some() => {
+                    crate::caps::not_enabled(full).unwrap_or_default()
+                }
                 Some(full) => format!(
                     "unknown tool `{}`; did you mean `{full}`? Call tools by their full name",
                     request.name

@@ -13,6 +13,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
+mod interaction;
+pub use interaction::*;
+
 /// `browser_navigate`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -358,6 +361,28 @@ pub enum Call {
     GetFingerprint(FingerprintParams),
     /// browser_compare_dom_fingerprint
     CompareFingerprint(CompareParams),
+    /// browser_network_requests
+    NetworkRequests(NetworkParams),
+    /// browser_fill_form
+    FillForm(FillFormParams),
+    /// browser_drag
+    Drag(DragParams),
+    /// browser_resize
+    Resize(ResizeParams),
+    /// browser_mouse_move_xy
+    MouseMove(MouseMoveParams),
+    /// browser_mouse_click_xy
+    MouseClick(MouseClickParams),
+    /// browser_mouse_drag_xy
+    MouseDrag(MouseDragParams),
+    /// browser_mouse_down
+    MouseDown(MouseButtonParams),
+    /// browser_mouse_up
+    MouseUp(MouseButtonParams),
+    /// browser_mouse_wheel
+    MouseWheel(MouseWheelParams),
+    /// browser_pdf_save
+    PdfSave(PdfParams),
 }
 
 /// A validated batch.
@@ -424,6 +449,7 @@ pub mod desc {
     pub const BATCH: &str = "Run tool calls in order; returns a summary and each step's result. Every step is validated before any runs.";
     pub const GET_FINGERPRINT: &str = "Compact semantic summary of the page (landmarks, headings, forms, interactive elements, errors); saveAs keeps it as a named baseline.";
     pub const COMPARE_FINGERPRINT: &str = "Compare the page with a baseline name or fingerprint hash; reports typed changes with severities.";
+    pub use super::interaction::desc::*;
 }
 
 /// Every tool in catalog order: `name => parameters, description`. The one
@@ -450,6 +476,17 @@ macro_rules! for_each_tool {
             browser_batch_execute => BatchParams, BATCH;
             browser_get_dom_fingerprint => FingerprintParams, GET_FINGERPRINT;
             browser_compare_dom_fingerprint => CompareParams, COMPARE_FINGERPRINT;
+            browser_network_requests => NetworkParams, NETWORK_REQUESTS;
+            browser_fill_form => FillFormParams, FILL_FORM;
+            browser_drag => DragParams, DRAG;
+            browser_resize => ResizeParams, RESIZE;
+            browser_mouse_move_xy => MouseMoveParams, MOUSE_MOVE_XY;
+            browser_mouse_click_xy => MouseClickParams, MOUSE_CLICK_XY;
+            browser_mouse_drag_xy => MouseDragParams, MOUSE_DRAG_XY;
+            browser_mouse_down => MouseButtonParams, MOUSE_DOWN;
+            browser_mouse_up => MouseButtonParams, MOUSE_UP;
+            browser_mouse_wheel => MouseWheelParams, MOUSE_WHEEL;
+            browser_pdf_save => PdfParams, PDF_SAVE;
         }
     };
 }
@@ -473,22 +510,17 @@ for_each_tool!(catalog);
 
 /// The shared, compact expectation schema (the same in every tool).
 pub fn expectation_schema() -> Value {
+    // One line of keys instead of nested schemas: it is repeated in every
+    // tool, so it is most of the catalog's cost (docs/DECISIONS.md D22);
+    // the server validates the object and names a wrong field.
     json!({
         "type": "object",
-        "description": "What to return; omitted fields keep the tool's defaults.",
-        "properties": {
-            "includeSnapshot": {"type": "boolean"},
-            "includeConsole": {"type": "boolean"},
-            "includeTabs": {"type": "boolean"},
-            "includeCode": {"type": "boolean"},
-            "includeDownloads": {"type": "boolean"},
-            "snapshotOptions": {"type": "object", "description": "selector (ref, role \"name\" or CSS), maxLength, format aria|text|html, diff patch|lines"},
-            "consoleOptions": {"type": "object", "description": "levels[], maxMessages, patterns[], removeDuplicates"},
-            "imageOptions": {"type": "object", "description": "quality, maxWidth, maxHeight, format jpeg|png|webp"},
-            "diffOptions": {"type": "object", "description": "enabled: return only what changed; format unified|split|minimal, context, maxDiffLines, threshold, ignoreWhitespace"}
-        }
+        "description": EXPECTATION_KEYS,
     })
 }
+
+/// The expectation's keys, as the schema describes them.
+pub const EXPECTATION_KEYS: &str = "What to return; omitted keys keep defaults. Booleans includeSnapshot, includeConsole, includeTabs, includeCode, includeDownloads; objects snapshotOptions {selector, maxLength, format, diff}, consoleOptions {levels, maxMessages, patterns}, imageOptions {quality, maxWidth, maxHeight, format}, diffOptions {enabled, format, context, maxDiffLines}.";
 
 /// The input schema of `T`, made compact: definitions inlined, no titles,
 /// formats or `null` alternatives, and the shared expectation schema.
@@ -603,6 +635,10 @@ fn compact(v: &mut Value, defs: &Value, depth: usize) {
         }
         for val in m.values_mut() {
             compact(val, defs, depth + 1);
+        }
+        // An array's item type is documented by the array's own description.
+        if let Some(Value::Object(items)) = m.get_mut("items") {
+            items.remove("description");
         }
     } else if let Value::Array(a) = v {
         for val in a {
@@ -860,6 +896,8 @@ mod validate {
         Ok(Call::GetFingerprint(p))
     }
 
+    pub(super) use super::interaction::validate::*;
+
     pub(super) fn browser_compare_dom_fingerprint(a: &Args) -> Result<Call, String> {
         let p: CompareParams = a.typed()?;
         check_fingerprint_options(p.scope.as_deref(), p.depth.as_deref()).map_err(|e| a.at(&e))?;
@@ -955,7 +993,8 @@ mod tests {
             canonical("mcp__rd__browser_snapshot"),
             Some("browser_snapshot")
         );
-        assert_eq!(canonical("browser_drag"), None);
+        assert_eq!(canonical("drag"), Some("browser_drag"));
+        assert_eq!(canonical("browser_fly"), None);
     }
 
     #[test]

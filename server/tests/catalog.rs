@@ -26,11 +26,34 @@ fn catalog_is_smaller_than_playwright_mcp() {
         "tools/list: {tools} tools, {tokens} o200k tokens ({} bytes of JSON)",
         compact.len()
     );
-    assert_eq!(tools, 17);
+    assert_eq!(tools, 21);
+    // 10 % headroom for tools still to come (docs/DECISIONS.md D26).
     assert!(
-        tokens < PLAYWRIGHT_MCP_TOKENS,
-        "tools/list costs {tokens} tokens, not below {PLAYWRIGHT_MCP_TOKENS}"
+        tokens * 10 <= PLAYWRIGHT_MCP_TOKENS * 9,
+        "tools/list costs {tokens} tokens, over 90 % of {PLAYWRIGHT_MCP_TOKENS}"
     );
+}
+
+#[test]
+fn opt_in_tools_only_with_caps() {
+    use response_diff_server::caps::Caps;
+    let names = |caps: &Caps| -> Vec<String> {
+        McpServer::catalog_with(caps)
+            .into_iter()
+            .map(|t| t.name.to_string())
+            .collect()
+    };
+    let default = names(&Caps::default());
+    assert!(
+        !default
+            .iter()
+            .any(|n| n.ends_with("_xy") || n == "browser_pdf_save")
+    );
+    let all = names(&Caps::all());
+    assert_eq!(all.len(), 28);
+    let vision = names(&Caps::parse("vision").unwrap());
+    assert!(vision.contains(&"browser_mouse_drag_xy".to_owned()));
+    assert!(!vision.contains(&"browser_pdf_save".to_owned()));
 }
 
 #[test]

@@ -111,18 +111,15 @@ impl Engine {
                         label(&role, &name, &p.target)
                     )));
                 }
+                // A password field's text is shown masked (crate::secrets).
+                let shown = super::form::shown_text(&tab, &object, &p.text);
                 if p.text.is_empty() {
                     tab.press_key("Backspace")?;
                 } else {
                     tab.call("Input.insertText", json!({ "text": p.text }))?;
                 }
-                let mut result = format!(
-                    "Typed {} into {}",
-                    js_str(&p.text),
-                    label(&role, &name, &p.target)
-                );
-                let mut code =
-                    format!("await {}.fill({});", locator(&role, &name), js_str(&p.text));
+                let mut result = format!("Typed {shown} into {}", label(&role, &name, &p.target));
+                let mut code = format!("await {}.fill({shown});", locator(&role, &name));
                 if p.submit.unwrap_or(false) {
                     tab.press_key("Enter")?;
                     result.push_str(" and pressed Enter");
@@ -340,6 +337,17 @@ impl Engine {
                     ..Acted::default()
                 })
             }
+            Call::NetworkRequests(p) => self.network_requests(p),
+            Call::FillForm(p) => self.fill_form(p),
+            Call::Drag(p) => self.drag(p),
+            Call::Resize(p) => self.resize(p),
+            Call::MouseMove(p) => self.mouse_move_xy(p),
+            Call::MouseClick(p) => self.mouse_click_xy(p),
+            Call::MouseDrag(p) => self.mouse_drag_xy(p),
+            Call::MouseDown(p) => self.mouse_button(p, true),
+            Call::MouseUp(p) => self.mouse_button(p, false),
+            Call::MouseWheel(p) => self.mouse_wheel(p),
+            Call::PdfSave(p) => self.pdf_save(p),
             Call::Close | Call::Batch(_) => bail!("not an action"),
         }
     }

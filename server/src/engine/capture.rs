@@ -106,6 +106,7 @@ impl Engine {
             tree,
             carried,
             since: acted.since,
+            network: acted.network,
         })
     }
 }

@@ -11,6 +11,10 @@
 
 mod actions;
 mod capture;
+mod files;
+mod form;
+mod listing;
+mod pointer;
 mod render;
 mod scripts;
 mod session;
@@ -46,6 +50,11 @@ pub struct EngineConfig {
     pub default_expectation: Expectation,
     /// Directory for named fingerprint baselines (memory only when `None`).
     pub baseline_dir: Option<PathBuf>,
+    /// Opt-in tool groups (`--caps`).
+    pub caps: crate::caps::Caps,
+    /// Where files for the agent go (`--output-dir`); `None`: a fresh
+    /// temporary directory, made on first use.
+    pub output_dir: Option<PathBuf>,
 }
 
 /// What a tool call returns.
@@ -85,6 +94,8 @@ struct Acted {
     snapshot: bool,
     /// A `since` read.
     since: Option<u64>,
+    /// A request list (`browser_network_requests`), diffed at render time.
+    network: Option<String>,
 }
 
 /// Everything captured after an action: the response's raw material.
@@ -97,6 +108,7 @@ pub struct Performed {
     /// The snapshot's refs both ways (empty without a snapshot).
     carried: Carried,
     since: Option<u64>,
+    network: Option<String>,
 }
 
 impl Performed {
@@ -130,13 +142,21 @@ pub struct Engine {
     nav_token: AtomicU64,
     /// The browser died; the next launch reports it.
     crashed: Option<()>,
+    /// The output directory, once made.
+    output_dir: Option<PathBuf>,
+    /// Where the coordinate mouse is and which buttons it holds (`--caps
+    /// vision`), for the moves, presses and wheel turns that follow.
+    mouse: pointer::MouseState,
 }
 
 /// Tools whose defaults the server refines (the core has no entry for
 /// them): a fingerprint is the answer, a snapshot beside it is noise.
 fn server_default(tool: &str) -> Expectation {
     match tool {
-        "browser_get_dom_fingerprint" | "browser_compare_dom_fingerprint" => Expectation {
+        "browser_get_dom_fingerprint"
+        | "browser_compare_dom_fingerprint"
+        | "browser_network_requests"
+        | "browser_pdf_save" => Expectation {
             include_snapshot: Some(false),
             ..Expectation::default()
         },
@@ -161,6 +181,8 @@ impl Engine {
             refs: Refs::new(),
             nav_token: AtomicU64::new(1),
             crashed: None,
+            output_dir: None,
+            mouse: pointer::MouseState::default(),
         })
     }
 
@@ -193,6 +215,7 @@ impl Engine {
     /// Stops the browser.
     pub fn shutdown(&mut self) {
         self.session = None;
+        self.mouse = pointer::MouseState::default();
         self.pid.store(0, Ordering::SeqCst);
     }
 
@@ -206,10 +229,15 @@ impl Engine {
 
     /// Runs a validated call.
     pub fn run(&mut self, parsed: &Parsed) -> Output {
-        match &parsed.call {
+        let mut out = match &parsed.call {
             Call::Batch(b) => self.run_batch(b),
             _ => self.run_one(parsed, None),
+        };
+        // Password values the page wrote elsewhere (crate::secrets).
+        if let std::borrow::Cow::Owned(t) = crate::secrets::scrub(&out.text) {
+            out.text = t;
         }
+        out
     }
 
     /// Resolves the expectation of a call: core tool default < server
@@ -242,6 +270,9 @@ impl Engine {
     fn run_one(&mut self, parsed: &Parsed, global: Option<&Expectation>) -> Output {
         if let Call::Close = parsed.call {
             return self.close();
+        }
+        if !self.config.caps.allows(parsed.tool) {
+            return Output::error(crate::caps::not_enabled(parsed.tool).unwrap_or_default());
         }
         let resolved = match self.resolve(parsed.tool, global, &parsed.expectation) {
             Ok(r) => r,

@@ -49,6 +49,13 @@ impl Engine {
         let mut resolved = resolved.clone();
         let mut diff_key = key.to_owned();
         let mut ts = None;
+        if let Some(list) = &p.network {
+            let text = super::listing::render_list(&self.detector, key, list, &resolved)?;
+            response.result = Some(match response.result.take() {
+                Some(r) => format!("{r}\n{text}"),
+                None => text,
+            });
+        }
         if let (true, Some(tree), Some(ax)) = (resolved.include_snapshot, &p.tree, &p.ax) {
             let selector = resolved.snapshot.selector.clone();
             // Resolve the selector: core syntax (ref, role) or CSS in the page.

@@ -73,6 +73,10 @@ describe('snapshots as Playwright shows them', () => {
     assert.match(snap, /- group "Delivery":\n\s+- generic:\n\s+- radio "Standard" \[checked\]\n/);
     // A submit button's value is its name, not repeated as its text.
     assert.match(snap, /- button "Send"\n/);
+    // A password the page filled in (value="secret") is masked, unlike
+    // Playwright (docs/DECISIONS.md D27).
+    assert.match(snap, /- textbox "Password": "\[password, 6 characters\]"\n/);
+    assert.doesNotMatch(nav.text, /secret/);
   });
 
   test('links keep their raw href; list markers and <summary> as Playwright reads them', async () => {
