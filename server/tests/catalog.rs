@@ -26,7 +26,7 @@ fn catalog_is_smaller_than_playwright_mcp() {
         "tools/list: {tools} tools, {tokens} o200k tokens ({} bytes of JSON)",
         compact.len()
     );
-    assert_eq!(tools, 17);
+    assert_eq!(tools, 19);
     assert!(
         tokens < PLAYWRIGHT_MCP_TOKENS,
         "tools/list costs {tokens} tokens, not below {PLAYWRIGHT_MCP_TOKENS}"

@@ -194,6 +194,8 @@ impl Engine {
                     ..Acted::default()
                 })
             }
+            Call::HandleDialog(p) => self.handle_dialog(p),
+            Call::FileUpload(p) => self.file_upload(p),
             Call::Snapshot(p) => {
                 self.sync();
                 Ok(Acted {

@@ -11,6 +11,7 @@
 
 mod actions;
 mod capture;
+mod modal;
 mod render;
 mod scripts;
 mod session;
@@ -85,6 +86,8 @@ struct Acted {
     snapshot: bool,
     /// A `since` read.
     since: Option<u64>,
+    /// Downloads the action started.
+    downloads: Vec<response_diff::response::Download>,
 }
 
 /// Everything captured after an action: the response's raw material.
@@ -266,6 +269,7 @@ impl Engine {
         let mut images = Vec::new();
         let mut hard_failure = false;
         let mut last_ts = None;
+        let mut modal_stop = None;
         for (i, step) in b.steps.iter().enumerate() {
             let out = self.run_one(&step.call, Some(&b.global));
             images.extend(out.images);
@@ -275,6 +279,15 @@ impl Engine {
                 ok: !out.is_error,
                 text: out.text,
             });
+            // The agent answers a dialog or file chooser before anything
+            // else runs (see `modal_gate`): the batch stops there.
+            if !out.is_error
+                && i + 1 < b.steps.len()
+                && let Some(m) = self.current_page().and_then(|p| p.modal())
+            {
+                modal_stop = Some((i + 1, m.cleared_by()));
+                break;
+            }
             if out.is_error && !step.continue_on_error {
                 hard_failure = true;
                 if b.stop_on_first_error {
@@ -283,8 +296,22 @@ impl Engine {
                 }
             }
         }
+        let mut text = render_batch(&report);
+        if let Some((n, tool)) = modal_stop
+            && let Some(end) = text.find('\n').and_then(|h| text[h + 1..].find('\n').map(|e| h + 1 + e))
+        {
+            let rest = if n + 1 == b.steps.len() {
+                format!("step {} did not run", n + 1)
+            } else {
+                format!("steps {}..{} did not run", n + 1, b.steps.len())
+            };
+            text.insert_str(
+                end,
+                &format!(" Stopped after step {n}: the page waits for an answer ({tool}); {rest}."),
+            );
+        }
         Output {
-            text: render_batch(&report),
+            text,
             images,
             is_error: hard_failure,
             ts: last_ts,
