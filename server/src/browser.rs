@@ -744,7 +744,9 @@ impl Session {
         let cdp = Arc::new(Cdp::connect(&browser.get_ws_url())?);
         let out_dir = crate::downloads::output_dir(config.output_dir.as_deref())
             .context("creating the output directory (--output-dir)")?;
-        let downloads = Arc::new(Mutex::new(crate::downloads::Downloads::new(out_dir.clone())));
+        let downloads = Arc::new(Mutex::new(crate::downloads::Downloads::new(
+            out_dir.clone(),
+        )));
         {
             // Browser-level events come with no session id.
             let downloads = Arc::clone(&downloads);
@@ -893,7 +895,10 @@ impl Session {
             json!({ "enabled": true }),
             Duration::from_secs(5),
         ) {
-            tracing::warn!("file choosers of tab {} are not intercepted: {e:#}", page.key);
+            tracing::warn!(
+                "file choosers of tab {} are not intercepted: {e:#}",
+                page.key
+            );
         }
         self.pages.push(page);
         Ok(self.pages.len() - 1)
@@ -1183,10 +1188,12 @@ fn on_event(
             }
         }
         "Page.fileChooserOpened" => {
-            lock(sink).modal.push(crate::modal::ModalState::FileChooser {
-                backend_node: p.get("backendNodeId").and_then(Value::as_i64).unwrap_or(0),
-                multiple: str_at("/mode") == "selectMultiple",
-            });
+            lock(sink)
+                .modal
+                .push(crate::modal::ModalState::FileChooser {
+                    backend_node: p.get("backendNodeId").and_then(Value::as_i64).unwrap_or(0),
+                    multiple: str_at("/mode") == "selectMultiple",
+                });
         }
         _ => {}
     }

@@ -155,11 +155,7 @@ pub fn safe_name(name: &str) -> String {
     while s.len() > 200 {
         s.pop();
     }
-    if s.is_empty() {
-        "download".into()
-    } else {
-        s
-    }
+    if s.is_empty() { "download".into() } else { s }
 }
 
 /// `dir/name`, or `dir/name (1).ext`, … when taken.

@@ -74,7 +74,11 @@ impl ModalState {
             }
             ModalState::FileChooser { multiple, .. } => format!(
                 "File chooser for {}",
-                if *multiple { "several files" } else { "one file" }
+                if *multiple {
+                    "several files"
+                } else {
+                    "one file"
+                }
             ),
         }
     }

@@ -153,13 +153,14 @@ pub struct HoverParams {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct HandleDialogParams {
-    /// Accept (true) or dismiss (false).
+    /// true accepts, false dismisses.
     pub accept: bool,
     /// Text for a prompt.
     #[serde(default)]
     pub prompt_text: Option<String>,
-    #[allow(missing_docs)]
+    /// Accepted like every tool's, left out of the catalog (tokens; D26).
     #[serde(default)]
+    #[schemars(skip)]
     pub expectation: Option<Value>,
 }
 
@@ -170,8 +171,9 @@ pub struct FileUploadParams {
     /// Absolute paths; none or empty cancels.
     #[serde(default)]
     pub paths: Option<Vec<String>>,
-    #[allow(missing_docs)]
+    /// Accepted like every tool's, left out of the catalog (tokens; D26).
     #[serde(default)]
+    #[schemars(skip)]
     pub expectation: Option<Value>,
 }
 
@@ -1076,7 +1078,15 @@ mod tests {
                 "{}: {s}",
                 t.name
             );
-            if t.name != "browser_close" && t.name != "browser_batch_execute" {
+            // The answering tools take one too, unlisted (D26).
+            if ![
+                "browser_close",
+                "browser_batch_execute",
+                "browser_handle_dialog",
+                "browser_file_upload",
+            ]
+            .contains(&t.name)
+            {
                 assert!(s.contains(&expectation_schema().to_string()), "{}", t.name);
             }
         }

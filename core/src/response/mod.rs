@@ -786,7 +786,10 @@ mod tests {
                 path: Some("/tmp/a.pdf".into()),
                 size: Some(12),
             }],
-            modal_state: vec!["- [\"alert\" dialog with message \"x\"]: can be handled by browser_handle_dialog".into()],
+            modal_state: vec![
+                "- [\"alert\" dialog with message \"x\"]: can be handled by browser_handle_dialog"
+                    .into(),
+            ],
             ..Response::default()
         };
         let all = render(&r, &exp("{}"), None).unwrap().text;

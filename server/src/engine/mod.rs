@@ -298,7 +298,9 @@ impl Engine {
         }
         let mut text = render_batch(&report);
         if let Some((n, tool)) = modal_stop
-            && let Some(end) = text.find('\n').and_then(|h| text[h + 1..].find('\n').map(|e| h + 1 + e))
+            && let Some(end) = text
+                .find('\n')
+                .and_then(|h| text[h + 1..].find('\n').map(|e| h + 1 + e))
         {
             let rest = if n + 1 == b.steps.len() {
                 format!("step {} did not run", n + 1)

@@ -67,7 +67,11 @@ impl Engine {
     /// `browser_handle_dialog`.
     pub(super) fn handle_dialog(&mut self, p: &HandleDialogParams) -> Result<Acted> {
         let tab = self.tab()?;
-        let state = lock(&tab.events).modal.iter().find(|m| m.is_dialog()).cloned();
+        let state = lock(&tab.events)
+            .modal
+            .iter()
+            .find(|m| m.is_dialog())
+            .cloned();
         let Some(ModalState::Dialog { kind, .. }) = state else {
             bail!(Error::User("there is no dialog to answer".into()));
         };
@@ -98,7 +102,11 @@ impl Engine {
     /// [`check_upload`]); none or an empty list cancels the chooser.
     pub(super) fn file_upload(&mut self, p: &FileUploadParams) -> Result<Acted> {
         let tab = self.tab()?;
-        let state = lock(&tab.events).modal.iter().find(|m| !m.is_dialog()).cloned();
+        let state = lock(&tab.events)
+            .modal
+            .iter()
+            .find(|m| !m.is_dialog())
+            .cloned();
         let Some(ModalState::FileChooser {
             backend_node,
             multiple,
@@ -121,8 +129,8 @@ impl Engine {
                 paths.len()
             )));
         }
-        let roots = upload_roots(&self.config.browser.upload_roots)
-            .map_err(|e| anyhow!(Error::User(e)))?;
+        let roots =
+            upload_roots(&self.config.browser.upload_roots).map_err(|e| anyhow!(Error::User(e)))?;
         let files = paths
             .iter()
             .map(|path| check_upload(path, &roots))
@@ -223,5 +231,6 @@ pub(super) fn page_state_of(page: &Page) -> Option<PageState> {
     {
         return Some(s);
     }
-    page.target_info().map(|(url, title)| PageState { url, title })
+    page.target_info()
+        .map(|(url, title)| PageState { url, title })
 }
