@@ -175,6 +175,8 @@ pub struct TabEvents {
     pub dialogs: Vec<String>,
     /// Modal states the agent has to answer, oldest first.
     pub modal: Vec<crate::modal::ModalState>,
+    /// Dialogs answered whose `Page.javascriptDialogClosed` has not come yet.
+    pub answered_dialogs: u32,
     /// The tab's renderer process died (`Inspector.targetCrashed`); calls
     /// fail at once until [`Page::recover`] reloads it.
     pub crashed: bool,
@@ -275,8 +277,11 @@ impl Page {
             params,
             Duration::from_secs(5),
         )?;
-        lock(&self.events).modal.retain(|m| !m.is_dialog());
-        self.cdp.unblock(&self.session);
+        // The browser's `javascriptDialogClosed` for this one may come
+        // after a next dialog's `Opening`: it is counted, not matched.
+        let mut ev = lock(&self.events);
+        ev.answered_dialogs += 1;
+        close_first_dialog(&mut ev, &self.cdp, &self.session);
         Ok(())
     }
 
@@ -1182,9 +1187,12 @@ fn on_event(
             });
         }
         "Page.javascriptDialogClosed" => {
-            lock(sink).modal.retain(|m| !m.is_dialog());
-            if let Some(cdp) = cdp.upgrade() {
-                cdp.unblock(session);
+            let mut ev = lock(sink);
+            if ev.answered_dialogs > 0 {
+                // Answered through `Page::answer_dialog`, already removed.
+                ev.answered_dialogs -= 1;
+            } else if let Some(cdp) = cdp.upgrade() {
+                close_first_dialog(&mut ev, &cdp, session);
             }
         }
         "Page.fileChooserOpened" => {
@@ -1196,6 +1204,17 @@ fn on_event(
                 });
         }
         _ => {}
+    }
+}
+
+/// Forgets the oldest open dialog; calls go through again once no dialog
+/// is left.
+fn close_first_dialog(ev: &mut TabEvents, cdp: &Cdp, session: &str) {
+    if let Some(i) = ev.modal.iter().position(|m| m.is_dialog()) {
+        ev.modal.remove(i);
+    }
+    if !ev.modal.iter().any(|m| m.is_dialog()) {
+        cdp.unblock(session);
     }
 }
 

@@ -816,9 +816,10 @@ mod tests {
         )
         .unwrap()
         .text;
+        // A modal state is never filtered out: the agent must answer it.
         assert_eq!(
             none,
-            "### Result\nok\n\n### Page state\n- Page URL: http://127.0.0.1/\n- Page Title: Shop"
+            "### Result\nok\n\n### Page state\n- Page URL: http://127.0.0.1/\n- Page Title: Shop\n\n### Modal state\n- [\"alert\" dialog with message \"x\"]: can be handled by browser_handle_dialog"
         );
     }
 
