@@ -123,6 +123,11 @@ impl Downloads {
             .any(|d| !d.reported && d.state == "inProgress")
     }
 
+    /// Whether a download began that was not reported yet.
+    pub fn has_new(&self) -> bool {
+        self.list.iter().any(|d| !d.reported)
+    }
+
     /// The downloads not yet reported, marked reported.
     pub fn take_new(&mut self) -> Vec<Download> {
         let mut out = Vec::new();

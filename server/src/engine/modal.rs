@@ -167,6 +167,26 @@ impl Engine {
         })
     }
 
+    /// Whether a navigation that failed with `err` started a download
+    /// instead (Chromium aborts it; the download event may come just
+    /// after the navigation's answer).
+    pub(super) fn download_began(&self, err: &str) -> bool {
+        if !err.contains("ERR_ABORTED") {
+            return false;
+        }
+        let Some(downloads) = self.session.as_ref().map(|s| s.downloads()) else {
+            return false;
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while std::time::Instant::now() < deadline {
+            if lock(downloads).has_new() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        false
+    }
+
     /// The targets of the open tabs, to see which ones an action opens.
     pub(super) fn tab_targets(&self) -> Vec<String> {
         self.session

@@ -191,6 +191,12 @@ describe('modal states, uploads, tabs and downloads', () => {
     assert.ok(downloads.includes(`- report.csv (${CSV.length} bytes) → ${saved}`), downloads);
     assert.ok(existsSync(saved));
     assert.equal(readFileSync(saved, 'utf8'), CSV);
+    // A URL that is itself a file to save: the navigation reports it.
+    const direct = await server.call('browser_navigate', { url: site.url('/export.csv') });
+    assert.equal(direct.isError, false, direct.text);
+    const again = join(out, 'report (1).csv');
+    assert.ok(section(direct.text, 'Downloads')?.includes(`- report.csv (${CSV.length} bytes) → ${again}`), direct.text);
+    assert.equal(readFileSync(again, 'utf8'), CSV);
   });
 });
 
