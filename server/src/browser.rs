@@ -882,15 +882,23 @@ impl Session {
             // For Inspector.targetCrashed.
             ("Inspector.enable", json!({})),
         ] {
-            if let Err(e) = page.call_within(method, params, Duration::from_secs(5)) {
-                self.cdp.forget(&session);
-                let _ = self.cdp.call(
-                    None,
-                    "Target.detachFromTarget",
-                    json!({ "sessionId": session }),
-                    Duration::from_secs(2),
-                );
-                return Err(e.context(format!("{method} on a new tab")));
+            match page.call_within(method, params, Duration::from_secs(5)) {
+                // A popup that opened a dialog as it loaded: it is adopted
+                // with its modal state (the rest of its events are lost).
+                Err(e) if matches!(Error::of(&e), Some(Error::Modal(_))) => {
+                    tracing::warn!("{method} on a new tab held by a dialog: {e:#}");
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.cdp.forget(&session);
+                    let _ = self.cdp.call(
+                        None,
+                        "Target.detachFromTarget",
+                        json!({ "sessionId": session }),
+                        Duration::from_secs(2),
+                    );
+                    return Err(e.context(format!("{method} on a new tab")));
+                }
             }
         }
         // A file chooser becomes a modal state (Page.fileChooserOpened);
