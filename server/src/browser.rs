@@ -35,6 +35,14 @@ pub struct BrowserConfig {
     pub user_data_dir: Option<PathBuf>,
     /// Time limit of one action (navigation, waiting for text).
     pub action_timeout: Duration,
+    /// What happens to JavaScript dialogs (`--dialogs`).
+    pub dialogs: crate::modal::DialogPolicy,
+    /// Where downloads are saved (`--output-dir`); `None`: a fresh
+    /// temporary directory.
+    pub output_dir: Option<PathBuf>,
+    /// Directories files may be uploaded from (`--upload-root`); empty:
+    /// the working directory.
+    pub upload_roots: Vec<PathBuf>,
 }
 
 impl Default for BrowserConfig {
@@ -45,6 +53,9 @@ impl Default for BrowserConfig {
             viewport: (1280, 800),
             user_data_dir: None,
             action_timeout: Duration::from_secs(30),
+            dialogs: crate::modal::DialogPolicy::Ask,
+            output_dir: None,
+            upload_roots: Vec::new(),
         }
     }
 }
@@ -159,8 +170,13 @@ pub struct TabEvents {
     pub last_marker: u64,
     /// Navigations and requests in flight, for waiting after an action.
     pub activity: crate::settle::Activity,
-    /// Dialogs the server accepted, not yet reported.
+    /// Dialogs the server answered itself (`--dialogs accept|dismiss`),
+    /// not yet reported.
     pub dialogs: Vec<String>,
+    /// Modal states the agent has to answer, oldest first.
+    pub modal: Vec<crate::modal::ModalState>,
+    /// Dialogs answered whose `Page.javascriptDialogClosed` has not come yet.
+    pub answered_dialogs: u32,
     /// The tab's renderer process died (`Inspector.targetCrashed`); calls
     /// fail at once until [`Page::recover`] reloads it.
     pub crashed: bool,
@@ -237,10 +253,67 @@ impl Page {
         lock(&self.events).crashed
     }
 
-    /// Whether the tab can still answer: its renderer is alive and the
-    /// connection to the browser open.
+    /// Whether the tab can still answer: its renderer is alive, the
+    /// connection to the browser open and no dialog holds the page.
     pub fn answers(&self) -> bool {
-        !self.crashed() && self.cdp.is_open()
+        !self.crashed() && self.cdp.is_open() && !self.dialog_open()
+    }
+
+    /// The modal state the agent has to answer first, if any.
+    pub fn modal(&self) -> Option<crate::modal::ModalState> {
+        lock(&self.events).modal.first().cloned()
+    }
+
+    /// Whether a JavaScript dialog holds the page.
+    pub fn dialog_open(&self) -> bool {
+        lock(&self.events).modal.iter().any(|m| m.is_dialog())
+    }
+
+    /// Closes the open dialog: accepts it (a prompt with `prompt_text`,
+    /// or its default text) or dismisses it.
+    pub fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
+        let mut params = json!({ "accept": accept });
+        if let Some(t) = prompt_text {
+            params["promptText"] = json!(t);
+        }
+        self.cdp.call(
+            Some(&self.session),
+            "Page.handleJavaScriptDialog",
+            params,
+            Duration::from_secs(5),
+        )?;
+        // The browser's `javascriptDialogClosed` for this one may come
+        // after a next dialog's `Opening`: it is counted, not matched.
+        let mut ev = lock(&self.events);
+        ev.answered_dialogs += 1;
+        close_first_dialog(&mut ev, &self.cdp, &self.session);
+        Ok(())
+    }
+
+    /// Forgets the file chooser state (answered or cancelled).
+    pub fn clear_file_chooser(&self) {
+        lock(&self.events).modal.retain(|m| m.is_dialog());
+    }
+
+    /// URL and title as the browser knows them (works while a dialog holds
+    /// the page, when the page itself answers no script).
+    pub fn target_info(&self) -> Option<(String, String)> {
+        let r = self
+            .cdp
+            .call(
+                None,
+                "Target.getTargetInfo",
+                json!({ "targetId": self.target }),
+                Duration::from_secs(5),
+            )
+            .ok()?;
+        let s = |k: &str| {
+            r.pointer(&format!("/targetInfo/{k}"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        Some((s("url"), s("title")))
     }
 
     /// Reloads a crashed tab in a new renderer process (the browser
@@ -536,7 +609,9 @@ impl Page {
             ev.loads > ev.loads_at_mark
         };
         loop {
-            if loaded() {
+            // A dialog the page opened while loading holds the load until
+            // the agent answers it: the call returns and reports it.
+            if loaded() || self.dialog_open() {
                 return Ok(());
             }
             let done = self
@@ -590,6 +665,8 @@ pub struct Session {
     action_timeout: Duration,
     /// Tabs that did not answer when adopted (not retried).
     unusable: Vec<String>,
+    dialogs: crate::modal::DialogPolicy,
+    downloads: Arc<Mutex<crate::downloads::Downloads>>,
 }
 
 impl Drop for Session {
@@ -675,6 +752,30 @@ impl Session {
         let pid = browser.get_process_id();
         pid_slot.store(pid.unwrap_or(0), Ordering::SeqCst);
         let cdp = Arc::new(Cdp::connect(&browser.get_ws_url())?);
+        let out_dir = crate::downloads::output_dir(config.output_dir.as_deref())
+            .context("creating the output directory (--output-dir)")?;
+        let downloads = Arc::new(Mutex::new(crate::downloads::Downloads::new(
+            out_dir.clone(),
+        )));
+        {
+            // Browser-level events come with no session id.
+            let downloads = Arc::clone(&downloads);
+            cdp.listen(
+                "",
+                Arc::new(move |method: &str, params: &Value| {
+                    if method.starts_with("Browser.download") {
+                        lock(&downloads).on_event(method, params);
+                    }
+                }),
+            );
+        }
+        cdp.call(
+            None,
+            "Browser.setDownloadBehavior",
+            json!({ "behavior": "allowAndName", "downloadPath": out_dir, "eventsEnabled": true }),
+            Duration::from_secs(5),
+        )
+        .context("Browser.setDownloadBehavior")?;
         let mut session = Session {
             browser: Some(browser),
             cdp,
@@ -684,6 +785,8 @@ impl Session {
             current: 0,
             action_timeout: config.action_timeout,
             unusable: Vec::new(),
+            dialogs: config.dialogs,
+            downloads,
         };
         // Our first tab, then close the launch's own blank tab.
         let launch_tabs = session.page_targets()?;
@@ -761,10 +864,11 @@ impl Session {
             timeout: self.action_timeout,
         };
         let cdp = Arc::downgrade(&self.cdp);
+        let policy = self.dialogs;
         let listener: Listener = {
             let session = session.clone();
             Arc::new(move |method: &str, params: &Value| {
-                on_event(method, params, &events, &target, &cdp, &session);
+                on_event(method, params, &events, &target, &cdp, &session, policy);
             })
         };
         self.cdp.listen(&session, listener);
@@ -783,16 +887,36 @@ impl Session {
             // For Inspector.targetCrashed.
             ("Inspector.enable", json!({})),
         ] {
-            if let Err(e) = page.call_within(method, params, Duration::from_secs(5)) {
-                self.cdp.forget(&session);
-                let _ = self.cdp.call(
-                    None,
-                    "Target.detachFromTarget",
-                    json!({ "sessionId": session }),
-                    Duration::from_secs(2),
-                );
-                return Err(e.context(format!("{method} on a new tab")));
+            match page.call_within(method, params, Duration::from_secs(5)) {
+                // A popup that opened a dialog as it loaded: it is adopted
+                // with its modal state (the rest of its events are lost).
+                Err(e) if matches!(Error::of(&e), Some(Error::Modal(_))) => {
+                    tracing::warn!("{method} on a new tab held by a dialog: {e:#}");
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.cdp.forget(&session);
+                    let _ = self.cdp.call(
+                        None,
+                        "Target.detachFromTarget",
+                        json!({ "sessionId": session }),
+                        Duration::from_secs(2),
+                    );
+                    return Err(e.context(format!("{method} on a new tab")));
+                }
             }
+        }
+        // A file chooser becomes a modal state (Page.fileChooserOpened);
+        // a tab that cannot intercept it still works for everything else.
+        if let Err(e) = page.call_within(
+            "Page.setInterceptFileChooserDialog",
+            json!({ "enabled": true }),
+            Duration::from_secs(5),
+        ) {
+            tracing::warn!(
+                "file choosers of tab {} are not intercepted: {e:#}",
+                page.key
+            );
         }
         self.pages.push(page);
         Ok(self.pages.len() - 1)
@@ -840,6 +964,11 @@ impl Session {
                 .cloned();
         }
         Ok(())
+    }
+
+    /// The session's downloads.
+    pub fn downloads(&self) -> &Arc<Mutex<crate::downloads::Downloads>> {
+        &self.downloads
     }
 
     /// The current tab.
@@ -921,6 +1050,7 @@ fn on_event(
     main_frame: &str,
     cdp: &std::sync::Weak<Cdp>,
     session: &str,
+    policy: crate::modal::DialogPolicy,
 ) {
     let str_at = |ptr: &str| p.pointer(ptr).and_then(Value::as_str).unwrap_or_default();
     if method.starts_with("Page.") || method.starts_with("Network.") {
@@ -1017,6 +1147,8 @@ fn on_event(
         }
         "Page.frameNavigated" if p.pointer("/frame/parentId").is_none() => {
             let mut ev = lock(sink);
+            // The chooser's input went with its document.
+            ev.modal.retain(|m| m.is_dialog());
             ev.console.clear();
             ev.reported = 0;
             ev.dropped = 0;
@@ -1028,28 +1160,75 @@ fn on_event(
             lock(sink).crashed = true;
         }
         "Page.javascriptDialogOpening" => {
-            // A dialog blocks the page (and every evaluation) until handled:
-            // accept it, and tell the agent in the next response.
+            use crate::modal::{DialogPolicy, ModalState};
+            let state = ModalState::Dialog {
+                kind: str_at("/type").to_owned(),
+                message: str_at("/message").to_owned(),
+                default_prompt: (str_at("/type") == "prompt")
+                    .then(|| str_at("/defaultPrompt").to_owned()),
+            };
+            let Some(cdp) = cdp.upgrade() else { return };
+            let accept = match policy {
+                DialogPolicy::Ask => {
+                    // The page's scripts and input wait for the answer:
+                    // calls in flight return now, the action reports it.
+                    // Recorded before the calls are woken, so that a woken
+                    // action sees why.
+                    let what = format!("the page waits for an answer to {}", state.describe());
+                    lock(sink).modal.push(state);
+                    cdp.block(session, &what);
+                    return;
+                }
+                DialogPolicy::Accept => true,
+                DialogPolicy::Dismiss => false,
+            };
             lock(sink).dialogs.push(format!(
-                "{} \"{}\" (accepted)",
+                "{} \"{}\" ({})",
                 str_at("/type"),
-                str_at("/message")
+                str_at("/message"),
+                if accept { "accepted" } else { "dismissed" }
             ));
+            let session = session.to_owned();
             let prompt = str_at("/defaultPrompt").to_owned();
-            if let Some(cdp) = cdp.upgrade() {
-                let session = session.to_owned();
-                // Not from the reader thread: it must stay free to read the answer.
-                std::thread::spawn(move || {
-                    let _ = cdp.call(
-                        Some(&session),
-                        "Page.handleJavaScriptDialog",
-                        json!({ "accept": true, "promptText": prompt }),
-                        Duration::from_secs(5),
-                    );
-                });
+            // Not from the reader thread: it must stay free to read the answer.
+            std::thread::spawn(move || {
+                let _ = cdp.call(
+                    Some(&session),
+                    "Page.handleJavaScriptDialog",
+                    json!({ "accept": accept, "promptText": prompt }),
+                    Duration::from_secs(5),
+                );
+            });
+        }
+        "Page.javascriptDialogClosed" => {
+            let mut ev = lock(sink);
+            if ev.answered_dialogs > 0 {
+                // Answered through `Page::answer_dialog`, already removed.
+                ev.answered_dialogs -= 1;
+            } else if let Some(cdp) = cdp.upgrade() {
+                close_first_dialog(&mut ev, &cdp, session);
             }
         }
+        "Page.fileChooserOpened" => {
+            lock(sink)
+                .modal
+                .push(crate::modal::ModalState::FileChooser {
+                    backend_node: p.get("backendNodeId").and_then(Value::as_i64).unwrap_or(0),
+                    multiple: str_at("/mode") == "selectMultiple",
+                });
+        }
         _ => {}
+    }
+}
+
+/// Forgets the oldest open dialog; calls go through again once no dialog
+/// is left.
+fn close_first_dialog(ev: &mut TabEvents, cdp: &Cdp, session: &str) {
+    if let Some(i) = ev.modal.iter().position(|m| m.is_dialog()) {
+        ev.modal.remove(i);
+    }
+    if !ev.modal.iter().any(|m| m.is_dialog()) {
+        cdp.unblock(session);
     }
 }
 

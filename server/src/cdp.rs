@@ -32,7 +32,20 @@ use crate::error::{Error, lock};
 /// An event handler: `(method, params)`.
 pub type Listener = Arc<dyn Fn(&str, &Value) + Send + Sync>;
 
-type Pending = Arc<Mutex<HashMap<u64, mpsc::Sender<Result<Value, Error>>>>>;
+/// Calls waiting for their answer, by id: the session they went to and
+/// where to send the answer.
+#[derive(Default)]
+struct Calls {
+    waiting: HashMap<u64, (String, mpsc::Sender<Result<Value, Error>>)>,
+    /// Sessions whose page is held by a JavaScript dialog: their calls
+    /// would not be answered until it closes (see [`Cdp::block`]).
+    blocked: HashMap<String, String>,
+}
+
+type Pending = Arc<Mutex<Calls>>;
+
+/// The one method a session held by a dialog still answers.
+const ANSWERS_A_DIALOG: &str = "Page.handleJavaScriptDialog";
 
 /// A CDP connection.
 pub struct Cdp {
@@ -74,7 +87,7 @@ impl Cdp {
         // socket: frames are independent, and the browser sends no pings.
         let reader_ws =
             WebSocket::from_raw_socket(ws.get_ref().try_clone()?, Role::Client, Some(config));
-        let pending: Pending = Arc::new(Mutex::new(HashMap::new()));
+        let pending: Pending = Arc::new(Mutex::new(Calls::default()));
         let listeners: Arc<Mutex<HashMap<String, Listener>>> = Arc::new(Mutex::new(HashMap::new()));
         let open = Arc::new(AtomicBool::new(true));
         let reader = {
@@ -119,13 +132,25 @@ impl Cdp {
             msg["sessionId"] = json!(s);
         }
         let (tx, rx) = mpsc::channel();
-        lock(&self.pending).insert(id, tx);
+        {
+            // Checked under the same lock as `block`, so a call is either
+            // refused here or woken there: it never waits out its timeout
+            // on a page a dialog holds.
+            let mut calls = lock(&self.pending);
+            let s = session.unwrap_or_default();
+            if method != ANSWERS_A_DIALOG
+                && let Some(dialog) = calls.blocked.get(s)
+            {
+                bail!(Error::Modal(dialog.clone()));
+            }
+            calls.waiting.insert(id, (s.to_owned(), tx));
+        }
         let sent = {
             let mut w = lock(&self.writer);
             w.send(Message::text(msg.to_string()))
         };
         if let Err(e) = sent {
-            lock(&self.pending).remove(&id);
+            lock(&self.pending).waiting.remove(&id);
             self.open.store(false, Ordering::SeqCst);
             return Err(anyhow!(Error::Closed).context(format!("sending {method}: {e}")));
         }
@@ -133,7 +158,7 @@ impl Cdp {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(anyhow!(e)),
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                lock(&self.pending).remove(&id);
+                lock(&self.pending).waiting.remove(&id);
                 Err(anyhow!(Error::CallTimeout {
                     method: method.to_owned(),
                     after: timeout,
@@ -146,6 +171,32 @@ impl Cdp {
     /// Sends events of `session` to `listener` (replacing any earlier one).
     pub fn listen(&self, session: &str, listener: Listener) {
         lock(&self.listeners).insert(session.to_owned(), listener);
+    }
+
+    /// Marks `session` as held by a dialog (`what` names it): its calls in
+    /// flight fail at once with [`Error::Modal`], and so do new ones until
+    /// [`Cdp::unblock`], except the call that answers the dialog. (A page
+    /// held by a dialog answers script and input calls only once it
+    /// closes; their answers, if they come, are dropped.)
+    pub fn block(&self, session: &str, what: &str) {
+        let mut calls = lock(&self.pending);
+        calls.blocked.insert(session.to_owned(), what.to_owned());
+        let held: Vec<u64> = calls
+            .waiting
+            .iter()
+            .filter(|(_, (s, _))| s == session)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in held {
+            if let Some((_, tx)) = calls.waiting.remove(&id) {
+                let _ = tx.send(Err(Error::Modal(what.to_owned())));
+            }
+        }
+    }
+
+    /// Lets calls to `session` through again (its dialog closed).
+    pub fn unblock(&self, session: &str) {
+        lock(&self.pending).blocked.remove(session);
     }
 
     /// Stops sending events of `session`.
@@ -186,7 +237,7 @@ fn read_loop(
                 }),
                 None => Ok(v.get("result").cloned().unwrap_or(Value::Null)),
             };
-            if let Some(tx) = lock(&pending).remove(&id) {
+            if let Some((_, tx)) = lock(&pending).waiting.remove(&id) {
                 let _ = tx.send(result);
             }
         } else if let Some(method) = v.get("method").and_then(Value::as_str) {
@@ -199,7 +250,7 @@ fn read_loop(
     }
     open.store(false, Ordering::SeqCst);
     // Wake every waiting call: the browser is gone.
-    for (_, tx) in lock(&pending).drain() {
+    for (_, (_, tx)) in lock(&pending).waiting.drain() {
         let _ = tx.send(Err(Error::Closed));
     }
 }

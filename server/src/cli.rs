@@ -40,6 +40,17 @@ pub struct BrowserFlags {
     /// Time limit of one action (navigation, waiting), in seconds.
     #[arg(long, default_value_t = 30, value_name = "SECONDS")]
     pub action_timeout: u64,
+    /// JavaScript dialogs: ask (the agent answers with browser_handle_dialog),
+    /// or accept / dismiss them at once (unattended runs).
+    #[arg(long, value_enum, default_value = "ask")]
+    pub dialogs: crate::modal::DialogPolicy,
+    /// Save downloads here (default: a fresh temporary directory).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+    /// Allow browser_file_upload from this directory (repeatable; default:
+    /// the working directory).
+    #[arg(long = "upload-root", value_name = "DIR")]
+    pub upload_roots: Vec<PathBuf>,
 }
 
 impl BrowserFlags {
@@ -51,6 +62,9 @@ impl BrowserFlags {
             viewport: self.viewport,
             user_data_dir: self.user_data_dir.clone(),
             action_timeout: Duration::from_secs(self.action_timeout.max(1)),
+            dialogs: self.dialogs,
+            output_dir: self.output_dir.clone(),
+            upload_roots: self.upload_roots.clone(),
         }
     }
 }

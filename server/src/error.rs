@@ -47,6 +47,10 @@ pub enum Error {
         /// CDP error message.
         message: String,
     },
+    /// The page is held by a modal state (a dialog, a file chooser) that
+    /// the agent must answer first; the text names it.
+    #[error("{0}")]
+    Modal(String),
     /// The CDP connection closed (the browser exited or was killed).
     #[error("the connection to the browser closed")]
     Closed,

@@ -37,9 +37,6 @@ enum Command {
         /// Opt-in tools, comma-separated: vision (coordinate mouse), pdf (default: none).
         #[arg(long, value_name = "LIST", value_parser = Caps::parse)]
         caps: Option<Caps>,
-        /// Where files for the agent go (PDFs, saved request lists); default: a fresh temporary directory.
-        #[arg(long, value_name = "DIR")]
-        output_dir: Option<PathBuf>,
         /// Print password field values as they are (for testing a page);
         /// by default they are masked in every response.
         #[arg(long)]
@@ -97,7 +94,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             default_expectation,
             baseline_dir,
             caps,
-            output_dir,
             reveal_passwords,
         } => {
             response_diff_server::secrets::set_reveal(reveal_passwords);
@@ -111,7 +107,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 default_expectation,
                 baseline_dir,
                 caps: caps.unwrap_or_default(),
-                output_dir,
             })?;
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)

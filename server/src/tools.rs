@@ -152,6 +152,32 @@ pub struct HoverParams {
     pub expectation: Option<Value>,
 }
 
+/// `browser_handle_dialog`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct HandleDialogParams {
+    /// true accepts, false dismisses.
+    pub accept: bool,
+    /// Text for a prompt.
+    #[serde(default)]
+    pub prompt_text: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
+/// `browser_file_upload`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileUploadParams {
+    /// Absolute paths; none or empty cancels.
+    #[serde(default)]
+    pub paths: Option<Vec<String>>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
 /// `browser_snapshot`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -341,6 +367,10 @@ pub enum Call {
     SelectOption(SelectParams),
     /// browser_hover
     Hover(HoverParams),
+    /// browser_handle_dialog
+    HandleDialog(HandleDialogParams),
+    /// browser_file_upload
+    FileUpload(FileUploadParams),
     /// browser_snapshot
     Snapshot(SnapshotParams),
     /// browser_take_screenshot
@@ -438,6 +468,8 @@ pub mod desc {
     pub const PRESS_KEY: &str = "Press a key on the focused element.";
     pub const SELECT_OPTION: &str = "Select options in a select by ref.";
     pub const HOVER: &str = "Hover over an element by ref.";
+    pub const HANDLE_DIALOG: &str = "Answer the open dialog.";
+    pub const FILE_UPLOAD: &str = "Set the files of the open file chooser.";
     pub const SNAPSHOT: &str = "Accessibility snapshot of the page, with refs for actions. Every read reports a ts; pass since=ts to get only what changed.";
     pub const SCREENSHOT: &str =
         "Screenshot of the viewport, the full page or an element; see expectation.imageOptions.";
@@ -466,6 +498,8 @@ macro_rules! for_each_tool {
             browser_press_key => PressKeyParams, PRESS_KEY;
             browser_select_option => SelectParams, SELECT_OPTION;
             browser_hover => HoverParams, HOVER;
+            browser_handle_dialog => HandleDialogParams, HANDLE_DIALOG;
+            browser_file_upload => FileUploadParams, FILE_UPLOAD;
             browser_snapshot => SnapshotParams, SNAPSHOT;
             browser_take_screenshot => ScreenshotParams, SCREENSHOT;
             browser_console_messages => ExpectationOnly, CONSOLE_MESSAGES;
@@ -830,6 +864,22 @@ mod validate {
         Ok(Call::Hover(a.typed()?))
     }
 
+    pub(super) fn browser_handle_dialog(a: &Args) -> Result<Call, String> {
+        Ok(Call::HandleDialog(a.typed()?))
+    }
+
+    pub(super) fn browser_file_upload(a: &Args) -> Result<Call, String> {
+        let p: FileUploadParams = a.typed()?;
+        let n = p.paths.as_ref().map_or(0, Vec::len);
+        if n > crate::modal::MAX_UPLOAD_FILES {
+            return Err(a.at(&format!(
+                "browser_file_upload: {n} paths; at most {} files per call",
+                crate::modal::MAX_UPLOAD_FILES
+            )));
+        }
+        Ok(Call::FileUpload(p))
+    }
+
     pub(super) fn browser_snapshot(a: &Args) -> Result<Call, String> {
         Ok(Call::Snapshot(a.typed()?))
     }
@@ -1092,7 +1142,7 @@ mod tests {
                 "{}: {s}",
                 t.name
             );
-            if t.name != "browser_close" && t.name != "browser_batch_execute" {
+            if !["browser_close", "browser_batch_execute"].contains(&t.name) {
                 assert!(s.contains(&expectation_schema().to_string()), "{}", t.name);
             }
         }

@@ -26,7 +26,7 @@ fn catalog_is_smaller_than_playwright_mcp() {
         "tools/list: {tools} tools, {tokens} o200k tokens ({} bytes of JSON)",
         compact.len()
     );
-    assert_eq!(tools, 21);
+    assert_eq!(tools, 23);
     // 10 % headroom for tools still to come (docs/DECISIONS.md D26).
     assert!(
         tokens * 10 <= PLAYWRIGHT_MCP_TOKENS * 9,
@@ -50,7 +50,7 @@ fn opt_in_tools_only_with_caps() {
             .any(|n| n.ends_with("_xy") || n == "browser_pdf_save")
     );
     let all = names(&Caps::all());
-    assert_eq!(all.len(), 28);
+    assert_eq!(all.len(), 30);
     let vision = names(&Caps::parse("vision").unwrap());
     assert!(vision.contains(&"browser_mouse_drag_xy".to_owned()));
     assert!(!vision.contains(&"browser_pdf_save".to_owned()));

@@ -270,15 +270,24 @@ fn exceptions_dialogs_popups_and_fingerprint_hashes() {
         "browser_click",
         json!({"ref": ref_of(&text, "- ", "button \"Alert\"")}),
     );
+    // The agent decides (D29): the dialog is reported, then answered.
     assert!(
-        alert.contains("A dialog opened: alert \"hello\" (accepted)."),
+        alert.contains(
+            "### Modal state\n- [\"alert\" dialog with message \"hello\"]: can be handled by browser_handle_dialog"
+        ),
         "{alert}"
     );
-    ok(
+    let answered = ok(&mut e, "browser_handle_dialog", json!({"accept": true}));
+    assert!(
+        answered.contains("Accepted the \"alert\" dialog"),
+        "{answered}"
+    );
+    let opened = ok(
         &mut e,
         "browser_click",
         json!({"ref": ref_of(&text, "- ", "link \"Open\"")}),
     );
+    assert!(opened.contains("Opened a new tab 1"), "{opened}");
     let tabs = ok(&mut e, "browser_tabs", json!({"action": "list"}));
     assert!(
         tabs.contains("2 open tabs") && tabs.contains("- 1: [Leaf & Co. — Help]"),

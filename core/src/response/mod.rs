@@ -64,6 +64,10 @@ pub struct Response {
     /// URL and title of the current page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<PageState>,
+    /// Modal states the agent must answer first (an open dialog, a file
+    /// chooser), one line each; shown whatever the expectation says.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modal_state: Vec<String>,
     /// The page snapshot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapshot: Option<Snapshot>,
@@ -175,6 +179,9 @@ pub struct Download {
     /// Where it was saved, once finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// Its size in bytes, once finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
 }
 
 /// An image content item.
@@ -293,6 +300,10 @@ pub fn render(
             section(&mut out, "Page state", &body);
         }
     }
+    if !response.modal_state.is_empty() {
+        // The agent cannot act before answering it: never filtered.
+        section(&mut out, "Modal state", &response.modal_state.join("\n"));
+    }
     if expectation.include_snapshot
         && let Some(own) = &response.snapshot_section
     {
@@ -329,9 +340,10 @@ pub fn render(
     if expectation.include_downloads && !response.downloads.is_empty() {
         let mut body = String::new();
         for d in &response.downloads {
-            match &d.path {
-                Some(p) => writeln!(body, "- {} → {p}", d.name),
-                None => writeln!(body, "- {} (in progress)", d.name),
+            match (&d.path, d.size) {
+                (Some(p), Some(n)) => writeln!(body, "- {} ({n} bytes) → {p}", d.name),
+                (Some(p), None) => writeln!(body, "- {} → {p}", d.name),
+                (None, _) => writeln!(body, "- {} (in progress)", d.name),
             }
             .ok();
         }
@@ -772,15 +784,22 @@ mod tests {
             downloads: vec![Download {
                 name: "a.pdf".into(),
                 path: Some("/tmp/a.pdf".into()),
+                size: Some(12),
             }],
+            modal_state: vec![
+                "- [\"alert\" dialog with message \"x\"]: can be handled by browser_handle_dialog"
+                    .into(),
+            ],
             ..Response::default()
         };
         let all = render(&r, &exp("{}"), None).unwrap().text;
+        assert!(all.contains("- a.pdf (12 bytes) → /tmp/a.pdf"), "{all}");
         let order = [
             "### Result",
             "### Ran Playwright code",
             "### Open tabs",
             "### Page state",
+            "### Modal state",
             "### Page snapshot",
             "### Console messages",
             "### Downloads",
@@ -797,9 +816,10 @@ mod tests {
         )
         .unwrap()
         .text;
+        // A modal state is never filtered out: the agent must answer it.
         assert_eq!(
             none,
-            "### Result\nok\n\n### Page state\n- Page URL: http://127.0.0.1/\n- Page Title: Shop"
+            "### Result\nok\n\n### Page state\n- Page URL: http://127.0.0.1/\n- Page Title: Shop\n\n### Modal state\n- [\"alert\" dialog with message \"x\"]: can be handled by browser_handle_dialog"
         );
     }
 

@@ -191,6 +191,8 @@ impl Engine {
                     ..Acted::default()
                 })
             }
+            Call::HandleDialog(p) => self.handle_dialog(p),
+            Call::FileUpload(p) => self.file_upload(p),
             Call::Snapshot(p) => {
                 self.sync();
                 Ok(Acted {
@@ -509,6 +511,11 @@ impl Engine {
             .and_then(Value::as_str)
             .filter(|e| !e.is_empty())
         {
+            // A URL that is a file to save aborts the navigation: the
+            // response reports the download instead.
+            if self.download_began(err) {
+                return Ok(());
+            }
             bail!(Error::User(format!(
                 "navigation to {url} failed: {err}. Check that the server is running and the URL is right"
             )));

@@ -21,9 +21,13 @@ impl Engine {
         let handle = session.current();
         let tab = handle.clone();
         let key = handle.key().to_owned();
-        let info = page_info(&tab).ok();
+        let held = tab.dialog_open();
+        let info = if held { None } else { page_info(&tab).ok() };
         let doc = info.as_ref().map(|i| i.1.clone()).unwrap_or_default();
-        let page = info.map(|i| i.0);
+        let page = match info {
+            Some(i) => Some(i.0),
+            None => super::modal::page_state_of(&tab),
+        };
         let show_tabs = acted.tabs || session.pages().len() > 1;
         let tabs = if show_tabs {
             let current = session.current_index();
@@ -32,7 +36,7 @@ impl Engine {
                 .iter()
                 .enumerate()
                 .map(|(i, t)| {
-                    let info = page_state(t).unwrap_or_default();
+                    let info = super::modal::page_state_of(t).unwrap_or_default();
                     TabInfo {
                         index: i,
                         title: info.title,
@@ -67,15 +71,22 @@ impl Engine {
                 result.push_str(&format!("\nA dialog opened: {d}."));
             }
         }
-        let (ax, carried) = if acted.snapshot {
-            let raw_tree = match tab.call("Accessibility.getFullAXTree", json!({})) {
+        // A dialog holds the page: no tree to read until it is answered.
+        let raw_tree = if acted.snapshot && !held {
+            match tab.call("Accessibility.getFullAXTree", json!({})) {
                 // A page script kept the tab busy; `Page::call` stopped it
                 // (the note below says so), so the tree can be read now.
                 Err(e) if Error::is_call_timeout(&e) => {
-                    tab.call("Accessibility.getFullAXTree", json!({}))?
+                    Some(tab.call("Accessibility.getFullAXTree", json!({}))?)
                 }
-                r => r?,
-            };
+                // A dialog opened after the action: the response shows it.
+                Err(_) if tab.dialog_open() => None,
+                r => Some(r?),
+            }
+        } else {
+            None
+        };
+        let (ax, carried) = if let Some(raw_tree) = raw_tree {
             let url = page.as_ref().map(|p| p.url.as_str()).unwrap_or_default();
             let ax = AxSnapshot::read(&tab, raw_tree, Some(url))?;
             let carried = self.refs.carry(&key, &doc, url, &ax.tree())?;
@@ -96,6 +107,8 @@ impl Engine {
             page,
             console,
             images: acted.images,
+            downloads: acted.downloads,
+            modal_state: super::modal::modal_lines(&tab),
             ..Response::default()
         };
         Ok(Performed {

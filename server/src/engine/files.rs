@@ -1,6 +1,6 @@
 //! Files the server writes for the agent (`browser_pdf_save`), in the
-//! output directory: `--output-dir`, else a fresh private directory under
-//! the system's temporary directory, made on first use.
+//! output directory: `--output-dir`, else the fresh directory the browser
+//! session made for downloads (`crate::downloads::output_dir`).
 
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -14,31 +14,11 @@ use crate::error::Error;
 use crate::tools::PdfParams;
 
 impl Engine {
-    /// The output directory, made (0700 when the server makes it) on first use.
+    /// The output directory (`--output-dir`, else the fresh directory the
+    /// browser session made): downloads, PDFs and saved lists all go there.
     pub(super) fn output_dir(&mut self) -> Result<PathBuf> {
-        if let Some(d) = &self.output_dir {
-            return Ok(d.clone());
-        }
-        let dir = match &self.config.output_dir {
-            Some(d) => {
-                std::fs::create_dir_all(d)
-                    .with_context(|| format!("creating the output directory {}", d.display()))?;
-                d.clone()
-            }
-            None => {
-                let d = std::env::temp_dir().join(format!(
-                    "response-diff-output-{}-{}",
-                    std::process::id(),
-                    millis()
-                ));
-                let mut b = std::fs::DirBuilder::new();
-                std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-                b.create(&d)
-                    .with_context(|| format!("creating the output directory {}", d.display()))?;
-                d
-            }
-        };
-        self.output_dir = Some(dir.clone());
+        let s = self.session()?;
+        let dir = crate::error::lock(s.downloads()).dir().to_owned();
         Ok(dir)
     }
 

@@ -15,6 +15,7 @@ mod files;
 mod form;
 mod listing;
 mod pointer;
+mod modal;
 mod render;
 mod scripts;
 mod session;
@@ -52,9 +53,6 @@ pub struct EngineConfig {
     pub baseline_dir: Option<PathBuf>,
     /// Opt-in tool groups (`--caps`).
     pub caps: crate::caps::Caps,
-    /// Where files for the agent go (`--output-dir`); `None`: a fresh
-    /// temporary directory, made on first use.
-    pub output_dir: Option<PathBuf>,
 }
 
 /// What a tool call returns.
@@ -96,6 +94,8 @@ struct Acted {
     since: Option<u64>,
     /// A request list (`browser_network_requests`), diffed at render time.
     network: Option<String>,
+    /// Downloads the action started.
+    downloads: Vec<response_diff::response::Download>,
 }
 
 /// Everything captured after an action: the response's raw material.
@@ -142,8 +142,6 @@ pub struct Engine {
     nav_token: AtomicU64,
     /// The browser died; the next launch reports it.
     crashed: Option<()>,
-    /// The output directory, once made.
-    output_dir: Option<PathBuf>,
     /// Where the coordinate mouse is and which buttons it holds (`--caps
     /// vision`), for the moves, presses and wheel turns that follow.
     mouse: pointer::MouseState,
@@ -181,7 +179,6 @@ impl Engine {
             refs: Refs::new(),
             nav_token: AtomicU64::new(1),
             crashed: None,
-            output_dir: None,
             mouse: pointer::MouseState::default(),
         })
     }
@@ -297,6 +294,7 @@ impl Engine {
         let mut images = Vec::new();
         let mut hard_failure = false;
         let mut last_ts = None;
+        let mut modal_stop = None;
         for (i, step) in b.steps.iter().enumerate() {
             let out = self.run_one(&step.call, Some(&b.global));
             images.extend(out.images);
@@ -306,6 +304,15 @@ impl Engine {
                 ok: !out.is_error,
                 text: out.text,
             });
+            // The agent answers a dialog or file chooser before anything
+            // else runs (see `modal_gate`): the batch stops there.
+            if !out.is_error
+                && i + 1 < b.steps.len()
+                && let Some(m) = self.current_page().and_then(|p| p.modal())
+            {
+                modal_stop = Some((i + 1, m.cleared_by()));
+                break;
+            }
             if out.is_error && !step.continue_on_error {
                 hard_failure = true;
                 if b.stop_on_first_error {
@@ -314,8 +321,24 @@ impl Engine {
                 }
             }
         }
+        let mut text = render_batch(&report);
+        if let Some((n, tool)) = modal_stop
+            && let Some(end) = text
+                .find('\n')
+                .and_then(|h| text[h + 1..].find('\n').map(|e| h + 1 + e))
+        {
+            let rest = if n + 1 == b.steps.len() {
+                format!("step {} did not run", n + 1)
+            } else {
+                format!("steps {}..{} did not run", n + 1, b.steps.len())
+            };
+            text.insert_str(
+                end,
+                &format!(" Stopped after step {n}: the page waits for an answer ({tool}); {rest}."),
+            );
+        }
         Output {
-            text: render_batch(&report),
+            text,
             images,
             is_error: hard_failure,
             ts: last_ts,

@@ -56,9 +56,18 @@ impl Engine {
                 )));
             }
         };
+        if let Some(out) = self.modal_gate(parsed) {
+            return Err(out);
+        }
+        let tabs_before = self.tab_targets();
         let acted = self.act(&parsed.call);
         let mut acted = match acted {
             Ok(a) => a,
+            // A dialog the action opened holds the page: the calls it was
+            // waiting on returned, and the response shows the dialog.
+            Err(_) if self.current_page().is_some_and(|p| p.dialog_open()) => {
+                super::Acted::default()
+            }
             Err(e) if crashed_before_reaching_the_page(&e) => {
                 tracing::warn!(
                     "the tab crashed before this call reached it; reloading and retrying"
@@ -86,6 +95,7 @@ impl Engine {
         if let Some(n) = notice {
             acted.result = format!("{n}\n{}", acted.result);
         }
+        self.after_action(&mut acted, &tabs_before);
         acted.snapshot &= snapshot;
         let read_only = matches!(parsed.call, Call::Snapshot(_));
         match self.capture(acted) {

@@ -33,7 +33,7 @@ describe('response-diff MCP server', () => {
     const { tools } = await server.client.listTools();
     const expected = JSON.parse(readFileSync(golden, 'utf8'));
     assert.deepEqual({ tools }, expected);
-    assert.equal(tools.length, 21);
+    assert.equal(tools.length, 23);
     for (const t of tools) {
       const hasExpectation = Boolean(t.inputSchema.properties?.expectation);
       assert.equal(hasExpectation, !['browser_close', 'browser_batch_execute'].includes(t.name), t.name);
