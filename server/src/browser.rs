@@ -171,6 +171,8 @@ pub struct TabEvents {
     /// How long the tab had been unanswering when a page script was last
     /// stopped ([`Page::stop_scripts`]), until a response reports it.
     pub stopped_script: Option<Duration>,
+    /// The tab's out-of-process frames (see `frames.rs`).
+    pub frames: crate::frames::Frames,
 }
 
 const CONSOLE_CAP: usize = 2_000;
@@ -202,6 +204,26 @@ impl Page {
     /// The CDP target id.
     pub fn target_id(&self) -> &str {
         &self.target
+    }
+
+    /// The CDP session id this page's calls go to.
+    pub fn session_id(&self) -> &str {
+        &self.session
+    }
+
+    /// The connection to the browser.
+    pub fn cdp(&self) -> Arc<Cdp> {
+        Arc::clone(&self.cdp)
+    }
+
+    /// The same tab, its calls going to the session of one of its
+    /// out-of-process frames (`frames.rs`).
+    pub fn for_frame(&self, session: &str, target: &str) -> Page {
+        Page {
+            session: session.to_owned(),
+            target: target.to_owned(),
+            ..self.clone()
+        }
     }
 
     /// Calls a CDP method on this tab's session. A tab that does not
@@ -759,6 +781,11 @@ impl Session {
         let listener: Listener = {
             let session = session.clone();
             Arc::new(move |method: &str, params: &Value| {
+                if method.starts_with("Target.") {
+                    crate::frames::on_target_event(
+                        method, params, &session, &events, &cdp, &target,
+                    );
+                }
                 on_event(method, params, &events, &target, &cdp, &session);
             })
         };
@@ -777,6 +804,8 @@ impl Session {
             ),
             // For Inspector.targetCrashed.
             ("Inspector.enable", json!({})),
+            // Out-of-process iframes (`frames.rs`).
+            ("Target.setAutoAttach", crate::frames::auto_attach_params()),
         ] {
             if let Err(e) = page.call_within(method, params, Duration::from_secs(5)) {
                 self.cdp.forget(&session);
@@ -909,7 +938,9 @@ impl Session {
     }
 }
 
-fn on_event(
+/// Handles one event of a tab's session (or of one of its frames', see
+/// `frames.rs`).
+pub(crate) fn on_event(
     method: &str,
     p: &Value,
     sink: &Mutex<TabEvents>,

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod error;
+pub mod frames;
 pub mod mcp;
 pub mod refs;
 pub mod settle;
