@@ -3,7 +3,10 @@
 //!
 //! Refs are `e<backendDOMNodeId>`: Chromium keeps a node's backend id for the
 //! life of the document, so the same element has the same ref in every
-//! snapshot of that document, and the server can act on it directly.
+//! snapshot of that document, and the server can act on it directly. In an
+//! out-of-process iframe (another site, another renderer process, whose ids
+//! start again) they are `f<n>e<backendDOMNodeId>`, `n` numbering that
+//! frame's document (`frames.rs`, docs/DECISIONS.md D26).
 //!
 //! The shaping follows Playwright's aria snapshot:
 //! - ignored nodes, `none`/`presentation` and the root are dissolved into
@@ -66,7 +69,11 @@
 //!   pointer`, its parent's cursor not) is kept as a `generic`, and a
 //!   nameless image that is one is kept too; Chromium drops the first as
 //!   uninteresting;
-//! - same-origin iframes show their document inside the `iframe` node.
+//! - iframes show their document inside the `iframe` node: a frame of the
+//!   page's process from the page's session (`getFullAXTree {frameId}`,
+//!   the page's DOM facts), an out-of-process frame from its own session,
+//!   read like a page (its own DOM facts and frames), its ids qualified
+//!   by its frame number (`frames.rs`).
 //!
 //! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
 //! same rules where it can be.

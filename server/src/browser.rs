@@ -832,6 +832,7 @@ impl Session {
             let keep = live.contains(&p.target);
             if !keep {
                 cdp.forget(&p.session);
+                crate::frames::forget_frames(&cdp, &p.events);
             }
             keep
         });
@@ -921,6 +922,7 @@ impl Session {
         }
         let p = self.pages.remove(i);
         self.cdp.forget(&p.session);
+        crate::frames::forget_frames(&self.cdp, &p.events);
         let _ = self.cdp.call(
             None,
             "Target.closeTarget",

@@ -246,6 +246,15 @@ fn set_up(cdp: &Cdp, session: &str, events: &Mutex<TabEvents>) {
     }
 }
 
+/// Stops listening to the frame sessions of a tab that is closing or gone
+/// (their detach events would go to the tab's listener, forgotten first).
+pub fn forget_frames(cdp: &Cdp, events: &Mutex<TabEvents>) {
+    let children = std::mem::take(&mut lock(events).frames.children);
+    for c in children {
+        cdp.forget(&c.session);
+    }
+}
+
 /// An out-of-process frame inside the document of `page`'s session, read
 /// for a snapshot.
 pub struct RemoteFrame {

@@ -36,10 +36,13 @@ function render() {
   renders += 1;
   // Rebuilt from scratch, as a framework re-renders: every node is new.
   document.getElementById('form').innerHTML =
-    '<label>Card number <input id="card"></label> <button id="pay">Pay</button>';
+    '<label>Card number <input id="card"></label> ' +
+    '<label>Currency <select id="currency"><option>EUR</option><option>JPY</option></select></label> ' +
+    '<button id="pay">Pay</button>';
   document.getElementById('pay').onclick = () => {
     document.getElementById('result').textContent =
-      'Paid with card ' + document.getElementById('card').value + ' (render ' + renders + ')';
+      'Paid with card ' + document.getElementById('card').value + ' in ' +
+      document.getElementById('currency').value + ' (render ' + renders + ')';
   };
 }
 document.getElementById('rerender').onclick = render;
@@ -57,7 +60,8 @@ const VERIFY = `<!doctype html>
 
 const RECEIPT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head>
-<body><p>Receipt number 77</p></body></html>`;
+<body><p>Receipt number 77</p>
+<button onclick="this.textContent = 'Printed'">Print</button></body></html>`;
 
 const STEP2 = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Step 2</title></head>
@@ -162,11 +166,13 @@ describe('frames from any site', () => {
     const page = await open();
     const typed = await call('browser_type', { ref: ref(page, 'textbox "Card number"'), text: '4242' });
     assert.match(typed, /Typed "4242" into textbox "Card number"/, typed);
+    const picked = await call('browser_select_option', { ref: ref(page, 'combobox "Currency"'), values: ['JPY'] });
+    assert.match(picked, /Selected \["JPY"\] in combobox "Currency"/, picked);
     const paid = await call('browser_click', { ref: ref(page, 'button "Pay"') });
     assert.match(paid, /Clicked button "Pay"/, paid);
-    assert.match(section(paid, 'Page snapshot (patch)') ?? section(paid, 'Page snapshot'), /Paid with card 4242 \(render 1\)/, paid);
+    assert.match(section(paid, 'Page snapshot (patch)') ?? section(paid, 'Page snapshot'), /Paid with card 4242 in JPY \(render 1\)/, paid);
     const full = await server.call('browser_snapshot', {});
-    assert.match(full.text, /- paragraph \[ref=f\d+e\d+\]: Paid with card 4242 \(render 1\)/, full.text);
+    assert.match(full.text, /- paragraph \[ref=f\d+e\d+\]: Paid with card 4242 in JPY \(render 1\)/, full.text);
     assert.match(full.text, /- textbox "Card number" \[ref=f\d+e\d+\]: "4242"/, full.text);
   });
 
@@ -187,6 +193,13 @@ describe('frames from any site', () => {
     assert.match(value, /"913@127\.0\.0\.2"/, value);
   });
 
+  test('click inside a same-site frame nested in a cross-site frame', async () => {
+    const page = await open();
+    const printed = await call('browser_click', { ref: ref(page, 'button "Print"') });
+    assert.match(printed, /Clicked button "Print"/, printed);
+    assert.match(printed, /Printed/, printed);
+  });
+
   test('a ref inside a frame still works after the frame re-renders', async () => {
     const page = await open();
     const card = ref(page, 'textbox "Card number"');
@@ -196,7 +209,7 @@ describe('frames from any site', () => {
     assert.doesNotMatch(rerendered, /Card number|"Pay"/, rerendered);
     await call('browser_type', { ref: card, text: '1111' });
     const paid = await call('browser_click', { ref: pay });
-    assert.match(paid, /Paid with card 1111 \(render 2\)/, paid);
+    assert.match(paid, /Paid with card 1111 in EUR \(render 2\)/, paid);
     const full = await server.call('browser_snapshot', {});
     assert.equal(ref(full.text, 'textbox "Card number"'), card, full.text);
     assert.equal(ref(full.text, 'button "Pay"'), pay, full.text);
