@@ -27,6 +27,7 @@ const PAY = (verify) => `<!doctype html>
 <div id="form"></div>
 <p id="result">Not paid</p>
 <button id="rerender">Re-render</button>
+<button id="charge">Charge on the server</button>
 <a href="/step2">Next step</a>
 <iframe title="Verify" src="${verify}" width="400" height="120"></iframe>
 <iframe title="Receipt" src="/receipt" width="400" height="60"></iframe>
@@ -46,6 +47,10 @@ function render() {
   };
 }
 document.getElementById('rerender').onclick = render;
+document.getElementById('charge').onclick = async () => {
+  const r = await fetch('/api/charge');
+  document.getElementById('result').textContent = await r.text();
+};
 render();
 </script>
 </body></html>`;
@@ -102,7 +107,13 @@ describe('frames from any site', () => {
   before(async () => {
     third = await serveOn127002({ '/verify': VERIFY });
     const pages = { '/receipt': RECEIPT, '/step2': STEP2, '/pay': PAY(third.url('/verify')) };
-    site = await serveSite(undefined, pages);
+    site = await serveSite(undefined, pages, {
+      // Answers after 400 ms: the action waits for the frame's request.
+      '/api/charge': (req, res) => setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        res.end('Charged by the server');
+      }, 400),
+    });
     const port = new URL(site.origin).port;
     // The shop on 127.0.0.1, its payment frame from localhost: the same
     // server, another site.
@@ -191,6 +202,12 @@ describe('frames from any site', () => {
     assert.equal(shot.images.length, 1, shot.text);
     const value = await call('browser_evaluate', { ref: ref(full.text, 'textbox "Code"'), function: '(el) => el.value + "@" + location.hostname' });
     assert.match(value, /"913@127\.0\.0\.2"/, value);
+  });
+
+  test('an action inside a frame waits for the request it started there', async () => {
+    const page = await open();
+    const charged = await call('browser_click', { ref: ref(page, 'button "Charge on the server"') });
+    assert.match(charged, /Charged by the server/, charged);
   });
 
   test('click inside a same-site frame nested in a cross-site frame', async () => {
