@@ -790,23 +790,7 @@ impl Session {
             })
         };
         self.cdp.listen(&session, listener);
-        for (method, params) in [
-            ("Page.enable", json!({})),
-            ("Runtime.enable", json!({})),
-            ("Log.enable", json!({})),
-            ("DOM.enable", json!({})),
-            ("Accessibility.enable", json!({})),
-            // For waiting on the requests an action starts. No bodies are
-            // kept for Network.getResponseBody: nothing here reads them.
-            (
-                "Network.enable",
-                json!({ "maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0 }),
-            ),
-            // For Inspector.targetCrashed.
-            ("Inspector.enable", json!({})),
-            // Out-of-process iframes (`frames.rs`).
-            ("Target.setAutoAttach", crate::frames::auto_attach_params()),
-        ] {
+        for (method, params) in session_setup() {
             if let Err(e) = page.call_within(method, params, Duration::from_secs(5)) {
                 self.cdp.forget(&session);
                 let _ = self.cdp.call(
@@ -938,6 +922,28 @@ impl Session {
         self.current = self.current.min(self.pages.len() - 1);
         Ok(())
     }
+}
+
+/// The calls that set up a tab's session, and an out-of-process frame's
+/// (`frames.rs`): the same events and reads in both.
+pub(crate) fn session_setup() -> [(&'static str, Value); 8] {
+    [
+        ("Page.enable", json!({})),
+        ("Runtime.enable", json!({})),
+        ("Log.enable", json!({})),
+        ("DOM.enable", json!({})),
+        ("Accessibility.enable", json!({})),
+        // For waiting on the requests an action starts. No bodies are
+        // kept for Network.getResponseBody: nothing here reads them.
+        (
+            "Network.enable",
+            json!({ "maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0 }),
+        ),
+        // For Inspector.targetCrashed.
+        ("Inspector.enable", json!({})),
+        // Out-of-process iframes (`frames.rs`).
+        ("Target.setAutoAttach", crate::frames::auto_attach_params()),
+    ]
 }
 
 /// Handles one event of a tab's session (or of one of its frames', see

@@ -219,22 +219,11 @@ fn listen(cdp: &Arc<Cdp>, session: &str, events: &Arc<Mutex<TabEvents>>, main_fr
     cdp.listen(session, listener);
 }
 
-/// Enables on a frame session what the tab's session has (the same events
-/// and reads), then auto-attach for the frames inside it. Idempotent.
+/// Sets a frame session up as a tab's (the same events and reads, and
+/// auto-attach for the frames inside it). Idempotent.
 fn set_up(cdp: &Cdp, session: &str, events: &Mutex<TabEvents>) {
     let quick = Duration::from_secs(5);
-    for (method, params) in [
-        ("Page.enable", json!({})),
-        ("Runtime.enable", json!({})),
-        ("Log.enable", json!({})),
-        ("DOM.enable", json!({})),
-        ("Accessibility.enable", json!({})),
-        (
-            "Network.enable",
-            json!({ "maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0 }),
-        ),
-        ("Target.setAutoAttach", auto_attach_params()),
-    ] {
+    for (method, params) in crate::browser::session_setup() {
         if let Err(e) = cdp.call(Some(session), method, params, quick) {
             tracing::debug!("{method} on a frame session: {e:#}");
             return;
