@@ -41,6 +41,7 @@ function render() {
     '<label>Currency <select id="currency"><option>EUR</option><option>JPY</option></select></label> ' +
     '<button id="pay">Pay</button>';
   document.getElementById('pay').onclick = () => {
+    console.log('payment sent from the frame');
     document.getElementById('result').textContent =
       'Paid with card ' + document.getElementById('card').value + ' in ' +
       document.getElementById('currency').value + ' (render ' + renders + ')';
@@ -181,6 +182,7 @@ describe('frames from any site', () => {
     assert.match(picked, /Selected \["JPY"\] in combobox "Currency"/, picked);
     const paid = await call('browser_click', { ref: ref(page, 'button "Pay"') });
     assert.match(paid, /Clicked button "Pay"/, paid);
+    assert.match(paid, /payment sent from the frame/, paid); // the frame's console is the page's
     assert.match(section(paid, 'Page snapshot (patch)') ?? section(paid, 'Page snapshot'), /Paid with card 4242 in JPY \(render 1\)/, paid);
     const full = await server.call('browser_snapshot', {});
     assert.match(full.text, /- paragraph \[ref=f\d+e\d+\]: Paid with card 4242 in JPY \(render 1\)/, full.text);
