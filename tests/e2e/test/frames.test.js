@@ -119,6 +119,9 @@ describe('frames from any site', () => {
     // The shop on 127.0.0.1, its payment frame from localhost: the same
     // server, another site.
     pages['/shop'] = SHOP(`http://localhost:${port}/pay`);
+    // The same page under a banner that covers the frame.
+    pages['/covered'] = SHOP(`http://localhost:${port}/pay`).replace('</body>',
+      '<div style="position:fixed;inset:0;background:rgba(0,0,0,.4)">Accept the cookies</div></body>');
     server = await startServer();
   });
 
@@ -210,6 +213,14 @@ describe('frames from any site', () => {
     const page = await open();
     const charged = await call('browser_click', { ref: ref(page, 'button "Charge on the server"') });
     assert.match(charged, /Charged by the server/, charged);
+  });
+
+  test('a click inside a frame under an overlay of the page says what covers it', async () => {
+    await open();
+    const nav = await call('browser_navigate', { url: site.url('/covered') });
+    const r = await server.call('browser_click', { ref: ref(nav, 'button "Pay"') });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /button "Pay" \(f\d+e\d+\) is covered by <div> "Accept the cookies"/, r.text);
   });
 
   test('click inside a same-site frame nested in a cross-site frame', async () => {
