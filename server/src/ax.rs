@@ -565,10 +565,9 @@ impl AxSnapshot {
                 if let Ok(raw) = f
                     .page
                     .call("Accessibility.getFullAXTree", serde_json::json!({}))
-                    && let Ok(mut sub) = AxSnapshot::read_at(&f.page, raw, Some(&f.url), depth + 1)
+                    && let Ok(sub) = AxSnapshot::read_at(&f.page, raw, Some(&f.url), depth + 1)
                 {
-                    sub.frame = f.number;
-                    snap.remote.insert(f.owner, sub);
+                    snap.add_remote(f.owner, f.number, sub);
                 }
             }
         }
@@ -587,6 +586,14 @@ impl AxSnapshot {
             }
         }
         Ok(snap.with_dom(dom, frames))
+    }
+
+    /// Puts the tree of an out-of-process frame (read in its own session,
+    /// with its own DOM facts) under the `iframe` whose backend id is
+    /// `owner`, its node ids qualified by frame number `frame` (≥ 1).
+    pub(crate) fn add_remote(&mut self, owner: i64, frame: u32, mut sub: AxSnapshot) {
+        sub.frame = frame;
+        self.remote.insert(owner, sub);
     }
 
     /// Adds DOM facts (and iframe trees by the iframe's backend id).

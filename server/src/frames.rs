@@ -482,6 +482,57 @@ mod tests {
         }
     }
 
+    /// An AX tree: `(backend id, parent, role, name)`, the first the root.
+    fn ax(nodes: &[(i64, Option<i64>, &str, &str)]) -> crate::ax::AxSnapshot {
+        let nodes: Vec<Value> = nodes
+            .iter()
+            .map(|&(b, parent, role, name)| {
+                let children: Vec<String> = nodes
+                    .iter()
+                    .filter(|n| n.1 == Some(b))
+                    .map(|n| n.0.to_string())
+                    .collect();
+                let mut n = json!({
+                    "nodeId": b.to_string(), "ignored": false,
+                    "role": {"type": "role", "value": role},
+                    "name": {"type": "computedString", "value": name},
+                    "childIds": children, "backendDOMNodeId": b,
+                });
+                if let Some(p) = parent {
+                    n["parentId"] = json!(p.to_string());
+                }
+                n
+            })
+            .collect();
+        crate::ax::AxSnapshot::parse(json!({ "nodes": nodes }), None).unwrap()
+    }
+
+    #[test]
+    fn a_frame_process_ids_are_qualified_and_never_collide_with_the_page() {
+        // The page's iframe is node 2; the frame's own process numbers its
+        // nodes from 1 as well, and nests another out-of-process frame.
+        let mut page = ax(&[
+            (1, None, "RootWebArea", "Shop"),
+            (2, Some(1), "Iframe", ""),
+            (3, Some(1), "button", "Buy"),
+        ]);
+        let mut frame = ax(&[
+            (1, None, "RootWebArea", "Pay"),
+            (2, Some(1), "button", "Pay"),
+            (3, Some(1), "Iframe", ""),
+        ]);
+        let inner = ax(&[
+            (1, None, "RootWebArea", "Verify"),
+            (2, Some(1), "button", "Verify"),
+        ]);
+        frame.add_remote(3, 7, inner);
+        page.add_remote(2, 4, frame);
+        assert_eq!(
+            page.tree().to_aria(),
+            "- iframe [ref=e2]:\n  - button \"Pay\" [ref=f4e2]\n  - iframe [ref=f4e3]:\n    - button \"Verify\" [ref=f7e2]\n- button \"Buy\" [ref=e3]"
+        );
+    }
+
     #[test]
     fn a_frame_document_keeps_its_number_and_a_new_one_gets_another() {
         let mut f = Frames::default();
