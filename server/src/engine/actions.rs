@@ -646,11 +646,11 @@ fn hit_test(frame: &Page, backend: i64, object: &str, x: f64, y: f64) -> Result<
             .flat_map(|q| q.iter().skip(axis).step_by(2).filter_map(Value::as_f64))
             .reduce(f64::min)
     };
-    let (left, top) = (corner(0).unwrap_or(0.0), corner(1).unwrap_or(0.0));
+    // Without quads (null) the point is taken as it is.
     let hit = frame.call_on(
         object,
         HIT_TEST,
-        &[json!(x), json!(y), json!(left), json!(top)],
+        &[json!(x), json!(y), json!(corner(0)), json!(corner(1))],
     )?;
     Ok(hit.as_str().map(str::to_owned))
 }

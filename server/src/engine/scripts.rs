@@ -7,11 +7,13 @@ pub(super) fn js_str(s: &str) -> String {
 }
 
 /// `(x, y)` is in the viewport of the element's session, `(left, top)` the
-/// corner of the element's quads there: the shift to its own document's
-/// viewport is that corner minus its box's (0 unless in a frame).
+/// corner of the element's quads there (null when unknown): the shift to
+/// its own document's viewport is that corner minus its box's (0 unless in
+/// a same-process frame).
 pub(super) const HIT_TEST: &str = r#"function (x, y, left, top) {
   const r = this.getBoundingClientRect();
-  const hit = document.elementFromPoint(x - (left - r.left), y - (top - r.top));
+  const dx = left === null ? 0 : left - r.left, dy = top === null ? 0 : top - r.top;
+  const hit = document.elementFromPoint(x - dx, y - dy);
   if (!hit || hit === this || this.contains(hit) || hit.contains(this)) return null;
   if (hit.getRootNode() !== document && hit.getRootNode().host && this.contains(hit.getRootNode().host)) return null;
   const name = (hit.getAttribute('aria-label') || hit.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
