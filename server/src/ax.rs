@@ -3,7 +3,10 @@
 //!
 //! Refs are `e<backendDOMNodeId>`: Chromium keeps a node's backend id for the
 //! life of the document, so the same element has the same ref in every
-//! snapshot of that document, and the server can act on it directly.
+//! snapshot of that document, and the server can act on it directly. In an
+//! out-of-process iframe (another site, another renderer process, whose ids
+//! start again) they are `f<n>e<backendDOMNodeId>`, `n` numbering that
+//! frame's document (`frames.rs`, docs/DECISIONS.md D31).
 //!
 //! The shaping follows Playwright's aria snapshot:
 //! - ignored nodes, `none`/`presentation` and the root are dissolved into
@@ -66,7 +69,11 @@
 //!   pointer`, its parent's cursor not) is kept as a `generic`, and a
 //!   nameless image that is one is kept too; Chromium drops the first as
 //!   uninteresting;
-//! - same-origin iframes show their document inside the `iframe` node.
+//! - iframes show their document inside the `iframe` node: a frame of the
+//!   page's process from the page's session (`getFullAXTree {frameId}`,
+//!   the page's DOM facts), an out-of-process frame from its own session,
+//!   read like a page (its own DOM facts and frames), its ids qualified
+//!   by its frame number (`frames.rs`).
 //!
 //! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
 //! same rules where it can be.
@@ -90,6 +97,12 @@ pub struct AxSnapshot {
     origin: Option<String>,
     dom: DomFacts,
     frames: HashMap<i64, AxSnapshot>,
+    /// Out-of-process iframes' trees by the backend id of their `<iframe>`
+    /// (each with its own process's DOM facts; `frames.rs`).
+    remote: HashMap<i64, AxSnapshot>,
+    /// The frame number that qualifies this tree's node ids (0: the tab's
+    /// own process).
+    frame: u32,
     /// `aria-hidden` elements Chromium left out of its tree entirely, by the
     /// backend id of their closest ancestor it kept (see [`Self::orphans`]).
     orphans: HashMap<i64, Vec<i64>>,
@@ -520,20 +533,44 @@ impl AxSnapshot {
             origin,
             dom: DomFacts::default(),
             frames: HashMap::new(),
+            remote: HashMap::new(),
+            frame: 0,
             orphans: HashMap::new(),
         })
     }
 
     /// Reads the current page of `page`: its AX tree (already fetched, as
-    /// `raw_tree`), the DOM facts that correct it, and the AX trees of its
-    /// same-process iframes. A DOM snapshot that fails leaves the AX tree
-    /// as it is (the snapshot is still useful).
+    /// `raw_tree`), the DOM facts that correct it, the AX trees of its
+    /// same-process iframes, and those of its out-of-process iframes, each
+    /// read the same way in its own session (`frames.rs`). A DOM snapshot
+    /// that fails leaves the AX tree as it is (the snapshot is still
+    /// useful).
     pub fn read(
         page: &crate::browser::Page,
         raw_tree: Value,
         page_url: Option<&str>,
     ) -> Result<AxSnapshot> {
-        let snap = AxSnapshot::parse(raw_tree, page_url)?;
+        AxSnapshot::read_at(page, raw_tree, page_url, 0)
+    }
+
+    fn read_at(
+        page: &crate::browser::Page,
+        raw_tree: Value,
+        page_url: Option<&str>,
+        depth: usize,
+    ) -> Result<AxSnapshot> {
+        let mut snap = AxSnapshot::parse(raw_tree, page_url)?;
+        if depth < crate::frames::MAX_FRAME_DEPTH {
+            for f in crate::frames::remote_frames(page) {
+                if let Ok(raw) = f
+                    .page
+                    .call("Accessibility.getFullAXTree", serde_json::json!({}))
+                    && let Ok(sub) = AxSnapshot::read_at(&f.page, raw, Some(&f.url), depth + 1)
+                {
+                    snap.add_remote(f.owner, f.number, sub);
+                }
+            }
+        }
         let Ok(raw_dom) = page.call(DOM_SNAPSHOT_METHOD, dom_snapshot_params()) else {
             return Ok(snap);
         };
@@ -549,6 +586,14 @@ impl AxSnapshot {
             }
         }
         Ok(snap.with_dom(dom, frames))
+    }
+
+    /// Puts the tree of an out-of-process frame (read in its own session,
+    /// with its own DOM facts) under the `iframe` whose backend id is
+    /// `owner`, its node ids qualified by frame number `frame` (≥ 1).
+    pub(crate) fn add_remote(&mut self, owner: i64, frame: u32, mut sub: AxSnapshot) {
+        sub.frame = frame;
+        self.remote.insert(owner, sub);
     }
 
     /// Adds DOM facts (and iframe trees by the iframe's backend id).
@@ -1050,10 +1095,16 @@ impl AxSnapshot {
         if role == "iframe" {
             // Playwright names no iframe and shows its document inside.
             node.name.clear();
-            if let Some(sub) = backend.and_then(|b| self.frames.get(&b))
+            if let Some(sub) = backend.and_then(|b| self.frames.get(&b).or(self.remote.get(&b)))
                 && let Some(r) = sub.root
             {
                 node.children = sub.convert(r, depth + 1);
+                let mut items = normalize(node, &|a, b| sub.apart(a, b));
+                if sub.frame != 0 {
+                    // Another process: its ids are qualified by its frame.
+                    qualify_frame(&mut items, sub.frame, 0);
+                }
+                return items;
             }
             return normalize(node, &|a, b| self.apart(a, b));
         }
@@ -1963,7 +2014,7 @@ fn to_element(item: Item) -> Element {
         Item::Node(n) => {
             let n = *n;
             let mut e = Element::new(n.role, n.name);
-            e.aria_ref = n.backend.map(|b| format!("e{b}"));
+            e.aria_ref = n.backend.map(crate::frames::ref_text);
             e.states = n.states;
             e.props = n.props;
             e.value = n.value;
@@ -1981,11 +2032,34 @@ fn to_element(item: Item) -> Element {
     }
 }
 
-/// Parses a ref (`e123`) into the backend node id it names.
-pub fn parse_ref(r: &str) -> Option<i64> {
-    r.strip_prefix('e')
-        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|d| d.parse().ok())
+pub use crate::frames::parse_ref;
+
+/// Qualifies the ids under an out-of-process `iframe` node (its items as
+/// [`AxSnapshot::convert`] returned them) with its frame number; ids of
+/// frames nested in it are qualified already.
+fn qualify_frame(items: &mut [Item], frame: u32, depth: usize) {
+    let q = |b: &mut Option<i64>| {
+        if let Some(id) = b
+            && crate::frames::split(*id).0 == 0
+        {
+            *id = crate::frames::qualify(frame, *id);
+        }
+    };
+    for item in items {
+        match item {
+            Item::Node(n) => {
+                // The iframe node itself is the parent's (depth 0).
+                if depth > 0 {
+                    q(&mut n.backend);
+                }
+                if depth < MAX_DEPTH {
+                    qualify_frame(&mut n.children, frame, depth + 1);
+                }
+            }
+            Item::Text(_, b) => q(b),
+            Item::Glue => {}
+        }
+    }
 }
 
 #[cfg(test)]

@@ -177,6 +177,13 @@ pub struct TabEvents {
     pub modal: Vec<crate::modal::ModalState>,
     /// Dialogs answered whose `Page.javascriptDialogClosed` has not come yet.
     pub answered_dialogs: u32,
+    /// The tab's own CDP session, and the session whose dialog is open (the
+    /// tab's, or an out-of-process frame's: the answer goes there).
+    pub tab_session: String,
+    /// The session of the open dialog, when one is open.
+    pub dialog_session: Option<String>,
+    /// How dialogs are answered (`--dialogs`), for the tab and its frames.
+    pub dialog_policy: crate::modal::DialogPolicy,
     /// The tab's renderer process died (`Inspector.targetCrashed`); calls
     /// fail at once until [`Page::recover`] reloads it.
     pub crashed: bool,
@@ -192,6 +199,8 @@ pub struct TabEvents {
     /// The drag data of an HTML5 drag Chromium handed over while drags
     /// are intercepted (`Input.dragIntercepted`; see `engine::pointer`).
     pub drag_data: Option<Value>,
+    /// The tab's out-of-process frames (see `frames.rs`).
+    pub frames: crate::frames::Frames,
 }
 
 const CONSOLE_CAP: usize = 2_000;
@@ -223,6 +232,26 @@ impl Page {
     /// The CDP target id.
     pub fn target_id(&self) -> &str {
         &self.target
+    }
+
+    /// The CDP session id this page's calls go to.
+    pub fn session_id(&self) -> &str {
+        &self.session
+    }
+
+    /// The connection to the browser.
+    pub fn cdp(&self) -> Arc<Cdp> {
+        Arc::clone(&self.cdp)
+    }
+
+    /// The same tab, its calls going to the session of one of its
+    /// out-of-process frames (`frames.rs`).
+    pub fn for_frame(&self, session: &str, target: &str) -> Page {
+        Page {
+            session: session.to_owned(),
+            target: target.to_owned(),
+            ..self.clone()
+        }
     }
 
     /// Calls a CDP method on this tab's session. A tab that does not
@@ -276,8 +305,13 @@ impl Page {
         if let Some(t) = prompt_text {
             params["promptText"] = json!(t);
         }
+        // A dialog of an out-of-process frame is answered in its session.
+        let target = lock(&self.events)
+            .dialog_session
+            .clone()
+            .unwrap_or_else(|| self.session.clone());
         self.cdp.call(
-            Some(&self.session),
+            Some(&target),
             "Page.handleJavaScriptDialog",
             params,
             Duration::from_secs(5),
@@ -853,7 +887,11 @@ impl Session {
             .and_then(Value::as_str)
             .ok_or_else(|| anyhow!("attaching to the tab gave no session"))?
             .to_owned();
-        let events = Arc::new(Mutex::new(TabEvents::default()));
+        let events = Arc::new(Mutex::new(TabEvents {
+            tab_session: session.clone(),
+            dialog_policy: self.dialogs,
+            ..TabEvents::default()
+        }));
         let page = Page {
             tab: None,
             cdp: Arc::clone(&self.cdp),
@@ -868,25 +906,16 @@ impl Session {
         let listener: Listener = {
             let session = session.clone();
             Arc::new(move |method: &str, params: &Value| {
+                if method.starts_with("Target.") {
+                    crate::frames::on_target_event(
+                        method, params, &session, &events, &cdp, &target,
+                    );
+                }
                 on_event(method, params, &events, &target, &cdp, &session, policy);
             })
         };
         self.cdp.listen(&session, listener);
-        for (method, params) in [
-            ("Page.enable", json!({})),
-            ("Runtime.enable", json!({})),
-            ("Log.enable", json!({})),
-            ("DOM.enable", json!({})),
-            ("Accessibility.enable", json!({})),
-            // For waiting on the requests an action starts. No bodies are
-            // kept for Network.getResponseBody: nothing here reads them.
-            (
-                "Network.enable",
-                json!({ "maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0 }),
-            ),
-            // For Inspector.targetCrashed.
-            ("Inspector.enable", json!({})),
-        ] {
+        for (method, params) in session_setup() {
             match page.call_within(method, params, Duration::from_secs(5)) {
                 // A popup that opened a dialog as it loaded: it is adopted
                 // with its modal state (the rest of its events are lost).
@@ -932,6 +961,7 @@ impl Session {
             let keep = live.contains(&p.target);
             if !keep {
                 cdp.forget(&p.session);
+                crate::frames::forget_frames(&cdp, &p.events);
             }
             keep
         });
@@ -1026,6 +1056,7 @@ impl Session {
         }
         let p = self.pages.remove(i);
         self.cdp.forget(&p.session);
+        crate::frames::forget_frames(&self.cdp, &p.events);
         let _ = self.cdp.call(
             None,
             "Target.closeTarget",
@@ -1043,7 +1074,31 @@ impl Session {
     }
 }
 
-fn on_event(
+/// The calls that set up a tab's session, and an out-of-process frame's
+/// (`frames.rs`): the same events and reads in both.
+pub(crate) fn session_setup() -> [(&'static str, Value); 8] {
+    [
+        ("Page.enable", json!({})),
+        ("Runtime.enable", json!({})),
+        ("Log.enable", json!({})),
+        ("DOM.enable", json!({})),
+        ("Accessibility.enable", json!({})),
+        // For waiting on the requests an action starts. No bodies are
+        // kept for Network.getResponseBody: nothing here reads them.
+        (
+            "Network.enable",
+            json!({ "maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0 }),
+        ),
+        // For Inspector.targetCrashed.
+        ("Inspector.enable", json!({})),
+        // Out-of-process iframes (`frames.rs`).
+        ("Target.setAutoAttach", crate::frames::auto_attach_params()),
+    ]
+}
+
+/// Handles one event of a tab's session (or of one of its frames', see
+/// `frames.rs`).
+pub(crate) fn on_event(
     method: &str,
     p: &Value,
     sink: &Mutex<TabEvents>,
@@ -1175,8 +1230,17 @@ fn on_event(
                     // Recorded before the calls are woken, so that a woken
                     // action sees why.
                     let what = format!("the page waits for an answer to {}", state.describe());
-                    lock(sink).modal.push(state);
+                    let tab_session = {
+                        let mut ev = lock(sink);
+                        ev.modal.push(state);
+                        ev.dialog_session = Some(session.to_owned());
+                        ev.tab_session.clone()
+                    };
                     cdp.block(session, &what);
+                    // A frame's dialog holds input sent through the tab too.
+                    if !tab_session.is_empty() && tab_session != session {
+                        cdp.block(&tab_session, &what);
+                    }
                     return;
                 }
                 DialogPolicy::Accept => true,
@@ -1229,6 +1293,12 @@ fn close_first_dialog(ev: &mut TabEvents, cdp: &Cdp, session: &str) {
     }
     if !ev.modal.iter().any(|m| m.is_dialog()) {
         cdp.unblock(session);
+        if let Some(d) = ev.dialog_session.take() {
+            cdp.unblock(&d);
+        }
+        if !ev.tab_session.is_empty() {
+            cdp.unblock(&ev.tab_session);
+        }
     }
 }
 

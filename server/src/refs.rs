@@ -192,9 +192,12 @@ impl Refs {
             state.latest.clear();
         }
         let key = state.key.clone();
+        // The tab's own process only: a frame's ids are qualified by a
+        // number that is new for each of its documents (`frames.rs`).
         let ids: Vec<i64> = tree
             .iter()
             .filter_map(|(_, e)| e.aria_ref.as_deref().and_then(parse_ref))
+            .filter(|&b| crate::frames::split(b).0 == 0)
             .collect();
         if let (Some(&min), Some(&max)) = (ids.iter().min(), ids.iter().max()) {
             self.note_range(&key, doc, min, max);

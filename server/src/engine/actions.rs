@@ -16,6 +16,7 @@ use super::{Acted, Engine};
 use crate::ax::{AxSnapshot, parse_ref};
 use crate::browser::Page;
 use crate::error::Error;
+use crate::frames::{self, Resolved};
 use crate::refs::Lookup;
 use crate::settle;
 use crate::tools::{self, Call, TabAction};
@@ -73,9 +74,9 @@ impl Engine {
             }
             Call::Click(p) => {
                 let tab = self.tab()?;
-                let (backend, object) = self.resolve_ref(&tab, &p.target)?;
-                let (role, name) = describe(&tab, backend);
-                let (x, y) = point_of(&tab, backend, &object, &p.target, &role, &name)?;
+                let el = self.resolve_ref(&tab, &p.target)?;
+                let (role, name) = describe(&el.frame, el.backend);
+                let (x, y) = point_of(&tab, &el, &p.target, &role, &name)?;
                 let button = p.button.unwrap_or_default().as_str();
                 let double = p.double_click.unwrap_or(false);
                 let (_, mark) = self.mark(&tab);
@@ -101,10 +102,10 @@ impl Engine {
             }
             Call::Type(p) => {
                 let tab = self.tab()?;
-                let (backend, object) = self.resolve_ref(&tab, &p.target)?;
-                let (role, name) = describe(&tab, backend);
+                let el = self.resolve_ref(&tab, &p.target)?;
+                let (role, name) = describe(&el.frame, el.backend);
                 let (_, mark) = self.mark(&tab);
-                let focused = tab.call_on(&object, FOCUS_AND_SELECT, &[])?;
+                let focused = el.frame.call_on(&el.object, FOCUS_AND_SELECT, &[])?;
                 if focused != Value::Bool(true) {
                     bail!(Error::User(format!(
                         "{} cannot take text; type into a textbox, searchbox or editable element",
@@ -112,7 +113,7 @@ impl Engine {
                     )));
                 }
                 // A password field's text is shown masked (crate::secrets).
-                let shown = super::form::shown_text(&tab, &object, &p.text);
+                let shown = super::form::shown_text(&el.frame, &el.object, &p.text);
                 if p.text.is_empty() {
                     tab.press_key("Backspace")?;
                 } else {
@@ -150,10 +151,12 @@ impl Engine {
             }
             Call::SelectOption(p) => {
                 let tab = self.tab()?;
-                let (backend, object) = self.resolve_ref(&tab, &p.target)?;
-                let (role, name) = describe(&tab, backend);
+                let el = self.resolve_ref(&tab, &p.target)?;
+                let (role, name) = describe(&el.frame, el.backend);
                 let (_, mark) = self.mark(&tab);
-                let r = tab.call_on(&object, SELECT_OPTIONS, &[json!(p.values)])?;
+                let r = el
+                    .frame
+                    .call_on(&el.object, SELECT_OPTIONS, &[json!(p.values)])?;
                 if let Some(err) = r.get("error").and_then(Value::as_str) {
                     bail!(Error::User(format!(
                         "{}: {err}",
@@ -178,9 +181,9 @@ impl Engine {
             }
             Call::Hover(p) => {
                 let tab = self.tab()?;
-                let (backend, object) = self.resolve_ref(&tab, &p.target)?;
-                let (role, name) = describe(&tab, backend);
-                let (x, y) = point_of(&tab, backend, &object, &p.target, &role, &name)?;
+                let el = self.resolve_ref(&tab, &p.target)?;
+                let (role, name) = describe(&el.frame, el.backend);
+                let (x, y) = point_of(&tab, &el, &p.target, &role, &name)?;
                 let (_, mark) = self.mark(&tab);
                 tab.mouse("mouseMoved", x, y, "none", 0)?;
                 let settled = self.settle(&tab, mark);
@@ -204,10 +207,7 @@ impl Engine {
             Call::Screenshot(p) => {
                 let tab = self.tab()?;
                 let target = match p.target.as_deref() {
-                    Some(r) => {
-                        let (backend, object) = self.resolve_ref(&tab, r)?;
-                        Some((r, backend, object))
-                    }
+                    Some(r) => Some((r, self.resolve_ref(&tab, r)?)),
                     None => None,
                 };
                 let (image, what) = screenshot(&tab, p.full_page.unwrap_or(false), target)?;
@@ -239,10 +239,15 @@ impl Engine {
                 let tab = self.tab()?;
                 let value = match &p.target {
                     Some(r) => {
-                        let (_, object) = self.resolve_ref(&tab, r)?;
+                        let el = self.resolve_ref(&tab, r)?;
                         let f = scripts::on_element(&p.function);
                         // The element is both `this` and the argument.
-                        tab.call_function(&object, &f, vec![json!({ "objectId": object })], timeout)
+                        el.frame.call_function(
+                            &el.object,
+                            &f,
+                            vec![json!({ "objectId": el.object })],
+                            timeout,
+                        )
                     }
                     None => {
                         let expr = scripts::on_page(&p.function);
@@ -402,8 +407,10 @@ impl Engine {
         })
     }
 
-    /// Resolves a ref to the node that now stands for it (its backend id
-    /// and a JS object id), through the tab's latest snapshot.
+    /// Resolves a ref to the node that now stands for it, through the tab's
+    /// latest snapshot: the session of its frame (the tab's own, or an
+    /// out-of-process frame's; `frames.rs`), its backend id there and a JS
+    /// object id.
     ///
     /// A ref of the latest snapshot whose node is detached (the page
     /// re-rendered since) and a ref the latest snapshot does not show are
@@ -414,7 +421,7 @@ impl Engine {
     /// handed out in this document is refused even when `e<n>` happens to
     /// be a live backend id: refs are carried, so `e<n>` may name another
     /// element than node n.
-    pub(super) fn resolve_ref(&mut self, tab: &Page, r: &str) -> Result<(i64, String)> {
+    pub(super) fn resolve_ref(&mut self, tab: &Page, r: &str) -> Result<Resolved> {
         if parse_ref(r).is_none() {
             bail!(Error::User(format!(
                 "`{r}` is not a ref; use a [ref=…] from the latest snapshot, such as e12"
@@ -423,15 +430,15 @@ impl Engine {
         let key = tab.key().to_owned();
         let first = self.refs.lookup(&key, r);
         if let Lookup::Latest(t) | Lookup::Earlier(t) = &first
-            && let Some(object) = tab.resolve_backend(t.backend)
+            && let Some(el) = frames::resolve(tab, t.backend)
         {
-            return Ok((t.backend, object));
+            return Ok(el);
         }
         self.resnapshot(tab)?;
         if let Lookup::Latest(t) = self.refs.lookup(&key, r)
-            && let Some(object) = tab.resolve_backend(t.backend)
+            && let Some(el) = frames::resolve(tab, t.backend)
         {
-            return Ok((t.backend, object));
+            return Ok(el);
         }
         match first {
             Lookup::Latest(t) | Lookup::Earlier(t) => bail!(Error::User(format!(
@@ -592,16 +599,18 @@ pub(super) fn describe(tab: &Page, backend: i64) -> (String, String) {
     (role, name)
 }
 
-/// The point to click: the centre of the element, checked to hit it.
+/// The point to click, in the tab's viewport: the centre of the element,
+/// checked to hit it, and for an element in an out-of-process frame each
+/// owner `<iframe>` on the way checked too.
 pub(super) fn point_of(
     tab: &Page,
-    backend: i64,
-    object: &str,
+    el: &Resolved,
     r: &str,
     role: &str,
     name: &str,
 ) -> Result<(f64, f64)> {
-    let (x, y) = tab.center_of(backend).map_err(|e| {
+    let _ = frames::scroll_owners(tab, el);
+    let (x, y) = el.frame.center_of(el.backend).map_err(|e| {
         if matches!(Error::of(&e), Some(Error::NotVisible)) {
             anyhow!(Error::User(format!(
                 "{} is not visible (hidden or zero-sized); take a new snapshot",
@@ -611,14 +620,72 @@ pub(super) fn point_of(
             e
         }
     })?;
-    let hit = tab.call_on(object, HIT_TEST, &[json!(x), json!(y)])?;
-    if let Some(other) = hit.as_str() {
-        bail!(Error::User(format!(
+    let covered = |other: String, x: f64, y: f64| {
+        anyhow!(Error::User(format!(
             "{} is covered by {other} at ({x:.0}, {y:.0}); close or scroll past it first",
             label(role, name, r)
-        )));
+        )))
+    };
+    if let Some(other) = hit_test(&el.frame, el.backend, &el.object, x, y)? {
+        return Err(covered(other, x, y));
     }
-    Ok((x, y))
+    let (tx, ty, crossings) = frames::to_tab(tab, el, x, y)?;
+    for c in crossings {
+        if let Some(object) = c.parent.resolve_backend(c.owner)
+            && let Some(other) = hit_test(&c.parent, c.owner, &object, c.x, c.y)?
+        {
+            return Err(covered(other, tx, ty));
+        }
+    }
+    Ok((tx, ty))
+}
+
+/// What covers the element at `(x, y)` of its session's viewport, if
+/// anything. The point is moved into the element's own document first:
+/// in a same-process frame the viewport of the session is the page's
+/// (or the out-of-process frame's), not the frame document's, and
+/// `elementFromPoint` reads the latter. The corner of the element's quads
+/// there and of its box in its document give the shift (0 outside frames).
+fn hit_test(frame: &Page, backend: i64, object: &str, x: f64, y: f64) -> Result<Option<String>> {
+    let quads = frame
+        .call("DOM.getContentQuads", json!({ "backendNodeId": backend }))
+        .ok()
+        .and_then(|r| r.get("quads").cloned());
+    let corner = |axis: usize| {
+        quads
+            .as_ref()
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_array)
+            .flat_map(|q| q.iter().skip(axis).step_by(2).filter_map(Value::as_f64))
+            .reduce(f64::min)
+    };
+    // Without quads (null) the point is taken as it is.
+    let hit = frame.call_on(
+        object,
+        HIT_TEST,
+        &[json!(x), json!(y), json!(corner(0)), json!(corner(1))],
+    )?;
+    Ok(hit.as_str().map(str::to_owned))
+}
+
+/// The box of an element of an out-of-process frame in the tab's page
+/// coordinates (`[x, y, width, height]`): its box in the frame's viewport,
+/// moved by the frames' offsets and the tab's scroll.
+fn frame_box(tab: &Page, el: &Resolved) -> Result<Vec<f64>> {
+    let rect = el.frame.call_on(&el.object, scripts::VIEWPORT_BOX, &[])?;
+    let v: Vec<f64> = rect
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default();
+    if v.len() != 4 {
+        return Ok(v);
+    }
+    let (x, y, _) = frames::to_tab(tab, el, v[0], v[1])?;
+    let scroll = tab.evaluate("[scrollX, scrollY]", false, Duration::from_secs(2))?;
+    let s = |i: usize| scroll.get(i).and_then(Value::as_f64).unwrap_or(0.0);
+    Ok(vec![x + s(0), y + s(1), v[2], v[3]])
 }
 
 pub(super) fn wait_text(tab: &Page, text: &str, appear: bool, timeout: Duration) -> Result<()> {
@@ -647,20 +714,24 @@ pub(super) fn wait_text(tab: &Page, text: &str, appear: bool, timeout: Duration)
 pub(super) fn screenshot(
     tab: &Page,
     full_page: bool,
-    target: Option<(&str, i64, String)>,
+    target: Option<(&str, Resolved)>,
 ) -> Result<(Image, String)> {
     let mut params = json!({ "format": "png" });
     let what;
-    if let Some((r, backend, object)) = target {
-        let _ = tab.call(
+    if let Some((r, el)) = target {
+        let _ = frames::scroll_owners(tab, &el);
+        let _ = el.frame.call(
             "DOM.scrollIntoViewIfNeeded",
-            json!({ "backendNodeId": backend }),
+            json!({ "backendNodeId": el.backend }),
         );
-        let rect = tab.call_on(&object, scripts::PAGE_BOX, &[])?;
-        let v: Vec<f64> = rect
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_f64).collect())
-            .unwrap_or_default();
+        let v: Vec<f64> = if el.in_frame() {
+            frame_box(tab, &el)?
+        } else {
+            let rect = tab.call_on(&el.object, scripts::PAGE_BOX, &[])?;
+            rect.as_array()
+                .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                .unwrap_or_default()
+        };
         if v.len() != 4 || v[2] < 1.0 || v[3] < 1.0 {
             bail!(Error::User(format!(
                 "ref {r} has no visible box to capture"

@@ -84,19 +84,20 @@ impl Engine {
 
     /// Fills one field; returns its result line and its Playwright code.
     fn fill_field(&mut self, tab: &Page, f: &FormField) -> Result<(String, String)> {
-        let (backend, object) = self.resolve_ref(tab, &f.target)?;
-        let (role, name) = describe(tab, backend);
+        let el = self.resolve_ref(tab, &f.target)?;
+        let (frame, object) = (&el.frame, &el.object);
+        let (role, name) = describe(frame, el.backend);
         let what = label(&role, &name, &f.target);
         let loc = locator(&role, &name);
         match f.kind {
             FieldType::Textbox => {
-                let focused = tab.call_on(&object, FOCUS_AND_SELECT, &[])?;
+                let focused = frame.call_on(object, FOCUS_AND_SELECT, &[])?;
                 if focused != Value::Bool(true) {
                     bail!(Error::User(format!(
                         "{what} cannot take text; give a textbox, searchbox or editable element"
                     )));
                 }
-                let shown = shown_text(tab, &object, &f.value);
+                let shown = shown_text(frame, object, &f.value);
                 if f.value.is_empty() {
                     tab.press_key("Backspace")?;
                 } else {
@@ -108,7 +109,7 @@ impl Engine {
                 ))
             }
             FieldType::Slider => {
-                let r = tab.call_on(&object, SET_RANGE, &[json!(f.value.trim())])?;
+                let r = frame.call_on(object, SET_RANGE, &[json!(f.value.trim())])?;
                 if let Some(err) = r.get("error").and_then(Value::as_str) {
                     bail!(Error::User(format!("{what} is {err}")));
                 }
@@ -120,7 +121,7 @@ impl Engine {
             }
             FieldType::Checkbox | FieldType::Radio => {
                 let want = f.value == "true";
-                let state = tab.call_on(&object, CHECKED, &[])?;
+                let state = frame.call_on(object, CHECKED, &[])?;
                 let Some(now) = state.as_bool() else {
                     bail!(Error::User(format!(
                         "{what} is not a checkbox or radio (it has no checked state)"
@@ -132,11 +133,11 @@ impl Engine {
                             "{what} is a radio button: it cannot be unchecked; check another option of its group"
                         )));
                     }
-                    let (x, y) = point_of(tab, backend, &object, &f.target, &role, &name)?;
+                    let (x, y) = point_of(tab, &el, &f.target, &role, &name)?;
                     tab.mouse("mouseMoved", x, y, "none", 0)?;
                     tab.mouse("mousePressed", x, y, "left", 1)?;
                     tab.mouse("mouseReleased", x, y, "left", 1)?;
-                    let after = tab.call_on(&object, CHECKED, &[])?;
+                    let after = frame.call_on(object, CHECKED, &[])?;
                     if after.as_bool() != Some(want) {
                         bail!(Error::User(format!(
                             "clicking {what} did not {} it (the page kept its state)",
@@ -149,7 +150,7 @@ impl Engine {
                 Ok((format!("{verb} {what}"), format!("await {loc}.{method}();")))
             }
             FieldType::Combobox => {
-                let r = tab.call_on(&object, SELECT_OPTIONS, &[json!([f.value])])?;
+                let r = frame.call_on(object, SELECT_OPTIONS, &[json!([f.value])])?;
                 if let Some(err) = r.get("error").and_then(Value::as_str) {
                     bail!(Error::User(format!("{what}: {err}")));
                 }

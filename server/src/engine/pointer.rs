@@ -57,14 +57,14 @@ impl MouseState {
 impl Engine {
     pub(super) fn drag(&mut self, p: &DragParams) -> Result<Acted> {
         let tab = self.tab()?;
-        let (sb, so) = self.resolve_ref(&tab, &p.start_ref)?;
-        let (eb, eo) = self.resolve_ref(&tab, &p.end_ref)?;
-        let (sr, sn) = describe(&tab, sb);
-        let (er, en) = describe(&tab, eb);
-        let from = point_of(&tab, sb, &so, &p.start_ref, &sr, &sn)?;
+        let start = self.resolve_ref(&tab, &p.start_ref)?;
+        let end = self.resolve_ref(&tab, &p.end_ref)?;
+        let (sr, sn) = describe(&start.frame, start.backend);
+        let (er, en) = describe(&end.frame, end.backend);
+        let from = point_of(&tab, &start, &p.start_ref, &sr, &sn)?;
         // The target's point is taken before the press: a sortable may move
         // the dragged element under it once the drag starts.
-        let to = point_of(&tab, eb, &eo, &p.end_ref, &er, &en)?;
+        let to = point_of(&tab, &end, &p.end_ref, &er, &en)?;
         let (_, mark) = self.mark(&tab);
         let html5 = drag_between(&tab, from, to)?;
         let settled = self.settle(&tab, mark);

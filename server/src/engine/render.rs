@@ -228,11 +228,11 @@ pub(super) fn outer_html(
             .unwrap_or_default()
             .to_owned()),
         Some(b) => {
-            let object = tab
-                .resolve_backend(b)
-                .ok_or_else(|| anyhow!(Error::NotOnPage(format!("e{b}"))))?;
-            Ok(tab
-                .call_on(&object, scripts::OUTER_HTML, &[])?
+            let el = crate::frames::resolve(tab, b)
+                .ok_or_else(|| anyhow!(Error::NotOnPage(crate::frames::ref_text(b))))?;
+            Ok(el
+                .frame
+                .call_on(&el.object, scripts::OUTER_HTML, &[])?
                 .as_str()
                 .unwrap_or_default()
                 .to_owned())

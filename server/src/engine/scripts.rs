@@ -6,8 +6,14 @@ pub(super) fn js_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
-pub(super) const HIT_TEST: &str = r#"function (x, y) {
-  const hit = document.elementFromPoint(x, y);
+/// `(x, y)` is in the viewport of the element's session, `(left, top)` the
+/// corner of the element's quads there (null when unknown): the shift to
+/// its own document's viewport is that corner minus its box's (0 unless in
+/// a same-process frame).
+pub(super) const HIT_TEST: &str = r#"function (x, y, left, top) {
+  const r = this.getBoundingClientRect();
+  const dx = left === null ? 0 : left - r.left, dy = top === null ? 0 : top - r.top;
+  const hit = document.elementFromPoint(x - dx, y - dy);
   if (!hit || hit === this || this.contains(hit) || hit.contains(this)) return null;
   if (hit.getRootNode() !== document && hit.getRootNode().host && this.contains(hit.getRootNode().host)) return null;
   const name = (hit.getAttribute('aria-label') || hit.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
@@ -70,6 +76,10 @@ pub(super) const OUTER_HTML: &str = "function () { return this.outerHTML; }";
 
 /// An element's box in page coordinates: `[x, y, width, height]`.
 pub(super) const PAGE_BOX: &str = "function () { const r = this.getBoundingClientRect(); return [r.x + scrollX, r.y + scrollY, r.width, r.height]; }";
+
+/// An element's box in its viewport: `[x, y, width, height]`.
+pub(super) const VIEWPORT_BOX: &str =
+    "function () { const r = this.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }";
 
 /// The agent's `browser_evaluate` function called with the element as both
 /// `this` and its argument (a non-function is returned as is).
