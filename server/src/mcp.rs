@@ -25,7 +25,6 @@
 //! - the tab's renderer killed or crashed: the next call reloads the tab
 //!   and says so.
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -40,7 +39,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
-use crate::browser::kill_process;
+use crate::context::Stopper;
 use crate::engine::{Engine, Output};
 use crate::error::lock;
 use crate::tools::{self, Call, Parsed, desc};
@@ -49,7 +48,7 @@ use crate::tools::{self, Call, Parsed, desc};
 #[derive(Clone)]
 pub struct McpServer {
     engine: Arc<Mutex<Engine>>,
-    pid: Arc<AtomicU32>,
+    stopper: Stopper,
     action_timeout: Duration,
     tool_router: ToolRouter<Self>,
 }
@@ -57,11 +56,11 @@ pub struct McpServer {
 impl McpServer {
     /// A server around an engine.
     pub fn new(engine: Engine) -> McpServer {
-        let pid = engine.pid_cell();
+        let stopper = engine.stopper();
         let action_timeout = engine.config().browser.action_timeout;
         McpServer {
             engine: Arc::new(Mutex::new(engine)),
-            pid,
+            stopper,
             action_timeout,
             tool_router: Self::tool_router(),
         }
@@ -107,13 +106,16 @@ impl McpServer {
             }
             Err(_) => {
                 // The call hangs (a page stuck in a script, a dead renderer):
-                // stopping the browser ends every pending CDP call, so the
-                // blocked thread returns and the next call relaunches.
-                let pid = self.pid.load(Ordering::SeqCst);
-                tracing::warn!("{tool} exceeded {budget:?}; stopping the browser (pid {pid})");
-                kill_process(pid);
+                // stopping the browser (or this client's context) ends every
+                // pending CDP call, so the blocked thread returns and the
+                // next call starts afresh.
+                tracing::warn!("{tool} exceeded {budget:?}; stopping it");
+                let stopper = self.stopper.clone();
+                let what = tokio::task::spawn_blocking(move || stopper.stop())
+                    .await
+                    .unwrap_or("the browser was stopped");
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                    "### Result\nError: {tool} did not finish in {} s, so the browser was stopped; the next call starts a fresh one.",
+                    "### Result\nError: {tool} did not finish in {} s, so {what}; the next call starts a fresh one.",
                     budget.as_secs()
                 ))]))
             }
