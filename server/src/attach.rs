@@ -55,12 +55,7 @@ fn from_http(url: &url::Url) -> Result<String> {
         stream,
         "GET /json/version HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
     )?;
-    let mut answer = Vec::new();
-    stream
-        .take(MAX_ANSWER)
-        .read_to_end(&mut answer)
-        .with_context(|| format!("reading {authority}/json/version"))?;
-    let answer = String::from_utf8_lossy(&answer);
+    let answer = read_answer(&mut stream).with_context(|| format!("reading {authority}/json/version"))?;
     let (head, body) = answer
         .split_once("\r\n\r\n")
         .ok_or_else(|| anyhow!("{authority}/json/version gave no HTTP answer"))?;
@@ -87,6 +82,41 @@ fn from_http(url: &url::Url) -> Result<String> {
     ws.set_host(Some(host)).map_err(|e| anyhow!("{e}"))?;
     ws.set_port(Some(port)).map_err(|_| anyhow!("cannot set the port"))?;
     Ok(ws.to_string())
+}
+
+/// Reads one HTTP answer: the head, then a body of `Content-Length`
+/// bytes, chunks up to the last one, or (neither) up to the close.
+/// Chromium keeps the connection open whatever the request asks.
+fn read_answer(stream: &mut TcpStream) -> Result<String> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let text = String::from_utf8_lossy(&buf);
+        if let Some(end) = text.find("\r\n\r\n") {
+            let head = text[..end].to_ascii_lowercase();
+            let body_len = text.len() - end - 4;
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            let done = match length {
+                Some(n) => body_len >= n,
+                None if head.contains("transfer-encoding: chunked") => text.ends_with("0\r\n\r\n"),
+                None => false,
+            };
+            if done {
+                return Ok(text.into_owned());
+            }
+        }
+        if buf.len() as u64 > MAX_ANSWER {
+            bail!("the answer is over {MAX_ANSWER} bytes");
+        }
+        let n = stream.read(&mut chunk)?;
+        if n == 0 {
+            return Ok(String::from_utf8_lossy(&buf).into_owned());
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
 }
 
 fn dechunk(body: &str) -> String {

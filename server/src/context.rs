@@ -349,10 +349,18 @@ impl BrowserHost {
         }
         let chromium = Arc::new(match &self.config.cdp_endpoint {
             Some(endpoint) => {
-                let ws = crate::attach::ws_url(endpoint)?;
-                tracing::info!("attached to the browser at {ws}");
-                Chromium::attach(&ws).map_err(|e| {
-                    e.context(format!("connecting to --cdp-endpoint {endpoint} ({ws})"))
+                // The agent cannot fix this; the operator can: say what failed.
+                let attach = || -> Result<Chromium> {
+                    let ws = crate::attach::ws_url(endpoint)?;
+                    let c = Chromium::attach(&ws)
+                        .map_err(|e| e.context(format!("connecting to {ws}")))?;
+                    tracing::info!("attached to the browser at {ws}");
+                    Ok(c)
+                };
+                attach().map_err(|e| {
+                    anyhow!(Error::User(format!(
+                        "could not attach to the browser at --cdp-endpoint {endpoint}: {e:#}. Check that it runs with --remote-debugging-port and that this host can reach it"
+                    )))
                 })?
             }
             None => {
