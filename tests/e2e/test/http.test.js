@@ -64,7 +64,7 @@ const INIT = JSON.stringify({
 
 describe('HTTP: a browser context per client', () => {
   let server;
-  before(async () => { server = await startHttpServer(['--session-timeout', '3', '--action-timeout', '4']); });
+  before(async () => { server = await startHttpServer(['--session-timeout', '8', '--action-timeout', '4']); });
   after(async () => { await server?.stop(); });
 
   test('two clients are isolated: cookies, storage and tabs are their own', async () => {
@@ -113,13 +113,16 @@ describe('HTTP: a browser context per client', () => {
         assert.match(r.text, /cookie: none/);
       }
       assert.equal(held, 1);
-      // The leaver's session times out (--session-timeout 3): its context
+      // The leaver's session times out (--session-timeout 8): its context
       // goes. The stayer keeps working meanwhile (and so is never idle).
       await until(async () => {
         const r = await b.call('browser_snapshot');
         assert.equal(r.isError, false, r.text);
         return server.openContexts() === 1;
       }, 20000, "the leaver's context to close");
+    } catch (e) {
+      console.log(`# server log:\n${server.log().replace(/^/gm, '# ')}`);
+      throw e;
     } finally {
       await b.close();
       await slow.close();
