@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
+import WebSocket from 'ws';
+
 import { binary, childProcesses, gone, section, serveSite } from './helpers.js';
 import { connect, startChromium, startHttpServer, until } from './http-helpers.js';
 
@@ -188,6 +190,36 @@ describe('HTTP: attach to a running Chromium (--cdp-endpoint)', () => {
       assert.match((await chromium.version()).Browser, /Chrome|Chromium/);
       assert.equal((await chromium.pages()).length, before);
     } finally {
+      await chromium.kill();
+    }
+  });
+
+  test("a renderer crash in one client's context leaves the others alone", async () => {
+    const chromium = await startChromium();
+    const server = await startHttpServer(['--cdp-endpoint', chromium.endpoint]);
+    try {
+      const a = await connect(server.url, 'a');
+      const b = await connect(server.url, 'b');
+      await a.call('browser_navigate', { url: site.url('/set?who=crash') });
+      await b.call('browser_navigate', { url: site.url('/show') });
+      // Crash a's tab through the browser's own DevTools endpoint.
+      const target = (await chromium.pages()).find((t) => t.url.includes('who=crash'));
+      assert.ok(target, 'a\'s page target');
+      const ws = new WebSocket(target.webSocketDebuggerUrl);
+      await new Promise((ok, fail) => { ws.on('open', ok); ws.on('error', fail); });
+      ws.send(JSON.stringify({ id: 1, method: 'Page.crash' }));
+      await new Promise((ok) => setTimeout(ok, 500));
+      ws.terminate();
+      const rb = await b.call('browser_snapshot');
+      assert.equal(rb.isError, false, rb.text);
+      assert.doesNotMatch(rb.text, /crash/);
+      assert.match(rb.text, /cookie: none/);
+      const ra = await a.call('browser_snapshot');
+      assert.match(ra.text, /The tab's page had crashed \(its renderer process died\) and was reloaded/);
+      await a.close();
+      await b.close();
+    } finally {
+      await server.stop();
       await chromium.kill();
     }
   });
