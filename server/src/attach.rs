@@ -47,26 +47,34 @@ fn from_http(url: &url::Url) -> Result<String> {
         .with_context(|| format!("resolving {authority}"))?
         .next()
         .ok_or_else(|| anyhow!("{authority} resolves to no address"))?;
-    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(10))
-        .with_context(|| format!("connecting to {authority}; is the browser running with --remote-debugging-port?"))?;
+    let mut stream =
+        TcpStream::connect_timeout(&addr, Duration::from_secs(10)).with_context(|| {
+            format!(
+                "connecting to {authority}; is the browser running with --remote-debugging-port?"
+            )
+        })?;
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     stream.set_write_timeout(Some(Duration::from_secs(10)))?;
     write!(
         stream,
         "GET /json/version HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
     )?;
-    let answer = read_answer(&mut stream).with_context(|| format!("reading {authority}/json/version"))?;
+    let answer =
+        read_answer(&mut stream).with_context(|| format!("reading {authority}/json/version"))?;
     let (head, body) = answer
         .split_once("\r\n\r\n")
         .ok_or_else(|| anyhow!("{authority}/json/version gave no HTTP answer"))?;
     let status = head.lines().next().unwrap_or_default();
-    if !status.split_whitespace().nth(1).is_some_and(|c| c == "200") {
+    if status.split_whitespace().nth(1) != Some("200") {
         bail!(
             "{authority}/json/version answered `{status}`: {}. (Chromium refuses a Host header that is not an IP address or localhost: use the browser's IP, or its ws:// URL.)",
             body.trim()
         );
     }
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         dechunk(body)
     } else {
         body.to_owned()
@@ -77,10 +85,12 @@ fn from_http(url: &url::Url) -> Result<String> {
         .get("webSocketDebuggerUrl")
         .and_then(Value::as_str)
         .ok_or_else(|| anyhow!("{authority}/json/version names no webSocketDebuggerUrl"))?;
-    let mut ws = url::Url::parse(ws).with_context(|| format!("the browser's WebSocket URL `{ws}`"))?;
+    let mut ws =
+        url::Url::parse(ws).with_context(|| format!("the browser's WebSocket URL `{ws}`"))?;
     // The browser names its own address; reach it where the user does.
     ws.set_host(Some(host)).map_err(|e| anyhow!("{e}"))?;
-    ws.set_port(Some(port)).map_err(|_| anyhow!("cannot set the port"))?;
+    ws.set_port(Some(port))
+        .map_err(|_| anyhow!("cannot set the port"))?;
     Ok(ws.to_string())
 }
 

@@ -961,7 +961,8 @@ impl Session {
             self.new_tab()?;
         }
         // headless_chrome registers tabs on its own connection, a little later.
-        let known: Vec<Arc<Tab>> = match self.chromium.browser.as_ref().map(|b| b.get_tabs().lock()) {
+        let known: Vec<Arc<Tab>> = match self.chromium.browser.as_ref().map(|b| b.get_tabs().lock())
+        {
             Some(Ok(tabs)) => tabs.clone(),
             _ => Vec::new(),
         };

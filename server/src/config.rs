@@ -99,7 +99,9 @@ impl ServeFlags {
         if !attached {
             // Launch flags cover every tab, popups included.
             if let Some(p) = &proxy {
-                browser.extra_args.push(format!("--proxy-server={}", p.server));
+                browser
+                    .extra_args
+                    .push(format!("--proxy-server={}", p.server));
                 if let Some(b) = &p.bypass {
                     browser.extra_args.push(format!("--proxy-bypass-list={b}"));
                 }
@@ -108,7 +110,9 @@ impl ServeFlags {
                 browser.extra_args.push(format!("--user-agent={ua}"));
             }
             if self.ignore_https_errors {
-                browser.extra_args.push("--ignore-certificate-errors".into());
+                browser
+                    .extra_args
+                    .push("--ignore-certificate-errors".into());
             }
         }
         let http = self.port.is_some();
@@ -177,9 +181,9 @@ pub fn file_args(path: &Path, cmd: &Command, given: &ArgMatches) -> Result<Vec<O
     let at = format!("config file {}", path.display());
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {at}"))?;
     let v: Value = serde_json::from_str(&text).with_context(|| format!("{at} is not JSON"))?;
-    let obj = v
-        .as_object()
-        .ok_or_else(|| anyhow!("{at}: expected a JSON object of flags in camelCase, e.g. {{\"port\": 8931}}"))?;
+    let obj = v.as_object().ok_or_else(|| {
+        anyhow!("{at}: expected a JSON object of flags in camelCase, e.g. {{\"port\": 8931}}")
+    })?;
     let keys: Vec<String> = cmd
         .get_arguments()
         .filter_map(|a| a.get_long())
@@ -224,7 +228,11 @@ pub fn file_args(path: &Path, cmd: &Command, given: &ArgMatches) -> Result<Vec<O
                 Value::String(s) => args.push(format!("--{flag}={s}")),
                 Value::Number(n) => args.push(format!("--{flag}={n}")),
                 // A JSON-valued flag (`defaultExpectation`) takes the object.
-                Value::Object(_) if arg.get_value_names().is_some_and(|n| n.iter().any(|n| n == "JSON")) => {
+                Value::Object(_)
+                    if arg
+                        .get_value_names()
+                        .is_some_and(|n| n.iter().any(|n| n == "JSON")) =>
+                {
                     args.push(format!("--{flag}={value}"))
                 }
                 _ => return Err(wrong("a string or a number")),

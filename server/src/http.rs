@@ -146,10 +146,9 @@ pub async fn serve(
                 let service = Arc::clone(&service);
                 async move {
                     if req.uri().path() != "/mcp" {
-                        let body = Full::new(Bytes::from_static(
-                            b"Not found: the MCP endpoint is /mcp\n",
-                        ))
-                        .boxed();
+                        let body =
+                            Full::new(Bytes::from_static(b"Not found: the MCP endpoint is /mcp\n"))
+                                .boxed();
                         let mut res = hyper::Response::new(body);
                         *res.status_mut() = hyper::StatusCode::NOT_FOUND;
                         return Ok::<_, Infallible>(res);

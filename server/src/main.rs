@@ -108,9 +108,7 @@ fn parse() -> Result<Cli> {
     };
     let mut cmd = Cli::command();
     let given = cmd.clone().get_matches_from(&argv);
-    let (_, given) = given
-        .subcommand()
-        .ok_or_else(|| anyhow!("no subcommand"))?;
+    let (_, given) = given.subcommand().ok_or_else(|| anyhow!("no subcommand"))?;
     let mcp = cmd
         .find_subcommand_mut("mcp")
         .ok_or_else(|| anyhow!("no mcp command"))?;

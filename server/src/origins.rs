@@ -167,7 +167,10 @@ mod tests {
     #[test]
     fn bad_entries_name_the_flag() {
         let e = OriginPolicy::parse(&["example.com".into()], &[]).unwrap_err();
-        assert!(e.to_string().contains("--allowed-origins: `example.com`"), "{e}");
+        assert!(
+            e.to_string().contains("--allowed-origins: `example.com`"),
+            "{e}"
+        );
         let e = OriginPolicy::parse(&[], &["http://a.com/path".into()]).unwrap_err();
         assert!(e.to_string().contains("--blocked-origins"), "{e}");
         assert!(OriginPolicy::parse(&[], &[]).unwrap().is_none());

@@ -48,9 +48,8 @@ impl StorageState {
     pub fn read(path: &Path) -> Result<StorageState> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("--storage-state: reading {}", path.display()))?;
-        let v: Value = serde_json::from_str(&text).with_context(|| {
-            format!("--storage-state: {} is not JSON", path.display())
-        })?;
+        let v: Value = serde_json::from_str(&text)
+            .with_context(|| format!("--storage-state: {} is not JSON", path.display()))?;
         StorageState::from_json(&v).map_err(|e| {
             anyhow!(
                 "--storage-state {}: {e} (expected Playwright's storageState: {{\"cookies\": [...], \"origins\": [...]}})",
@@ -69,17 +68,26 @@ impl StorageState {
         let empty = Vec::new();
         let cookies = match top.get("cookies") {
             None => &empty,
-            Some(c) => c.as_array().ok_or_else(|| anyhow!("cookies: expected an array"))?,
+            Some(c) => c
+                .as_array()
+                .ok_or_else(|| anyhow!("cookies: expected an array"))?,
         };
         for (i, c) in cookies.iter().enumerate() {
             let at = format!("cookies[{i}]");
-            let o = c.as_object().ok_or_else(|| anyhow!("{at}: expected an object"))?;
+            let o = c
+                .as_object()
+                .ok_or_else(|| anyhow!("{at}: expected an object"))?;
             let mut p = json!({
                 "name": string(o, "name", &at)?,
                 "value": string(o, "value", &at)?,
             });
             match (o.get("url"), o.get("domain")) {
-                (Some(u), _) => p["url"] = json!(u.as_str().ok_or_else(|| anyhow!("{at}.url: expected a string"))?),
+                (Some(u), _) => {
+                    p["url"] = json!(
+                        u.as_str()
+                            .ok_or_else(|| anyhow!("{at}.url: expected a string"))?
+                    )
+                }
                 (None, Some(_)) => {
                     p["domain"] = json!(string(o, "domain", &at)?);
                     p["path"] = json!(o.get("path").and_then(Value::as_str).unwrap_or("/"));
@@ -87,14 +95,19 @@ impl StorageState {
                 (None, None) => bail!("{at}: give `domain` (and `path`) or `url`"),
             }
             if let Some(e) = o.get("expires") {
-                let e = e.as_f64().ok_or_else(|| anyhow!("{at}.expires: expected a number"))?;
+                let e = e
+                    .as_f64()
+                    .ok_or_else(|| anyhow!("{at}.expires: expected a number"))?;
                 if e > 0.0 {
                     p["expires"] = json!(e);
                 }
             }
             for k in ["httpOnly", "secure"] {
                 if let Some(b) = o.get(k) {
-                    p[k] = json!(b.as_bool().ok_or_else(|| anyhow!("{at}.{k}: expected true or false"))?);
+                    p[k] = json!(
+                        b.as_bool()
+                            .ok_or_else(|| anyhow!("{at}.{k}: expected true or false"))?
+                    );
                 }
             }
             if let Some(s) = o.get("sameSite") {
@@ -107,11 +120,15 @@ impl StorageState {
         }
         let origins = match top.get("origins") {
             None => &empty,
-            Some(o) => o.as_array().ok_or_else(|| anyhow!("origins: expected an array"))?,
+            Some(o) => o
+                .as_array()
+                .ok_or_else(|| anyhow!("origins: expected an array"))?,
         };
         for (i, o) in origins.iter().enumerate() {
             let at = format!("origins[{i}]");
-            let o = o.as_object().ok_or_else(|| anyhow!("{at}: expected an object"))?;
+            let o = o
+                .as_object()
+                .ok_or_else(|| anyhow!("{at}: expected an object"))?;
             let origin = string(o, "origin", &at)?;
             let url = url::Url::parse(&origin)
                 .ok()
@@ -126,10 +143,14 @@ impl StorageState {
             };
             for (j, item) in list.iter().enumerate() {
                 let at = format!("{at}.localStorage[{j}]");
-                let item = item.as_object().ok_or_else(|| anyhow!("{at}: expected an object"))?;
+                let item = item
+                    .as_object()
+                    .ok_or_else(|| anyhow!("{at}: expected an object"))?;
                 items.push((string(item, "name", &at)?, string(item, "value", &at)?));
             }
-            state.origins.push((url.origin().ascii_serialization(), items));
+            state
+                .origins
+                .push((url.origin().ascii_serialization(), items));
         }
         Ok(state)
     }
@@ -200,7 +221,12 @@ fn set_local_storage(
             if let Some(cdp) = weak.upgrade() {
                 let s = s.clone();
                 std::thread::spawn(move || {
-                    let _ = cdp.call(Some(&s), "Fetch.fulfillRequest", answer, Duration::from_secs(5));
+                    let _ = cdp.call(
+                        Some(&s),
+                        "Fetch.fulfillRequest",
+                        answer,
+                        Duration::from_secs(5),
+                    );
                 });
             }
         });
@@ -245,7 +271,12 @@ fn set_local_storage(
         cdp.forget(&session);
         done
     })();
-    let _ = cdp.call(None, "Target.closeTarget", json!({ "targetId": target }), quick);
+    let _ = cdp.call(
+        None,
+        "Target.closeTarget",
+        json!({ "targetId": target }),
+        quick,
+    );
     result
 }
 
@@ -311,7 +342,8 @@ mod tests {
         assert_eq!(e.to_string(), "cookies[0]: `value` is missing");
         let e = StorageState::from_json(&json!({"cookie": []})).unwrap_err();
         assert_eq!(e.to_string(), "unknown key `cookie`");
-        let e = StorageState::from_json(&json!({"origins": [{"origin": "file:///x"}]})).unwrap_err();
+        let e =
+            StorageState::from_json(&json!({"origins": [{"origin": "file:///x"}]})).unwrap_err();
         assert!(e.to_string().contains("origins[0].origin"), "{e}");
     }
 }
