@@ -119,14 +119,7 @@ pub async fn serve(
     // On stderr whatever the log filter: a client (or a test) reads the
     // port from it when --port 0 picked one.
     eprintln!("response-diff: MCP over streamable HTTP at http://{shown}/mcp");
-    let stop = async {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {},
-            _ = term.recv() => {},
-        }
-        Ok::<(), std::io::Error>(())
-    };
+    let stop = crate::mcp::stop_signal();
     tokio::pin!(stop);
     loop {
         let (stream, _) = tokio::select! {

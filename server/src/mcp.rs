@@ -219,19 +219,22 @@ pub async fn serve_stdio(engine: Engine) -> anyhow::Result<()> {
         .serve(crate::stdio::GuardedTransport::stdio()?)
         .await?;
     let cancel = running.cancellation_token();
-    let stop = async {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {},
-            _ = term.recv() => {},
-        }
-        Ok::<(), std::io::Error>(())
-    };
+    let stop = stop_signal();
     tokio::select! {
         r = running.waiting() => { r?; }
         r = stop => { r?; cancel.cancel(); }
     }
     let s = server.clone();
     tokio::task::spawn_blocking(move || s.shutdown()).await?;
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM (the end of either transport).
+pub async fn stop_signal() -> std::io::Result<()> {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {},
+        _ = term.recv() => {},
+    }
     Ok(())
 }

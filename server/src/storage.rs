@@ -195,17 +195,7 @@ fn set_local_storage(
         .ok_or_else(|| anyhow!("the browser opened no tab"))?
         .to_owned();
     let result = (|| -> Result<()> {
-        let r = cdp.call(
-            None,
-            "Target.attachToTarget",
-            json!({ "targetId": target, "flatten": true }),
-            quick,
-        )?;
-        let session = r
-            .get("sessionId")
-            .and_then(Value::as_str)
-            .ok_or_else(|| anyhow!("attaching to the tab gave no session"))?
-            .to_owned();
+        let session = cdp.attach(&target, quick)?;
         let weak = Arc::downgrade(cdp);
         let s = session.clone();
         let listener: Listener = Arc::new(move |method: &str, p: &Value| {

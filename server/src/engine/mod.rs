@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 use self::capture::page_state;
 use crate::ax::AxSnapshot;
 use crate::browser::{BrowserConfig, Page, Session};
-use crate::context::{BrowserHost, Stopper};
+use crate::context::{BrowserHost, ReleaseMemory, Stopper};
 use crate::error::Error;
 use crate::refs::{Carried, Refs};
 use crate::tools::{self, Batch, Call, Parsed};
@@ -135,6 +135,8 @@ pub struct Engine {
     nav_token: AtomicU64,
     /// The browser died; the next launch reports it.
     crashed: Option<()>,
+    /// Last, so it runs after every other field is dropped.
+    _release: ReleaseMemory,
 }
 
 /// Tools whose defaults the server refines (the core has no entry for
@@ -171,6 +173,7 @@ impl Engine {
             refs: Refs::new(),
             nav_token: AtomicU64::new(1),
             crashed: None,
+            _release: ReleaseMemory,
         })
     }
 

@@ -58,7 +58,7 @@ async function session(url, site, id, rounds) {
  * Runs the load: a single client alone first (the reference times), then
  * `clients` at once plus one that disconnects mid-call. Returns the numbers.
  */
-export async function runLoad({ clients = 6, rounds = 8, sessionTimeout = 8, waves = 1 } = {}) {
+export async function runLoad({ clients = 6, rounds = 8, sessionTimeout = 8, waves = 1, settleMs = 500 } = {}) {
   const handlers = {};
   const pages = {};
   for (let id = 0; id <= clients; id += 1) pages[`/client/${id}`] = PAGE(id);
@@ -101,7 +101,8 @@ export async function runLoad({ clients = 6, rounds = 8, sessionTimeout = 8, wav
       // session timed out) and page targets.
       await until(() => server.openContexts() === 0, 30000, 'every context to close');
       await until(async () => (await chromium.pages()).length === targetsBefore, 10000, 'the page targets to close');
-      await new Promise((ok) => setTimeout(ok, 500));
+      // Idle worker threads (tokio's blocking pool keeps them 10 s) go first.
+      await new Promise((ok) => setTimeout(ok, settleMs));
       afterWaves.push(rssKiB(server.proc.pid));
     }
     clearInterval(sampler);
