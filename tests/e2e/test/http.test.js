@@ -297,6 +297,44 @@ describe('HTTP: logins, origins, config', () => {
     assert.equal(asked, 0);
   });
 
+  test('--user-agent and --viewport-size reach the page, launched or attached', async () => {
+    const who = await serveSite(undefined, {
+      '/who': `<!doctype html><title>who</title><p id="w"></p><script>
+        document.getElementById('w').textContent = 'ua=' + navigator.userAgent + ' width=' + innerWidth;
+      </script>`,
+    });
+    const chromium = await startChromium();
+    try {
+      for (const extra of [[], ['--cdp-endpoint', chromium.endpoint]]) {
+        const server = await startHttpServer(['--user-agent', 'rd-agent/1.0', '--viewport-size', '900x700', ...extra]);
+        try {
+          const c = await connect(server.url);
+          const r = await c.call('browser_navigate', { url: who.url('/who') });
+          assert.match(r.text, /ua=rd-agent\/1\.0 width=900/, `${extra.join(' ')}: ${r.text}`);
+          await c.close();
+        } finally {
+          await server.stop();
+        }
+      }
+    } finally {
+      await chromium.kill();
+      await who.close();
+    }
+  });
+
+  test('--isolated over stdio: a browser context of its own', async () => {
+    const { startServer } = await import('./helpers.js');
+    const s = await startServer(['--isolated']);
+    try {
+      await s.call('browser_navigate', { url: site.url('/set?who=iso') });
+      const r = await s.call('browser_navigate', { url: site.url('/show') });
+      assert.deepEqual(shown(r.text), { cookie: 'who=iso', storage: 'iso' });
+      assert.match(s.log(), /browser context \S+ opened \(1 open\)/);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('--config: keys are the flags in camelCase, flags win', async () => {
     const config = join(tmp, 'config.json');
     writeFileSync(config, JSON.stringify({
