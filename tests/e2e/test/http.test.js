@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -319,6 +319,45 @@ describe('HTTP: logins, origins, config', () => {
     } finally {
       await chromium.kill();
       await who.close();
+    }
+  });
+
+  test('--proxy-server and --proxy-bypass send the pages through the proxy, launched or attached', async () => {
+    // A forwarding HTTP proxy on 127.0.0.1 that notes what it carried.
+    const seen = [];
+    const proxy = createServer((req, res) => {
+      seen.push(req.url);
+      const up = request(req.url, { method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => { res.writeHead(502); res.end(); });
+      req.pipe(up);
+    });
+    await new Promise((ok) => proxy.listen(0, '127.0.0.1', ok));
+    const chromium = await startChromium();
+    try {
+      for (const extra of [[], ['--cdp-endpoint', chromium.endpoint]]) {
+        seen.length = 0;
+        // Chromium never proxies loopback unless told to (`<-loopback>`).
+        const server = await startHttpServer([
+          '--proxy-server', `http://127.0.0.1:${proxy.address().port}`, '--proxy-bypass', '<-loopback>', ...extra,
+        ]);
+        try {
+          const c = await connect(server.url);
+          const r = await c.call('browser_navigate', { url: site.url('/show') });
+          assert.equal(r.isError, false, r.text);
+          assert.match(r.text, /cookie: none/);
+          assert.ok(seen.includes(site.url('/show')), `${extra.join(' ')}: the proxy carried ${seen}`);
+          await c.close();
+        } finally {
+          await server.stop();
+        }
+      }
+    } finally {
+      await chromium.kill();
+      proxy.closeAllConnections();
+      await new Promise((ok) => proxy.close(ok));
     }
   });
 
