@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: load-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -136,6 +136,7 @@ bench: setup
 ## clients × 91 calls, 3 waves, one client leaving mid-call per wave;
 ## p50/p95 against a single client, memory and page targets before, at the
 ## peak and after, contexts left; writes docs/bench/load.md.
+.PHONY: load-bench
 load-bench: setup
 	$(CARGO) build --release -p response-diff-server
 	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
