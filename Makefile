@@ -130,7 +130,18 @@ bench: setup
 	$(MAKE) app-bench
 	$(MAKE) tasks-bench
 	$(MAKE) conformance
+	$(MAKE) load-bench
 	./scripts/bench-report.sh report --target $(TARGET_DIR)
+
+## Concurrent MCP clients over streamable HTTP on the release server: 8
+## clients × 91 calls, 3 waves, one client leaving mid-call per wave;
+## p50/p95 against a single client, memory and page targets before, at the
+## peak and after, contexts left; writes docs/bench/load.md.
+.PHONY: load-bench
+load-bench: setup
+	$(CARGO) build --release -p response-diff-server
+	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
+	cd tests/e2e && RESPONSE_DIFF_BIN=$(abspath $(TARGET_DIR))/release/response-diff node bench/load.mjs --out ../../docs/bench/load.md
 
 ## The token-savings session alone: one scripted agent session through our
 ## server (full, filtered, diff + since, diff with context 0), @playwright/mcp and fast-playwright-mcp

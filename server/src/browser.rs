@@ -43,6 +43,9 @@ pub struct BrowserConfig {
     /// Directories files may be uploaded from (`--upload-root`); empty:
     /// the working directory.
     pub upload_roots: Vec<PathBuf>,
+    /// More Chromium flags for a launch (proxy, user agent, certificate
+    /// errors; see `crate::context`).
+    pub extra_args: Vec<String>,
 }
 
 impl Default for BrowserConfig {
@@ -56,6 +59,7 @@ impl Default for BrowserConfig {
             dialogs: crate::modal::DialogPolicy::Ask,
             output_dir: None,
             upload_roots: Vec::new(),
+            extra_args: Vec::new(),
         }
     }
 }
@@ -688,22 +692,51 @@ impl Page {
     }
 }
 
-/// A launched browser with its tabs.
-pub struct Session {
+/// One browser process (launched here, or attached to with
+/// `--cdp-endpoint`) and our connection to it; every [`Session`] on it
+/// holds an `Arc`. Dropping the last one stops a browser launched here and
+/// only disconnects from an attached one.
+pub struct Chromium {
     browser: Option<Browser>,
     cdp: Arc<Cdp>,
     profile: Option<PathBuf>,
     pid: Option<u32>,
+    /// The browser's downloads (`Browser.download*` events come on the
+    /// browser's own session, for every context).
+    downloads: Arc<Mutex<crate::downloads::Downloads>>,
+}
+
+/// The tabs of one browser context: the default context of a launched
+/// browser, or a context of its own ([`crate::context`]) that is disposed
+/// when the session is dropped.
+pub struct Session {
+    chromium: Arc<Chromium>,
+    cdp: Arc<Cdp>,
+    /// The browser context, `None` for the browser's default one.
+    context: Option<crate::context::ContextHandle>,
+    /// What every tab of this context gets when adopted.
+    setup: Arc<crate::context::TabSetup>,
     pages: Vec<Page>,
     current: usize,
     action_timeout: Duration,
     /// Tabs that did not answer when adopted (not retried).
     unusable: Vec<String>,
+    /// What happens to JavaScript dialogs (`--dialogs`).
     dialogs: crate::modal::DialogPolicy,
-    downloads: Arc<Mutex<crate::downloads::Downloads>>,
 }
 
 impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(c) = &self.context {
+            for p in &self.pages {
+                self.cdp.forget(&p.session);
+            }
+            c.dispose();
+        }
+    }
+}
+
+impl Drop for Chromium {
     fn drop(&mut self) {
         drop(self.browser.take());
         if let Some(pid) = self.pid
@@ -721,6 +754,22 @@ impl Drop for Session {
             }
         }
     }
+}
+
+fn allow_downloads(cdp: &Cdp, dir: &Path, context: Option<&str>) -> Result<()> {
+    let mut params =
+        json!({ "behavior": "allowAndName", "downloadPath": dir, "eventsEnabled": true });
+    if let Some(c) = context {
+        params["browserContextId"] = json!(c);
+    }
+    cdp.call(
+        None,
+        "Browser.setDownloadBehavior",
+        params,
+        Duration::from_secs(5),
+    )
+    .context("Browser.setDownloadBehavior")?;
+    Ok(())
 }
 
 /// The flags every Chromium we launch gets (the server's and the browser
@@ -741,10 +790,102 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 ];
 
 impl Session {
-    /// Launches Chromium and opens one tab. `pid_slot` receives the
-    /// browser's process id (the server's watchdog kills it when a call
-    /// hangs).
+    /// Launches Chromium and opens one tab in its default context.
+    /// `pid_slot` receives the browser's process id (the server's watchdog
+    /// kills it when a call hangs).
     pub fn launch(config: &BrowserConfig, pid_slot: &AtomicU32) -> Result<Session> {
+        let chromium = Arc::new(Chromium::launch(config, pid_slot)?);
+        Session::first(
+            chromium,
+            Arc::default(),
+            config.action_timeout,
+            config.dialogs,
+        )
+    }
+
+    /// The default context of a browser just launched: our first tab, then
+    /// the launch's own blank tab closed.
+    pub fn first(
+        chromium: Arc<Chromium>,
+        setup: Arc<crate::context::TabSetup>,
+        action_timeout: Duration,
+        dialogs: crate::modal::DialogPolicy,
+    ) -> Result<Session> {
+        let launch_tabs = Session::targets_in(&chromium.cdp, None)?;
+        let session = Session::open(chromium, None, setup, action_timeout, dialogs)?;
+        // Close the launch's own blank tab.
+        for t in launch_tabs {
+            let _ = session.cdp.call(
+                None,
+                "Target.closeTarget",
+                json!({ "targetId": t }),
+                Duration::from_secs(5),
+            );
+        }
+        Ok(session)
+    }
+
+    /// The tabs of a context on `chromium` (`None`: the default context),
+    /// with one new tab opened in it.
+    pub fn open(
+        chromium: Arc<Chromium>,
+        context: Option<crate::context::ContextHandle>,
+        setup: Arc<crate::context::TabSetup>,
+        action_timeout: Duration,
+        dialogs: crate::modal::DialogPolicy,
+    ) -> Result<Session> {
+        let mut session = Session {
+            cdp: Arc::clone(&chromium.cdp),
+            chromium,
+            context,
+            setup,
+            pages: Vec::new(),
+            current: 0,
+            action_timeout,
+            unusable: Vec::new(),
+            dialogs,
+        };
+        session.new_tab().context("opening the first tab")?;
+        Ok(session)
+    }
+
+    /// The browser this session's context is in.
+    pub fn chromium(&self) -> &Arc<Chromium> {
+        &self.chromium
+    }
+
+    /// The browser context's id (`None`: the default context).
+    pub fn context_id(&self) -> Option<&str> {
+        self.context.as_ref().map(|c| c.id())
+    }
+
+    /// The browser's process id.
+    pub fn pid(&self) -> Option<u32> {
+        self.chromium.pid
+    }
+
+    /// The handle of this session's own browser context, if it has one.
+    pub fn context_handle(&self) -> Option<crate::context::ContextHandle> {
+        self.context.clone()
+    }
+
+    /// Whether the browser, our connection and this session's context are
+    /// alive.
+    pub fn is_alive(&self) -> bool {
+        !self.context.as_ref().is_some_and(|c| c.is_gone()) && self.chromium.is_alive()
+    }
+
+    /// The ids of the page targets of this session's context, in the
+    /// browser's order.
+    fn page_targets(&self) -> Result<Vec<String>> {
+        Session::targets_in(&self.cdp, self.context_id())
+    }
+}
+
+impl Chromium {
+    /// Launches Chromium (no tab of ours yet). `pid_slot` receives the
+    /// browser's process id.
+    pub fn launch(config: &BrowserConfig, pid_slot: &AtomicU32) -> Result<Chromium> {
         let path = match &config.executable {
             Some(p) => p.clone(),
             None => find_chromium()?,
@@ -768,7 +909,12 @@ impl Session {
                 (dir, true)
             }
         };
-        let args: Vec<&OsStr> = CHROMIUM_FLAGS.iter().map(OsStr::new).collect();
+        let args: Vec<&OsStr> = CHROMIUM_FLAGS
+            .iter()
+            .copied()
+            .chain(config.extra_args.iter().map(String::as_str))
+            .map(OsStr::new)
+            .collect();
         let options = LaunchOptions::default_builder()
             .path(Some(path.clone()))
             .headless(config.headless)
@@ -786,11 +932,39 @@ impl Session {
         let pid = browser.get_process_id();
         pid_slot.store(pid.unwrap_or(0), Ordering::SeqCst);
         let cdp = Arc::new(Cdp::connect(&browser.get_ws_url())?);
-        let out_dir = crate::downloads::output_dir(config.output_dir.as_deref())
+        let downloads = Chromium::watch_downloads(&cdp, config.output_dir.as_deref())?;
+        Ok(Chromium {
+            browser: Some(browser),
+            cdp,
+            profile: owned.then_some(profile),
+            pid,
+            downloads,
+        })
+    }
+
+    /// Attaches to a running browser's WebSocket endpoint. It is never
+    /// stopped from here: dropping the handle only disconnects.
+    pub fn attach(ws_url: &str, output_dir: Option<&Path>) -> Result<Chromium> {
+        let cdp = Arc::new(Cdp::connect(ws_url)?);
+        let downloads = Chromium::watch_downloads(&cdp, output_dir)?;
+        Ok(Chromium {
+            browser: None,
+            cdp,
+            profile: None,
+            pid: None,
+            downloads,
+        })
+    }
+
+    /// Saves the downloads of the browser's default context under the
+    /// output directory and records them from the browser's events.
+    fn watch_downloads(
+        cdp: &Arc<Cdp>,
+        output_dir: Option<&Path>,
+    ) -> Result<Arc<Mutex<crate::downloads::Downloads>>> {
+        let out_dir = crate::downloads::output_dir(output_dir)
             .context("creating the output directory (--output-dir)")?;
-        let downloads = Arc::new(Mutex::new(crate::downloads::Downloads::new(
-            out_dir.clone(),
-        )));
+        let downloads = Arc::new(Mutex::new(crate::downloads::Downloads::new(out_dir)));
         {
             // Browser-level events come with no session id.
             let downloads = Arc::clone(&downloads);
@@ -803,40 +977,28 @@ impl Session {
                 }),
             );
         }
-        cdp.call(
-            None,
-            "Browser.setDownloadBehavior",
-            json!({ "behavior": "allowAndName", "downloadPath": out_dir, "eventsEnabled": true }),
-            Duration::from_secs(5),
-        )
-        .context("Browser.setDownloadBehavior")?;
-        let mut session = Session {
-            browser: Some(browser),
-            cdp,
-            profile: owned.then_some(profile),
-            pid,
-            pages: Vec::new(),
-            current: 0,
-            action_timeout: config.action_timeout,
-            unusable: Vec::new(),
-            dialogs: config.dialogs,
-            downloads,
-        };
-        // Our first tab, then close the launch's own blank tab.
-        let launch_tabs = session.page_targets()?;
-        session.new_tab().context("opening the first tab")?;
-        for t in launch_tabs {
-            let _ = session.cdp.call(
-                None,
-                "Target.closeTarget",
-                json!({ "targetId": t }),
-                Duration::from_secs(5),
-            );
-        }
-        Ok(session)
+        allow_downloads(cdp, &lock(&downloads).dir().to_owned(), None)?;
+        Ok(downloads)
     }
 
-    /// The browser's process id.
+    /// Lets a browser context (`None`: the default one) download into the
+    /// output directory, with events.
+    pub fn allow_downloads(&self, context: Option<&str>) -> Result<()> {
+        let dir = lock(&self.downloads).dir().to_owned();
+        allow_downloads(&self.cdp, &dir, context)
+    }
+
+    /// The browser's downloads.
+    pub fn downloads(&self) -> &Arc<Mutex<crate::downloads::Downloads>> {
+        &self.downloads
+    }
+
+    /// Our connection to the browser.
+    pub fn cdp(&self) -> &Arc<Cdp> {
+        &self.cdp
+    }
+
+    /// The browser's process id (`None` when attached).
     pub fn pid(&self) -> Option<u32> {
         self.pid
     }
@@ -859,17 +1021,27 @@ impl Session {
                 )
                 .is_ok()
     }
+}
 
-    /// The ids of the browser's page targets, in the browser's order.
-    fn page_targets(&self) -> Result<Vec<String>> {
-        let r = self
-            .cdp
-            .call(None, "Target.getTargets", json!({}), Duration::from_secs(5))?;
+impl Session {
+    /// The ids of the page targets in a browser context (`None`: every
+    /// page not in a context one of our sessions made), in the browser's
+    /// order.
+    fn targets_in(cdp: &Cdp, context: Option<&str>) -> Result<Vec<String>> {
+        let r = cdp.call(None, "Target.getTargets", json!({}), Duration::from_secs(5))?;
+        let ours = crate::context::own_contexts();
         Ok(r.get("targetInfos")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter(|t| t.get("type").and_then(Value::as_str) == Some("page"))
+            .filter(|t| {
+                let in_context = t.get("browserContextId").and_then(Value::as_str);
+                match context {
+                    Some(c) => in_context == Some(c),
+                    None => !in_context.is_some_and(|c| ours.contains(c)),
+                }
+            })
             .filter_map(|t| t.get("targetId").and_then(Value::as_str).map(str::to_owned))
             .collect())
     }
@@ -914,6 +1086,9 @@ impl Session {
                 on_event(method, params, &events, &target, &cdp, &session, policy);
             })
         };
+        let listener = self
+            .setup
+            .listener(listener, Arc::downgrade(&self.cdp), &session);
         self.cdp.listen(&session, listener);
         for (method, params) in session_setup() {
             match page.call_within(method, params, Duration::from_secs(5)) {
@@ -946,6 +1121,10 @@ impl Session {
                 "file choosers of tab {} are not intercepted: {e:#}",
                 page.key
             );
+        }
+        if let Err(e) = self.setup.apply(&page) {
+            self.cdp.forget(&session);
+            return Err(e.context("setting up a new tab"));
         }
         self.pages.push(page);
         Ok(self.pages.len() - 1)
@@ -983,7 +1162,8 @@ impl Session {
             self.new_tab()?;
         }
         // headless_chrome registers tabs on its own connection, a little later.
-        let known: Vec<Arc<Tab>> = match self.browser.as_ref().map(|b| b.get_tabs().lock()) {
+        let known: Vec<Arc<Tab>> = match self.chromium.browser.as_ref().map(|b| b.get_tabs().lock())
+        {
             Some(Ok(tabs)) => tabs.clone(),
             _ => Vec::new(),
         };
@@ -998,7 +1178,15 @@ impl Session {
 
     /// The session's downloads.
     pub fn downloads(&self) -> &Arc<Mutex<crate::downloads::Downloads>> {
-        &self.downloads
+        self.chromium.downloads()
+    }
+
+    /// Which downloads are this session's: with a context of its own (the
+    /// browser is shared), those its tabs started; else all.
+    pub fn download_frames(&self) -> Option<Vec<String>> {
+        self.context
+            .as_ref()
+            .map(|_| self.pages.iter().map(|p| p.target.clone()).collect())
     }
 
     /// The current tab.
@@ -1021,7 +1209,10 @@ impl Session {
         let r = self.cdp.call(
             None,
             "Target.createTarget",
-            json!({ "url": "about:blank" }),
+            match self.context_id() {
+                Some(c) => json!({ "url": "about:blank", "browserContextId": c }),
+                None => json!({ "url": "about:blank" }),
+            },
             Duration::from_secs(10),
         )?;
         let target = r

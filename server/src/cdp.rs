@@ -168,6 +168,20 @@ impl Cdp {
         }
     }
 
+    /// Attaches a flattened session to a target; returns the session id.
+    pub fn attach(&self, target: &str, timeout: Duration) -> Result<String> {
+        let r = self.call(
+            None,
+            "Target.attachToTarget",
+            json!({ "targetId": target, "flatten": true }),
+            timeout,
+        )?;
+        r.get("sessionId")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .ok_or_else(|| anyhow!("attaching to the tab gave no session"))
+    }
+
     /// Sends events of `session` to `listener` (replacing any earlier one).
     pub fn listen(&self, session: &str, listener: Listener) {
         lock(&self.listeners).insert(session.to_owned(), listener);

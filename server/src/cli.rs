@@ -31,8 +31,8 @@ pub struct BrowserFlags {
     /// Show the browser window instead of running headless.
     #[arg(long)]
     pub headed: bool,
-    /// Viewport size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x800", value_parser = parse_viewport)]
+    /// Viewport size, WIDTHxHEIGHT, e.g. 1280x720 (--viewport is the old name).
+    #[arg(long = "viewport-size", visible_alias = "viewport", default_value = "1280x800", value_parser = parse_viewport, value_name = "SIZE")]
     pub viewport: (u32, u32),
     /// Profile directory (default: a fresh one, removed on exit).
     #[arg(long, value_name = "DIR")]
@@ -65,6 +65,7 @@ impl BrowserFlags {
             dialogs: self.dialogs,
             output_dir: self.output_dir.clone(),
             upload_roots: self.upload_roots.clone(),
+            extra_args: Vec::new(),
         }
     }
 }

@@ -21,6 +21,8 @@ use crate::error::lock;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Download {
     guid: String,
+    /// The frame that started it (a tab's main frame id is its target id).
+    frame: String,
     /// The name the site suggested.
     pub name: String,
     /// Where it is saved, once complete.
@@ -87,6 +89,7 @@ impl Downloads {
                 }
                 self.list.push(Download {
                     guid: s("guid").to_owned(),
+                    frame: s("frameId").to_owned(),
                     name: s("suggestedFilename").to_owned(),
                     path: None,
                     size: None,
@@ -116,22 +119,24 @@ impl Downloads {
         }
     }
 
-    /// Whether a download not yet reported is still in progress.
-    pub fn in_progress(&self) -> bool {
+    /// Whether a download not yet reported is still in progress. `only`:
+    /// the frames of one client's tabs (several clients share a browser's
+    /// downloads); `None`: every frame.
+    pub fn in_progress(&self, only: Option<&[String]>) -> bool {
         self.list
             .iter()
-            .any(|d| !d.reported && d.state == "inProgress")
+            .any(|d| !d.reported && d.state == "inProgress" && d.of(only))
     }
 
     /// Whether a download began that was not reported yet.
-    pub fn has_new(&self) -> bool {
-        self.list.iter().any(|d| !d.reported)
+    pub fn has_new(&self, only: Option<&[String]>) -> bool {
+        self.list.iter().any(|d| !d.reported && d.of(only))
     }
 
     /// The downloads not yet reported, marked reported.
-    pub fn take_new(&mut self) -> Vec<Download> {
+    pub fn take_new(&mut self, only: Option<&[String]>) -> Vec<Download> {
         let mut out = Vec::new();
-        for d in self.list.iter_mut().filter(|d| !d.reported) {
+        for d in self.list.iter_mut().filter(|d| !d.reported && d.of(only)) {
             d.reported = d.state != "inProgress";
             out.push(d.clone());
         }
@@ -139,11 +144,17 @@ impl Downloads {
     }
 }
 
+impl Download {
+    fn of(&self, only: Option<&[String]>) -> bool {
+        only.is_none_or(|frames| frames.contains(&self.frame))
+    }
+}
+
 /// Waits (at most `timeout`) for downloads started and not yet reported
 /// to finish.
-pub fn wait(downloads: &Arc<Mutex<Downloads>>, timeout: Duration) {
+pub fn wait(downloads: &Arc<Mutex<Downloads>>, only: Option<&[String]>, timeout: Duration) {
     let deadline = Instant::now() + timeout;
-    while lock(downloads).in_progress() && Instant::now() < deadline {
+    while lock(downloads).in_progress(only) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
 }

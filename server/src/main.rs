@@ -2,15 +2,20 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use response_diff::expectation::Expectation;
 use response_diff_server::caps::Caps;
 use response_diff_server::cli::BrowserFlags;
+use response_diff_server::config::{ServeFlags, file_args};
+use response_diff_server::context::BrowserHost;
 use response_diff_server::engine::{Engine, EngineConfig};
-use response_diff_server::{cli, demo, mcp};
+use response_diff_server::http::HttpOptions;
+use response_diff_server::mcp::McpServer;
+use response_diff_server::{cli, demo, http, mcp};
 
 /// Return only what changed: an MCP server and command-line tools for
 /// browser agents, on headless Chromium.
@@ -23,10 +28,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the MCP tools on stdin/stdout (put this in an MCP client's config).
+    /// Serve the MCP tools on stdin/stdout (put this in an MCP client's
+    /// config), or over streamable HTTP with --port.
+    #[command(args_override_self = true)]
     Mcp {
         #[command(flatten)]
         browser: BrowserFlags,
+        #[command(flatten)]
+        serve: ServeFlags,
         /// Default expectation (JSON) for every call, e.g. '{"diffOptions":{"enabled":true}}'.
         /// Calls and batches refine it.
         #[arg(long, value_name = "JSON")]
@@ -78,7 +87,14 @@ fn main() -> ExitCode {
             }),
         )
         .init();
-    match run(Cli::parse()) {
+    let cli = match parse() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -87,10 +103,37 @@ fn main() -> ExitCode {
     }
 }
 
+/// The command line; for `mcp --config FILE`, with the file's flags in
+/// front of the given ones (which win).
+fn parse() -> Result<Cli> {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = Cli::parse_from(&argv);
+    let Command::Mcp { serve, .. } = &cli.command else {
+        return Ok(cli);
+    };
+    let Some(path) = serve.config.clone() else {
+        return Ok(cli);
+    };
+    let mut cmd = Cli::command();
+    let given = cmd.clone().get_matches_from(&argv);
+    let (_, given) = given.subcommand().ok_or_else(|| anyhow!("no subcommand"))?;
+    let mcp = cmd
+        .find_subcommand_mut("mcp")
+        .ok_or_else(|| anyhow!("no mcp command"))?;
+    let from_file = file_args(&path, mcp, given)?;
+    let at = argv.iter().position(|a| a == "mcp").unwrap_or(1);
+    let mut merged: Vec<std::ffi::OsString> = argv[..=at].to_vec();
+    merged.extend(from_file);
+    merged.extend(argv[at + 1..].iter().cloned());
+    let matches = Cli::command().get_matches_from(&merged);
+    Ok(Cli::from_arg_matches(&matches)?)
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Mcp {
             browser,
+            serve,
             default_expectation,
             baseline_dir,
             caps,
@@ -102,18 +145,46 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     .map_err(|e| anyhow!("{e}"))?,
                 None => Expectation::default(),
             };
-            let engine = Engine::new(EngineConfig {
-                browser: browser.config(),
+            // Everything is checked here, before any browser starts.
+            let host_config = serve.host_config(browser.config())?;
+            let host = BrowserHost::new(host_config.clone());
+            let base = EngineConfig {
+                browser: host_config.browser,
                 default_expectation,
                 baseline_dir,
                 caps: caps.unwrap_or_default(),
-            })?;
+                host: Some(Arc::clone(&host)),
+            };
+            let first = Engine::new(base.clone())?;
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
                 .enable_all()
                 .build()
                 .context("starting the async runtime")?;
-            rt.block_on(mcp::serve_stdio(engine))?;
+            match serve.port {
+                None => {
+                    rt.block_on(mcp::serve_stdio(first))?;
+                    host.shutdown();
+                }
+                Some(port) => {
+                    let opts = HttpOptions {
+                        host: serve.host.clone(),
+                        port,
+                        allowed_hosts: serve.allowed_hosts.clone(),
+                        session_timeout: serve.session_timeout(),
+                    };
+                    let shared = serve.shared_browser_context.then(|| McpServer::new(first));
+                    let factory = move || match &shared {
+                        Some(s) => Ok(s.clone()),
+                        None => Engine::new(base.clone())
+                            .map(McpServer::new)
+                            .map_err(std::io::Error::other),
+                    };
+                    let stopping = Arc::clone(&host);
+                    rt.block_on(http::serve(opts, factory, move || stopping.shutdown()))?;
+                    host.shutdown();
+                }
+            }
             // Blocking threads may still wait on stdin; do not wait for them.
             rt.shutdown_timeout(Duration::from_millis(100));
             Ok(ExitCode::SUCCESS)

@@ -25,7 +25,6 @@
 //! - the tab's renderer killed or crashed: the next call reloads the tab
 //!   and says so.
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -40,8 +39,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
-use crate::browser::kill_process;
 use crate::caps::Caps;
+use crate::context::Stopper;
 use crate::engine::{Engine, Output};
 use crate::error::lock;
 use crate::tools::{self, Call, Parsed, desc};
@@ -50,7 +49,7 @@ use crate::tools::{self, Call, Parsed, desc};
 #[derive(Clone)]
 pub struct McpServer {
     engine: Arc<Mutex<Engine>>,
-    pid: Arc<AtomicU32>,
+    stopper: Stopper,
     action_timeout: Duration,
     tool_router: ToolRouter<Self>,
 }
@@ -58,12 +57,12 @@ pub struct McpServer {
 impl McpServer {
     /// A server around an engine.
     pub fn new(engine: Engine) -> McpServer {
-        let pid = engine.pid_cell();
+        let stopper = engine.stopper();
         let action_timeout = engine.config().browser.action_timeout;
         let tool_router = Self::router_for(&engine.config().caps);
         McpServer {
             engine: Arc::new(Mutex::new(engine)),
-            pid,
+            stopper,
             action_timeout,
             tool_router,
         }
@@ -123,13 +122,16 @@ impl McpServer {
             }
             Err(_) => {
                 // The call hangs (a page stuck in a script, a dead renderer):
-                // stopping the browser ends every pending CDP call, so the
-                // blocked thread returns and the next call relaunches.
-                let pid = self.pid.load(Ordering::SeqCst);
-                tracing::warn!("{tool} exceeded {budget:?}; stopping the browser (pid {pid})");
-                kill_process(pid);
+                // stopping the browser (or this client's context) ends every
+                // pending CDP call, so the blocked thread returns and the
+                // next call starts afresh.
+                tracing::warn!("{tool} exceeded {budget:?}; stopping it");
+                let stopper = self.stopper.clone();
+                let what = tokio::task::spawn_blocking(move || stopper.stop())
+                    .await
+                    .unwrap_or("the browser was stopped");
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                    "### Result\nError: {tool} did not finish in {} s, so the browser was stopped; the next call starts a fresh one.",
+                    "### Result\nError: {tool} did not finish in {} s, so {what}; the next call starts a fresh one.",
                     budget.as_secs()
                 ))]))
             }
@@ -236,19 +238,22 @@ pub async fn serve_stdio(engine: Engine) -> anyhow::Result<()> {
         .serve(crate::stdio::GuardedTransport::stdio()?)
         .await?;
     let cancel = running.cancellation_token();
-    let stop = async {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {},
-            _ = term.recv() => {},
-        }
-        Ok::<(), std::io::Error>(())
-    };
+    let stop = stop_signal();
     tokio::select! {
         r = running.waiting() => { r?; }
         r = stop => { r?; cancel.cancel(); }
     }
     let s = server.clone();
     tokio::task::spawn_blocking(move || s.shutdown()).await?;
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM (the end of either transport).
+pub async fn stop_signal() -> std::io::Result<()> {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {},
+        _ = term.recv() => {},
+    }
     Ok(())
 }

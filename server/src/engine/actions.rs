@@ -501,6 +501,7 @@ impl Engine {
     }
 
     pub(super) fn navigate(&self, tab: &Page, url: &str) -> Result<()> {
+        self.host.check_navigation(url)?;
         let (token, mark) = self.mark(tab);
         let r = match tab.call_within("Page.navigate", json!({ "url": url }), self.timeout()) {
             Ok(r) => r,

@@ -22,7 +22,7 @@ mod session;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use anyhow::{Result, anyhow};
 use response_diff::diff::ResponseDiffDetector;
@@ -35,6 +35,7 @@ use serde_json::{Map, Value, json};
 use self::capture::page_state;
 use crate::ax::AxSnapshot;
 use crate::browser::{BrowserConfig, Page, Session};
+use crate::context::{BrowserHost, ReleaseMemory, Stopper};
 use crate::error::Error;
 use crate::refs::{Carried, Refs};
 use crate::tools::{self, Batch, Call, Parsed};
@@ -53,6 +54,9 @@ pub struct EngineConfig {
     pub baseline_dir: Option<PathBuf>,
     /// Opt-in tool groups (`--caps`).
     pub caps: crate::caps::Caps,
+    /// The browser this engine shares with others (the HTTP server's
+    /// clients); `None` launches one of its own from `browser`.
+    pub host: Option<Arc<BrowserHost>>,
 }
 
 /// What a tool call returns.
@@ -133,7 +137,8 @@ impl Performed {
 pub struct Engine {
     config: EngineConfig,
     session: Option<Session>,
-    pid: Arc<AtomicU32>,
+    host: Arc<BrowserHost>,
+    stopper: Stopper,
     detector: ResponseDiffDetector,
     since: SinceStore,
     baselines: BaselineStore,
@@ -145,6 +150,8 @@ pub struct Engine {
     /// Where the coordinate mouse is and which buttons it holds (`--caps
     /// vision`), for the moves, presses and wheel turns that follow.
     mouse: pointer::MouseState,
+    /// Last, so it runs after every other field is dropped.
+    _release: ReleaseMemory,
 }
 
 /// Tools whose defaults the server refines (the core has no entry for
@@ -169,10 +176,15 @@ impl Engine {
             Some(dir) => BaselineStore::open(dir.clone())?,
             None => BaselineStore::new(),
         };
+        let host = config
+            .host
+            .clone()
+            .unwrap_or_else(|| BrowserHost::private(config.browser.clone()));
         Ok(Engine {
             config,
             session: None,
-            pid: Arc::new(AtomicU32::new(0)),
+            stopper: Stopper::new(host.pid_cell()),
+            host,
             detector: ResponseDiffDetector::new(),
             since: SinceStore::with_config(SinceStoreConfig::default().per_key(16)),
             baselines,
@@ -180,13 +192,20 @@ impl Engine {
             nav_token: AtomicU64::new(1),
             crashed: None,
             mouse: pointer::MouseState::default(),
+            _release: ReleaseMemory,
         })
     }
 
     /// The browser's process id cell (0 when none), shared with the MCP
     /// layer's watchdog.
     pub fn pid_cell(&self) -> Arc<AtomicU32> {
-        Arc::clone(&self.pid)
+        self.host.pid_cell()
+    }
+
+    /// What the MCP layer's watchdog stops when a call of this engine
+    /// hangs: its own browser context, else the browser.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
     }
 
     /// The current tab, when the browser runs.
@@ -209,11 +228,15 @@ impl Engine {
         &self.config
     }
 
-    /// Stops the browser.
+    /// Stops the browser; with a shared host, closes only this engine's
+    /// browser context.
     pub fn shutdown(&mut self) {
         self.session = None;
         self.mouse = pointer::MouseState::default();
-        self.pid.store(0, Ordering::SeqCst);
+        self.stopper.set_context(None);
+        if !self.host.is_shared() {
+            self.host.release();
+        }
     }
 
     /// Validates and runs one tool call. Wrong arguments are

@@ -174,12 +174,13 @@ impl Engine {
         if !err.contains("ERR_ABORTED") {
             return false;
         }
-        let Some(downloads) = self.session.as_ref().map(|s| s.downloads()) else {
+        let Some(session) = self.session.as_ref() else {
             return false;
         };
+        let (downloads, only) = (session.downloads(), session.download_frames());
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
         while std::time::Instant::now() < deadline {
-            if lock(downloads).has_new() {
+            if lock(downloads).has_new(only.as_deref()) {
                 return true;
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
@@ -223,8 +224,9 @@ impl Engine {
             }
         }
         let downloads = std::sync::Arc::clone(session.downloads());
-        crate::downloads::wait(&downloads, timeout);
-        for d in lock(&downloads).take_new() {
+        let only = session.download_frames();
+        crate::downloads::wait(&downloads, only.as_deref(), timeout);
+        for d in lock(&downloads).take_new(only.as_deref()) {
             acted.downloads.push(Download {
                 name: d.name,
                 path: d.path.map(|p| p.display().to_string()),

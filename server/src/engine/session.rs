@@ -2,7 +2,6 @@
 //! a crashed tab reloaded and a stuck page script stopped, each said in the
 //! response; a failed action rendered as an error response.
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use anyhow::{Result, anyhow};
@@ -165,8 +164,10 @@ impl Engine {
             tracing::warn!("the browser is gone; relaunching");
             self.drop_dead_session();
         }
-        let session = Session::launch(&self.config.browser, &self.pid)?;
-        tracing::info!("browser started (pid {:?})", session.pid());
+        // A browser that died is relaunched by the host; this engine says
+        // so when it had tabs there (`crashed`, set above).
+        let (session, _restarted) = self.host.open()?;
+        self.stopper.set_context(session.context_handle());
         self.session = Some(session);
         Ok(self.crashed.take().map(|_| {
             "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned()
@@ -193,7 +194,7 @@ impl Engine {
             let keys: Vec<String> = s.pages().iter().map(|t| t.key().to_owned()).collect();
             self.forget(&keys);
         }
-        self.pid.store(0, Ordering::SeqCst);
+        self.stopper.set_context(None);
         self.crashed = Some(());
     }
 
@@ -219,6 +220,10 @@ impl Engine {
 
     pub(super) fn close(&mut self) -> Output {
         let had = self.session.is_some();
+        let own_context = self
+            .session
+            .as_ref()
+            .is_some_and(|s| s.context_id().is_some());
         if let Some(s) = &self.session {
             let keys: Vec<String> = s.pages().iter().map(|t| t.key().to_owned()).collect();
             self.forget(&keys);
@@ -227,7 +232,9 @@ impl Engine {
         Output {
             text: format!(
                 "### Result\n{}",
-                if had {
+                if had && own_context {
+                    "Closed this client's browser context (its tabs, cookies and storage). The next call opens a fresh one."
+                } else if had {
                     "Closed the browser. The next call starts a fresh one."
                 } else {
                     "The browser was not running."
