@@ -977,7 +977,9 @@ impl Chromium {
                 }),
             );
         }
-        allow_downloads(cdp, &lock(&downloads).dir().to_owned(), None)?;
+        // Not under the lock: the reader thread takes it for the events.
+        let dir = lock(&downloads).dir().to_owned();
+        allow_downloads(cdp, &dir, None)?;
         Ok(downloads)
     }
 
