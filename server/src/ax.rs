@@ -73,6 +73,9 @@
 
 use std::collections::HashMap;
 
+#[path = "ax_name.rs"]
+mod ax_name;
+
 use anyhow::{Result, bail};
 use response_diff::tree::{Element, Prop, State, Tree};
 use serde_json::Value;
@@ -93,6 +96,9 @@ pub struct AxSnapshot {
     /// `aria-hidden` elements Chromium left out of its tree entirely, by the
     /// backend id of their closest ancestor it kept (see [`Self::orphans`]).
     orphans: HashMap<i64, Vec<i64>>,
+    /// The elements that gave each named node its name, by backend id
+    /// (ax_name.rs; filled as nodes are converted).
+    name_parts: std::cell::RefCell<HashMap<i64, Vec<i64>>>,
 }
 
 enum Item {
@@ -153,6 +159,14 @@ pub struct DomFacts {
     kids: std::sync::Arc<HashMap<i64, Vec<i64>>>,
     /// The first `<label for>` of each id.
     label_for: std::sync::Arc<HashMap<String, i64>>,
+    /// The first element of each id (aria-labelledby targets).
+    ids: std::sync::Arc<HashMap<String, i64>>,
+    /// Elements and text nodes that have a layout box.
+    laid_out: std::sync::Arc<std::collections::HashSet<i64>>,
+    /// Elements that host a shadow root (the accessible-name walk from
+    /// the DOM leaves those to Chromium: slot assignment is not in the
+    /// DOM snapshot).
+    shadow_hosts: std::sync::Arc<std::collections::HashSet<i64>>,
 }
 
 #[derive(Debug, Default)]
@@ -181,6 +195,11 @@ struct DomNode {
     click_root: bool,
     /// A `::before`/`::after` pseudo-element's text (a quoted CSS `content`).
     css_text: Option<String>,
+    /// Its computed `display` and `visibility` (laid-out elements only).
+    display: Option<String>,
+    visibility: Option<String>,
+    /// A pseudo-element's computed `content`, as CSS.
+    content: Option<String>,
 }
 
 impl DomNode {
@@ -221,6 +240,9 @@ impl DomFacts {
         let mut frames = Vec::new();
         let mut kids: HashMap<i64, Vec<i64>> = HashMap::new();
         let mut label_for: HashMap<String, i64> = HashMap::new();
+        let mut ids: HashMap<String, i64> = HashMap::new();
+        let mut laid_out = std::collections::HashSet::new();
+        let mut shadow_hosts = std::collections::HashSet::new();
         let docs = v.get("documents").and_then(Value::as_array);
         let frame_ids: Vec<Option<String>> = docs
             .into_iter()
@@ -301,8 +323,16 @@ impl DomFacts {
                     let Some(i) = usize::try_from(i).ok().filter(|&i| i < count) else {
                         continue;
                     };
+                    if let Some(&b) = backend.get(i) {
+                        laid_out.insert(b);
+                    }
                     if let Some(d) = style(0) {
                         built[i].inline = d == "inline";
+                        built[i].display = Some(d);
+                    }
+                    built[i].visibility = style(2);
+                    if matches!(built[i].tag.as_str(), "::before" | "::after") {
+                        built[i].content = style(1);
                     }
                     let sized = layout
                         .get("bounds")
@@ -334,7 +364,15 @@ impl DomFacts {
                 if let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
                     && p < count
                 {
-                    children[p] += 1;
+                    // `childNodes`: pseudo-elements are not among them.
+                    if !built[i].tag.starts_with("::") {
+                        children[p] += 1;
+                    }
+                    if types.get(i) == Some(&11)
+                        && let Some(&hb) = backend.get(p)
+                    {
+                        shadow_hosts.insert(hb);
+                    }
                     if types.get(i) == Some(&3) {
                         text_children[p] += 1;
                     }
@@ -409,6 +447,9 @@ impl DomFacts {
                     {
                         label_for.entry(id.to_owned()).or_insert(b);
                     }
+                    if let Some(id) = node.attr("id") {
+                        ids.entry(id.to_owned()).or_insert(b);
+                    }
                     nodes.insert(b, node);
                 }
             }
@@ -422,6 +463,9 @@ impl DomFacts {
             frames,
             label_for: std::sync::Arc::new(label_for),
             kids: std::sync::Arc::new(kids),
+            ids: std::sync::Arc::new(ids),
+            laid_out: std::sync::Arc::new(laid_out),
+            shadow_hosts: std::sync::Arc::new(shadow_hosts),
         }
     }
 
@@ -521,6 +565,7 @@ impl AxSnapshot {
             dom: DomFacts::default(),
             frames: HashMap::new(),
             orphans: HashMap::new(),
+            name_parts: Default::default(),
         })
     }
 
@@ -612,7 +657,10 @@ impl AxSnapshot {
             // (jsoneditor's colour swatch): Chromium leaves it out as
             // uninteresting, Playwright keeps it.
             let empty_target = d.click_root && dom.kids.get(&b).is_none_or(|k| k.is_empty());
-            if !(hidden(d) || empty_target) || self.by_backend.contains_key(&b) {
+            // And `inert` subtrees: Chromium leaves them out; Playwright
+            // shows them, named.
+            let inert = d.attr("inert").is_some();
+            if !(hidden(d) || empty_target || inert) || self.by_backend.contains_key(&b) {
                 continue;
             }
             let mut cur = b;
@@ -625,7 +673,11 @@ impl AxSnapshot {
                     kept = Some((p, i));
                     break;
                 }
-                if dom.nodes.get(&p).is_some_and(hidden) {
+                if dom
+                    .nodes
+                    .get(&p)
+                    .is_some_and(|d| hidden(d) || d.attr("inert").is_some())
+                {
                     break;
                 }
                 cur = p;
@@ -768,10 +820,19 @@ impl AxSnapshot {
             }
             children.clear();
         }
+        // Names are computed only for what is not hidden (an inert
+        // subtree's elements are named, an aria-hidden one's are not).
+        let name = if ax_name::hidden(&self.dom, b) {
+            String::new()
+        } else {
+            ax_name::accessible_name(&self.dom, b)
+                .map(|n| collapse(&n.text))
+                .unwrap_or_default()
+        };
         normalize(
             Node {
                 role,
-                name: String::new(),
+                name,
                 value,
                 backend: Some(b),
                 states,
@@ -943,6 +1004,10 @@ impl AxSnapshot {
                     .and_then(|b| self.dom.text.get(&b).cloned())
                     .or_else(|| ax_string(n, "name"))
                     .unwrap_or_default();
+                // CSS content's text has no DOM node: it is keyed by its
+                // pseudo-element, so it joins its neighbours as the DOM
+                // has them ("★" and "Star" make "★Star").
+                let b = b.or_else(|| self.pseudo_parent(n));
                 return vec![Item::Text(text, b)];
             }
             "StaticText" | "InlineTextBox" | "ListMarker" => return Vec::new(),
@@ -1047,6 +1112,12 @@ impl AxSnapshot {
             self.dom.text_content(label, &mut text, 0);
             node.name = collapse(&text);
         }
+        // Playwright's name, computed from the DOM (ax_name.rs), where
+        // the DOM snapshot tells it.
+        let dom_name = self.dom_name(backend, role);
+        if let Some(name) = &dom_name {
+            node.name = collapse(&name.text);
+        }
         if role == "iframe" {
             // Playwright names no iframe and shows its document inside.
             node.name.clear();
@@ -1094,6 +1165,17 @@ impl AxSnapshot {
                         .iter()
                         .map(|t| Item::Text(t.clone(), None))
                         .collect();
+                } else if matches!(d.tag.as_str(), "METER" | "PROGRESS") {
+                    // Playwright shows their fallback text; Chromium has
+                    // their shadow parts instead.
+                    node.children = self
+                        .dom
+                        .kids
+                        .get(&b_or(backend))
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|&k| Some(Item::Text(self.dom.text.get(&k)?.clone(), Some(k))))
+                        .collect();
                 } else {
                     node.children = self.regroup(backend, self.convert_children(i, depth));
                     if d.tag == "SELECT" && role == "combobox" {
@@ -1129,6 +1211,12 @@ impl AxSnapshot {
                     }
                 }
             }
+        }
+        if let Some(name) = dom_name {
+            if self.name_shown(backend, &name, &node.name, &node.children) {
+                node.name.clear();
+            }
+            return normalize(node, &|a, b| self.apart(a, b));
         }
         if node.name.is_empty() && dom.is_some_and(|d| d.tag == "FIGURE") {
             // Playwright names a figure after its caption.
@@ -1645,6 +1733,11 @@ fn shown_by_content(items: &[Item]) -> bool {
         matches!(c, Item::Node(n) if n.role == "generic" && n.children.iter().all(|c| !matches!(c, Item::Node(_))))
     });
     !leaf_child && items.iter().any(|c| matches!(c, Item::Node(_)))
+}
+
+/// A backend id, or one no node has.
+fn b_or(b: Option<i64>) -> i64 {
+    b.unwrap_or(i64::MIN)
 }
 
 /// Whether the element has `aria-hidden="true"`.
