@@ -218,6 +218,8 @@ class Theirs {
 export function compare(theirs, ours) {
   const a = normalizeSnapshot(theirs);
   const b = normalizeSnapshot(ours);
+  const named = new RegExp(`^\\s*- (${NAMED.join('|')})\\b`);
+  const namedLines = a.filter((l) => named.test(l)).length;
   let equal = 0;
   const differences = [];
   for (const part of diffArrays(a, b)) {
@@ -226,7 +228,7 @@ export function compare(theirs, ours) {
     else equal += part.value.length;
   }
   const lines = Math.max(a.length, b.length);
-  return { playwrightLines: a.length, ourLines: b.length, equal, rate: lines ? equal / lines : 1, differences };
+  return { playwrightLines: a.length, ourLines: b.length, equal, rate: lines ? equal / lines : 1, namedLines, differences };
 }
 
 async function main() {
@@ -244,10 +246,10 @@ async function main() {
       let r;
       try {
         const [t, o] = [await theirs.open(url, page.steps || []), await ours.open(url, page.steps || [])];
-        r = { id: page.id, group: page.group, ...compare(t, o) };
+        r = { id: page.id, group: page.group, set: page.set, ...compare(t, o) };
         if (SHOW) r.snapshots = { playwright: t, ours: o };
       } catch (e) {
-        r = { id: page.id, group: page.group, error: String(e.message || e).slice(0, 2000) };
+        r = { id: page.id, group: page.group, set: page.set, error: String(e.message || e).slice(0, 2000) };
       }
       results.push(r);
       const rate = r.error ? 'ERROR' : `${(100 * r.rate).toFixed(1)} %`;
@@ -266,10 +268,21 @@ async function main() {
     lines: ok.reduce((s, r) => s + Math.max(r.playwrightLines, r.ourLines), 0),
   };
   total.rate = total.lines ? total.equal / total.lines : 1;
+  const sets = {};
+  for (const r of ok) {
+    const t = (sets[r.set] ??= { pages: 0, lines: 0, equal: 0 });
+    t.pages++;
+    t.lines += Math.max(r.playwrightLines, r.ourLines);
+    t.equal += r.equal;
+  }
+  for (const t of Object.values(sets)) t.rate = t.lines ? t.equal / t.lines : 1;
+  const names = namesOf(results);
   const report = {
     reference: "playwright-core page.ariaSnapshot({ mode: 'ai' }) (what @playwright/mcp 0.0.83 prints), refs and [cursor=pointer] removed",
     chromium: CHROMIUM,
     total,
+    sets,
+    names,
     pages: results,
   };
   if (OUT) {
@@ -280,6 +293,38 @@ async function main() {
   if (total.errors) process.exitCode = 1;
 }
 
+// Roles whose names the bar holds at 100 %: buttons, links, headings and
+// form controls.
+const NAMED = ['button', 'link', 'heading', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'slider', 'spinbutton', 'switch'];
+
+/**
+ * Names of buttons, links, headings and form controls: of the lines with
+ * such a role on Playwright's side, how many are on ours as they are
+ * (`role "name"` and states, one for one in order).
+ */
+export function namesOf(results) {
+  let total = 0;
+  let equal = 0;
+  const missing = [];
+  const re = new RegExp(`^\\s*- (${NAMED.join('|')})\\b`);
+  for (const r of results) {
+    if (r.error) continue;
+    const only = new Map();
+    for (const d of r.differences) {
+      if (d.startsWith('- ') && re.test(d.slice(2))) only.set(d.slice(2), (only.get(d.slice(2)) || 0) + 1);
+    }
+    const count = r.namedLines ?? 0;
+    total += count;
+    let miss = 0;
+    for (const [line, n] of only) {
+      miss += n;
+      missing.push(`${r.id}: ${line.trim()}`);
+    }
+    equal += count - miss;
+  }
+  return { lines: total, equal, rate: total ? equal / total : 1, missing };
+}
+
 export function table(report) {
   const rows = ['| page | Playwright lines | our lines | equal | match |', '|---|---:|---:|---:|---:|'];
   for (const r of report.pages) {
@@ -287,6 +332,14 @@ export function table(report) {
     else rows.push(`| ${r.id} | ${r.playwrightLines} | ${r.ourLines} | ${r.equal} | ${(100 * r.rate).toFixed(1)} % |`);
   }
   const t = report.total;
+  rows.push('', '| set | pages | lines | equal | match |', '|---|---:|---:|---:|---:|');
+  for (const [name, s] of Object.entries(report.sets || {})) {
+    rows.push(`| ${name} | ${s.pages} | ${s.lines} | ${s.equal} | ${(100 * s.rate).toFixed(2)} % |`);
+  }
+  const n = report.names;
+  if (n) {
+    rows.push(`| names of buttons, links, headings, form controls | | ${n.lines} | ${n.equal} | ${(100 * n.rate).toFixed(2)} % |`);
+  }
   rows.push(`| **all ${t.pages} pages** | ${t.playwrightLines} | ${t.ourLines} | ${t.equal} | **${(100 * t.rate).toFixed(2)} %** |`);
   const diffs = report.pages.filter((r) => r.differences?.length);
   if (diffs.length) {
