@@ -159,6 +159,8 @@ pub struct DomFacts {
     kids: std::sync::Arc<HashMap<i64, Vec<i64>>>,
     /// The first `<label for>` of each id.
     label_for: std::sync::Arc<HashMap<String, i64>>,
+    /// Every `<label for>` of each id, in document order.
+    labels_for: std::sync::Arc<HashMap<String, Vec<i64>>>,
     /// The first element of each id (aria-labelledby targets).
     ids: std::sync::Arc<HashMap<String, i64>>,
     /// Elements and text nodes that have a layout box.
@@ -240,6 +242,7 @@ impl DomFacts {
         let mut frames = Vec::new();
         let mut kids: HashMap<i64, Vec<i64>> = HashMap::new();
         let mut label_for: HashMap<String, i64> = HashMap::new();
+        let mut labels_for: HashMap<String, Vec<i64>> = HashMap::new();
         let mut ids: HashMap<String, i64> = HashMap::new();
         let mut laid_out = std::collections::HashSet::new();
         let mut shadow_hosts = std::collections::HashSet::new();
@@ -446,6 +449,7 @@ impl DomFacts {
                         && let Some(id) = node.attr("for")
                     {
                         label_for.entry(id.to_owned()).or_insert(b);
+                        labels_for.entry(id.to_owned()).or_default().push(b);
                     }
                     if let Some(id) = node.attr("id") {
                         ids.entry(id.to_owned()).or_insert(b);
@@ -462,6 +466,7 @@ impl DomFacts {
             blanks: std::sync::Arc::new(blanks),
             frames,
             label_for: std::sync::Arc::new(label_for),
+            labels_for: std::sync::Arc::new(labels_for),
             kids: std::sync::Arc::new(kids),
             ids: std::sync::Arc::new(ids),
             laid_out: std::sync::Arc::new(laid_out),
@@ -755,7 +760,15 @@ impl AxSnapshot {
                 "none" | "presentation" => return children,
                 r => (r.to_owned(), None),
             },
-            None => implicit_role(d),
+            None => match implicit_role(d) {
+                (r, _) if r == "generic" => (
+                    ax_name::role(&self.dom, b)
+                        .filter(|r| r != "none" && r != "presentation")
+                        .unwrap_or(r),
+                    None,
+                ),
+                other => other,
+            },
         };
         if role == "generic" && d.inline && d.only_text_child {
             return children;
@@ -1020,6 +1033,14 @@ impl AxSnapshot {
         if dom.is_some_and(|d| d.tag == "::marker") {
             return Vec::new();
         }
+        if let Some(items) = self.pseudo_items(backend) {
+            return items;
+        }
+        if role == "generic" && dom.is_none() && !self.dom.nodes.is_empty() {
+            // A box of Chromium's own (a `<details>` content slot): the
+            // DOM has no element there, Playwright no node.
+            return self.convert_children(i, depth);
+        }
         if dom.is_some_and(|d| d.tag == "BODY") {
             // Playwright's snapshot root: a generic node of its own.
             let mut states = Vec::new();
@@ -1216,7 +1237,7 @@ impl AxSnapshot {
             if self.name_shown(backend, &name, &node.name, &node.children) {
                 node.name.clear();
             }
-            return normalize(node, &|a, b| self.apart(a, b));
+            return self.dom_shaped(node);
         }
         if node.name.is_empty() && dom.is_some_and(|d| d.tag == "FIGURE") {
             // Playwright names a figure after its caption.
@@ -1346,6 +1367,7 @@ impl AxSnapshot {
             return false;
         }
         !matches!(d.attr("role").map(str::trim), Some("none" | "presentation"))
+            && self.wraps_as_playwright(b, d)
     }
 
     /// The node Playwright makes of an element left out of the AX tree.
@@ -1455,6 +1477,9 @@ impl AxSnapshot {
                 "selected" if truthy => Some(State::flag("selected")),
                 "focused" if truthy => Some(State::flag("active")),
                 "invalid" => match value {
+                    Some(Value::String(s)) if s == "spelling" || s == "grammar" => {
+                        Some(State::with_value("invalid", s.clone()))
+                    }
                     Some(Value::String(s)) if s != "false" => Some(State::flag("invalid")),
                     _ => None,
                 },
@@ -1891,6 +1916,9 @@ fn aria_role(role: &str) -> &str {
         "DescriptionList" => "generic",
         "DescriptionListTerm" => "term",
         "DescriptionListDetail" => "definition",
+        "MathMLMath" => "math",
+        "SvgRoot" => "img",
+        r if r.starts_with("MathML") => "generic",
         "sectionheader"
         | "sectionfooter"
         | "HeaderAsNonLandmark"

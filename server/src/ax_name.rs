@@ -233,10 +233,7 @@ fn input_type(d: &DomNode) -> String {
 }
 
 fn explicit_name(d: &DomNode) -> bool {
-    ["aria-label", "aria-labelledby"]
-        .iter()
-        .any(|a| d.attr(a).is_some_and(|v| !v.trim().is_empty()))
-        || d.attr("title").is_some_and(|v| !v.trim().is_empty())
+    d.attr("aria-label").is_some() || d.attr("aria-labelledby").is_some()
 }
 
 fn implicit(dom: &DomFacts, b: i64, d: &DomNode) -> Option<String> {
@@ -430,9 +427,9 @@ fn labels(dom: &DomFacts, b: i64, d: &DomNode) -> Vec<i64> {
     let mut out = Vec::new();
     if let Some(id) = d.attr("id")
         && dom.ids.get(id) == Some(&b)
-        && let Some(&l) = dom.label_for.get(id)
+        && let Some(ls) = dom.labels_for.get(id)
     {
-        out.push(l);
+        out.extend(ls.iter().copied());
     }
     if let Some(l) = closest(dom, b, &["LABEL"])
         && node(dom, l).is_some_and(|l| l.attr("for").is_none())
@@ -1081,16 +1078,6 @@ const VALID_ROLES: &[&str] = &[
     "treeitem",
 ];
 
-/// Whether Playwright's ai mode would show `b` as a node with a ref that
-/// is not a generic holding only text: such a node, entered, represents
-/// its text, so a name it gave is dropped (removeRedundantNames).
-pub(super) fn represented(dom: &DomFacts, b: i64) -> bool {
-    let Some(d) = node(dom, b) else {
-        return false;
-    };
-    d.targetable && makes_node(dom, b, d) && !leaf_generic(dom, b, 0)
-}
-
 /// Whether Playwright makes a node of the element (ai mode: visible to
 /// aria or on screen; not none/presentation; not an inline generic
 /// holding only one text node).
@@ -1154,6 +1141,118 @@ impl super::AxSnapshot {
             .map(|_| b)
     }
 
+    /// The text of a `::before`/`::after` node: its CSS content as
+    /// Playwright reads it (strings and `attr()`; `open-quote` and
+    /// counters are nothing), keyed by the pseudo-element so it joins its
+    /// neighbours as the DOM has them. `None` for other nodes.
+    pub(super) fn pseudo_items(&self, backend: Option<i64>) -> Option<Vec<super::Item>> {
+        let b = backend?;
+        let d = node(&self.dom, b).filter(|d| matches!(d.tag.as_str(), "::before" | "::after"))?;
+        let owner = self.dom.parent.get(&b).and_then(|&p| node(&self.dom, p));
+        if d.visibility.as_deref().is_some_and(|v| v != "visible") {
+            return Some(Vec::new());
+        }
+        let text = d.content.as_deref().and_then(|c| css_content(d, owner, c));
+        Some(
+            text.filter(|t| !t.is_empty())
+                .map(|t| super::Item::Text(t, Some(b)))
+                .into_iter()
+                .collect(),
+        )
+    }
+
+    /// The last corrections of a node whose name came from the DOM: the
+    /// role and level Playwright gives its element where Chromium's
+    /// differ, then the usual shaping.
+    pub(super) fn dom_shaped(&self, mut n: super::Node) -> Vec<super::Item> {
+        let apart = |a, b| self.apart(a, b);
+        let Some(d) = n.backend.and_then(|b| node(&self.dom, b)) else {
+            return super::normalize(n, &apart);
+        };
+        let b = n.backend.unwrap_or_default();
+        let ours = role(&self.dom, b);
+        let explicit = d.attr("role").and_then(|r| {
+            r.split(' ')
+                .map(str::trim)
+                .find(|r| VALID_ROLES.contains(r))
+        });
+        match ours.as_deref() {
+            // Presentational by inheritance (an `<li>` of a `role=none`
+            // list): no node, its children in its place.
+            Some("none" | "presentation") => {
+                return super::merge_text(std::mem::take(&mut n.children), &apart);
+            }
+            // Elements Playwright gives no role: `<s>`, `<hgroup>`, a
+            // `<section>` or `<form>` named only by `title`.
+            None if matches!(tag(d).as_str(), "S" | "HGROUP" | "SECTION" | "FORM") => {
+                n.role = "generic".into();
+                n.states.clear();
+            }
+            // A role Chromium does not give out of context (an `option`
+            // outside a listbox, a `listitem` outside a list).
+            Some(r) if n.role == "generic" && (explicit == Some(r) || explicit.is_none()) => {
+                n.role = r.to_owned();
+            }
+            _ => {}
+        }
+        if n.role == "generic"
+            && explicit.is_none()
+            && d.inline
+            && d.only_text_child
+            && n.name.is_empty()
+        {
+            return super::merge_text(std::mem::take(&mut n.children), &apart);
+        }
+        if let Some(v) = d.attr("aria-invalid").map(str::trim)
+            && (v == "spelling" || v == "grammar")
+            && n.states.iter().any(|s| s.name == "invalid")
+        {
+            n.states.retain(|s| s.name != "invalid");
+            n.states
+                .push(response_diff::tree::State::with_value("invalid", v));
+            n.states.sort_by_key(super::state_rank);
+        }
+        // Playwright's level: a native heading's own, else aria-level on
+        // the roles that have one, else none.
+        if matches!(n.role.as_str(), "heading" | "listitem" | "row" | "treeitem") {
+            let native = match tag(d).as_str() {
+                "H1" => Some(1),
+                "H2" => Some(2),
+                "H3" => Some(3),
+                "H4" => Some(4),
+                "H5" => Some(5),
+                "H6" => Some(6),
+                _ => None,
+            };
+            let level = native.or_else(|| {
+                d.attr("aria-level")
+                    .and_then(|l| l.trim().parse::<u32>().ok())
+                    .filter(|&l| l >= 1)
+            });
+            n.states.retain(|s| s.name != "level");
+            if let Some(l) = level {
+                n.states.push(response_diff::tree::State::with_value(
+                    "level",
+                    l.to_string(),
+                ));
+                n.states.sort_by_key(super::state_rank);
+            }
+        }
+        super::normalize(n, &apart)
+    }
+
+    /// Whether Playwright makes a node of an element Chromium left out:
+    /// not when it is presentational by inheritance (an `<li>` of a
+    /// `role=none` list) or not visible (`visibility: hidden`, its
+    /// visible children shown in its place).
+    pub(super) fn wraps_as_playwright(&self, b: i64, d: &DomNode) -> bool {
+        if self.dom.laid_out.contains(&b) && d.visibility.as_deref().is_some_and(|v| v != "visible")
+        {
+            return false;
+        }
+        !matches!(role(&self.dom, b).as_deref(), Some("none" | "presentation"))
+    }
+
     /// Whether the elements that gave a name are all shown under the node
     /// (`items`), so that ai mode drops the name as redundant.
     pub(super) fn name_shown(
@@ -1185,28 +1284,36 @@ impl super::AxSnapshot {
                 }
             }
         }
-        name.contributors.iter().all(|&c| {
-            taken.contains(&c)
-                || match find(items, c) {
-                    Some(n) => {
-                        n.targetable
-                            && !(n.role == "generic"
+        // Only elements Playwright gives a ref count (nameFromContentRefs);
+        // each is represented by its own node, unless that node is a
+        // generic holding only text, or by a named node under this one.
+        let under = |c: i64| backend.is_some_and(|b| c != b && self.within(c, b));
+        let with_ref: Vec<i64> = name
+            .contributors
+            .iter()
+            .copied()
+            .filter(|&c| match find(items, c) {
+                Some(n) => n.targetable,
+                None => {
+                    under(c)
+                        && node(&self.dom, c)
+                            .is_some_and(|d| d.targetable && makes_node(&self.dom, c, d))
+                }
+            })
+            .collect();
+        !with_ref.is_empty()
+            && with_ref.iter().all(|&c| {
+                taken.contains(&c)
+                    || match find(items, c) {
+                        Some(n) => {
+                            !(n.role == "generic"
                                 && n.children
                                     .iter()
                                     .all(|c| !matches!(c, super::Item::Node(_))))
-                    }
-                    // Only what is under the node is entered before it is
-                    // left (a label around a control is not).
-                    None => {
-                        let r = backend.is_some_and(|b| c != b && self.within(c, b))
-                            && represented(&self.dom, c);
-                        if !r && std::env::var_os("RD_DEBUG_NAMES").is_some() {
-                            eprintln!("name {text:?}: {c} {:?} not shown", self.dom.nodes.get(&c));
                         }
-                        r
+                        None => !leaf_generic(&self.dom, c, 0),
                     }
-                }
-        })
+            })
     }
 }
 
