@@ -1377,12 +1377,12 @@ impl AxSnapshot {
             return items;
         }
         let role = match d.map(|d| d.tag.as_str()) {
-            Some("TBODY" | "THEAD" | "TFOOT") => "rowgroup",
-            _ => "generic",
+            Some("TBODY" | "THEAD" | "TFOOT") => "rowgroup".to_owned(),
+            _ => self.wrapper_role(b),
         };
         normalize(
             Node {
-                role: role.into(),
+                role,
                 name: String::new(),
                 value: None,
                 backend: Some(b),

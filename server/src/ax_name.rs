@@ -345,6 +345,40 @@ fn implicit(dom: &DomFacts, b: i64, d: &DomNode) -> Option<String> {
         "TR" => "row",
         _ => return None,
     };
+    // Presentation is inherited down a list or a table's own parts.
+    let mut cur = b;
+    for _ in 0..4 {
+        let Some(&p) = dom.parent.get(&cur) else {
+            break;
+        };
+        let (Some(c), Some(pd)) = (node(dom, cur), node(dom, p)) else {
+            break;
+        };
+        let parents: &[&str] = match tag(c).as_str() {
+            "DD" | "DT" => &["DL", "DIV"],
+            "DIV" => &["DL"],
+            "LI" => &["OL", "UL"],
+            "TBODY" | "TFOOT" | "THEAD" => &["TABLE"],
+            "TD" | "TH" => &["TR"],
+            "TR" => &["THEAD", "TBODY", "TFOOT", "TABLE"],
+            _ => break,
+        };
+        if !parents.contains(&tag(pd).as_str()) {
+            break;
+        }
+        let explicit = pd.attr("role").and_then(|r| {
+            r.split(' ')
+                .map(str::trim)
+                .find(|r| VALID_ROLES.contains(r))
+        });
+        if let Some(e @ ("none" | "presentation")) = explicit
+            && !has_global_aria(pd)
+            && !focusable(pd)
+        {
+            return Some(e.to_owned());
+        }
+        cur = p;
+    }
     Some(r.to_owned())
 }
 
@@ -1251,6 +1285,15 @@ impl super::AxSnapshot {
             return false;
         }
         !matches!(role(&self.dom, b).as_deref(), Some("none" | "presentation"))
+    }
+
+    /// The role of an element Chromium left out and Playwright shows: its
+    /// own where that role takes no name (a paragraph Chromium folds into
+    /// a generic), else `generic`.
+    pub(super) fn wrapper_role(&self, b: i64) -> String {
+        role(&self.dom, b)
+            .filter(|r| PROHIBITS_NAME.contains(&r.as_str()) && r != "presentation")
+            .unwrap_or_else(|| "generic".to_owned())
     }
 
     /// Whether the elements that gave a name are all shown under the node
