@@ -1,6 +1,6 @@
 //! Accessible names computed from the DOM snapshot the way Playwright's
 //! `getElementAccessibleName` (injected/src/roleUtils.ts) computes them,
-//! for the snapshot's nodes (docs/DECISIONS.md D33).
+//! for the snapshot's nodes (docs/DECISIONS.md D26).
 //!
 //! Chromium's own names (the AX tree's) differ from Playwright's in ways no
 //! correction of the tree can undo: a control inside its own `<label>`
