@@ -368,7 +368,7 @@ impl DomFacts {
                     && p < count
                 {
                     // `childNodes`: pseudo-elements are not among them.
-                    if !built[i].tag.starts_with("::") {
+                    if !names.get(i).is_some_and(|n| n.starts_with("::")) {
                         children[p] += 1;
                     }
                     if types.get(i) == Some(&11)

@@ -570,7 +570,7 @@ impl Walk<'_> {
         Part::of(v, b)
     }
 
-    fn from_labels(&mut self, labels: &[i64], depth: usize) -> Result<Part, Unknown> {
+    fn labels_text(&mut self, labels: &[i64], depth: usize) -> Result<Part, Unknown> {
         let mut parts = Vec::new();
         for &l in labels {
             let p = self.alt(
@@ -765,7 +765,7 @@ impl Walk<'_> {
                 self.visited.insert(b);
                 let ls = labels(dom, b, d);
                 if !ls.is_empty() && o.labelled_by.is_none() {
-                    return self.from_labels(&ls, depth);
+                    return self.labels_text(&ls, depth);
                 }
                 if ty == "file" {
                     return Ok(Part::of("Choose File", b));
@@ -781,14 +781,14 @@ impl Walk<'_> {
                 self.visited.insert(b);
                 let ls = labels(dom, b, d);
                 if !ls.is_empty() {
-                    return self.from_labels(&ls, depth);
+                    return self.labels_text(&ls, depth);
                 }
             }
             if no_labelled_by && t == "OUTPUT" {
                 self.visited.insert(b);
                 let ls = labels(dom, b, d);
                 if !ls.is_empty() {
-                    return self.from_labels(&ls, depth);
+                    return self.labels_text(&ls, depth);
                 }
                 return Ok(self.attr_part(b, "title"));
             }
@@ -801,7 +801,7 @@ impl Walk<'_> {
                 self.visited.insert(b);
                 let ls = labels(dom, b, d);
                 if !ls.is_empty() {
-                    return self.from_labels(&ls, depth);
+                    return self.labels_text(&ls, depth);
                 }
                 let placeholder = (t == "INPUT"
                     && matches!(

@@ -638,7 +638,10 @@ pub fn cases() -> Vec<Case> {
                 app: a,
                 name: format!("{}: {s} ({label})", RegKind::Covered.label()),
                 kind: CaseKind::Regression(RegKind::Covered),
-                scripts: (String::new(), regression_script(RegKind::Covered, s, "", variant)),
+                scripts: (
+                    String::new(),
+                    regression_script(RegKind::Covered, s, "", variant),
+                ),
             });
         }
     }

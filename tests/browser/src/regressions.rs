@@ -313,9 +313,7 @@ pub fn cases() -> Vec<Case> {
             name: "page covered: transparent body::after overlay",
             kind: CssOnly,
             base: d,
-            edit: Css(
-                "body::after { content: \"\"; position: fixed; inset: 0; z-index: 999; }",
-            ),
+            edit: Css("body::after { content: \"\"; position: fixed; inset: 0; z-index: 999; }"),
             expect: &[ElementCovered],
         },
         Case {

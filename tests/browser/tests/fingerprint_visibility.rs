@@ -257,12 +257,19 @@ fn a_pseudo_element_overlay_or_pointer_events_none_is_covered() {
     );
     let over = s.capture();
     assert!(button(&over, "Save").obscured);
-    assert_eq!(button(&over, "Save").covered_by.as_deref(), Some("body::after"));
+    assert_eq!(
+        button(&over, "Save").covered_by.as_deref(),
+        Some("body::after")
+    );
     assert!(!button(&over, "Below the fold").obscured);
     let cmp = compare(&before, &over, Severity::Warning);
     let covered = of_kind(&cmp, ChangeKind::ElementCovered);
     assert_eq!(covered.len(), 1, "{cmp}");
-    assert!(covered[0].contains("covered by 'body::after'"), "{}", covered[0]);
+    assert!(
+        covered[0].contains("covered by 'body::after'"),
+        "{}",
+        covered[0]
+    );
 
     // pointer-events: none on the control: the click goes to its parent.
     s.eval(
