@@ -2302,9 +2302,11 @@ mod dom_tests {
         ];
         let d = [
             D(2, None, "MAIN", &[], "", "block"),
-            D(3, Some(2), "SELECT", &[], "", "inline-block"),
+            D(3, Some(2), "SELECT", &[("aria-label", "Status")], "", "inline-block"),
             D(5, Some(3), "OPTION", &[], "", "block"),
+            D(7, Some(5), "#text", &[], "available", "block"),
             D(6, Some(3), "OPTION", &[], "", "block"),
+            D(8, Some(6), "#text", &[], "sold", "block"),
         ];
         assert_eq!(
             snapshot(nodes, &d, &[6]),
@@ -2372,7 +2374,7 @@ mod dom_tests {
                 5,
                 Some(20),
                 "INPUT",
-                &[("placeholder", "you@example.com")],
+                &[("placeholder", "you@example.com"), ("aria-label", "Email")],
                 "",
                 "inline-block",
             ),
@@ -2434,7 +2436,9 @@ mod dom_tests {
             D(6, Some(4), "#text", &[], " Gift wrap", "inline"),
             D(30, Some(2), "DIV", &[("role", "row")], "", "block"),
             D(31, Some(30), "DIV", &[("role", "gridcell")], "", "block"),
+            D(33, Some(31), "#text", &[], "A1", "block"),
             D(32, Some(30), "DIV", &[("role", "gridcell")], "", "block"),
+            D(34, Some(32), "#text", &[], "A2", "block"),
         ];
         assert_eq!(
             snapshot(nodes, &d, &[]),
@@ -2522,7 +2526,7 @@ mod dom_tests {
                 "inline",
             ),
             D(24, Some(23), "#text", &[], "Down", "inline"),
-            D(9, Some(2), "TEXTAREA", &[], "", "inline-block"),
+            D(9, Some(2), "TEXTAREA", &[("aria-label", "Code")], "", "inline-block"),
         ];
         assert_eq!(
             snapshot(nodes, &d, &[]),
@@ -2542,6 +2546,7 @@ mod dom_tests {
         let d = [
             D(2, None, "MAIN", &[], "", "block"),
             D(3, Some(2), "BUTTON", &[], "", "inline-block"),
+            D(4, Some(3), "#text", &[], "Go", "inline"),
             D(5, Some(2), "DIV", &[], "", "block"),
             D(6, Some(2), "DIV", &[], "", "block"),
         ];
@@ -2549,8 +2554,8 @@ mod dom_tests {
         let strings = raw["strings"].as_array_mut().unwrap();
         strings.push(json!("pointer"));
         let pointer = strings.len() - 1;
-        // Node 5 (index 2) has cursor: pointer; node 6 does not.
-        raw["documents"][0]["layout"]["styles"][2]
+        // Node 5 (index 3) has cursor: pointer; node 6 does not.
+        raw["documents"][0]["layout"]["styles"][3]
             .as_array_mut()
             .unwrap()
             .push(json!(pointer));

@@ -526,11 +526,13 @@ fn css_content(d: &DomNode, owner: Option<&DomNode>, content: &str) -> Option<St
                     .and_then(|o| o.attr(a))
                     .unwrap_or_default()
                     .to_owned())),
-                None => return None,
+                // Not text (an image, a counter, a quote): only an
+                // alternative text after `/` can still name it.
+                None => tokens.push(Err('?')),
             }
         }
     }
-    if let Some(slash) = tokens.iter().position(|t| t.is_err()) {
+    if let Some(slash) = tokens.iter().position(|t| *t == Err('/')) {
         tokens.drain(..=slash);
     }
     tokens
