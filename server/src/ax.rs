@@ -838,8 +838,15 @@ impl AxSnapshot {
         let name = if ax_name::hidden(&self.dom, b) {
             String::new()
         } else {
-            ax_name::accessible_name(&self.dom, b)
-                .map(|n| collapse(&n.text))
+            self.dom_name(Some(b), &role)
+                .map(|n| {
+                    let text = collapse(&n.text);
+                    if self.name_shown(Some(b), &n, &text, &children) {
+                        String::new()
+                    } else {
+                        text
+                    }
+                })
                 .unwrap_or_default()
         };
         normalize(
@@ -1085,6 +1092,12 @@ impl AxSnapshot {
             && ((ignored && hidden_by_aria(n)) || is_aria_hidden(d))
         {
             return self.hidden_items(b, depth);
+        }
+        if ignored
+            && let Some(b) = backend
+            && let Some(items) = self.modal_page(n, b, depth)
+        {
+            return items;
         }
         if role == "LabelText" && dom.is_none() {
             return self.convert_children(i, depth);
@@ -2302,7 +2315,14 @@ mod dom_tests {
         ];
         let d = [
             D(2, None, "MAIN", &[], "", "block"),
-            D(3, Some(2), "SELECT", &[("aria-label", "Status")], "", "inline-block"),
+            D(
+                3,
+                Some(2),
+                "SELECT",
+                &[("aria-label", "Status")],
+                "",
+                "inline-block",
+            ),
             D(5, Some(3), "OPTION", &[], "", "block"),
             D(7, Some(5), "#text", &[], "available", "block"),
             D(6, Some(3), "OPTION", &[], "", "block"),
@@ -2526,7 +2546,14 @@ mod dom_tests {
                 "inline",
             ),
             D(24, Some(23), "#text", &[], "Down", "inline"),
-            D(9, Some(2), "TEXTAREA", &[("aria-label", "Code")], "", "inline-block"),
+            D(
+                9,
+                Some(2),
+                "TEXTAREA",
+                &[("aria-label", "Code")],
+                "",
+                "inline-block",
+            ),
         ];
         assert_eq!(
             snapshot(nodes, &d, &[]),

@@ -218,6 +218,18 @@ fn closest(dom: &DomFacts, b: i64, tags: &[&str]) -> Option<i64> {
     None
 }
 
+fn closest_disabled_fieldset(dom: &DomFacts, b: i64) -> Option<i64> {
+    let mut cur = b;
+    for _ in 0..MAX_DEPTH {
+        let &p = dom.parent.get(&cur)?;
+        if node(dom, p).is_some_and(|d| tag(d) == "FIELDSET" && d.attr("disabled").is_some()) {
+            return Some(p);
+        }
+        cur = p;
+    }
+    None
+}
+
 fn input_type(d: &DomNode) -> String {
     let t = d
         .attr("type")
@@ -1239,6 +1251,25 @@ impl super::AxSnapshot {
         {
             return super::merge_text(std::mem::take(&mut n.children), &apart);
         }
+        // An option is disabled by a disabled fieldset around its select
+        // (Playwright's belongsToDisabledFieldSet), not only by its own
+        // attribute or optgroup.
+        if n.role == "option"
+            && tag(d) == "OPTION"
+            && !n.states.iter().any(|s| s.name == "disabled")
+            && let Some(f) = closest_disabled_fieldset(&self.dom, b)
+            && !self
+                .dom
+                .kids
+                .get(&f)
+                .into_iter()
+                .flatten()
+                .find(|&&k| node(&self.dom, k).is_some_and(|l| tag(l) == "LEGEND"))
+                .is_some_and(|&l| self.within(b, l))
+        {
+            n.states.push(response_diff::tree::State::flag("disabled"));
+            n.states.sort_by_key(super::state_rank);
+        }
         if let Some(v) = d.attr("aria-invalid").map(str::trim)
             && (v == "spelling" || v == "grammar")
             && n.states.iter().any(|s| s.name == "invalid")
@@ -1296,6 +1327,37 @@ impl super::AxSnapshot {
         role(&self.dom, b)
             .filter(|r| PROHIBITS_NAME.contains(&r.as_str()) && r != "presentation")
             .unwrap_or_else(|| "generic".to_owned())
+    }
+
+    /// The page behind a modal `<dialog>`: Chromium's tree holds only the
+    /// dialog (the document element is ignored as `activeModalDialog`);
+    /// Playwright shows the whole page, so the body is read from the DOM,
+    /// named (the dialog with it, in its place). `None` for other nodes.
+    pub(super) fn modal_page(
+        &self,
+        n: &serde_json::Value,
+        b: i64,
+        depth: usize,
+    ) -> Option<Vec<super::Item>> {
+        let modal = n
+            .get("ignoredReasons")
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(|rs| {
+                rs.iter().any(|r| {
+                    r.get("name").and_then(serde_json::Value::as_str) == Some("activeModalDialog")
+                })
+            });
+        if !modal || node(&self.dom, b).is_none_or(|d| tag(d) != "HTML") {
+            return None;
+        }
+        let body = self
+            .dom
+            .kids
+            .get(&b)?
+            .iter()
+            .copied()
+            .find(|&k| node(&self.dom, k).is_some_and(|d| tag(d) == "BODY"))?;
+        Some(self.hidden_items(body, depth + 1))
     }
 
     /// Whether the elements that gave a name are all shown under the node

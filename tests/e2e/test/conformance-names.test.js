@@ -63,3 +63,19 @@ describe('names and text as Playwright shows them', () => {
     );
   });
 });
+
+describe('the page behind a modal dialog', () => {
+  const suite = conformanceSuite();
+
+  test('is shown, named, with the dialog in its place', async () => {
+    const { server, site } = suite();
+    const nav = await server.call('browser_navigate', { url: site.url('/dialogs.html') });
+    assert.equal(nav.isError, false, nav.text);
+    const s = snapshotWithoutRefs(nav.text);
+    // Chromium's tree holds only the modal dialog; Playwright's ai mode
+    // shows the whole page (an agent sees what the dialog covers).
+    assert.match(s, /- main:\n\s+- heading "Dialogs" \[level=1\]\n\s+- button "Open"\n/);
+    assert.match(s, /- alertdialog "Confirm":\n/);
+    assert.match(s, /- dialog:\n\s+- generic:\n\s+- paragraph: Modal content\n\s+- button "OK" \[active\]/);
+  });
+});
