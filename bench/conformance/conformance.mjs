@@ -218,8 +218,11 @@ class Theirs {
 export function compare(theirs, ours) {
   const a = normalizeSnapshot(theirs);
   const b = normalizeSnapshot(ours);
-  const named = new RegExp(`^\\s*- (${NAMED.join('|')})\\b`);
-  const namedLines = a.filter((l) => named.test(l)).length;
+  const re = new RegExp(`^\\s*- (${NAMED.join('|')})\\b`);
+  const named = {
+    playwright: a.filter((l) => re.test(l)).map((l) => l.trim().replace(/:$/, '')),
+    ours: b.filter((l) => re.test(l)).map((l) => l.trim().replace(/:$/, '')),
+  };
   let equal = 0;
   const differences = [];
   for (const part of diffArrays(a, b)) {
@@ -228,7 +231,7 @@ export function compare(theirs, ours) {
     else equal += part.value.length;
   }
   const lines = Math.max(a.length, b.length);
-  return { playwrightLines: a.length, ourLines: b.length, equal, rate: lines ? equal / lines : 1, namedLines, differences };
+  return { playwrightLines: a.length, ourLines: b.length, equal, rate: lines ? equal / lines : 1, named, differences };
 }
 
 async function main() {
@@ -277,6 +280,7 @@ async function main() {
   }
   for (const t of Object.values(sets)) t.rate = t.lines ? t.equal / t.lines : 1;
   const names = namesOf(results);
+  for (const r of results) delete r.named;
   const report = {
     reference: "playwright-core page.ariaSnapshot({ mode: 'ai' }) (what @playwright/mcp 0.0.83 prints), refs and [cursor=pointer] removed",
     chromium: CHROMIUM,
@@ -299,28 +303,25 @@ const NAMED = ['button', 'link', 'heading', 'textbox', 'searchbox', 'checkbox', 
 
 /**
  * Names of buttons, links, headings and form controls: of the lines with
- * such a role on Playwright's side, how many are on ours as they are
- * (`role "name"` and states, one for one in order).
+ * such a role on Playwright's side (`role "name"` and states, indentation
+ * aside), how many our snapshot of the page has too.
  */
 export function namesOf(results) {
   let total = 0;
   let equal = 0;
   const missing = [];
-  const re = new RegExp(`^\\s*- (${NAMED.join('|')})\\b`);
   for (const r of results) {
-    if (r.error) continue;
-    const only = new Map();
-    for (const d of r.differences) {
-      if (d.startsWith('- ') && re.test(d.slice(2))) only.set(d.slice(2), (only.get(d.slice(2)) || 0) + 1);
+    if (r.error || !r.named) continue;
+    const ours = new Map();
+    for (const l of r.named.ours) ours.set(l, (ours.get(l) || 0) + 1);
+    for (const l of r.named.playwright) {
+      total++;
+      const n = ours.get(l) || 0;
+      if (n > 0) {
+        ours.set(l, n - 1);
+        equal++;
+      } else missing.push(`${r.id}: ${l}`);
     }
-    const count = r.namedLines ?? 0;
-    total += count;
-    let miss = 0;
-    for (const [line, n] of only) {
-      miss += n;
-      missing.push(`${r.id}: ${line.trim()}`);
-    }
-    equal += count - miss;
   }
   return { lines: total, equal, rate: total ? equal / total : 1, missing };
 }

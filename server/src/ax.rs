@@ -760,14 +760,11 @@ impl AxSnapshot {
                 "none" | "presentation" => return children,
                 r => (r.to_owned(), None),
             },
-            None => match implicit_role(d) {
-                (r, _) if r == "generic" => (
-                    ax_name::role(&self.dom, b)
-                        .filter(|r| r != "none" && r != "presentation")
-                        .unwrap_or(r),
-                    None,
-                ),
-                other => other,
+            // The implicit role as Playwright computes it (ax_name.rs).
+            None => match ax_name::role(&self.dom, b) {
+                Some(r) if r == "none" || r == "presentation" => return children,
+                Some(r) => (r, ax_name::native_level(d)),
+                None => ("generic".to_owned(), None),
             },
         };
         if role == "generic" && d.inline && d.only_text_child {
@@ -1808,69 +1805,6 @@ fn hidden_by_aria(n: &Value) -> bool {
                 )
             })
         })
-}
-
-/// An element's role from its tag (HTML-AAM, as Playwright's roleUtils
-/// maps it), for the elements Chromium gives no role (under `aria-hidden`);
-/// headings with their level.
-fn implicit_role(d: &DomNode) -> (String, Option<u8>) {
-    let role = match d.tag.as_str() {
-        "A" | "AREA" if d.attr("href").is_some() => "link",
-        "ARTICLE" => "article",
-        "ASIDE" => "complementary",
-        "BLOCKQUOTE" => "blockquote",
-        "BUTTON" => "button",
-        "CAPTION" => "caption",
-        "CODE" => "code",
-        "DD" => "definition",
-        "DEL" => "deletion",
-        "DETAILS" | "FIELDSET" | "OPTGROUP" => "group",
-        "DFN" | "DT" => "term",
-        "DIALOG" => "dialog",
-        "EM" => "emphasis",
-        "FIGURE" => "figure",
-        "H1" => return ("heading".into(), Some(1)),
-        "H2" => return ("heading".into(), Some(2)),
-        "H3" => return ("heading".into(), Some(3)),
-        "H4" => return ("heading".into(), Some(4)),
-        "H5" => return ("heading".into(), Some(5)),
-        "H6" => return ("heading".into(), Some(6)),
-        "HR" => "separator",
-        "IMG" => "img",
-        "INPUT" => match d.attr("type").map(str::to_ascii_lowercase).as_deref() {
-            Some("checkbox") => "checkbox",
-            Some("radio") => "radio",
-            Some("button" | "submit" | "reset" | "image") => "button",
-            Some("range") => "slider",
-            Some("number") => "spinbutton",
-            Some("search") => "searchbox",
-            Some("hidden") => "generic",
-            _ => "textbox",
-        },
-        "INS" => "insertion",
-        "LI" => "listitem",
-        "MAIN" => "main",
-        "MARK" => "mark",
-        "MENU" | "OL" | "UL" => "list",
-        "NAV" => "navigation",
-        "OPTION" => "option",
-        "P" => "paragraph",
-        "PROGRESS" => "progressbar",
-        "SELECT" => "combobox",
-        "TEXTAREA" => "textbox",
-        "STRONG" => "strong",
-        "SUB" => "subscript",
-        "SUP" => "superscript",
-        "SVG" | "svg" => "img",
-        "TABLE" => "table",
-        "TBODY" | "THEAD" | "TFOOT" => "rowgroup",
-        "TD" => "cell",
-        "TH" => "columnheader",
-        "TR" => "row",
-        "TIME" => "time",
-        _ => "generic",
-    };
-    (role.to_owned(), None)
 }
 
 /// Whether the element has an explicit `role`.

@@ -230,6 +230,19 @@ fn closest_disabled_fieldset(dom: &DomFacts, b: i64) -> Option<i64> {
     None
 }
 
+/// A heading element's own level (`<h1>`…`<h6>`).
+pub(super) fn native_level(d: &DomNode) -> Option<u8> {
+    match tag(d).as_str() {
+        "H1" => Some(1),
+        "H2" => Some(2),
+        "H3" => Some(3),
+        "H4" => Some(4),
+        "H5" => Some(5),
+        "H6" => Some(6),
+        _ => None,
+    }
+}
+
 fn input_type(d: &DomNode) -> String {
     let t = d
         .attr("type")
@@ -1282,16 +1295,7 @@ impl super::AxSnapshot {
         // Playwright's level: a native heading's own, else aria-level on
         // the roles that have one, else none.
         if matches!(n.role.as_str(), "heading" | "listitem" | "row" | "treeitem") {
-            let native = match tag(d).as_str() {
-                "H1" => Some(1),
-                "H2" => Some(2),
-                "H3" => Some(3),
-                "H4" => Some(4),
-                "H5" => Some(5),
-                "H6" => Some(6),
-                _ => None,
-            };
-            let level = native.or_else(|| {
+            let level = native_level(d).map(u32::from).or_else(|| {
                 d.attr("aria-level")
                     .and_then(|l| l.trim().parse::<u32>().ok())
                     .filter(|&l| l >= 1)
