@@ -218,10 +218,12 @@ class Theirs {
 export function compare(theirs, ours) {
   const a = normalizeSnapshot(theirs);
   const b = normalizeSnapshot(ours);
-  const re = new RegExp(`^\\s*- (${NAMED.join('|')})\\b`);
+  const re = new RegExp(`^\\s*- '?(${NAMED.join('|')})\\b`);
+  // Role, name and states: a field's value after them is not its name.
+  const key = (l) => l.trim().match(/^- '?(\w+(?: "(?:[^"\\]|\\.)*")?(?: \[[^\]]*\])*)/)?.[1] ?? l.trim();
   const named = {
-    playwright: a.filter((l) => re.test(l)).map((l) => l.trim().replace(/:$/, '')),
-    ours: b.filter((l) => re.test(l)).map((l) => l.trim().replace(/:$/, '')),
+    playwright: a.filter((l) => re.test(l)).map(key),
+    ours: b.filter((l) => re.test(l)).map(key),
   };
   let equal = 0;
   const differences = [];

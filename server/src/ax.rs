@@ -1885,13 +1885,22 @@ fn aria_role(role: &str) -> &str {
 }
 
 /// Whitespace runs → one space, trimmed.
+/// Zero-width spaces and soft hyphens dropped, as Playwright's
+/// normalizeWhiteSpace drops them.
 fn collapse(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for word in s.split_whitespace() {
+        let word: String = word
+            .chars()
+            .filter(|c| !matches!(c, '\u{200b}' | '\u{ad}'))
+            .collect();
+        if word.is_empty() {
+            continue;
+        }
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(word);
+        out.push_str(&word);
     }
     out
 }

@@ -122,11 +122,7 @@ pub(super) fn accessible_name(dom: &DomFacts, b: i64) -> Option<Name> {
 /// accname's "flat string": whitespace runs to one space, zero-width
 /// characters dropped, trimmed.
 fn flat(s: &str) -> String {
-    let cleaned: String = s
-        .chars()
-        .filter(|c| !matches!(c, '\u{200b}' | '\u{ad}'))
-        .collect();
-    super::collapse(&cleaned)
+    super::collapse(s)
 }
 
 const PROHIBITS_NAME: &[&str] = &[
