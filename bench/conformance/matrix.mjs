@@ -63,7 +63,7 @@ const elementsText = page(
   TEXT_LEVEL.map((t) => {
     const tag = t.split(' ')[0];
     return `<p>Before <${t}>${tag} text</${tag}> after.</p>`;
-  }).join('\n') + '\n<p>Line one<br>line two<wbr>joined</p>\n<pre>pre  formatted\n  text</pre>\n<blockquote><p>Quoted.</p></blockquote>\n<address>1 Main St.</address>',
+  }).join('\n') + '\n<p>Line one<br>line two<wbr>joined</p>\n<pre>pre  formatted\n  text</pre>\n<blockquote><p>Quoted.</p></blockquote>\n<address>1 Main St.</address>\n<p><ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp>字<rp>(</rp><rt>ji</rt><rp>)</rp></ruby></p>',
 );
 
 const elementsStructure = page(

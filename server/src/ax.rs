@@ -1092,7 +1092,7 @@ impl AxSnapshot {
         }
         if ignored
             && let Some(b) = backend
-            && let Some(items) = self.modal_page(n, b, depth)
+            && let Some(items) = self.modal_page(n, b, depth).or_else(|| self.ruby_text(b))
         {
             return items;
         }

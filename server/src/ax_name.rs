@@ -1360,6 +1360,35 @@ impl super::AxSnapshot {
         Some(self.hidden_items(body, depth + 1))
     }
 
+    /// A ruby annotation (`<rt>`) Chromium leaves out of its tree:
+    /// Playwright shows it as a generic holding its text (its display is
+    /// not inline). `None` for other nodes.
+    pub(super) fn ruby_text(&self, b: i64) -> Option<Vec<super::Item>> {
+        let d = node(&self.dom, b).filter(|d| tag(d) == "RT" && d.visible)?;
+        let children = self
+            .dom
+            .kids
+            .get(&b)
+            .into_iter()
+            .flatten()
+            .filter_map(|&k| Some(super::Item::Text(self.dom.text.get(&k)?.clone(), Some(k))))
+            .collect();
+        Some(super::normalize(
+            super::Node {
+                role: "generic".into(),
+                name: String::new(),
+                value: None,
+                backend: Some(b),
+                states: Vec::new(),
+                props: Vec::new(),
+                children,
+                targetable: d.targetable,
+                click_root: d.click_root,
+            },
+            &|a, b| self.apart(a, b),
+        ))
+    }
+
     /// Whether the elements that gave a name are all shown under the node
     /// (`items`), so that ai mode drops the name as redundant.
     pub(super) fn name_shown(
