@@ -220,6 +220,13 @@ class Theirs {
 export function compare(theirs, ours) {
   const a = normalizeSnapshot(theirs);
   const b = normalizeSnapshot(ours);
+  const re = new RegExp(`^\\s*- '?(${NAMED.join('|')})\\b`);
+  // Role, name and states: a field's value after them is not its name.
+  const key = (l) => l.trim().match(/^- '?(\w+(?: "(?:[^"\\]|\\.)*")?(?: \[[^\]]*\])*)/)?.[1] ?? l.trim();
+  const named = {
+    playwright: a.filter((l) => re.test(l)).map(key),
+    ours: b.filter((l) => re.test(l)).map(key),
+  };
   let equal = 0;
   const differences = [];
   for (const part of diffArrays(a, b)) {
@@ -228,7 +235,7 @@ export function compare(theirs, ours) {
     else equal += part.value.length;
   }
   const lines = Math.max(a.length, b.length);
-  return { playwrightLines: a.length, ourLines: b.length, equal, rate: lines ? equal / lines : 1, differences };
+  return { playwrightLines: a.length, ourLines: b.length, equal, rate: lines ? equal / lines : 1, named, differences };
 }
 
 async function main() {
@@ -246,10 +253,10 @@ async function main() {
       let r;
       try {
         const [t, o] = [await theirs.open(url, page.steps || []), await ours.open(url, page.steps || [])];
-        r = { id: page.id, group: page.group, ...compare(t, o) };
+        r = { id: page.id, group: page.group, set: page.set, ...compare(t, o) };
         if (SHOW) r.snapshots = { playwright: t, ours: o };
       } catch (e) {
-        r = { id: page.id, group: page.group, error: String(e.message || e).slice(0, 2000) };
+        r = { id: page.id, group: page.group, set: page.set, error: String(e.message || e).slice(0, 2000) };
       }
       results.push(r);
       const rate = r.error ? 'ERROR' : `${(100 * r.rate).toFixed(1)} %`;
@@ -268,10 +275,22 @@ async function main() {
     lines: ok.reduce((s, r) => s + Math.max(r.playwrightLines, r.ourLines), 0),
   };
   total.rate = total.lines ? total.equal / total.lines : 1;
+  const sets = {};
+  for (const r of ok) {
+    const t = (sets[r.set] ??= { pages: 0, lines: 0, equal: 0 });
+    t.pages++;
+    t.lines += Math.max(r.playwrightLines, r.ourLines);
+    t.equal += r.equal;
+  }
+  for (const t of Object.values(sets)) t.rate = t.lines ? t.equal / t.lines : 1;
+  const names = namesOf(results);
+  for (const r of results) delete r.named;
   const report = {
     reference: "playwright-core page.ariaSnapshot({ mode: 'ai' }) (what @playwright/mcp 0.0.83 prints), refs and [cursor=pointer] removed",
     chromium: CHROMIUM,
     total,
+    sets,
+    names,
     pages: results,
   };
   if (OUT) {
@@ -282,6 +301,35 @@ async function main() {
   if (total.errors) process.exitCode = 1;
 }
 
+// Roles whose names the bar holds at 100 %: buttons, links, headings and
+// form controls.
+const NAMED = ['button', 'link', 'heading', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'slider', 'spinbutton', 'switch'];
+
+/**
+ * Names of buttons, links, headings and form controls: of the lines with
+ * such a role on Playwright's side (`role "name"` and states, indentation
+ * aside), how many our snapshot of the page has too.
+ */
+export function namesOf(results) {
+  let total = 0;
+  let equal = 0;
+  const missing = [];
+  for (const r of results) {
+    if (r.error || !r.named) continue;
+    const ours = new Map();
+    for (const l of r.named.ours) ours.set(l, (ours.get(l) || 0) + 1);
+    for (const l of r.named.playwright) {
+      total++;
+      const n = ours.get(l) || 0;
+      if (n > 0) {
+        ours.set(l, n - 1);
+        equal++;
+      } else missing.push(`${r.id}: ${l}`);
+    }
+  }
+  return { lines: total, equal, rate: total ? equal / total : 1, missing };
+}
+
 export function table(report) {
   const rows = ['| page | Playwright lines | our lines | equal | match |', '|---|---:|---:|---:|---:|'];
   for (const r of report.pages) {
@@ -289,6 +337,14 @@ export function table(report) {
     else rows.push(`| ${r.id} | ${r.playwrightLines} | ${r.ourLines} | ${r.equal} | ${(100 * r.rate).toFixed(1)} % |`);
   }
   const t = report.total;
+  rows.push('', '| set | pages | lines | equal | match |', '|---|---:|---:|---:|---:|');
+  for (const [name, s] of Object.entries(report.sets || {})) {
+    rows.push(`| ${name} | ${s.pages} | ${s.lines} | ${s.equal} | ${(100 * s.rate).toFixed(2)} % |`);
+  }
+  const n = report.names;
+  if (n) {
+    rows.push(`| names of buttons, links, headings, form controls | | ${n.lines} | ${n.equal} | ${(100 * n.rate).toFixed(2)} % |`);
+  }
   rows.push(`| **all ${t.pages} pages** | ${t.playwrightLines} | ${t.ourLines} | ${t.equal} | **${(100 * t.rate).toFixed(2)} %** |`);
   const diffs = report.pages.filter((r) => r.differences?.length);
   if (diffs.length) {

@@ -3,8 +3,11 @@
 // target as `role` + accessible name (Playwright: getByRole; ours: the ref
 // of the `role "name"` line in our snapshot).
 import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { writeMatrix } from './matrix.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = '../../tests/fixtures';
@@ -27,7 +30,41 @@ const JSONEDITOR = readdirSync(join(here, NM, 'jsoneditor/examples'))
   .filter((f) => f.endsWith('.html') && f !== '24_new_window.html')
   .sort();
 
-export const CORPUS = [
+// Third-party pages no other test here uses: spectre.css's docs (static
+// pages of its elements and components, its own CSS) and clipboard.js's
+// demos (its script on buttons, inputs and a textarea).
+const SPECTRE = [
+  'elements/buttons.html',
+  'elements/forms.html',
+  'elements/tables.html',
+  'elements/typography.html',
+  'elements/labels.html',
+  'components/accordions.html',
+  'components/breadcrumbs.html',
+  'components/cards.html',
+  'components/menu.html',
+  'components/modals.html',
+  'components/nav.html',
+  'components/pagination.html',
+  'components/steps.html',
+  'components/tabs.html',
+  'components/tiles.html',
+  'components/toasts.html',
+];
+const CLIPBOARD = ['constructor-node.html', 'target-input.html', 'target-textarea.html', 'function-text.html'];
+const THIRD_PARTY = [
+  ...SPECTRE.map((f) => ({ id: `spectre.css/${f}`, group: 'spectre.css', root: `${NM}/spectre.css/docs`, path: `/${f}` })),
+  ...CLIPBOARD.map((f) => ({ id: `clipboard/${f}`, group: 'clipboard', root: `${NM}/clipboard`, path: `/demo/${f}` })),
+];
+
+// The generated matrix (matrix.mjs), written where the page server can
+// serve it; the same bytes on every run.
+const MATRIX_DIR = join(tmpdir(), `response-diff-conformance-matrix-${process.pid}`);
+const MATRIX_FILES = writeMatrix(MATRIX_DIR);
+
+// Each page's set in the report: the generated matrix, third-party pages
+// (npm packages' demos and docs) and the corpus we had before them.
+const EXISTING = [
   ...['index.html', 'help.html', 'signup.html'].map((f) => ({ id: `site/${f}`, group: 'fixtures', root: `${FIXTURES}/site`, path: `/${f}` })),
   // Not pages/dynamic.html: its content is random on every load (it is the
   // fixture for volatile-content masking), so no two reads agree.
@@ -55,4 +92,10 @@ export const CORPUS = [
   ...TODOMVC.map((fw) => ({ id: `todomvc/${fw}`, group: 'todomvc', root: `${NM}/todomvc/examples/${fw}`, path: '/index.html', steps: addTodos })),
   ...JSONEDITOR.map((f) => ({ id: `jsoneditor/${f}`, group: 'jsoneditor', root: `${NM}/jsoneditor`, path: `/examples/${f}` })),
   { id: 'reveal.js/demo.html', group: 'reveal.js', root: `${NM}/reveal.js`, path: '/demo.html' },
+];
+
+export const CORPUS = [
+  ...MATRIX_FILES.map((f) => ({ id: `matrix/${f}`, group: 'matrix', set: 'generated matrix', root: MATRIX_DIR, path: `/${f}` })),
+  ...THIRD_PARTY.map((p) => ({ ...p, set: 'third-party pages' })),
+  ...EXISTING.map((p) => ({ ...p, set: 'existing corpus' })),
 ];

@@ -80,6 +80,9 @@
 
 use std::collections::HashMap;
 
+#[path = "ax_name.rs"]
+mod ax_name;
+
 use anyhow::{Result, bail};
 use response_diff::tree::{Element, Prop, State, Tree};
 use serde_json::Value;
@@ -106,6 +109,9 @@ pub struct AxSnapshot {
     /// `aria-hidden` elements Chromium left out of its tree entirely, by the
     /// backend id of their closest ancestor it kept (see [`Self::orphans`]).
     orphans: HashMap<i64, Vec<i64>>,
+    /// The elements that gave each named node its name, by backend id
+    /// (ax_name.rs; filled as nodes are converted).
+    name_parts: std::cell::RefCell<HashMap<i64, Vec<i64>>>,
 }
 
 enum Item {
@@ -166,6 +172,16 @@ pub struct DomFacts {
     kids: std::sync::Arc<HashMap<i64, Vec<i64>>>,
     /// The first `<label for>` of each id.
     label_for: std::sync::Arc<HashMap<String, i64>>,
+    /// Every `<label for>` of each id, in document order.
+    labels_for: std::sync::Arc<HashMap<String, Vec<i64>>>,
+    /// The first element of each id (aria-labelledby targets).
+    ids: std::sync::Arc<HashMap<String, i64>>,
+    /// Elements and text nodes that have a layout box.
+    laid_out: std::sync::Arc<std::collections::HashSet<i64>>,
+    /// Elements that host a shadow root (the accessible-name walk from
+    /// the DOM leaves those to Chromium: slot assignment is not in the
+    /// DOM snapshot).
+    shadow_hosts: std::sync::Arc<std::collections::HashSet<i64>>,
 }
 
 #[derive(Debug, Default)]
@@ -194,6 +210,11 @@ struct DomNode {
     click_root: bool,
     /// A `::before`/`::after` pseudo-element's text (a quoted CSS `content`).
     css_text: Option<String>,
+    /// Its computed `display` and `visibility` (laid-out elements only).
+    display: Option<String>,
+    visibility: Option<String>,
+    /// A pseudo-element's computed `content`, as CSS.
+    content: Option<String>,
 }
 
 impl DomNode {
@@ -234,6 +255,10 @@ impl DomFacts {
         let mut frames = Vec::new();
         let mut kids: HashMap<i64, Vec<i64>> = HashMap::new();
         let mut label_for: HashMap<String, i64> = HashMap::new();
+        let mut labels_for: HashMap<String, Vec<i64>> = HashMap::new();
+        let mut ids: HashMap<String, i64> = HashMap::new();
+        let mut laid_out = std::collections::HashSet::new();
+        let mut shadow_hosts = std::collections::HashSet::new();
         let docs = v.get("documents").and_then(Value::as_array);
         let frame_ids: Vec<Option<String>> = docs
             .into_iter()
@@ -314,8 +339,16 @@ impl DomFacts {
                     let Some(i) = usize::try_from(i).ok().filter(|&i| i < count) else {
                         continue;
                     };
+                    if let Some(&b) = backend.get(i) {
+                        laid_out.insert(b);
+                    }
                     if let Some(d) = style(0) {
                         built[i].inline = d == "inline";
+                        built[i].display = Some(d);
+                    }
+                    built[i].visibility = style(2);
+                    if matches!(built[i].tag.as_str(), "::before" | "::after") {
+                        built[i].content = style(1);
                     }
                     let sized = layout
                         .get("bounds")
@@ -347,7 +380,15 @@ impl DomFacts {
                 if let Some(p) = parent.get(i).and_then(|&p| usize::try_from(p).ok())
                     && p < count
                 {
-                    children[p] += 1;
+                    // `childNodes`: pseudo-elements are not among them.
+                    if !names.get(i).is_some_and(|n| n.starts_with("::")) {
+                        children[p] += 1;
+                    }
+                    if types.get(i) == Some(&11)
+                        && let Some(&hb) = backend.get(p)
+                    {
+                        shadow_hosts.insert(hb);
+                    }
                     if types.get(i) == Some(&3) {
                         text_children[p] += 1;
                     }
@@ -421,6 +462,10 @@ impl DomFacts {
                         && let Some(id) = node.attr("for")
                     {
                         label_for.entry(id.to_owned()).or_insert(b);
+                        labels_for.entry(id.to_owned()).or_default().push(b);
+                    }
+                    if let Some(id) = node.attr("id") {
+                        ids.entry(id.to_owned()).or_insert(b);
                     }
                     nodes.insert(b, node);
                 }
@@ -434,7 +479,11 @@ impl DomFacts {
             blanks: std::sync::Arc::new(blanks),
             frames,
             label_for: std::sync::Arc::new(label_for),
+            labels_for: std::sync::Arc::new(labels_for),
             kids: std::sync::Arc::new(kids),
+            ids: std::sync::Arc::new(ids),
+            laid_out: std::sync::Arc::new(laid_out),
+            shadow_hosts: std::sync::Arc::new(shadow_hosts),
         }
     }
 
@@ -536,6 +585,7 @@ impl AxSnapshot {
             remote: HashMap::new(),
             frame: 0,
             orphans: HashMap::new(),
+            name_parts: Default::default(),
         })
     }
 
@@ -657,7 +707,10 @@ impl AxSnapshot {
             // (jsoneditor's colour swatch): Chromium leaves it out as
             // uninteresting, Playwright keeps it.
             let empty_target = d.click_root && dom.kids.get(&b).is_none_or(|k| k.is_empty());
-            if !(hidden(d) || empty_target) || self.by_backend.contains_key(&b) {
+            // And `inert` subtrees: Chromium leaves them out; Playwright
+            // shows them, named.
+            let inert = d.attr("inert").is_some();
+            if !(hidden(d) || empty_target || inert) || self.by_backend.contains_key(&b) {
                 continue;
             }
             let mut cur = b;
@@ -670,7 +723,11 @@ impl AxSnapshot {
                     kept = Some((p, i));
                     break;
                 }
-                if dom.nodes.get(&p).is_some_and(hidden) {
+                if dom
+                    .nodes
+                    .get(&p)
+                    .is_some_and(|d| hidden(d) || d.attr("inert").is_some())
+                {
                     break;
                 }
                 cur = p;
@@ -748,7 +805,12 @@ impl AxSnapshot {
                 "none" | "presentation" => return children,
                 r => (r.to_owned(), None),
             },
-            None => implicit_role(d),
+            // The implicit role as Playwright computes it (ax_name.rs).
+            None => match ax_name::role(&self.dom, b) {
+                Some(r) if r == "none" || r == "presentation" => return children,
+                Some(r) => (r, ax_name::native_level(d)),
+                None => ("generic".to_owned(), None),
+            },
         };
         if role == "generic" && d.inline && d.only_text_child {
             return children;
@@ -813,10 +875,26 @@ impl AxSnapshot {
             }
             children.clear();
         }
+        // Names are computed only for what is not hidden (an inert
+        // subtree's elements are named, an aria-hidden one's are not).
+        let name = if ax_name::hidden(&self.dom, b) {
+            String::new()
+        } else {
+            self.dom_name(Some(b), &role)
+                .map(|n| {
+                    let text = collapse(&n.text);
+                    if self.name_shown(Some(b), &n, &text, &children) {
+                        String::new()
+                    } else {
+                        text
+                    }
+                })
+                .unwrap_or_default()
+        };
         normalize(
             Node {
                 role,
-                name: String::new(),
+                name,
                 value,
                 backend: Some(b),
                 states,
@@ -988,6 +1066,10 @@ impl AxSnapshot {
                     .and_then(|b| self.dom.text.get(&b).cloned())
                     .or_else(|| ax_string(n, "name"))
                     .unwrap_or_default();
+                // CSS content's text has no DOM node: it is keyed by its
+                // pseudo-element, so it joins its neighbours as the DOM
+                // has them ("★" and "Star" make "★Star").
+                let b = b.or_else(|| self.pseudo_parent(n));
                 return vec![Item::Text(text, b)];
             }
             "StaticText" | "InlineTextBox" | "ListMarker" => return Vec::new(),
@@ -999,6 +1081,14 @@ impl AxSnapshot {
         let backend = self.backend_of(i);
         if dom.is_some_and(|d| d.tag == "::marker") {
             return Vec::new();
+        }
+        if let Some(items) = self.pseudo_items(backend) {
+            return items;
+        }
+        if role == "generic" && dom.is_none() && !self.dom.nodes.is_empty() {
+            // A box of Chromium's own (a `<details>` content slot): the
+            // DOM has no element there, Playwright no node.
+            return self.convert_children(i, depth);
         }
         if dom.is_some_and(|d| d.tag == "BODY") {
             // Playwright's snapshot root: a generic node of its own.
@@ -1044,6 +1134,12 @@ impl AxSnapshot {
             && ((ignored && hidden_by_aria(n)) || is_aria_hidden(d))
         {
             return self.hidden_items(b, depth);
+        }
+        if ignored
+            && let Some(b) = backend
+            && let Some(items) = self.modal_page(n, b, depth).or_else(|| self.ruby_text(b))
+        {
+            return items;
         }
         if role == "LabelText" && dom.is_none() {
             return self.convert_children(i, depth);
@@ -1091,6 +1187,12 @@ impl AxSnapshot {
             let mut text = String::new();
             self.dom.text_content(label, &mut text, 0);
             node.name = collapse(&text);
+        }
+        // Playwright's name, computed from the DOM (ax_name.rs), where
+        // the DOM snapshot tells it.
+        let dom_name = self.dom_name(backend, role);
+        if let Some(name) = &dom_name {
+            node.name = collapse(&name.text);
         }
         if role == "iframe" {
             // Playwright names no iframe and shows its document inside.
@@ -1146,6 +1248,17 @@ impl AxSnapshot {
                         .iter()
                         .map(|t| Item::Text(t.clone(), None))
                         .collect();
+                } else if matches!(d.tag.as_str(), "METER" | "PROGRESS") {
+                    // Playwright shows their fallback text; Chromium has
+                    // their shadow parts instead.
+                    node.children = self
+                        .dom
+                        .kids
+                        .get(&b_or(backend))
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|&k| Some(Item::Text(self.dom.text.get(&k)?.clone(), Some(k))))
+                        .collect();
                 } else {
                     node.children = self.regroup(backend, self.convert_children(i, depth));
                     if d.tag == "SELECT" && role == "combobox" {
@@ -1181,6 +1294,12 @@ impl AxSnapshot {
                     }
                 }
             }
+        }
+        if let Some(name) = dom_name {
+            if self.name_shown(backend, &name, &node.name, &node.children) {
+                node.name.clear();
+            }
+            return self.dom_shaped(node);
         }
         if node.name.is_empty() && dom.is_some_and(|d| d.tag == "FIGURE") {
             // Playwright names a figure after its caption.
@@ -1310,6 +1429,7 @@ impl AxSnapshot {
             return false;
         }
         !matches!(d.attr("role").map(str::trim), Some("none" | "presentation"))
+            && self.wraps_as_playwright(b, d)
     }
 
     /// The node Playwright makes of an element left out of the AX tree.
@@ -1319,12 +1439,12 @@ impl AxSnapshot {
             return items;
         }
         let role = match d.map(|d| d.tag.as_str()) {
-            Some("TBODY" | "THEAD" | "TFOOT") => "rowgroup",
-            _ => "generic",
+            Some("TBODY" | "THEAD" | "TFOOT") => "rowgroup".to_owned(),
+            _ => self.wrapper_role(b),
         };
         normalize(
             Node {
-                role: role.into(),
+                role,
                 name: String::new(),
                 value: None,
                 backend: Some(b),
@@ -1419,6 +1539,9 @@ impl AxSnapshot {
                 "selected" if truthy => Some(State::flag("selected")),
                 "focused" if truthy => Some(State::flag("active")),
                 "invalid" => match value {
+                    Some(Value::String(s)) if s == "spelling" || s == "grammar" => {
+                        Some(State::with_value("invalid", s.clone()))
+                    }
                     Some(Value::String(s)) if s != "false" => Some(State::flag("invalid")),
                     _ => None,
                 },
@@ -1699,6 +1822,11 @@ fn shown_by_content(items: &[Item]) -> bool {
     !leaf_child && items.iter().any(|c| matches!(c, Item::Node(_)))
 }
 
+/// A backend id, or one no node has.
+fn b_or(b: Option<i64>) -> i64 {
+    b.unwrap_or(i64::MIN)
+}
+
 /// Whether the element has `aria-hidden="true"`.
 fn is_aria_hidden(d: &DomNode) -> bool {
     d.attr("aria-hidden")
@@ -1729,69 +1857,6 @@ fn hidden_by_aria(n: &Value) -> bool {
                 )
             })
         })
-}
-
-/// An element's role from its tag (HTML-AAM, as Playwright's roleUtils
-/// maps it), for the elements Chromium gives no role (under `aria-hidden`);
-/// headings with their level.
-fn implicit_role(d: &DomNode) -> (String, Option<u8>) {
-    let role = match d.tag.as_str() {
-        "A" | "AREA" if d.attr("href").is_some() => "link",
-        "ARTICLE" => "article",
-        "ASIDE" => "complementary",
-        "BLOCKQUOTE" => "blockquote",
-        "BUTTON" => "button",
-        "CAPTION" => "caption",
-        "CODE" => "code",
-        "DD" => "definition",
-        "DEL" => "deletion",
-        "DETAILS" | "FIELDSET" | "OPTGROUP" => "group",
-        "DFN" | "DT" => "term",
-        "DIALOG" => "dialog",
-        "EM" => "emphasis",
-        "FIGURE" => "figure",
-        "H1" => return ("heading".into(), Some(1)),
-        "H2" => return ("heading".into(), Some(2)),
-        "H3" => return ("heading".into(), Some(3)),
-        "H4" => return ("heading".into(), Some(4)),
-        "H5" => return ("heading".into(), Some(5)),
-        "H6" => return ("heading".into(), Some(6)),
-        "HR" => "separator",
-        "IMG" => "img",
-        "INPUT" => match d.attr("type").map(str::to_ascii_lowercase).as_deref() {
-            Some("checkbox") => "checkbox",
-            Some("radio") => "radio",
-            Some("button" | "submit" | "reset" | "image") => "button",
-            Some("range") => "slider",
-            Some("number") => "spinbutton",
-            Some("search") => "searchbox",
-            Some("hidden") => "generic",
-            _ => "textbox",
-        },
-        "INS" => "insertion",
-        "LI" => "listitem",
-        "MAIN" => "main",
-        "MARK" => "mark",
-        "MENU" | "OL" | "UL" => "list",
-        "NAV" => "navigation",
-        "OPTION" => "option",
-        "P" => "paragraph",
-        "PROGRESS" => "progressbar",
-        "SELECT" => "combobox",
-        "TEXTAREA" => "textbox",
-        "STRONG" => "strong",
-        "SUB" => "subscript",
-        "SUP" => "superscript",
-        "SVG" | "svg" => "img",
-        "TABLE" => "table",
-        "TBODY" | "THEAD" | "TFOOT" => "rowgroup",
-        "TD" => "cell",
-        "TH" => "columnheader",
-        "TR" => "row",
-        "TIME" => "time",
-        _ => "generic",
-    };
-    (role.to_owned(), None)
 }
 
 /// Whether the element has an explicit `role`.
@@ -1850,6 +1915,9 @@ fn aria_role(role: &str) -> &str {
         "DescriptionList" => "generic",
         "DescriptionListTerm" => "term",
         "DescriptionListDetail" => "definition",
+        "MathMLMath" => "math",
+        "SvgRoot" => "img",
+        r if r.starts_with("MathML") => "generic",
         "sectionheader"
         | "sectionfooter"
         | "HeaderAsNonLandmark"
@@ -1869,13 +1937,22 @@ fn aria_role(role: &str) -> &str {
 }
 
 /// Whitespace runs → one space, trimmed.
+/// Zero-width spaces and soft hyphens dropped, as Playwright's
+/// normalizeWhiteSpace drops them.
 fn collapse(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for word in s.split_whitespace() {
+        let word: String = word
+            .chars()
+            .filter(|c| !matches!(c, '\u{200b}' | '\u{ad}'))
+            .collect();
+        if word.is_empty() {
+            continue;
+        }
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(word);
+        out.push_str(&word);
     }
     out
 }
@@ -2256,9 +2333,18 @@ mod dom_tests {
         ];
         let d = [
             D(2, None, "MAIN", &[], "", "block"),
-            D(3, Some(2), "SELECT", &[], "", "inline-block"),
+            D(
+                3,
+                Some(2),
+                "SELECT",
+                &[("aria-label", "Status")],
+                "",
+                "inline-block",
+            ),
             D(5, Some(3), "OPTION", &[], "", "block"),
+            D(7, Some(5), "#text", &[], "available", "block"),
             D(6, Some(3), "OPTION", &[], "", "block"),
+            D(8, Some(6), "#text", &[], "sold", "block"),
         ];
         assert_eq!(
             snapshot(nodes, &d, &[6]),
@@ -2326,7 +2412,7 @@ mod dom_tests {
                 5,
                 Some(20),
                 "INPUT",
-                &[("placeholder", "you@example.com")],
+                &[("placeholder", "you@example.com"), ("aria-label", "Email")],
                 "",
                 "inline-block",
             ),
@@ -2388,7 +2474,9 @@ mod dom_tests {
             D(6, Some(4), "#text", &[], " Gift wrap", "inline"),
             D(30, Some(2), "DIV", &[("role", "row")], "", "block"),
             D(31, Some(30), "DIV", &[("role", "gridcell")], "", "block"),
+            D(33, Some(31), "#text", &[], "A1", "block"),
             D(32, Some(30), "DIV", &[("role", "gridcell")], "", "block"),
+            D(34, Some(32), "#text", &[], "A2", "block"),
         ];
         assert_eq!(
             snapshot(nodes, &d, &[]),
@@ -2476,7 +2564,14 @@ mod dom_tests {
                 "inline",
             ),
             D(24, Some(23), "#text", &[], "Down", "inline"),
-            D(9, Some(2), "TEXTAREA", &[], "", "inline-block"),
+            D(
+                9,
+                Some(2),
+                "TEXTAREA",
+                &[("aria-label", "Code")],
+                "",
+                "inline-block",
+            ),
         ];
         assert_eq!(
             snapshot(nodes, &d, &[]),
@@ -2496,6 +2591,7 @@ mod dom_tests {
         let d = [
             D(2, None, "MAIN", &[], "", "block"),
             D(3, Some(2), "BUTTON", &[], "", "inline-block"),
+            D(4, Some(3), "#text", &[], "Go", "inline"),
             D(5, Some(2), "DIV", &[], "", "block"),
             D(6, Some(2), "DIV", &[], "", "block"),
         ];
@@ -2503,8 +2599,8 @@ mod dom_tests {
         let strings = raw["strings"].as_array_mut().unwrap();
         strings.push(json!("pointer"));
         let pointer = strings.len() - 1;
-        // Node 5 (index 2) has cursor: pointer; node 6 does not.
-        raw["documents"][0]["layout"]["styles"][2]
+        // Node 5 (index 3) has cursor: pointer; node 6 does not.
+        raw["documents"][0]["layout"]["styles"][3]
             .as_array_mut()
             .unwrap()
             .push(json!(pointer));

@@ -620,12 +620,18 @@
       if (el.matches(':disabled')) return false;
       return el.getAttribute('aria-disabled') !== 'true';
     }
-    // What covers `el`: the element hit at its centre when that is another
-    // element (not a descendant, an ancestor or a label of it) and the same
-    // holds for most of four inner points, so an edge under a sticky bar
-    // does not count. Only points inside the viewport can be hit-tested
-    // (elementFromPoint), and scrolling to test the rest would write to the
-    // page: an element entirely outside the viewport is not tested (null).
+    // What covers `el`: the element hit at its centre when a click there
+    // would not reach `el` (the hit is neither `el`, a descendant of it,
+    // nor one of its labels) and the same holds for most of four inner
+    // points, so an edge under a sticky bar does not count. An ancestor
+    // hit covers too: a pseudo-element overlay is hit-tested as the
+    // element that draws it (`body::after`, over the whole page, hits as
+    // body), and `pointer-events: none` passes the click to an ancestor.
+    // A point where `el` draws no box (between the lines of a wrapped
+    // link) is not a click on it, so there an ancestor does not count.
+    // Only points inside the viewport can be hit-tested (elementFromPoint),
+    // and scrolling to test the rest would write to the page: an element
+    // entirely outside the viewport is not tested (null).
     const INNER = [0.5, 0.5, 0.2, 0.2, 0.8, 0.2, 0.2, 0.8, 0.8, 0.8];
     function coveredBy(el) {
       const r = box(el);
@@ -641,20 +647,62 @@
         if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
         tested++;
         const hit = from.elementFromPoint(x, y);
-        if (covers(el, hit)) {
+        if (covers(el, hit, x, y)) {
           covered++;
           if (!first) first = hit;
         } else if (i === 0) {
           return null;
         }
       }
-      return tested && covered * 2 > tested ? first : null;
+      return tested && covered * 2 > tested ? { hit: first, el } : null;
     }
-    function covers(el, hit) {
-      if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
+    function covers(el, hit, x, y) {
+      if (!hit || hit === el || el.contains(hit)) return false;
       const labels = el.labels;
       if (labels) for (let i = 0; i < labels.length; i++) if (labels[i] === hit || labels[i].contains(hit)) return false;
+      if (hit.contains(el) || (el.getRootNode().host && hit.contains(el.getRootNode().host))) return drawsAt(el, x, y);
       return true;
+    }
+    function drawsAt(el, x, y) {
+      const rs = el.getClientRects();
+      if (!rs.length) return true;
+      for (let i = 0; i < rs.length; i++) {
+        const q = rs[i];
+        if (x >= q.left && x < q.right && y >= q.top && y < q.bottom) return true;
+      }
+      return false;
+    }
+    // The pseudo-element of `hit` that covers: for an ancestor hit, one
+    // of its ::after/::before (else `el` passes pointer events through);
+    // for another element, a positioned one where its own box is not.
+    function coverPseudo(hit, el) {
+      const style = (p) => {
+        try {
+          const cs = getComputedStyle(hit, p);
+          return cs.content && cs.content !== 'none' && cs.content !== 'normal' && cs.display !== 'none' ? cs : null;
+        } catch (e) {
+          return null;
+        }
+      };
+      const after = style('::after');
+      const before = style('::before');
+      const placed = (cs) => cs && (cs.position === 'fixed' || cs.position === 'absolute');
+      if (hit.contains(el)) {
+        for (let n = el; n && n !== hit; n = parentEl(n)) {
+          if (getComputedStyle(n).pointerEvents === 'none') return '';
+        }
+        if (placed(after)) return '::after';
+        if (placed(before)) return '::before';
+        return after ? '::after' : before ? '::before' : '';
+      }
+      const own = box(el);
+      const hr = hit.getBoundingClientRect();
+      const cx = own.left + own.width / 2;
+      const cy = own.top + own.height / 2;
+      if (cx >= hr.left && cx < hr.right && cy >= hr.top && cy < hr.bottom) return '';
+      if (placed(after)) return '::after';
+      if (placed(before)) return '::before';
+      return '';
     }
     function coverName(hit) {
       for (let n = hit, i = 0; n && i < 6; n = parentEl(n), i++) {
@@ -840,7 +888,7 @@
         const cover = e.visible ? coveredBy(el) : null;
         if (cover) {
           e.obscured = true;
-          e.covered_by = coverName(cover);
+          e.covered_by = coverName(cover.hit) + coverPseudo(cover.hit, cover.el);
         }
         structure.interactive.push(e);
         if (detailed) {

@@ -166,6 +166,14 @@ pub enum Trap {
     Focus,
     /// A clock and a timestamped link.
     Clock,
+    /// Focus rings drawn by each control's own transparent `::before`
+    /// (on the second load only): the control still takes the click.
+    FocusRing,
+    /// A ripple layer drawn by each button's own `::after` (second load).
+    Ripple,
+    /// A `body::before` strip along the top and a `body::after` layer
+    /// behind the content (second load): they cover no control.
+    PseudoDecor,
 }
 
 impl Trap {
@@ -182,6 +190,9 @@ impl Trap {
             Trap::Animation => "animation state",
             Trap::Focus => "focus",
             Trap::Clock => "clock and timestamp",
+            Trap::FocusRing => "focus rings drawn with ::before",
+            Trap::Ripple => "ripple layer ::after in buttons",
+            Trap::PseudoDecor => "body::before strip, body::after behind",
         }
     }
 
@@ -194,6 +205,12 @@ impl Trap {
                  d.innerHTML = {h}; c.prepend(d); }})()",
                 c = js_str(container),
                 h = js_str(&html)
+            )
+        };
+        let style = |css: &str| {
+            format!(
+                "(() => {{ const s = document.createElement('style'); s.textContent = {}; document.head.appendChild(s); }})()",
+                js_str(css)
             )
         };
         match self {
@@ -252,6 +269,16 @@ impl Trap {
                 "(() => {{ const f = Array.from(document.querySelectorAll('input:not([type=hidden]),button,a[href],[tabindex]')).filter((e) => e.offsetParent); \
                  if (f.length) f[{} % f.length].focus(); }})()",
                 seed * 3
+            ),
+            Trap::FocusRing | Trap::Ripple | Trap::PseudoDecor if seed == 1 => String::new(),
+            Trap::FocusRing => style(
+                "button, a, input { position: relative; } button::before, a::before { content: \"\"; position: absolute; inset: -3px; border-radius: 4px; box-shadow: 0 0 0 2px transparent; }",
+            ),
+            Trap::Ripple => style(
+                "button { position: relative; overflow: hidden; } button::after { content: \"\"; position: absolute; inset: 0; background: radial-gradient(circle, rgba(0,0,0,.1) 10%, transparent 10%); opacity: 0; }",
+            ),
+            Trap::PseudoDecor => style(
+                "body::before { content: \"\"; position: fixed; top: 0; left: 0; right: 0; height: 3px; background: #08f; z-index: 2147483647; } body::after { content: \"\"; position: fixed; inset: 0; z-index: -1; pointer-events: none; }",
             ),
             Trap::Clock => {
                 let (t, ts) = [("10:31:07", 1_764_000_000u64), ("16:02:55", 1_764_022_000)]
@@ -478,7 +505,7 @@ fn traps_for(app: usize, n_apps: usize) -> Vec<Trap> {
         Focus,
         Clock,
     ];
-    let mut v = vec![Reload];
+    let mut v = vec![Reload, [FocusRing, Ripple, PseudoDecor][app % 3]];
     // Two passes over the list, offset per app: 2 or 3 traps each.
     for (k, t) in rest.iter().chain(rest.iter()).enumerate() {
         if k % n_apps == app {
@@ -491,6 +518,12 @@ fn traps_for(app: usize, n_apps: usize) -> Vec<Trap> {
 fn js_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
+
+/// `turn`s of [`regression_script`] for covers that hit-test as an
+/// ancestor: a transparent `body::after` over the page, and
+/// `pointer-events: none` on the element.
+const COVER_PSEUDO: usize = usize::MAX;
+const COVER_POINTER: usize = usize::MAX - 1;
 
 /// The script for one regression on `sel`; `turn` picks the variant
 /// (which CSS property, which way off-screen, which overlay).
@@ -526,6 +559,12 @@ fn regression_script(kind: RegKind, sel: &str, arg: &str, turn: usize) -> String
                   el.style.setProperty('top', ((p.getBoundingClientRect().height + el.getBoundingClientRect().height) / k + 10) + 'px', 'important');"
                 .to_owned(),
         },
+        RegKind::Covered if turn == COVER_PSEUDO => {
+            "const s = document.createElement('style'); s.textContent = 'body::after { content: \"\"; position: fixed; inset: 0; z-index: 2147483647; }'; document.head.appendChild(s);".to_owned()
+        }
+        RegKind::Covered if turn == COVER_POINTER => {
+            "el.style.setProperty('pointer-events', 'none', 'important');".to_owned()
+        }
         RegKind::Covered => {
             let layer = match turn % 3 {
                 0 => "const r = el.getBoundingClientRect(); o.style.cssText = `position:fixed;left:${r.left - 4}px;top:${r.top - 4}px;width:${r.width + 8}px;height:${r.height + 8}px;z-index:2147483647;background:#fff`;",
@@ -587,6 +626,23 @@ pub fn cases() -> Vec<Case> {
         }
         for s in t.disable {
             add(RegKind::Disabled, s, "");
+        }
+        // The same targets under covers that hit-test as an ancestor.
+        for (k, s) in t.cover.iter().enumerate() {
+            let (variant, label) = if k % 2 == 0 {
+                (COVER_PSEUDO, "transparent body::after")
+            } else {
+                (COVER_POINTER, "pointer-events: none")
+            };
+            v.push(Case {
+                app: a,
+                name: format!("{}: {s} ({label})", RegKind::Covered.label()),
+                kind: CaseKind::Regression(RegKind::Covered),
+                scripts: (
+                    String::new(),
+                    regression_script(RegKind::Covered, s, "", variant),
+                ),
+            });
         }
     }
     for (a, app) in apps.iter().enumerate() {

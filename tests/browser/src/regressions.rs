@@ -307,6 +307,31 @@ pub fn cases() -> Vec<Case> {
             edit: Css("aside { position: fixed; inset: 0; z-index: 1000; background: #fff; }"),
             expect: &[ElementCovered],
         },
+        // Pseudo-element overlays hit-test as the element that draws them,
+        // an ancestor of what they cover (issue 26).
+        Case {
+            name: "page covered: transparent body::after overlay",
+            kind: CssOnly,
+            base: d,
+            edit: Css("body::after { content: \"\"; position: fixed; inset: 0; z-index: 999; }"),
+            expect: &[ElementCovered],
+        },
+        Case {
+            name: "main covered: main::before overlay",
+            kind: CssOnly,
+            base: d,
+            edit: Css(
+                "main { position: relative; } main::before { content: \"\"; position: absolute; inset: 0; z-index: 10; background: rgba(255,255,255,.6); }",
+            ),
+            expect: &[ElementCovered],
+        },
+        Case {
+            name: "buttons take no clicks: pointer-events:none",
+            kind: CssOnly,
+            base: d,
+            edit: Css(".btn { pointer-events: none; }"),
+            expect: &[ElementCovered],
+        },
         Case {
             name: "dashboard reloaded",
             kind: DynamicReload,
@@ -357,6 +382,34 @@ pub fn cases() -> Vec<Case> {
             base: d,
             edit: Css(
                 "header { background: #def; } .btn { border-radius: 6px; } main { padding: 24px; }",
+            ),
+            expect: &[],
+        },
+        // Pseudo-elements that do not cover a control (noise traps).
+        Case {
+            name: "focus rings drawn with ::before",
+            kind: BenignEdit,
+            base: d,
+            edit: Css(
+                "button, a { position: relative; } button::before, a::before { content: \"\"; position: absolute; inset: -3px; border-radius: 4px; box-shadow: 0 0 0 2px transparent; }",
+            ),
+            expect: &[],
+        },
+        Case {
+            name: "ripple layer ::after inside buttons",
+            kind: BenignEdit,
+            base: d,
+            edit: Css(
+                "button { position: relative; overflow: hidden; } button::after { content: \"\"; position: absolute; inset: 0; background: radial-gradient(circle, rgba(0,0,0,.1) 10%, transparent 10%); opacity: 0; }",
+            ),
+            expect: &[],
+        },
+        Case {
+            name: "body::before strip at the top and main::after behind",
+            kind: BenignEdit,
+            base: d,
+            edit: Css(
+                "body::before { content: \"\"; position: fixed; top: 0; left: 0; right: 0; height: 3px; background: #08f; z-index: 999; } main { position: relative; } main::after { content: \"\"; position: absolute; inset: 0; z-index: -1; background: #fafafa; }",
             ),
             expect: &[],
         },

@@ -217,6 +217,72 @@ fn an_overlay_is_element_covered_naming_what_covers() {
     );
 }
 
+#[test]
+fn a_pseudo_element_overlay_or_pointer_events_none_is_covered() {
+    let s = session();
+    s.open("/visibility.html");
+    let before = s.capture();
+    assert!(before.structure.interactive.iter().all(|e| !e.obscured));
+
+    // Noise traps: a transparent focus ring and a ripple layer drawn by
+    // each control's own ::before/::after hit-test as the control; a strip
+    // along the top and a layer behind the content cover nothing.
+    s.eval(
+        "const st = document.createElement('style'); st.id = 'traps'; \
+         st.textContent = 'button, a { position: relative; } \
+           button::before, a::before { content: \"\"; position: absolute; inset: -3px; border-radius: 4px; } \
+           button::after { content: \"\"; position: absolute; inset: 0; opacity: 0; background: #000; } \
+           body::before { content: \"\"; position: fixed; top: 0; left: 0; right: 0; height: 2px; z-index: 99; background: #08f; } \
+           main { position: relative; } main::after { content: \"\"; position: absolute; inset: 0; z-index: -1; }'; \
+         document.head.appendChild(st)",
+    );
+    let traps = s.capture();
+    assert!(
+        traps.structure.interactive.iter().all(|e| !e.obscured),
+        "{:#?}",
+        traps.structure.interactive
+    );
+    assert!(
+        compare(&before, &traps, Severity::Warning)
+            .changes
+            .is_empty()
+    );
+
+    // A transparent body::after over the page hit-tests as body, an
+    // ancestor of every control: each control in view is covered by it.
+    s.eval(
+        "const st = document.createElement('style'); st.id = 'overlay'; \
+         st.textContent = 'body::after { content: \"\"; position: fixed; inset: 0; z-index: 999; }'; \
+         document.head.appendChild(st)",
+    );
+    let over = s.capture();
+    assert!(button(&over, "Save").obscured);
+    assert_eq!(
+        button(&over, "Save").covered_by.as_deref(),
+        Some("body::after")
+    );
+    assert!(!button(&over, "Below the fold").obscured);
+    let cmp = compare(&before, &over, Severity::Warning);
+    let covered = of_kind(&cmp, ChangeKind::ElementCovered);
+    assert_eq!(covered.len(), 1, "{cmp}");
+    assert!(
+        covered[0].contains("covered by 'body::after'"),
+        "{}",
+        covered[0]
+    );
+
+    // pointer-events: none on the control: the click goes to its parent.
+    s.eval(
+        "document.getElementById('overlay').remove(); \
+         document.querySelector('#save').style.pointerEvents = 'none'",
+    );
+    let through = s.capture();
+    assert!(button(&through, "Save").obscured);
+    assert!(!button(&through, "Cancel").obscured);
+    let cmp = compare(&before, &through, Severity::Warning);
+    assert_eq!(of_kind(&cmp, ChangeKind::ElementCovered).len(), 1, "{cmp}");
+}
+
 fn ids_page(id: &str) -> String {
     format!(
         "<!doctype html><html><head><title>Orders</title></head><body><main>\
