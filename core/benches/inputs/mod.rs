@@ -14,6 +14,15 @@ pub const SIZES: [(&str, usize); 4] = [
     ("2.6MB", 2_600_000),
 ];
 
+/// The large size the speed report adds (the detector bench and the CLI
+/// against GNU diff), on the change kinds of [`LARGE_CHANGES`]; not in the
+/// golden corpus, which covers [`SIZES`].
+pub const LARGE: (&str, usize) = ("7MB", 7_000_000);
+
+/// The change kinds measured at [`LARGE`]: one line, 1 % of the lines,
+/// another page.
+pub const LARGE_CHANGES: [&str; 3] = ["one_line", "scattered_1pct", "different_page"];
+
 /// The kinds of change measured.
 pub const CHANGES: [&str; 5] = [
     "one_line",
