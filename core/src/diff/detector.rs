@@ -843,6 +843,48 @@ mod tests {
     }
 
     #[test]
+    fn hashes_are_computed_when_read_and_once_per_text() {
+        let d = ResponseDiffDetector::new();
+        let s = DiffSettings::default();
+        let (a, b) = (page(40), page(41));
+        let first = d.detect("k", &a, &s).unwrap();
+        let cached = |d: &ResponseDiffDetector| lock(&d.store).get("k").unwrap().hash;
+        // Nothing read yet: the stored text is not hashed.
+        assert!(cached(&d).get().is_none());
+        assert_eq!(first.metadata.current_hash.as_str(), short_hash(&a));
+        // Reading the result's hash fills the store's cache too.
+        assert_eq!(cached(&d).get().map(String::as_str), Some(&*short_hash(&a)));
+        let second = d.detect("k", &b, &s).unwrap();
+        assert!(cached(&d).get().is_none());
+        assert_eq!(
+            second.metadata.previous_hash.as_deref(),
+            Some(&*short_hash(&a))
+        );
+        assert_eq!(second.metadata.current_hash.as_str(), short_hash(&b));
+        // Same values as the eager path.
+        assert_eq!(second.metadata, compare_texts(Some(&a), &b, &s).metadata);
+    }
+
+    #[test]
+    fn write_answer_writes_compare_texts_answer() {
+        let s = DiffSettings::default();
+        let a = page(40);
+        let cases = [
+            (a.clone(), a.replace("Item 7\"", "Item seven\"")),
+            (a.clone(), a.clone()),
+            (a.clone(), page(3)),
+            (String::new(), a.clone()),
+        ];
+        for (old, new) in cases {
+            let mut out = Vec::new();
+            let mode = write_answer(&old, &new, &s, &mut out).unwrap();
+            let want = compare_texts(Some(&old), &new, &s);
+            assert_eq!(mode, want.mode);
+            assert_eq!(String::from_utf8(out).unwrap(), want.formatted_diff);
+        }
+    }
+
+    #[test]
     fn detector_is_send_and_sync() {
         fn assert_send_sync<T: Send + Sync>() {}
         assert_send_sync::<ResponseDiffDetector>();
