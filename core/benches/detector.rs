@@ -57,7 +57,7 @@ fn bench(c: &mut Criterion) {
         // 2.6 MB already shows how they scale.
         let references = bytes <= 2_600_000;
         g.bench_function("floor", |b| {
-            b.iter(|| black_box(floor(black_box(&old), black_box(&new))))
+            b.iter(|| black_box(inputs::floor(black_box(&old), black_box(&new))))
         });
         if !references {
             g.finish();
@@ -83,18 +83,6 @@ fn bench(c: &mut Criterion) {
         });
         g.finish();
     }
-}
-
-/// The floor: compare the texts from the front and from the back
-/// (`memcmp`, each stopping at the first difference) and split both into
-/// lines (`memchr`, visiting every line).
-fn floor(old: &str, new: &str) -> (bool, bool, usize) {
-    let (o, n) = (old.as_bytes(), new.as_bytes());
-    let m = o.len().min(n.len());
-    let front = o[..m] == n[..m];
-    let back = o[o.len() - m..] == n[n.len() - m..];
-    let lines = memchr::memchr_iter(b'\n', o).count() + memchr::memchr_iter(b'\n', n).count();
-    (front, back, lines)
 }
 
 criterion_group! {

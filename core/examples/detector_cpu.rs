@@ -64,18 +64,6 @@ fn thread_minor_faults() -> i64 {
     ru.ru_minflt
 }
 
-/// The floor of benches/detector.rs: compare the texts from the front
-/// and from the back (each stopping at its first difference) and split
-/// both into lines.
-fn floor(old: &str, new: &str) -> (bool, bool, usize) {
-    let (o, n) = (old.as_bytes(), new.as_bytes());
-    let m = o.len().min(n.len());
-    let front = o[..m] == n[..m];
-    let back = o[o.len() - m..] == n[n.len() - m..];
-    let lines = memchr::memchr_iter(b'\n', o).count() + memchr::memchr_iter(b'\n', n).count();
-    (front, back, lines)
-}
-
 fn fmt_ns(ns: u128) -> String {
     if ns >= 1_000_000 {
         format!("{:.2} ms", ns as f64 / 1e6)
@@ -115,7 +103,7 @@ fn main() {
             let mut floors = Vec::with_capacity(runs);
             for _ in 0..runs {
                 let t = thread_cpu_ns();
-                std::hint::black_box(floor(std::hint::black_box(&old), &new));
+                std::hint::black_box(inputs::floor(std::hint::black_box(&old), &new));
                 floors.push(thread_cpu_ns() - t);
                 det.store("tab", &old).unwrap();
                 let f = thread_minor_faults();

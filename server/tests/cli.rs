@@ -242,11 +242,11 @@ fn diff_prints_the_compare_texts_answer() {
     let page: String = (0..200)
         .map(|i| format!("  - listitem [ref=e{i}]: Item {i}\n"))
         .collect();
-    let settings = {
-        let mut o = DiffOptions::default();
-        o.enabled = Some(true);
-        o.resolve()
-    };
+    let settings = DiffOptions {
+        enabled: Some(true),
+        ..DiffOptions::default()
+    }
+    .resolve();
     let cases = [
         (page.clone(), page.replace("Item 7\n", "Item seven\n")),
         (page.clone(), "- other page\n\n\n".to_owned()),
