@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: tasks-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -118,6 +118,7 @@ bench: setup
 	$(CARGO) bench -p response-diff --bench detector -- $(BENCH_CRITERION)
 	python3 scripts/bench_table.py $(TARGET_DIR) | tee bench-out/detector.md
 	$(CARGO) run -q --release -p response-diff --example detector_cpu | tee bench-out/detector-cpu.md
+	$(MAKE) cli-bench
 	$(CARGO) bench -p response-diff --bench tree_diff -- $(BENCH_CRITERION)
 	$(CARGO) bench -p response-diff --bench fingerprint_compare -- $(BENCH_CRITERION)
 	$(CARGO) run -q --release -p response-diff --example memory > bench-out/memory.json
@@ -142,6 +143,16 @@ load-bench: setup
 	$(CARGO) build --release -p response-diff-server
 	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
 	cd tests/e2e && RESPONSE_DIFF_BIN=$(abspath $(TARGET_DIR))/release/response-diff node bench/load.mjs --out ../../docs/bench/load.md
+
+## The CLI against GNU diff -u as whole processes (time and peak memory) on
+## the bench's 7 MB inputs, written to bench-out/cli-inputs: alternating
+## pairs, bench-out/cli.json and a table on stdout (docs/bench/README.md).
+CLI_BENCH_PAIRS ?= 7
+cli-bench:
+	@mkdir -p bench-out
+	$(CARGO) build -q --release -p response-diff-server
+	$(CARGO) run -q --release -p response-diff --example bench_inputs -- bench-out/cli-inputs 7000000 > /dev/null
+	python3 scripts/cli_vs_gnu.py --bin $(TARGET_DIR)/release/response-diff --inputs bench-out/cli-inputs --pairs $(CLI_BENCH_PAIRS) --out bench-out/cli.json | tee bench-out/cli.md
 
 ## The token-savings session alone: one scripted agent session through our
 ## server (full, filtered, diff + since, diff with context 0), @playwright/mcp and fast-playwright-mcp

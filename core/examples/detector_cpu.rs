@@ -5,7 +5,9 @@
 //! criterion table as bench-out/detector-cpu.md. Each row also says what
 //! the call answered, whether the diff search exhausted its work budget,
 //! and whether the answer rebuilds the new text (a diff applied to the old
-//! text, or the full text itself).
+//! text, or the full text itself), and the floor on the same inputs (compare
+//! the texts from both ends and split both into lines, as in
+//! benches/detector.rs) with the call as a multiple of it.
 //!
 //! ```sh
 //! cargo run --release -p response-diff --example detector_cpu
@@ -78,14 +80,18 @@ fn main() {
     let only = std::env::args().nth(1).unwrap_or_default();
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "| input | change | detector CPU time (median) | page faults (median) | runs | under 10 ms | answer | budget exhausted | rebuilds the new text |"
+        "| input | change | detector CPU time (median) | floor CPU time (median) | detector ÷ floor | page faults (median) | runs | under 10 ms | answer | budget exhausted | rebuilds the new text |"
     );
-    println!("|---|---|---:|---:|---:|---|---|---|---|");
+    println!("|---|---|---:|---:|---:|---:|---:|---|---|---|---|");
     let mut slowest = (0u128, String::new());
     let mut exhausted_on = Vec::new();
-    for (size_name, bytes) in inputs::SIZES {
+    let cases = inputs::SIZES
+        .iter()
+        .flat_map(|&(size, bytes)| inputs::CHANGES.map(|c| (size, bytes, c)))
+        .chain(inputs::LARGE_CHANGES.map(|c| (inputs::LARGE.0, inputs::LARGE.1, c)));
+    for (size_name, bytes, change) in cases {
         let runs = if bytes > 1_000_000 { 15 } else { 51 };
-        for change in inputs::CHANGES {
+        {
             if !format!("{size_name}/{change}").contains(&only) {
                 continue;
             }
@@ -94,7 +100,11 @@ fn main() {
             let mut times = Vec::with_capacity(runs);
             let mut faults = Vec::with_capacity(runs);
             let mut last = None;
+            let mut floors = Vec::with_capacity(runs);
             for _ in 0..runs {
+                let t = thread_cpu_ns();
+                std::hint::black_box(inputs::floor(std::hint::black_box(&old), &new));
+                floors.push(thread_cpu_ns() - t);
                 det.store("tab", &old).unwrap();
                 let f = thread_minor_faults();
                 let t = thread_cpu_ns();
@@ -122,14 +132,18 @@ fn main() {
             );
             times.sort_unstable();
             faults.sort_unstable();
+            floors.sort_unstable();
             let median = times[runs / 2];
+            let floor_ns = floors[runs / 2].max(1);
             if median > slowest.0 {
                 slowest = (median, format!("{size_name} {change}"));
             }
             let under = if median < 10_000_000 { "yes" } else { "NO" };
             println!(
-                "| {size_name} | {change} | {} | {} | {runs} | {under} | {mode} | {exhausted} | {rebuilt} |",
+                "| {size_name} | {change} | {} | {} | {:.1}× | {} | {runs} | {under} | {mode} | {exhausted} | {rebuilt} |",
                 fmt_ns(median),
+                fmt_ns(floor_ns),
+                median as f64 / floor_ns as f64,
                 faults[runs / 2]
             );
         }

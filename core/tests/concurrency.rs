@@ -105,8 +105,13 @@ fn eight_threads_on_shared_and_distinct_keys_match_the_single_threaded_reference
         for (i, got) in &seen.shared {
             let text = page(t, *i);
             let previous = got.metadata.previous_hash.as_ref().map(|h| {
-                let &(pt, pi) = by_hash.get(h).expect("replaced a text some thread sent");
-                assert!(replaced.insert(h.clone()), "text {pt}-{pi} replaced twice");
+                let &(pt, pi) = by_hash
+                    .get(h.as_str())
+                    .expect("replaced a text some thread sent");
+                assert!(
+                    replaced.insert(h.to_string()),
+                    "text {pt}-{pi} replaced twice"
+                );
                 page(pt, pi)
             });
             firsts += usize::from(previous.is_none());

@@ -4,13 +4,14 @@
 //! Exit codes follow diff(1): 0 nothing changed, 1 something changed (a
 //! diff, a regression), 2 trouble.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use response_diff::diff::{DiffMode, DiffOptions, compare_texts};
+use response_diff::diff::{DiffMode, DiffOptions, write_answer};
 use response_diff::fingerprint::{BaselineStore, Severity, Status};
 use response_diff::tree::{
     self, DiskStore, DiskStoreConfig, Filter, IdentityMode, ReadOutcome, Selector, Tree,
@@ -307,7 +308,7 @@ pub fn read(a: ReadArgs) -> Result<ExitCode> {
 
 /// `diff OLD NEW`: the response diff of two texts.
 pub fn diff(a: DiffArgs) -> Result<ExitCode> {
-    let (old, new) = (read_text(&a.old)?, read_text(&a.new)?);
+    let (old, new) = (MappedText::open(&a.old)?, MappedText::open(&a.new)?);
     let mut opts = match &a.options {
         Some(json) => DiffOptions::from_json(json)?,
         None => DiffOptions::default(),
@@ -318,13 +319,85 @@ pub fn diff(a: DiffArgs) -> Result<ExitCode> {
     }
     opts.enabled = Some(true);
     let settings = opts.resolve();
-    let r = compare_texts(Some(&old), &new, &settings);
-    println!("{}", r.formatted_diff.trim_end_matches('\n'));
-    Ok(if r.mode == DiffMode::Unchanged {
+    let mut out = TrimNewlines {
+        out: std::io::stdout().lock(),
+        pending: 0,
+    };
+    let mode = write_answer(old.text(), new.text(), &settings, &mut out)
+        .and_then(|mode| out.finish().map(|()| mode))
+        .context("writing the diff")?;
+    Ok(if mode == DiffMode::Unchanged {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A text file mapped into memory rather than read: its pages are the
+/// page cache's own, so a 7 MB input is neither copied nor zeroed, and
+/// costs a few page faults instead of one per 4 KiB (reading both inputs
+/// took longer than the whole diff; docs/bench/README.md).
+struct MappedText {
+    /// `None` for an empty file, which cannot be mapped.
+    map: Option<memmap2::Mmap>,
+}
+
+impl MappedText {
+    fn open(path: &Path) -> Result<Self> {
+        let context = || format!("reading {}", path.display());
+        let file = std::fs::File::open(path).with_context(context)?;
+        if file.metadata().with_context(context)?.len() == 0 {
+            return Ok(MappedText { map: None });
+        }
+        // SAFETY: the map is read-only and private; another process
+        // changing the file while the diff runs would change what is read
+        // (as with any reader), and truncating it would end the process
+        // with SIGBUS, the risk every mmap-based tool takes.
+        let map = unsafe { memmap2::Mmap::map(&file) }.with_context(context)?;
+        std::str::from_utf8(&map)
+            .map_err(|e| anyhow!("reading {}: not UTF-8 text ({e})", path.display()))?;
+        Ok(MappedText { map: Some(map) })
+    }
+
+    fn text(&self) -> &str {
+        let bytes = self.map.as_deref().unwrap_or_default();
+        // Checked to be UTF-8 when mapped; the map is read-only.
+        std::str::from_utf8(bytes).unwrap_or_default()
+    }
+}
+
+/// Writes what it is given with its trailing newlines replaced by one at
+/// [`TrimNewlines::finish`]: the `diff` command prints its answer as
+/// `println!` of the answer without them did, without holding the answer.
+struct TrimNewlines<W: Write> {
+    out: W,
+    /// Newlines seen but not yet written (they may be the trailing ones).
+    pending: usize,
+}
+
+impl<W: Write> Write for TrimNewlines<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let body = buf.len() - buf.iter().rev().take_while(|&&b| b == b'\n').count();
+        if body > 0 {
+            for _ in 0..std::mem::take(&mut self.pending) {
+                self.out.write_all(b"\n")?;
+            }
+            self.out.write_all(&buf[..body])?;
+        }
+        self.pending += buf.len() - body;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl<W: Write> TrimNewlines<W> {
+    fn finish(mut self) -> std::io::Result<()> {
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
 }
 
 /// A file's text, or an error naming the file.

@@ -230,3 +230,49 @@ fn apply_patch_restores_elements_from_seen_snapshots() {
     assert!(err.contains("no seen snapshot has it"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `diff` maps its files and streams its answer: what it prints is still
+/// `compare_texts`' answer with one trailing newline, full answers (whose
+/// text is written straight from the file) and empty files included.
+#[test]
+fn diff_prints_the_compare_texts_answer() {
+    use response_diff::diff::{DiffOptions, compare_texts};
+    let dir = scratch("answer");
+    std::fs::create_dir_all(&dir).unwrap();
+    let page: String = (0..200)
+        .map(|i| format!("  - listitem [ref=e{i}]: Item {i}\n"))
+        .collect();
+    let settings = DiffOptions {
+        enabled: Some(true),
+        ..DiffOptions::default()
+    }
+    .resolve();
+    let cases = [
+        (page.clone(), page.replace("Item 7\n", "Item seven\n")),
+        (page.clone(), "- other page\n\n\n".to_owned()),
+        (String::new(), page.clone()),
+        (page.clone(), String::new()),
+        (page.clone(), page.clone()),
+    ];
+    for (i, (old, new)) in cases.iter().enumerate() {
+        let (a, b) = (dir.join(format!("{i}.old")), dir.join(format!("{i}.new")));
+        std::fs::write(&a, old).unwrap();
+        std::fs::write(&b, new).unwrap();
+        let (_, out, err) = run(bin().arg("diff").arg(&a).arg(&b));
+        let want = compare_texts(Some(old), new, &settings);
+        assert_eq!(
+            out,
+            format!("{}\n", want.formatted_diff.trim_end_matches('\n')),
+            "case {i}: {err}"
+        );
+    }
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, [b'a', 0xff, b'\n']).unwrap();
+    let (code, _, err) = run(bin().arg("diff").arg(&bad).arg(&bad));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.txt") && err.contains("not UTF-8"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,6 +14,15 @@ pub const SIZES: [(&str, usize); 4] = [
     ("2.6MB", 2_600_000),
 ];
 
+/// The large size the speed report adds (the detector bench and the CLI
+/// against GNU diff), on the change kinds of [`LARGE_CHANGES`]; not in the
+/// golden corpus, which covers [`SIZES`].
+pub const LARGE: (&str, usize) = ("7MB", 7_000_000);
+
+/// The change kinds measured at [`LARGE`]: one line, 1 % of the lines,
+/// another page.
+pub const LARGE_CHANGES: [&str; 3] = ["one_line", "scattered_1pct", "different_page"];
+
 /// The kinds of change measured.
 pub const CHANGES: [&str; 5] = [
     "one_line",
@@ -122,4 +131,17 @@ fn renumber(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The floor any line diff of `old` and `new` pays, which the speed report
+/// divides by: compare the texts from the front and from the back
+/// (`memcmp`, each stopping at its first difference) and split both into
+/// lines (`memchr`, visiting every line).
+pub fn floor(old: &str, new: &str) -> (bool, bool, usize) {
+    let (o, n) = (old.as_bytes(), new.as_bytes());
+    let m = o.len().min(n.len());
+    let front = o[..m] == n[..m];
+    let back = o[o.len() - m..] == n[n.len() - m..];
+    let lines = memchr::memchr_iter(b'\n', o).count() + memchr::memchr_iter(b'\n', n).count();
+    (front, back, lines)
 }

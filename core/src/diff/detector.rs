@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::format::DiffFormatter;
+use super::hash::{ContentHash, short_hash};
 use super::lines::{EngineOptions, LineDiff, OpKind, count_lines};
 use super::options::DiffSettings;
 use super::store::{Entry, Store};
@@ -59,9 +60,10 @@ pub struct DiffMetadata {
     /// Lines in the current text.
     pub total_lines: usize,
     /// blake3 of the previous text, 16 hex digits; `None` for `first`.
-    pub previous_hash: Option<String>,
-    /// blake3 of the current text, 16 hex digits.
-    pub current_hash: String,
+    /// Computed when first read (docs/DECISIONS.md D35).
+    pub previous_hash: Option<ContentHash>,
+    /// blake3 of the current text, 16 hex digits, computed when first read.
+    pub current_hash: ContentHash,
     /// Whether the current text was stored for the next call (false when it
     /// alone is over the store cap).
     pub stored: bool,
@@ -243,19 +245,26 @@ impl ResponseDiffDetector {
     pub fn detect(&self, key: &str, current: &str, settings: &DiffSettings) -> Result<DiffResult> {
         self.check_size(current)?;
         settings.validate()?;
-        let hash = short_hash(current);
         let entry = Entry {
             text: Arc::from(current),
-            hash: hash.clone().into(),
+            hash: Default::default(),
         };
+        let hash = entry.content_hash();
         // Read the previous text and put the current one in one critical
         // section, so concurrent calls on a key form a clean sequence.
         let (previous, stored) = {
             let mut store = lock(&self.store);
             (store.get(key), store.put(key, entry))
         };
-        let prev = previous.as_ref().map(|e| (&*e.text, e.hash()));
-        let mut result = compare(prev, current, hash, settings, self.config.deadline);
+        let prev = previous.as_ref().map(|e| (&*e.text, e.content_hash()));
+        let mut result = compare(
+            prev,
+            current,
+            hash,
+            settings,
+            self.config.deadline,
+            FullText::Copy,
+        );
         result.metadata.stored = stored;
         if !stored {
             let note = format!(
@@ -340,51 +349,112 @@ impl ResponseDiffDetector {
     }
 }
 
-/// blake3 of `text` as 16 hex digits.
-pub fn short_hash(text: &str) -> String {
-    let h = blake3::hash(text.as_bytes());
-    h.to_hex()[..16].to_owned()
-}
-
 /// Compares two texts without any storage: the decision rule of
-/// docs/DECISIONS.md D6, D7. `previous` is the earlier text and its [`short_hash`].
+/// docs/DECISIONS.md D6, D7. `previous` is the earlier text.
 ///
 /// ```
 /// use response_diff::diff::{compare_texts, DiffMode, DiffSettings};
 /// let r = compare_texts(Some("a\nb\n"), "a\nc\n", &DiffSettings::default());
 /// assert_eq!(r.mode, DiffMode::Full); // 1 of 2 lines changed: no saving
 /// ```
+///
+/// The texts are borrowed, so their hashes are computed here;
+/// [`compare_shared`] defers them until read.
 pub fn compare_texts(previous: Option<&str>, current: &str, settings: &DiffSettings) -> DiffResult {
-    let prev_hash = previous.map(short_hash);
     compare(
-        previous.zip(prev_hash.as_deref()),
+        previous.map(|p| (p, ContentHash::from(short_hash(p)))),
         current,
-        short_hash(current),
+        ContentHash::from(short_hash(current)),
         settings,
         None,
+        FullText::Copy,
     )
 }
 
-fn compare(
-    previous: Option<(&str, &str)>,
+/// [`compare_texts`] on shared texts: the same result, but the metadata's
+/// hashes are computed only when read (docs/DECISIONS.md D35), so a caller
+/// that never reads them (the CLI) never pays for hashing the whole texts.
+///
+/// ```
+/// use std::sync::Arc;
+/// use response_diff::diff::{compare_shared, compare_texts, DiffSettings};
+/// let s = DiffSettings::default();
+/// let (a, b): (Arc<str>, Arc<str>) = ("a\nb\n".into(), "a\nc\n".into());
+/// assert_eq!(compare_shared(Some(a.clone()), b.clone(), &s), compare_texts(Some(&a), &b, &s));
+/// ```
+pub fn compare_shared(
+    previous: Option<Arc<str>>,
+    current: Arc<str>,
+    settings: &DiffSettings,
+) -> DiffResult {
+    let lazy = |t: &Arc<str>| ContentHash::lazy(t.clone(), Default::default());
+    compare(
+        previous.as_ref().map(|p| (&**p, lazy(p))),
+        &current,
+        lazy(&current),
+        settings,
+        None,
+        FullText::Copy,
+    )
+}
+
+/// Writes to `out` the `formatted_diff` that [`compare_texts`] gives for
+/// `previous` and `current`, byte for byte, and returns its mode; for a
+/// host that prints the answer and nothing else (the CLI). It computes no
+/// hash (docs/DECISIONS.md D35) and writes a `full` answer's text straight
+/// from `current` instead of copying it into a new string.
+///
+/// ```
+/// use response_diff::diff::{compare_texts, write_answer, DiffMode, DiffSettings};
+/// let s = DiffSettings::default();
+/// let mut out = Vec::new();
+/// assert_eq!(write_answer("a\nb\n", "a\nc\n", &s, &mut out).unwrap(), DiffMode::Full);
+/// assert_eq!(out, compare_texts(Some("a\nb\n"), "a\nc\n", &s).formatted_diff.as_bytes());
+/// ```
+pub fn write_answer<W: std::io::Write>(
+    previous: &str,
     current: &str,
-    current_hash: String,
+    settings: &DiffSettings,
+    out: &mut W,
+) -> std::io::Result<DiffMode> {
+    let unhashed = || ContentHash::from(String::new());
+    let r = compare(
+        Some((previous, unhashed())),
+        current,
+        unhashed(),
+        settings,
+        None,
+        FullText::NoteOnly,
+    );
+    out.write_all(r.formatted_diff.as_bytes())?;
+    if r.mode == DiffMode::Full {
+        out.write_all(current.as_bytes())?;
+    }
+    Ok(r.mode)
+}
+
+fn compare(
+    previous: Option<(&str, ContentHash)>,
+    current: &str,
+    current_hash: ContentHash,
     s: &DiffSettings,
     deadline: Option<Duration>,
+    full_text: FullText,
 ) -> DiffResult {
     let total_lines = count_lines(current);
+    let (previous, previous_hash) = previous.unzip();
     let mut metadata = DiffMetadata {
         added_lines: 0,
         removed_lines: 0,
         context_lines: 0,
         total_lines,
-        previous_hash: previous.map(|(_, h)| h.to_owned()),
+        previous_hash,
         current_hash,
         stored: true,
         budget_exhausted: false,
         exact: true,
     };
-    let Some((prev, _)) = previous else {
+    let Some(prev) = previous else {
         return DiffResult {
             has_difference: false,
             similarity: 0.0,
@@ -440,14 +510,14 @@ fn compare(
     // rewrite of a large page would format megabytes only to drop them).
     let floor = changed_bytes_floor(&diff);
     if floor >= current.len() || !(ratio_ok || diff_is_small(floor, current.len())) {
-        return full(current, similarity, change_ratio, metadata);
+        return full(current, similarity, change_ratio, metadata, full_text);
     }
 
     // The same with every line the format prints (context too): when
     // that alone reaches the full text's size, the diff cannot be sent.
     let formatter = DiffFormatter::new(s.format, s.context);
     if formatter.min_len(&diff) >= current.len() {
-        return full(current, similarity, change_ratio, metadata);
+        return full(current, similarity, change_ratio, metadata, full_text);
     }
 
     let formatted = formatter.format(&diff);
@@ -465,7 +535,7 @@ fn compare(
     // maxDiffLines never picks the full text: a diff over it is still the
     // smaller lossless answer, and its header says it is over.
     if !(diff_len < current.len() && (ratio_ok || diff_is_small(diff_len, current.len()))) {
-        return full(current, similarity, change_ratio, metadata);
+        return full(current, similarity, change_ratio, metadata, full_text);
     }
     metadata.context_lines = formatted.context_lines;
     let mut text = header;
@@ -480,15 +550,31 @@ fn compare(
     }
 }
 
+/// Whether a `full` answer's `formatted_diff` carries the text after its
+/// note, or only the note (the text is then written by [`write_answer`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FullText {
+    Copy,
+    NoteOnly,
+}
+
 /// The full text with the one-line reason a diff was not sent.
-fn full(current: &str, similarity: f64, change_ratio: f64, metadata: DiffMetadata) -> DiffResult {
+fn full(
+    current: &str,
+    similarity: f64,
+    change_ratio: f64,
+    metadata: DiffMetadata,
+    full_text: FullText,
+) -> DiffResult {
     let mut text = format!(
         "Full response ({:.0}% of lines changed (+{} \u{2212}{}); a diff would not be smaller):\n",
         change_ratio * 100.0,
         metadata.added_lines,
         metadata.removed_lines
     );
-    text.push_str(current);
+    if full_text == FullText::Copy {
+        text.push_str(current);
+    }
     DiffResult {
         has_difference: true,
         similarity,
@@ -754,6 +840,48 @@ mod tests {
         d.store("k", &a).unwrap();
         let r = d.detect("k", &b, &off).unwrap();
         assert_eq!(r.mode, DiffMode::Diff);
+    }
+
+    #[test]
+    fn hashes_are_computed_when_read_and_once_per_text() {
+        let d = ResponseDiffDetector::new();
+        let s = DiffSettings::default();
+        let (a, b) = (page(40), page(41));
+        let first = d.detect("k", &a, &s).unwrap();
+        let cached = |d: &ResponseDiffDetector| lock(&d.store).get("k").unwrap().hash;
+        // Nothing read yet: the stored text is not hashed.
+        assert!(cached(&d).get().is_none());
+        assert_eq!(first.metadata.current_hash.as_str(), short_hash(&a));
+        // Reading the result's hash fills the store's cache too.
+        assert_eq!(cached(&d).get().map(String::as_str), Some(&*short_hash(&a)));
+        let second = d.detect("k", &b, &s).unwrap();
+        assert!(cached(&d).get().is_none());
+        assert_eq!(
+            second.metadata.previous_hash.as_deref(),
+            Some(&*short_hash(&a))
+        );
+        assert_eq!(second.metadata.current_hash.as_str(), short_hash(&b));
+        // Same values as the eager path.
+        assert_eq!(second.metadata, compare_texts(Some(&a), &b, &s).metadata);
+    }
+
+    #[test]
+    fn write_answer_writes_compare_texts_answer() {
+        let s = DiffSettings::default();
+        let a = page(40);
+        let cases = [
+            (a.clone(), a.replace("Item 7\"", "Item seven\"")),
+            (a.clone(), a.clone()),
+            (a.clone(), page(3)),
+            (String::new(), a.clone()),
+        ];
+        for (old, new) in cases {
+            let mut out = Vec::new();
+            let mode = write_answer(&old, &new, &s, &mut out).unwrap();
+            let want = compare_texts(Some(&old), &new, &s);
+            assert_eq!(mode, want.mode);
+            assert_eq!(String::from_utf8(out).unwrap(), want.formatted_diff);
+        }
     }
 
     #[test]

@@ -101,27 +101,27 @@ fn range_label(r: &Range<usize>) -> String {
 }
 
 /// Groups `ops` into hunks with `context` unchanged lines around each
-/// change; changes closer than `2 * context` lines share a hunk.
-pub(crate) fn hunks(ops: &[Op], context: usize) -> Vec<Hunk> {
-    let mut out: Vec<Hunk> = Vec::new();
-    let changed: Vec<usize> = (0..ops.len())
-        .filter(|&i| ops[i].kind != OpKind::Equal)
-        .collect();
-    let mut i = 0;
-    while i < changed.len() {
+/// change; changes closer than `2 * context` lines share a hunk. Made one
+/// at a time as they are read: a rewritten page has tens of thousands,
+/// and holding them all (each with its ops) only to add up their length
+/// was the largest allocation of a 7 MB diff.
+pub(crate) fn hunks(ops: &[Op], context: usize) -> impl Iterator<Item = Hunk> + '_ {
+    let next_change = move |from: usize| (from..ops.len()).find(|&i| ops[i].kind != OpKind::Equal);
+    let mut at = next_change(0);
+    std::iter::from_fn(move || {
+        let first = at?;
         // Extend the group while the equal run between changes is short.
-        let first = changed[i];
         let mut last = first;
-        while i + 1 < changed.len() {
-            let next = changed[i + 1];
+        at = loop {
+            let Some(next) = next_change(last + 1) else {
+                break None;
+            };
             let gap: usize = ops[last + 1..next].iter().map(|o| o.new.len()).sum();
             if gap > context.saturating_mul(2) {
-                break;
+                break Some(next);
             }
             last = next;
-            i += 1;
-        }
-        i += 1;
+        };
 
         let mut hunk_ops = Vec::new();
         if first > 0 {
@@ -148,13 +148,12 @@ pub(crate) fn hunks(ops: &[Op], context: usize) -> Vec<Hunk> {
         }
         let old = hunk_ops[0].old.start..hunk_ops[hunk_ops.len() - 1].old.end;
         let new = hunk_ops[0].new.start..hunk_ops[hunk_ops.len() - 1].new.end;
-        out.push(Hunk {
+        Some(Hunk {
             old,
             new,
             ops: hunk_ops,
-        });
-    }
-    out
+        })
+    })
 }
 
 /// Prints a [`LineDiff`] in one of the [`DiffFormat`]s.
@@ -223,20 +222,26 @@ impl DiffFormatter {
                 })
                 .sum(),
             DiffFormat::Unified => hunks(diff.ops(), self.context)
-                .iter()
-                .flat_map(|h| &h.ops)
-                .map(|op| match op.kind {
-                    OpKind::Equal | OpKind::Insert => lines(new, &op.new, 2),
-                    OpKind::Delete => lines(old, &op.old, 2),
+                .map(|h| {
+                    h.ops
+                        .iter()
+                        .map(|op| match op.kind {
+                            OpKind::Equal | OpKind::Insert => lines(new, &op.new, 2),
+                            OpKind::Delete => lines(old, &op.old, 2),
+                        })
+                        .sum::<usize>()
                 })
                 .sum(),
             DiffFormat::Split => hunks(diff.ops(), self.context)
-                .iter()
-                .flat_map(|h| &h.ops)
-                .map(|op| match op.kind {
-                    OpKind::Equal => lines(old, &op.old, 3) + lines(new, &op.new, 3),
-                    OpKind::Delete => lines(old, &op.old, 3),
-                    OpKind::Insert => lines(new, &op.new, 3),
+                .map(|h| {
+                    h.ops
+                        .iter()
+                        .map(|op| match op.kind {
+                            OpKind::Equal => lines(old, &op.old, 3) + lines(new, &op.new, 3),
+                            OpKind::Delete => lines(old, &op.old, 3),
+                            OpKind::Insert => lines(new, &op.new, 3),
+                        })
+                        .sum::<usize>()
                 })
                 .sum(),
         }

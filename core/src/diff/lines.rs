@@ -523,11 +523,14 @@ impl<'a> LineDiff<'a> {
                     let (del, ins) = exact_change_lower_bounds(&old_ids, &new_ids, n_ids);
                     budget_exhausted = changes > del + ins;
                 }
-                ops.extend(raw.into_iter().map(|op| Op {
-                    kind: op.kind,
-                    old: o0 + op.old.start..o0 + op.old.end,
-                    new: n0 + op.new.start..n0 + op.new.end,
-                }));
+                // Shift the search's ops in place and put the prefix before
+                // them: no second vector of a large diff's ops.
+                for op in &mut raw {
+                    op.old = o0 + op.old.start..o0 + op.old.end;
+                    op.new = n0 + op.new.start..n0 + op.new.end;
+                }
+                raw.insert(0, ops.remove(0));
+                ops = raw;
             }
         }
         ops.push(Op {
@@ -810,8 +813,10 @@ struct Interner {
 
 impl Interner {
     fn with_capacity(n: usize) -> Self {
-        // At most half full, so probe runs stay short.
-        let cap = (n * 2).next_power_of_two().max(16);
+        // At most two thirds full, so probe runs stay short (a table at
+        // most half full took 4 MiB for two 7 MB pages, a fifth of the
+        // CLI's peak memory).
+        let cap = (n + n / 2).next_power_of_two().max(16);
         // Reuse the thread's last table: a fresh multi-MB one comes back
         // from the allocator as new pages, and faulting them in costs more
         // than clearing warm memory.
@@ -897,30 +902,38 @@ fn search(
     }
     let mut diff = imara_diff::Diff::default();
     diff.compute_with(imara_diff::Algorithm::Myers, old, new, n);
+    // Only the ops that cover lines: a rewrite of a large page has tens of
+    // thousands of hunks, and three 40-byte ops each was the largest
+    // allocation of the CLI's diff of two 7 MB pages.
+    let mut push = |op: Op| {
+        if !op.old.is_empty() || !op.new.is_empty() {
+            ops.push(op);
+        }
+    };
     let (mut o, mut p) = (0usize, 0usize);
     for h in diff.hunks() {
         let (b, a) = (
             h.before.start as usize..h.before.end as usize,
             h.after.start as usize..h.after.end as usize,
         );
-        ops.push(Op {
+        push(Op {
             kind: OpKind::Equal,
             old: o..b.start,
             new: p..a.start,
         });
-        ops.push(Op {
+        push(Op {
             kind: OpKind::Delete,
             old: b.clone(),
             new: a.start..a.start,
         });
-        ops.push(Op {
+        push(Op {
             kind: OpKind::Insert,
             old: b.end..b.end,
             new: a.clone(),
         });
         (o, p) = (b.end, a.end);
     }
-    ops.push(Op {
+    push(Op {
         kind: OpKind::Equal,
         old: o..old.len(),
         new: p..new.len(),
@@ -978,24 +991,28 @@ fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp) {
     }
 }
 
-fn merge_equal_runs(ops: Vec<Op>) -> Vec<Op> {
-    let mut out: Vec<Op> = Vec::with_capacity(ops.len());
-    for op in ops {
-        if op.old.is_empty() && op.new.is_empty() {
+/// Drops empty ops and merges adjacent ones of a kind, in place.
+fn merge_equal_runs(mut ops: Vec<Op>) -> Vec<Op> {
+    let mut kept = 0;
+    for i in 0..ops.len() {
+        if ops[i].old.is_empty() && ops[i].new.is_empty() {
             continue;
         }
-        if let Some(last) = out.last_mut()
-            && last.kind == op.kind
-            && last.old.end == op.old.start
-            && last.new.end == op.new.start
-        {
-            last.old.end = op.old.end;
-            last.new.end = op.new.end;
-            continue;
+        if kept > 0 {
+            let (done, rest) = ops.split_at_mut(i);
+            let (last, op) = (&mut done[kept - 1], &rest[0]);
+            if last.kind == op.kind && last.old.end == op.old.start && last.new.end == op.new.start
+            {
+                last.old.end = op.old.end;
+                last.new.end = op.new.end;
+                continue;
+            }
         }
-        out.push(op);
+        ops.swap(kept, i);
+        kept += 1;
     }
-    out
+    ops.truncate(kept);
+    ops
 }
 
 #[cfg(test)]

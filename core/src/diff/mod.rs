@@ -10,16 +10,18 @@
 
 mod detector;
 mod format;
+mod hash;
 mod lines;
 mod options;
 mod store;
 
 pub use detector::{
     DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffMetadata, DiffMode,
-    DiffResult, ResponseDiffDetector, compare_texts, short_hash,
+    DiffResult, ResponseDiffDetector, compare_shared, compare_texts, write_answer,
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
 pub use format::{DiffFormat, format_diff};
+pub use hash::{ContentHash, short_hash};
 pub(crate) use options::check_range;
 pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
 

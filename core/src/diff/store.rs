@@ -13,16 +13,16 @@ pub(crate) const ENTRY_OVERHEAD: usize = 96;
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
     pub text: Arc<str>,
-    /// [`super::short_hash`] of `text`, computed when first asked for:
-    /// `ResponseDiffDetector::store` (and the Node drop-in, which stores on
-    /// every call) need not hash a text that may never be compared.
-    pub hash: std::sync::OnceLock<String>,
+    /// [`super::short_hash`] of `text`, computed when a result's metadata
+    /// is first read (docs/DECISIONS.md D35), and shared with every result
+    /// that holds it, so a stored text is hashed at most once.
+    pub hash: Arc<std::sync::OnceLock<String>>,
 }
 
 impl Entry {
-    /// The text's short hash.
-    pub fn hash(&self) -> &str {
-        self.hash.get_or_init(|| super::short_hash(&self.text))
+    /// The text's short hash, computed when first read.
+    pub fn content_hash(&self) -> super::ContentHash {
+        super::ContentHash::lazy(self.text.clone(), self.hash.clone())
     }
 }
 
