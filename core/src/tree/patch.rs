@@ -11,6 +11,7 @@
 //!   - listitem [ref=e535]:
 //!     - text: Sencha Kyoto × 1
 //! + after [e40]: [e41 e42 e43] as last shown
+//! ~ order [e52 e50 e53 e51]
 //! ~ focus [e30]
 //! ```
 //!
@@ -32,6 +33,14 @@
 //!   latest of the *seen* snapshots (see below). Indented deeper, the same
 //!   line stands for children of a printed element (a container re-sent
 //!   because its text changed keeps its rows by reference).
+//! - `~ order [e52 e50 e53]`: siblings (elements of one parent in the
+//!   previous snapshot) that kept their parent but not their order (a
+//!   sort, a drag) take the places the listed ones held, in the listed
+//!   order; only elements that left their place are listed. Order lines
+//!   apply before the other lines, so an insertion's anchor is a sibling
+//!   in its new place. Where a few elements moved far (one row dragged to
+//!   the end of a long list), they are removed and inserted again by
+//!   reference instead, when that is shorter.
 //! - `~ focus [ref]` / `~ focus none`: `[active]` moved. Every element of
 //!   the previous snapshot loses `[active]`, and the named one (an element
 //!   of the previous snapshot) gains it; the rest of its line is unchanged.
@@ -57,10 +66,11 @@
 //! into the new snapshot byte for byte, trailing newlines aside (it
 //! checks). A change to an element without a ref (static text) is said by
 //! replacing its nearest ancestor that has one; anything it cannot say this
-//! way (a reorder, a change with no ref above it) makes it return `None`,
-//! and the caller shows a line diff instead. A moved element is removed
-//! from its old place and inserted at the new one, by reference
-//! (`as last shown`) where it did not change.
+//! way (a change with no ref above it, static text moved among its
+//! siblings) makes it return `None`, and the caller shows a line diff
+//! instead. An element moved under another parent is removed from its old
+//! place and inserted at the new one, by reference (`as last shown`) where
+//! it did not change.
 
 use super::aria::parse_aria;
 use super::diff::{Field, Parent, diff};
@@ -477,6 +487,22 @@ pub fn snapshot_patch_with(
     new: &str,
     options: &PatchOptions<'_>,
 ) -> Option<SnapshotPatch> {
+    snapshot_patch_archived(old, new, options, None)
+}
+
+/// Where elements shown before the seen snapshots were last shown: the
+/// element with a ref as the agent last saw it, subtree and all, or `None`
+/// when that is not known (see `tree::shown`).
+pub(crate) type Archive<'a> = &'a dyn Fn(&str) -> Option<Element>;
+
+/// [`snapshot_patch_with`], with `archive` consulted for elements neither
+/// the previous snapshot nor `options.seen` has.
+pub(crate) fn snapshot_patch_archived(
+    old: &str,
+    new: &str,
+    options: &PatchOptions<'_>,
+    archive: Option<Archive<'_>>,
+) -> Option<SnapshotPatch> {
     // Hosts may end a snapshot with a newline; the printer does not.
     let new = new.trim_end_matches('\n');
     if old.len() > MAX_PATCH_BYTES || new.len() > MAX_PATCH_BYTES {
@@ -490,11 +516,28 @@ pub fn snapshot_patch_with(
     if old_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
         return None;
     }
-    let seen = if options.restore && !options.seen.is_empty() {
+    let mut seen = if options.restore && !options.seen.is_empty() {
         Seen::parse(&options.seen, false).ok()?
     } else {
         Seen::default()
     };
+    if let Some(archive) = archive.filter(|_| options.restore) {
+        let in_old: FxHashSet<&str> = old_tree
+            .iter()
+            .filter_map(|(_, e)| e.aria_ref.as_deref())
+            .collect();
+        for (_, e) in new_tree.iter() {
+            if let Some(r) = e.aria_ref.as_deref()
+                && !in_old.contains(r)
+                && !seen.at.contains_key(r)
+                && let Some(shown) = archive(r)
+                && shown.aria_ref.as_deref() == Some(r)
+            {
+                seen.at.insert(r.to_owned(), (seen.views.len(), vec![0]));
+                seen.views.push(Tree::new(vec![shown]));
+            }
+        }
+    }
     if let Some(p) = write(old_tree, &new_tree, new, &seen, true) {
         return Some(p);
     }
