@@ -318,3 +318,18 @@ fn the_memory_cap_reached_in_a_long_session_gives_full_elements_never_wrong_ones
         "the cap never made a row come back in full"
     );
 }
+
+#[test]
+fn the_shared_order_fixtures_are_what_the_writer_says_and_apply() {
+    use response_diff::tree::{PatchOptions, snapshot_patch_with};
+    let fixture: serde_json::Value =
+        serde_json::from_str(&common::fixture("patches/order.json")).unwrap();
+    for case in fixture["cases"].as_array().unwrap() {
+        let s = |k: &str| case[k].as_str().unwrap().to_owned();
+        let seen: Vec<String> = case["seen"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+        let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
+        let p = snapshot_patch_with(&s("old"), &s("new"), &PatchOptions::seen(seen.clone())).unwrap();
+        assert_eq!(p.text, s("patch"), "{}", s("name"));
+        assert_eq!(apply_patch_with(&s("old"), &s("patch"), &seen).unwrap(), s("new"), "{}", s("name"));
+    }
+}
