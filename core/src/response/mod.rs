@@ -415,6 +415,9 @@ fn patch_header(p: &crate::tree::SnapshotPatch) -> String {
     if p.changed > 0 {
         parts.push(format!("{} changed", p.changed));
     }
+    if p.moved > 0 {
+        parts.push(format!("{} moved", p.moved));
+    }
     match (p.added, p.restored) {
         (0, _) => {}
         (n, 0) => parts.push(format!("{n} added")),
