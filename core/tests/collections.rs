@@ -326,10 +326,21 @@ fn the_shared_order_fixtures_are_what_the_writer_says_and_apply() {
         serde_json::from_str(&common::fixture("patches/order.json")).unwrap();
     for case in fixture["cases"].as_array().unwrap() {
         let s = |k: &str| case[k].as_str().unwrap().to_owned();
-        let seen: Vec<String> = case["seen"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+        let seen: Vec<String> = case["seen"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
         let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
-        let p = snapshot_patch_with(&s("old"), &s("new"), &PatchOptions::seen(seen.clone())).unwrap();
+        let p =
+            snapshot_patch_with(&s("old"), &s("new"), &PatchOptions::seen(seen.clone())).unwrap();
         assert_eq!(p.text, s("patch"), "{}", s("name"));
-        assert_eq!(apply_patch_with(&s("old"), &s("patch"), &seen).unwrap(), s("new"), "{}", s("name"));
+        assert_eq!(
+            apply_patch_with(&s("old"), &s("patch"), &seen).unwrap(),
+            s("new"),
+            "{}",
+            s("name")
+        );
     }
 }

@@ -34,7 +34,7 @@
 //!
 //! Elements without a node id (static text) get no ref.
 
-use super::diff::match_for_carry;
+use super::diff::{ITEM_ROLES, match_for_carry};
 use super::model::{Element, Tree};
 use crate::sync::lock;
 use crate::{Error, Result};
@@ -134,20 +134,6 @@ struct View {
     places: Places,
 }
 
-/// Roles of a collection's items (a row, a list item): the cells inside
-/// one belong to it.
-const ITEM_ROLES: &[&str] = &[
-    "listitem",
-    "row",
-    "option",
-    "treeitem",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "tab",
-    "article",
-];
-
 /// Roles that show an item's content (a grid's cells).
 const CELL_ROLES: &[&str] = &["cell", "gridcell", "rowheader", "columnheader"];
 
@@ -156,7 +142,8 @@ const CELL_ROLES: &[&str] = &["cell", "gridcell", "rowheader", "columnheader"];
 #[derive(Debug, Default)]
 struct Places {
     parent: Vec<Option<usize>>,
-    /// The nearest ancestor that is an item of a collection.
+    /// The nearest ancestor that is an item of a collection (a row, a list
+    /// item, a cell: what is inside one belongs to it).
     item: Vec<Option<usize>>,
     /// Role, name and value of the element and its whole subtree.
     content: Vec<u64>,

@@ -261,25 +261,12 @@ impl Seen {
                 continue;
             }
             let v = seen.views.len();
-            let mut path: Vec<u32> = Vec::new();
-            let mut stack: Vec<std::iter::Enumerate<std::slice::Iter<'_, Element>>> =
-                vec![tree.roots.iter().enumerate()];
-            while let Some(it) = stack.last_mut() {
-                let Some((i, e)) = it.next() else {
-                    stack.pop();
-                    path.pop();
-                    continue;
-                };
-                path.push(i as u32);
+            walk_paths(&tree, |e, path| {
                 if let Some(r) = &e.aria_ref {
-                    seen.at.insert(r.clone(), (v, path.clone()));
+                    seen.at.insert(r.clone(), (v, path.to_vec()));
                 }
-                if e.children.is_empty() {
-                    path.pop();
-                } else {
-                    stack.push(e.children.iter().enumerate());
-                }
-            }
+                true
+            });
             seen.views.push(tree);
         }
         Ok(seen)
@@ -1443,7 +1430,20 @@ fn reorder(tree: &mut Tree, ops: &[(usize, Op)]) -> Result<()> {
 
 /// Child indexes from the top down to the element with ref `r`.
 fn path_of(tree: &Tree, r: &str) -> Option<Vec<usize>> {
-    let mut path: Vec<usize> = Vec::new();
+    let mut found = None;
+    walk_paths(tree, |e, path| {
+        if e.aria_ref.as_deref() == Some(r) {
+            found = Some(path.iter().map(|&i| i as usize).collect());
+        }
+        found.is_none()
+    });
+    found
+}
+
+/// Calls `f` on every element in document order with its child indexes
+/// from the top, until `f` returns false. Iterative: any depth.
+fn walk_paths(tree: &Tree, mut f: impl FnMut(&Element, &[u32]) -> bool) {
+    let mut path: Vec<u32> = Vec::new();
     let mut stack: Vec<std::iter::Enumerate<std::slice::Iter<'_, Element>>> =
         vec![tree.roots.iter().enumerate()];
     while let Some(it) = stack.last_mut() {
@@ -1452,9 +1452,9 @@ fn path_of(tree: &Tree, r: &str) -> Option<Vec<usize>> {
             path.pop();
             continue;
         };
-        path.push(i);
-        if e.aria_ref.as_deref() == Some(r) {
-            return Some(path);
+        path.push(i as u32);
+        if !f(e, &path) {
+            return;
         }
         if e.children.is_empty() {
             path.pop();
@@ -1462,7 +1462,6 @@ fn path_of(tree: &Tree, r: &str) -> Option<Vec<usize>> {
             stack.push(e.children.iter().enumerate());
         }
     }
-    None
 }
 
 fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
