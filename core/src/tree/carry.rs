@@ -145,6 +145,8 @@ struct Places {
     /// The nearest ancestor that is an item of a collection (a row, a list
     /// item, a cell: what is inside one belongs to it).
     item: Vec<Option<usize>>,
+    /// Role, name and value of the element alone.
+    own: Vec<u64>,
     /// Role, name and value of the element and its whole subtree.
     content: Vec<u64>,
     /// For an item with cells: their names (what an unnamed row shows).
@@ -211,6 +213,7 @@ impl Places {
             }
         }
         p.content = done;
+        p.own = own;
         p.cells = cells
             .iter()
             .map(|h| h.as_ref().map(|h| h.finish()))
@@ -439,7 +442,10 @@ impl Page {
                 (Some(a), Some(b)) => out[a].is_some() && out[a] == view.refs[b],
                 _ => false,
             };
-            let cells_ok = places.cells[i] == view.places.cells[o];
+            // Only where the item's own line is the same: one renamed in
+            // place (its node kept, stable ids) is still itself.
+            let cells_ok = places.cells[i] == view.places.cells[o]
+                || places.own[i] != view.places.own[o];
             if !(item_ok && cells_ok) {
                 if let Some(r) = out[i].take() {
                     used.remove(&r);
