@@ -983,10 +983,16 @@ mod tests {
         for (tool, a) in [
             ("browser_click", json!({"target": "e3"})),
             ("browser_type", json!({"target": "e3", "text": "x"})),
-            ("browser_select_option", json!({"target": "e3", "values": ["a"]})),
+            (
+                "browser_select_option",
+                json!({"target": "e3", "values": ["a"]}),
+            ),
             ("browser_hover", json!({"target": "e3"})),
             ("browser_take_screenshot", json!({"target": "e3"})),
-            ("browser_evaluate", json!({"target": "e3", "function": "(e) => 1"})),
+            (
+                "browser_evaluate",
+                json!({"target": "e3", "function": "(e) => 1"}),
+            ),
         ] {
             let p = parse(tool, args(a)).unwrap_or_else(|e| panic!("{tool}: {e}"));
             let r = match p.call {

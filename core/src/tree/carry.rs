@@ -444,8 +444,8 @@ impl Page {
             };
             // Only where the item's own line is the same: one renamed in
             // place (its node kept, stable ids) is still itself.
-            let cells_ok = places.cells[i] == view.places.cells[o]
-                || places.own[i] != view.places.own[o];
+            let cells_ok =
+                places.cells[i] == view.places.cells[o] || places.own[i] != view.places.own[o];
             if !(item_ok && cells_ok) {
                 if let Some(r) = out[i].take() {
                     used.remove(&r);

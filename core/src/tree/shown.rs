@@ -123,7 +123,7 @@ pub(crate) fn retire(
                 let mut refs = Vec::new();
                 for (_, d) in e.descendants() {
                     if let Some(dr) = d.aria_ref.as_deref() {
-                        if d as *const Element != e as *const Element && !in_prev.insert(dr) {
+                        if !std::ptr::eq(d, e) && !in_prev.insert(dr) {
                             return None;
                         }
                         if !in_new.contains(dr) {
