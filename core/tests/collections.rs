@@ -210,13 +210,16 @@ fn a_cell_whose_text_another_row_has_keeps_its_own_row_through_sorts() {
     // Refs carried over from node ids that change on every render (a
     // framework rebuilding the table): two rows share "Engineering" and
     // "Oslo"; after each sort every cell keeps its row's refs.
-    let rows = [
+    let mut rows = [
         ("Ada", "Engineering", "Oslo", 3),
         ("Ben", "Engineering", "Oslo", 1),
         ("Cy", "Sales", "Lima", 2),
     ];
     let mut base = 0;
-    let mut render = |carrier: &RefCarrier, order: &[usize], named: bool| {
+    let mut render = |carrier: &RefCarrier,
+                      rows: &[(&str, &str, &str, i32)],
+                      order: &[usize],
+                      named: bool| {
         let mut s = String::from("- grid [ref=n0]:\n  - rowgroup [ref=n1]:\n");
         for &k in order {
             let (name, dept, city, n) = rows[k];
@@ -240,7 +243,7 @@ fn a_cell_whose_text_another_row_has_keeps_its_own_row_through_sorts() {
             .tree
     };
     let named = RefCarrier::new();
-    let first = render(&named, &[0, 1, 2], true);
+    let first = render(&named, &rows, &[0, 1, 2], true);
     let cells = |t: &response_diff::tree::Tree| -> Vec<(String, String)> {
         let mut out = Vec::new();
         for (_, row) in t.iter().filter(|(_, e)| e.role == "row") {
@@ -261,14 +264,24 @@ fn a_cell_whose_text_another_row_has_keeps_its_own_row_through_sorts() {
     };
     let want = cells(&first);
     for order in [[1, 0, 2], [2, 1, 0], [0, 2, 1]] {
-        assert_eq!(cells(&render(&named, &order, true)), want);
+        assert_eq!(cells(&render(&named, &rows, &order, true)), want);
     }
     // Rows without a name (the text is only in their cells) too.
     let unnamed = RefCarrier::new();
-    let want = cells(&render(&unnamed, &[0, 1, 2], false));
+    let want = cells(&render(&unnamed, &rows, &[0, 1, 2], false));
     for order in [[1, 0, 2], [2, 1, 0], [0, 2, 1]] {
-        assert_eq!(cells(&render(&unnamed, &order, false)), want);
+        assert_eq!(cells(&render(&unnamed, &rows, &order, false)), want);
     }
+    // A cell edited in place: its row is still itself (its other cells too).
+    rows[2].2 = "Lisbon";
+    let edited = cells(&render(&unnamed, &rows, &[0, 2, 1], false));
+    let row_of = |c: &[(String, String)], who: &str| -> Vec<String> {
+        c.iter()
+            .filter(|(k, _)| k.starts_with(who) && !k.contains("Lima") && !k.contains("Lisbon"))
+            .map(|(_, r)| r.clone())
+            .collect()
+    };
+    assert_eq!(row_of(&edited, "Cy "), row_of(&want, "Cy "));
 }
 
 /// A 60-step session over two orderings and six pages; returns how many

@@ -418,9 +418,9 @@ impl Page {
 
     /// Identity keeps its place (issue 29): a carried ref inside an item
     /// of a collection (a cell in a row) must come from inside the item
-    /// whose ref that item now has, and an item whose cells show other
-    /// text is another item, so that no ref names the same text in another
-    /// row. Such refs are dropped; then every element still without a ref
+    /// whose ref that item now has, and an item whose cells now show other
+    /// text, while another item shows the cells it had, is that other
+    /// item's, so that no ref names the same text in another row. Such refs are dropped; then every element still without a ref
     /// whose parent has one takes, from the newest view that has it, the
     /// ref of an element with the same content under the parent with that
     /// ref (an unnamed row found again by its cells, and its cells with it).
@@ -434,6 +434,7 @@ impl Page {
         used: &mut FxHashSet<String>,
         mut carried: usize,
     ) -> usize {
+        let shown_cells: FxHashSet<u64> = places.cells.iter().flatten().copied().collect();
         for i in 0..ids.len() {
             let Some((v, o)) = from[i] else { continue };
             let view = &self.views[v];
@@ -442,10 +443,14 @@ impl Page {
                 (Some(a), Some(b)) => out[a].is_some() && out[a] == view.refs[b],
                 _ => false,
             };
-            // Only where the item's own line is the same: one renamed in
-            // place (its node kept, stable ids) is still itself.
-            let cells_ok =
-                places.cells[i] == view.places.cells[o] || places.own[i] != view.places.own[o];
+            // An item whose cells changed is another item only when the
+            // cells it showed are on the page in another item (a node
+            // reused for another row after a sort); else it is itself with
+            // a cell changed (an edit, a header's sort state), as is one
+            // renamed in place (its node kept, stable ids).
+            let cells_ok = places.cells[i] == view.places.cells[o]
+                || places.own[i] != view.places.own[o]
+                || view.places.cells[o].is_none_or(|c| !shown_cells.contains(&c));
             if !(item_ok && cells_ok) {
                 if let Some(r) = out[i].take() {
                     used.remove(&r);
