@@ -87,6 +87,13 @@ function callsFor(cfg, step, ref, origin) {
     }
   }
   const target = kind === 'ours' ? { ref, element: step.element } : kind === 'pw' ? { target: ref, element: step.element } : { selectors: [{ ref }] };
+  // A peer whose action's answer may carry no snapshot (@playwright/mcp
+  // after typing): with `snapshotAfter`, the agent reads the page after
+  // every action, as it must to see what the action did.
+  if (cfg.snapshotAfter && step.act !== 'snapshot' && step.act !== 'navigate') {
+    const [call] = callsFor({ ...cfg, snapshotAfter: false }, step, ref, origin);
+    return [call, ['browser_snapshot', {}]];
+  }
   switch (step.act) {
     case 'navigate': return [['browser_navigate', { url: origin + step.path, ...exp() }]];
     case 'type': return [['browser_type', { ...target, text: step.text, ...(step.submit ? { submit: true } : {}), ...exp() }]];

@@ -53,7 +53,7 @@ const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn']
 export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', label: 'response-diff, defaults (full responses)' },
   { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
-  { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, defaults (snapshot after each action)' },
+  { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, a snapshot after each action', snapshotAfter: true },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
 ];
 
