@@ -87,11 +87,11 @@ function callsFor(cfg, step, ref, origin) {
     }
   }
   const target = kind === 'ours' ? { ref, element: step.element } : kind === 'pw' ? { target: ref, element: step.element } : { selectors: [{ ref }] };
-  // A peer whose action's answer may carry no snapshot (@playwright/mcp
-  // after typing): with `snapshotAfter`, the agent reads the page after
-  // every action, as it must to see what the action did.
-  if (cfg.snapshotAfter && step.act !== 'snapshot' && step.act !== 'navigate') {
-    const [call] = callsFor({ ...cfg, snapshotAfter: false }, step, ref, origin);
+  // Actions whose answer carries no snapshot in this peer (@playwright/mcp's
+  // browser_type): with `snapshotAfter: [acts]`, the agent reads the page
+  // after them, as it must to see what the action did.
+  if (cfg.snapshotAfter?.includes(step.act)) {
+    const [call] = callsFor({ ...cfg, snapshotAfter: null }, step, ref, origin);
     return [call, ['browser_snapshot', {}]];
   }
   switch (step.act) {
