@@ -551,7 +551,9 @@ fn render_snapshot(
     let restore = expectation.snapshot.restore.unwrap_or(true);
     // What the agent was shown: the previous snapshot (when the patch is
     // against this URL's last one instead), then the chain's archive.
-    let archive = if patches && restore {
+    // Only with the previous snapshot at hand: the archive speaks for what
+    // is not in it (see `tree::shown`).
+    let archive = if patches && restore && prev_text.is_some() {
         target.detector.previous(&shown_key(&key))
     } else {
         None
