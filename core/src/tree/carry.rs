@@ -438,8 +438,16 @@ impl Page {
         for i in 0..ids.len() {
             let Some((v, o)) = from[i] else { continue };
             let view = &self.views[v];
+            // Only items that show cells (a grid's rows) hold what is in
+            // them to themselves; a list item's button that a framework
+            // redrew elsewhere keeps the diff's pairing (TodoMVC's edit).
+            let grid_item = |p: &Places, k: Option<usize>| k.and_then(|k| p.cells[k]).is_some();
             let item_ok = match (places.item[i], view.places.item[o]) {
-                (None, None) => true,
+                _ if !grid_item(places, places.item[i])
+                    && !grid_item(&view.places, view.places.item[o]) =>
+                {
+                    true
+                }
                 (Some(a), Some(b)) => out[a].is_some() && out[a] == view.refs[b],
                 _ => false,
             };
