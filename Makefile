@@ -173,7 +173,9 @@ token-bench: setup
 ## (@playwright/mcp, fast-playwright-mcp, agent-browser delta and default),
 ## with tokens, ref churn and the rebuild check per step; jsoneditor's tree
 ## example, whose sections expand by many lines, with default and very high
-## maxDiffLines; then totals under other diff-or-full ratios from the
+## maxDiffLines; a data grid (npm gridjs: sorts, paging, a filter, a cell
+## change, an added row, a larger page) through our server and the peers,
+## with the floor (tokens of lines not shown before); then totals under other diff-or-full ratios from the
 ## recorded snapshots. Pages on 127.0.0.1. Fails when one of our steps does
 ## not rebuild. APP_BENCH_JOBS runs that many sessions at once.
 APP_BENCH_JOBS ?= 2
@@ -187,7 +189,9 @@ app-bench: setup
 	  todo=$$?; \
 	  node bench/expand.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/expand.json --transcript bench-out/expand-transcript.md; \
 	  expand=$$?; \
-	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ]
+	  node bench/grid.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/grid.json --transcript bench-out/grid-transcript.md; \
+	  grid=$$?; \
+	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ] && [ $$grid = 0 ]
 ## Eight everyday agent tasks (confirm, prompt, upload, cross-site frame,
 ## popup, network list, password, download) through our server and
 ## @playwright/mcp, each judged in the page: bench-out/tasks.{json,md}.

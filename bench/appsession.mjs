@@ -87,6 +87,13 @@ function callsFor(cfg, step, ref, origin) {
     }
   }
   const target = kind === 'ours' ? { ref, element: step.element } : kind === 'pw' ? { target: ref, element: step.element } : { selectors: [{ ref }] };
+  // Actions whose answer carries no snapshot in this peer (@playwright/mcp's
+  // browser_type): with `snapshotAfter: [acts]`, the agent reads the page
+  // after them, as it must to see what the action did.
+  if (cfg.snapshotAfter?.includes(step.act)) {
+    const [call] = callsFor({ ...cfg, snapshotAfter: null }, step, ref, origin);
+    return [call, ['browser_snapshot', {}]];
+  }
   switch (step.act) {
     case 'navigate': return [['browser_navigate', { url: origin + step.path, ...exp() }]];
     case 'type': return [['browser_type', { ...target, text: step.text, ...(step.submit ? { submit: true } : {}), ...exp() }]];

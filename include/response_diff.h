@@ -315,7 +315,7 @@ rd_status rd_refs_carry(const char *previous_json,
 // (NULL for the defaults) is `{"seen": ["<aria text>", …], "restore":
 // true}`: the snapshots the agent was shown earlier in the conversation,
 // oldest first, whose elements may be restored by reference. `*patch_out`
-// is `{"text", "summary", "changed", "added", "restored", "removed",
+// is `{"text", "summary", "changed", "added", "restored", "removed", "moved",
 // "unchanged"}`, or `null` when the change cannot be said as a patch (use
 // a line diff); free it with [`rd_string_free`].
 rd_status rd_snapshot_patch(const char *old,

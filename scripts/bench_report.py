@@ -299,6 +299,56 @@ def expand_section(expand, ratios):
     return md
 
 
+def grid_section(grid):
+    """Section: the data-grid session (gridjs) per step, ours and the peers, with the floor. Returns (markdown, bars)."""
+    md = ["## 9. A data grid (gridjs): sorts, paging, a filter, a larger page\n"]
+    res = {r["id"]: r for r in grid["results"]}
+    ids = [c for c in ["ours-diff", "ours-full", "playwright-mcp", "ab-delta"] if c in res]
+    floor = res.get("ours-diff", {}).get("floor")
+    md.append(f"`bench/grid.mjs` on {grid['app']}, served from 127.0.0.1: 60 people, 10 a page, sorted by a column three times, "
+              "one cell changed in the re-sorted grid, paged forward twice, filtered and cleared, a row added, 40 rows a page, "
+              "then an unchanged read. Tokens per step (o200k, whole responses; @playwright/mcp's linked snapshot file counted "
+              "in). *floor*: the tokens of the snapshot lines (refs and indentation included) the agent had not been shown "
+              "before in the session, which no lossless answer can leave out. *churn*: refs that changed on elements whose "
+              "content did not, ours-diff / @playwright/mcp / agent-browser. *rebuilt*: whether the agent's view rebuilt from "
+              "each response equals the snapshot taken right after it (✗ marks a peer's miss in its cell).\n")
+    rows = []
+    for i, label in enumerate(grid["steps"]):
+        row = [i + 1, label, f"{floor[i]:,}" if floor else "–"]
+        for c in ids:
+            x = res[c]["rows"][i] if i < len(res[c]["rows"]) else None
+            row.append("–" if x is None else f"{x['tokens'] + x.get('fileTokens', 0):,}" + ("" if x.get("preserved") or c == "ours-full" else " ✗"))
+        churn = []
+        for c in ["ours-diff", "playwright-mcp", "ab-delta"]:
+            x = res[c]["rows"][i] if c in res and i < len(res[c]["rows"]) else None
+            churn.append("–" if x is None or "churn" not in x else str(x["churn"]["churned"]))
+        row.append(" / ".join(churn))
+        d = res["ours-diff"]["rows"][i] if "ours-diff" in res and i < len(res["ours-diff"]["rows"]) else None
+        row.append("–" if d is None else ("yes" if d.get("preserved") else "no"))
+        rows.append(row)
+    totals = {c: run_total(res[c]) for c in ids}
+    f = sum(floor) if floor else 0
+    rows.append(["", "**total**", f"**{f:,}**" if floor else "–"] + [f"**{totals[c]:,}**" for c in ids] + [" / ".join(str(run_churn(res[c])) if c in res else "–" for c in ["ours-diff", "playwright-mcp", "ab-delta"]), run_rebuilt(res["ours-diff"]) if "ours-diff" in res else "–"])
+    md.append(table(["#", "step", "floor"] + ids + ["churn", "rebuilt"], rows, ["---:", "---", "---:"] + ["---:"] * len(ids) + ["---:", "---"]))
+    bars = []
+    if "ours-diff" in res:
+        d = totals["ours-diff"]
+        if "ours-full" in res:
+            bars.append(("Data grid (gridjs): ≥ 75 % fewer tokens than our full responses", f"{pct_fewer(d, totals['ours-full']):.1f} % fewer ({d:,} vs {totals['ours-full']:,})", pct_fewer(d, totals["ours-full"]) >= 75))
+        if "playwright-mcp" in res:
+            bars.append(("Data grid (gridjs): ≥ 78 % fewer tokens than @playwright/mcp (a snapshot after each action)", f"{pct_fewer(d, totals['playwright-mcp']):.1f} % fewer ({d:,} vs {totals['playwright-mcp']:,})", pct_fewer(d, totals["playwright-mcp"]) >= 78))
+        if floor:
+            bars.append(("Data grid (gridjs): our total as a multiple of the floor (aim ≤ 1.5×)", f"{d / f:.2f}× ({d:,} vs {f:,})", d / f <= 1.5))
+        if floor:
+            md.append(f"\nOurs with diffs: {d:,} tokens, {d / f:.2f}× the floor of {f:,}. The floor itself is "
+                      f"{pct_fewer(f, totals.get('ours-full', 0)):.1f} % under our full responses"
+                      + (f" and {pct_fewer(f, totals['playwright-mcp']):.1f} % under @playwright/mcp's" if "playwright-mcp" in totals else "")
+                      + ": on this session most steps show rows the agent has not seen (a new sort order, the next page), "
+                      "which no lossless answer can leave out.")
+    md.append("")
+    return md, bars
+
+
 def ratios_section(ratios):
     """Section: totals under alternative diff-or-full ratios, computed offline from the recorded full snapshots."""
     md = ["## 7. The diff-or-full rule under other ratios\n"]
@@ -326,11 +376,16 @@ def app_sections(out_dir, plt):
     md += expand_section(expand, ratios)
     md += ratios_section(ratios)
     md += spa_wall_section(todo)
+    grid_md, grid_bars = grid_section(need(os.path.join(BENCH_OUT, "grid.json"), "make app-bench"))
+    md += grid_md
+    summary = dict(summary or {}, **({"__grid_bars": grid_bars} if grid_bars else {}))
     return md, summary
 
 
 def app_bars(summary, conformance_path):
-    """Bars from the TodoMVC summary (every framework) and the conformance total."""
+    """Bars from the TodoMVC summary (every framework), the data grid and the conformance total."""
+    summary = dict(summary or {})
+    grid_bars = summary.pop("__grid_bars", [])
     bars = []
     if summary:
         def worst(key):
@@ -347,6 +402,7 @@ def app_bars(summary, conformance_path):
                      churn == 0 and not unrebuilt))
     else:
         bars.append(("TodoMVC bars", "not measured (make app-bench)", False))
+    bars += grid_bars
     if os.path.exists(conformance_path):
         t = json.load(open(conformance_path))["total"]
         bars.append(("Snapshot conformance: ≥ 99 % of lines equal to Playwright's (refs aside)",
@@ -410,7 +466,7 @@ def conformance_section(out_dir_bench):
     """Markdown lines for bench-out/conformance.json (make conformance), or
     a line saying it was not run."""
     path = os.path.join(out_dir_bench, "conformance.json")
-    md = ["## 9. Snapshot conformance with Playwright\n"]
+    md = ["## 10. Snapshot conformance with Playwright\n"]
     if not os.path.exists(path):
         md.append("Not measured (`make conformance` writes bench-out/conformance.json).\n")
         return md

@@ -819,7 +819,7 @@ export declare function snapshotPatch(before: string, after: string, options?: {
 export interface SnapshotPatch {
   /**
    * The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ focus
-   * [ref]`, `+ after [ref]:` … lines.
+   * [ref]`, `~ order [e2 e1]`, `+ after [ref]:` … lines.
    */
   text: string
   /** `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`. */
@@ -832,6 +832,8 @@ export interface SnapshotPatch {
   restored: number
   /** Elements removed, descendants included. */
   removed: number
+  /** Siblings that took another place (`~ order` lines). */
+  moved: number
   /** Elements the same in both. */
   unchanged: number
 }

@@ -788,7 +788,7 @@ pub unsafe extern "C" fn rd_refs_carry(
 /// (NULL for the defaults) is `{"seen": ["<aria text>", …], "restore":
 /// true}`: the snapshots the agent was shown earlier in the conversation,
 /// oldest first, whose elements may be restored by reference. `*patch_out`
-/// is `{"text", "summary", "changed", "added", "restored", "removed",
+/// is `{"text", "summary", "changed", "added", "restored", "removed", "moved",
 /// "unchanged"}`, or `null` when the change cannot be said as a patch (use
 /// a line diff); free it with [`rd_string_free`].
 #[unsafe(no_mangle)]

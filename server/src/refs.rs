@@ -28,7 +28,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use anyhow::Result;
-use response_diff::tree::{CarrierConfig, Element, RefCarrier, Tree};
+use response_diff::tree::{CarrierConfig, Element, MAX_VIEWS_PER_KEY, RefCarrier, Tree};
 
 use crate::ax::parse_ref;
 
@@ -154,11 +154,18 @@ impl Default for Refs {
 }
 
 impl Refs {
-    /// Empty memory; the carrier keeps 8 views per page within 8 MiB.
+    /// Empty memory; the carrier keeps up to 64 views per page, within
+    /// its 8 MiB: a row paged away and back, or shown again by a larger page
+    /// size, many responses later gets its old ref (and so can be restored
+    /// by reference) while the memory cap allows.
     pub fn new() -> Refs {
         Refs {
             // Backend ids name the same node for the life of a document.
-            carrier: RefCarrier::with_config(CarrierConfig::default().stable_ids(true)),
+            carrier: RefCarrier::with_config(
+                CarrierConfig::default()
+                    .stable_ids(true)
+                    .views_per_key(MAX_VIEWS_PER_KEY),
+            ),
             tabs: HashMap::new(),
             ranges: HashMap::new(),
             order: VecDeque::new(),

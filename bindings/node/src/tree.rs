@@ -390,7 +390,7 @@ pub fn apply_snapshot_patch(
 #[napi(object)]
 pub struct SnapshotPatch {
     /// The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ focus
-    /// [ref]`, `+ after [ref]:` … lines.
+    /// [ref]`, `~ order [e2 e1]`, `+ after [ref]:` … lines.
     pub text: String,
     /// `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`.
     pub summary: String,
@@ -402,6 +402,8 @@ pub struct SnapshotPatch {
     pub restored: u32,
     /// Elements removed, descendants included.
     pub removed: u32,
+    /// Siblings that took another place (`~ order` lines).
+    pub moved: u32,
     /// Elements the same in both.
     pub unchanged: u32,
 }
@@ -427,6 +429,7 @@ pub fn snapshot_patch(
             added: count(p.added),
             restored: count(p.restored),
             removed: count(p.removed),
+            moved: count(p.moved),
             unchanged: count(p.unchanged),
             text: p.text,
         }),

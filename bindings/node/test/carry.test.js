@@ -91,3 +91,13 @@ test('carryRefs without a store, and errors with codes', () => {
   assert.equal(c.clear('a'), true)
   assert.equal(c.clear('a'), false)
 })
+
+test('order lines apply as the shared fixtures say (issue 29)', () => {
+  const { fixture } = require('./helpers')
+  for (const c of JSON.parse(fixture('patches/order.json')).cases) {
+    const p = snapshotPatch(c.old, c.new, { seen: c.seen })
+    assert.equal(p.text, c.patch, c.name)
+    assert.equal(applySnapshotPatch(c.old, c.patch, c.seen), c.new, c.name)
+  }
+  assert.throws(() => applySnapshotPatch('- list [ref=l]:\n  - listitem "a" [ref=a]', '~ order [a a]'), { code: 'PARSE_ERROR', message: /is listed twice/ })
+})

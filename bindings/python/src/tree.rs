@@ -462,6 +462,11 @@ impl PySnapshotPatch {
     fn removed(&self) -> usize {
         self.inner.removed
     }
+    /// Siblings that took another place (`~ order` lines).
+    #[getter]
+    fn moved(&self) -> usize {
+        self.inner.moved
+    }
     /// Elements the same in both.
     #[getter]
     fn unchanged(&self) -> usize {

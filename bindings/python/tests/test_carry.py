@@ -129,3 +129,17 @@ def test_one_carrier_from_many_threads() -> None:
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_order_lines_apply_as_the_shared_fixtures_say() -> None:
+    """Sorts and drags: `~ order` lines, and moves by reference (issue 29)."""
+    import json
+
+    from conftest import fixture
+
+    for case in json.loads(fixture("patches/order.json"))["cases"]:
+        p = rd.snapshot_patch(case["old"], case["new"], seen=case["seen"])
+        assert p is not None and p.text == case["patch"], case["name"]
+        assert rd.apply_snapshot_patch(case["old"], case["patch"], case["seen"]) == case["new"]
+    with pytest.raises(rd.ParseError, match="is listed twice"):
+        rd.apply_snapshot_patch(case["old"], "~ order [r1 r1]")

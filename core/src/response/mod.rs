@@ -39,7 +39,7 @@ use crate::diff::{
     DiffMode, DiffResult, ResponseDiffDetector, compare_texts, diff_is_small, over_max_diff_lines,
 };
 use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, SnapshotDiff};
-use crate::tree::{PatchOptions, snapshot_patch_with};
+use crate::tree::{PatchOptions, Shown, retire, snapshot_patch_archived};
 use std::sync::Arc;
 
 pub use batch::{BatchReport, BatchStep, render_batch};
@@ -427,6 +427,9 @@ fn patch_header(p: &crate::tree::SnapshotPatch) -> String {
     if p.changed > 0 {
         parts.push(format!("{} changed", p.changed));
     }
+    if p.moved > 0 {
+        parts.push(format!("{} moved", p.moved));
+    }
     match (p.added, p.restored) {
         (0, _) => {}
         (n, 0) => parts.push(format!("{n} added")),
@@ -521,6 +524,7 @@ fn render_snapshot(
     } else {
         None
     };
+    let prev_text = base_text.clone();
     let mut r = target.detector.detect(&key, text, &expectation.diff)?;
     let mut base = Base::Previous;
     if let Some(url) = url.filter(|u| !u.is_empty()) {
@@ -557,22 +561,38 @@ fn render_snapshot(
     // MAX_DIFF_SHARE of it). As for line diffs, maxDiffLines never picks the
     // larger body: a longer patch is still sent, its header says so.
     let restore = expectation.snapshot.restore.unwrap_or(true);
-    let seen = if patches && restore {
-        seen_views(target.detector, &key)
+    // What the agent was shown: the previous snapshot (when the patch is
+    // against this URL's last one instead), then the chain's archive.
+    // Only with the previous snapshot at hand: the archive speaks for what
+    // is not in it (see `tree::shown`).
+    let archive = if patches && restore && prev_text.is_some() {
+        target.detector.previous(&shown_key(&key))
     } else {
-        Vec::new()
+        None
     };
-    if patches {
-        remember_seen(target.detector, &key);
-    }
-    let options = PatchOptions::seen(seen.iter().map(|s| &**s).collect()).restore(restore);
+    let archive = archive.as_deref().and_then(Shown::parse);
+    let lookup = |r: &str| archive.as_ref().and_then(|a| a.get(r));
+    let seen: Vec<&str> = match (&prev_text, base) {
+        (Some(p), Base::SameUrl) => vec![&**p],
+        _ => Vec::new(),
+    };
+    let options = PatchOptions::seen(seen).restore(restore);
     let patch = base_text
         .filter(|_| matches!(r.mode, DiffMode::Diff | DiffMode::Full))
-        .and_then(|b| snapshot_patch_with(&b, text, &options))
+        .and_then(|b| snapshot_patch_archived(&b, text, &options, Some(&lookup)))
         .filter(|p| match r.mode {
             DiffMode::Diff => p.text.len() < r.formatted_diff.len(),
             _ => diff_is_small(p.summary().len() + 1 + p.text.len(), text.len()),
         });
+    // The chain moved on: what left the page is archived as last shown.
+    drop(archive);
+    update_shown(
+        target.detector,
+        &key,
+        prev_text.as_deref(),
+        text,
+        patches && restore,
+    );
     if let Some(p) = &patch {
         r.mode = DiffMode::Diff;
         r.has_difference = true;
@@ -622,43 +642,56 @@ fn render_snapshot(
     ))
 }
 
-/// Snapshots of a chain kept for restoring by reference, besides the
-/// previous one: an element the agent saw up to this many responses ago
-/// (a search cleared, a filter reset) comes back as `[e4 e5] as last
-/// shown` instead of in full. Each costs no copy (the store shares the
-/// text) and counts against the detector's cap like any stored text.
-pub const SEEN_VIEWS: usize = 4;
+/// The share of the detector's store cap one chain's archive of elements
+/// shown before may take (`tree::shown`): 1/8, 1.25 MiB of the default
+/// 10 MiB. Past it the elements that left the page longest ago go first,
+/// and come back printed in full.
+pub const SHOWN_SHARE: usize = 8;
 
-fn seen_key(key: &str, slot: Option<usize>) -> String {
-    match slot {
-        Some(k) => format!("{key}\u{1f}seen\u{1f}{k}"),
-        None => format!("{key}\u{1f}seen"),
+fn shown_key(key: &str) -> String {
+    format!("{key}\u{1f}shown")
+}
+
+/// Keeps the chain's archive true for the step from `prev` to `new` (see
+/// `tree::shown`): updated when both parse, dropped when the step cannot be
+/// followed (nothing before it, a snapshot over the patch size cap or that
+/// does not parse, restoring or patches off for this call).
+fn update_shown(
+    detector: &ResponseDiffDetector,
+    key: &str,
+    prev: Option<&str>,
+    new: &str,
+    on: bool,
+) {
+    let skey = shown_key(key);
+    let new = new.trim_end_matches('\n');
+    let Some(prev) = prev.filter(|_| on) else {
+        detector.clear(&skey);
+        return;
+    };
+    if prev.trim_end_matches('\n') == new {
+        return;
     }
-}
-
-/// How many snapshots the chain under `key` has put in its ring.
-fn seen_count(detector: &ResponseDiffDetector, key: &str) -> usize {
-    detector
-        .previous(&seen_key(key, None))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
-}
-
-/// The snapshots this chain showed before the current one, oldest first
-/// (what the agent was shown: every diffed response rebuilds the page
-/// exactly). Slots the store's cap evicted are skipped.
-fn seen_views(detector: &ResponseDiffDetector, key: &str) -> Vec<Arc<str>> {
-    let n = seen_count(detector, key);
-    (n.saturating_sub(SEEN_VIEWS)..n)
-        .filter_map(|i| detector.previous(&seen_key(key, Some(i % SEEN_VIEWS))))
-        .collect()
-}
-
-/// Puts the snapshot just stored under `key` in its ring.
-fn remember_seen(detector: &ResponseDiffDetector, key: &str) {
-    let n = seen_count(detector, key);
-    detector.store_same_as(&seen_key(key, Some(n % SEEN_VIEWS)), key);
-    let _ = detector.store(&seen_key(key, None), &(n + 1).to_string());
+    let parse = |t: &str| {
+        (t.len() <= crate::tree::MAX_PATCH_BYTES)
+            .then(|| crate::tree::parse_aria(t, false).ok())
+            .flatten()
+    };
+    let (Some(p), Some(n)) = (parse(prev), parse(new)) else {
+        detector.clear(&skey);
+        return;
+    };
+    let budget = detector.config().max_stored_bytes / SHOWN_SHARE;
+    let old = detector.previous(&skey);
+    match retire(old.as_deref(), &p, &n, budget) {
+        Some(text) if !text.is_empty() => {
+            // Over the cap it is not stored, and the key is dropped.
+            let _ = detector.store(&skey, &text);
+        }
+        _ => {
+            detector.clear(&skey);
+        }
+    }
 }
 
 /// The console section's body, and whether any message passed the filter.

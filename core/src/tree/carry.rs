@@ -34,11 +34,11 @@
 //!
 //! Elements without a node id (static text) get no ref.
 
-use super::diff::match_for_carry;
+use super::diff::{ITEM_ROLES, match_for_carry};
 use super::model::{Element, Tree};
 use crate::sync::lock;
 use crate::{Error, Result};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Deserialize;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -131,6 +131,95 @@ struct View {
     tree: Arc<Tree>,
     refs: Vec<Option<String>>,
     bytes: usize,
+    places: Places,
+}
+
+/// Roles that show an item's content (a grid's cells).
+const CELL_ROLES: &[&str] = &["cell", "gridcell", "rowheader", "columnheader"];
+
+/// Where each element of a snapshot sits and what it shows, in document
+/// order, for keeping identity in its place (see [`Page::keep_places`]).
+#[derive(Debug, Default)]
+struct Places {
+    parent: Vec<Option<usize>>,
+    /// The nearest ancestor that is an item of a collection (a row, a list
+    /// item, a cell: what is inside one belongs to it).
+    item: Vec<Option<usize>>,
+    /// Role, name and value of the element alone.
+    own: Vec<u64>,
+    /// Role, name and value of the element and its whole subtree.
+    content: Vec<u64>,
+    /// For an item with cells: their names (what an unnamed row shows).
+    cells: Vec<Option<u64>>,
+}
+
+impl Places {
+    fn of(tree: &Tree) -> Places {
+        use std::hash::{Hash, Hasher};
+        let mut p = Places::default();
+        let mut nodes: Vec<&Element> = Vec::with_capacity(tree.len());
+        // (children iterator, parent, nearest item)
+        let mut stack: Vec<(std::slice::Iter<'_, Element>, Option<usize>, Option<usize>)> =
+            vec![(tree.roots.iter(), None, None)];
+        while let Some((it, parent, item)) = stack.last_mut() {
+            let Some(e) = it.next() else {
+                stack.pop();
+                continue;
+            };
+            let (parent, item) = (*parent, *item);
+            let me = nodes.len();
+            nodes.push(e);
+            p.parent.push(parent);
+            p.item.push(item);
+            if !e.children.is_empty() {
+                let inner = if ITEM_ROLES.contains(&e.role.as_str()) {
+                    Some(me)
+                } else {
+                    item
+                };
+                stack.push((e.children.iter(), Some(me), inner));
+            }
+        }
+        let n = nodes.len();
+        let own: Vec<u64> = nodes
+            .iter()
+            .map(|e| {
+                let mut h = rustc_hash::FxHasher::default();
+                (&e.role, &e.name, &e.value).hash(&mut h);
+                h.finish()
+            })
+            .collect();
+        // Children before parents: fold each child's subtree into its parent's.
+        let mut content: Vec<rustc_hash::FxHasher> = own
+            .iter()
+            .map(|o| {
+                let mut h = rustc_hash::FxHasher::default();
+                o.hash(&mut h);
+                h
+            })
+            .collect();
+        let mut cells: Vec<Option<rustc_hash::FxHasher>> = vec![None; n];
+        let mut done: Vec<u64> = vec![0; n];
+        for i in (0..n).rev() {
+            done[i] = content[i].finish();
+            if let Some(q) = p.parent[i] {
+                // Children are folded in reverse order: still a fixed order.
+                done[i].hash(&mut content[q]);
+            }
+            if CELL_ROLES.contains(&nodes[i].role.as_str())
+                && let Some(it) = p.item[i]
+            {
+                own[i].hash(cells[it].get_or_insert_with(Default::default));
+            }
+        }
+        p.content = done;
+        p.own = own;
+        p.cells = cells
+            .iter()
+            .map(|h| h.as_ref().map(|h| h.finish()))
+            .collect();
+        p
+    }
 }
 
 /// What a page remembers: its recent views (oldest first), every ref handed
@@ -171,7 +260,8 @@ fn node_ids(tree: &Tree) -> Result<Vec<Option<&str>>> {
 fn view_bytes(tree: &Tree, refs: &[Option<String>]) -> usize {
     let mut n = 0;
     for (_, e) in tree.iter() {
-        n += 96 + e.role.len() + e.name.len();
+        // 96 for the element, 40 for its place (Places).
+        n += 136 + e.role.len() + e.name.len();
         n += e.value.as_ref().map_or(0, String::len);
         n += e.description.as_ref().map_or(0, String::len);
         n += e.aria_ref.as_ref().map_or(0, String::len);
@@ -226,8 +316,11 @@ impl Page {
             .rev()
             .map(|view| match_for_carry(&view.tree, current, options.stable_ids))
             .collect();
+        // Where each carried ref came from: (view, index in it).
+        let mut from: Vec<Option<(usize, usize)>> = vec![None; ids.len()];
+        let newest = self.views.len();
         for by_content in [true, false] {
-            for (view, matched) in self.views.iter().rev().zip(&matches) {
+            for (k, (view, matched)) in self.views.iter().rev().zip(&matches).enumerate() {
                 if left == 0 {
                     break;
                 }
@@ -235,21 +328,23 @@ impl Page {
                     if out[i].is_some() || ids[i].is_none() {
                         continue;
                     }
-                    let Some(r) = m
+                    let Some((o, r)) = m
                         .filter(|&(_, strong)| strong == by_content)
-                        .and_then(|(o, _)| view.refs.get(o))
-                        .and_then(Option::as_ref)
+                        .and_then(|(o, _)| Some((o, view.refs.get(o)?.as_ref()?)))
                     else {
                         continue;
                     };
                     if used.insert(r.clone()) {
                         out[i] = Some(r.clone());
+                        from[i] = Some((newest - 1 - k, o));
                         carried += 1;
                         left -= 1;
                     }
                 }
             }
         }
+        let places = Places::of(current);
+        carried = self.keep_places(&ids, &places, &mut out, &mut from, &mut used, carried);
         // New elements: their own id when never handed out, else the counter.
         let avoid: FxHashSet<&str> = ids.iter().flatten().copied().collect();
         self.next = self
@@ -310,6 +405,7 @@ impl Page {
             tree: Arc::new(current.clone()),
             refs: out,
             bytes,
+            places,
         };
         let carry = RefCarry {
             tree,
@@ -318,6 +414,95 @@ impl Page {
             fresh,
         };
         Ok((carry, view))
+    }
+
+    /// Identity keeps its place (issue 29): a carried ref inside an item
+    /// of a collection (a cell in a row) must come from inside the item
+    /// whose ref that item now has, and an item whose cells now show other
+    /// text, while another item shows the cells it had, is that other
+    /// item's, so that no ref names the same text in another row. Such refs are dropped; then every element still without a ref
+    /// whose parent has one takes, from the newest view that has it, the
+    /// ref of an element with the same content under the parent with that
+    /// ref (an unnamed row found again by its cells, and its cells with it).
+    /// Returns the carried count.
+    fn keep_places(
+        &self,
+        ids: &[Option<&str>],
+        places: &Places,
+        out: &mut [Option<String>],
+        from: &mut [Option<(usize, usize)>],
+        used: &mut FxHashSet<String>,
+        mut carried: usize,
+    ) -> usize {
+        let shown_cells: FxHashSet<u64> = places.cells.iter().flatten().copied().collect();
+        for i in 0..ids.len() {
+            let Some((v, o)) = from[i] else { continue };
+            let view = &self.views[v];
+            // Only items that show cells (a grid's rows) hold what is in
+            // them to themselves; a list item's button that a framework
+            // redrew elsewhere keeps the diff's pairing (TodoMVC's edit).
+            let grid_item = |p: &Places, k: Option<usize>| k.and_then(|k| p.cells[k]).is_some();
+            let item_ok = match (places.item[i], view.places.item[o]) {
+                _ if !grid_item(places, places.item[i])
+                    && !grid_item(&view.places, view.places.item[o]) =>
+                {
+                    true
+                }
+                (Some(a), Some(b)) => out[a].is_some() && out[a] == view.refs[b],
+                _ => false,
+            };
+            // An item whose cells changed is another item only when the
+            // cells it showed are on the page in another item (a node
+            // reused for another row after a sort); else it is itself with
+            // a cell changed (an edit, a header's sort state), as is one
+            // renamed in place (its node kept, stable ids).
+            let cells_ok = places.cells[i] == view.places.cells[o]
+                || places.own[i] != view.places.own[o]
+                || view.places.cells[o].is_none_or(|c| !shown_cells.contains(&c));
+            if !(item_ok && cells_ok) {
+                if let Some(r) = out[i].take() {
+                    used.remove(&r);
+                }
+                from[i] = None;
+                carried -= 1;
+            }
+        }
+        // The second chance: (parent's ref, content) → refs, per view.
+        let mut by_place: Vec<FxHashMap<(&str, u64), Vec<usize>>> = Vec::new();
+        for view in &self.views {
+            let mut m: FxHashMap<(&str, u64), Vec<usize>> = FxHashMap::default();
+            for (o, r) in view.refs.iter().enumerate() {
+                let (Some(_), Some(p)) = (r, view.places.parent[o]) else {
+                    continue;
+                };
+                if let Some(pr) = view.refs[p].as_deref() {
+                    m.entry((pr, view.places.content[o])).or_default().push(o);
+                }
+            }
+            by_place.push(m);
+        }
+        for i in 0..ids.len() {
+            if out[i].is_some() || ids[i].is_none() {
+                continue;
+            }
+            let Some(pr) = places.parent[i].and_then(|p| out[p].clone()) else {
+                continue;
+            };
+            let key = (pr.as_str(), places.content[i]);
+            let found = (0..self.views.len()).rev().find_map(|v| {
+                by_place[v].get(&key)?.iter().find_map(|&o| {
+                    let r = self.views[v].refs[o].as_ref()?;
+                    (!used.contains(r)).then(|| (v, o, r.clone()))
+                })
+            });
+            if let Some((v, o, r)) = found {
+                used.insert(r.clone());
+                out[i] = Some(r);
+                from[i] = Some((v, o));
+                carried += 1;
+            }
+        }
+        carried
     }
 
     fn push(&mut self, view: View, keep: usize) {
@@ -366,6 +551,7 @@ pub fn carry_refs(previous: &[&Tree], current: &Tree, options: CarryOptions) -> 
             tree: Arc::new((*t).clone()),
             refs,
             bytes: 0,
+            places: Places::of(t),
         });
     }
     Ok(page.assign(current, options)?.0)

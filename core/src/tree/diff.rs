@@ -266,7 +266,7 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &TreeDiffOptions) -> TreeDiff 
 
 /// Roles whose elements are items of a collection: their text says which
 /// item they are.
-const ITEM_ROLES: &[&str] = &[
+pub(crate) const ITEM_ROLES: &[&str] = &[
     "listitem",
     "row",
     "option",

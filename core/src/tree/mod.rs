@@ -27,6 +27,7 @@ mod patch;
 mod render;
 mod request;
 mod select;
+mod shown;
 mod store;
 
 pub use aria::parse_aria;
@@ -37,6 +38,7 @@ pub use diff::{
 };
 pub use filter::Filter;
 pub use model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree, Walk};
+pub(crate) use patch::snapshot_patch_archived;
 pub use patch::{
     MAX_PATCH_BYTES, PatchOptions, PatchRequest, SnapshotPatch, apply_patch, apply_patch_with,
     snapshot_patch, snapshot_patch_with,
@@ -44,6 +46,7 @@ pub use patch::{
 pub use render::TreeDiffFormat;
 pub use request::TreeDiffRequest;
 pub use select::Selector;
+pub(crate) use shown::{Shown, retire};
 pub use store::{
     DiskStore, DiskStoreConfig, ReadOutcome, SinceRead, SinceStore, SinceStoreConfig, now_ts,
 };

@@ -11,6 +11,7 @@
 //!   - listitem [ref=e535]:
 //!     - text: Sencha Kyoto × 1
 //! + after [e40]: [e41 e42 e43] as last shown
+//! ~ order [e52 e50 e53 e51]
 //! ~ focus [e30]
 //! ```
 //!
@@ -32,6 +33,14 @@
 //!   latest of the *seen* snapshots (see below). Indented deeper, the same
 //!   line stands for children of a printed element (a container re-sent
 //!   because its text changed keeps its rows by reference).
+//! - `~ order [e52 e50 e53]`: siblings (elements of one parent in the
+//!   previous snapshot) that kept their parent but not their order (a
+//!   sort, a drag) take the places the listed ones held, in the listed
+//!   order; only elements that left their place are listed. Order lines
+//!   apply before the other lines, so an insertion's anchor is a sibling
+//!   in its new place. Where a few elements moved far (one row dragged to
+//!   the end of a long list), they are removed and inserted again by
+//!   reference instead, when that is shorter.
 //! - `~ focus [ref]` / `~ focus none`: `[active]` moved. Every element of
 //!   the previous snapshot loses `[active]`, and the named one (an element
 //!   of the previous snapshot) gains it; the rest of its line is unchanged.
@@ -57,10 +66,11 @@
 //! into the new snapshot byte for byte, trailing newlines aside (it
 //! checks). A change to an element without a ref (static text) is said by
 //! replacing its nearest ancestor that has one; anything it cannot say this
-//! way (a reorder, a change with no ref above it) makes it return `None`,
-//! and the caller shows a line diff instead. A moved element is removed
-//! from its old place and inserted at the new one, by reference
-//! (`as last shown`) where it did not change.
+//! way (a change with no ref above it, static text moved among its
+//! siblings) makes it return `None`, and the caller shows a line diff
+//! instead. An element moved under another parent is removed from its old
+//! place and inserted at the new one, by reference (`as last shown`) where
+//! it did not change.
 
 use super::aria::parse_aria;
 use super::diff::{Field, Parent, diff};
@@ -96,15 +106,24 @@ pub struct SnapshotPatch {
     pub restored: usize,
     /// Elements removed (descendants included).
     pub removed: usize,
+    /// Elements that kept their parent but took another place among their
+    /// siblings (`~ order` lines; their subtrees are not counted).
+    pub moved: usize,
     /// Elements the same in both.
     pub unchanged: usize,
 }
 
 impl SnapshotPatch {
-    /// `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`.
+    /// `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`; with
+    /// `N moved (~ order)` after the changed ones when siblings moved.
     pub fn summary(&self) -> String {
+        let moved = if self.moved > 0 {
+            format!(", {} moved (~ order)", self.moved)
+        } else {
+            String::new()
+        };
         format!(
-            "{} changed (~), {} added (+), {} removed (-), {} unchanged",
+            "{} changed (~){moved}, {} added (+), {} removed (-), {} unchanged",
             self.changed, self.added, self.removed, self.unchanged
         )
     }
@@ -194,17 +213,18 @@ impl PatchRequest {
 }
 
 impl SnapshotPatch {
-    /// `{"text", "summary", "changed", "added", "restored", "removed",
+    /// `{"text", "summary", "changed", "added", "restored", "removed", "moved",
     /// "unchanged"}`, the form every binding returns.
     pub fn to_json(&self) -> String {
         format!(
-            "{{\"text\":{},\"summary\":{},\"changed\":{},\"added\":{},\"restored\":{},\"removed\":{},\"unchanged\":{}}}",
+            "{{\"text\":{},\"summary\":{},\"changed\":{},\"added\":{},\"restored\":{},\"removed\":{},\"moved\":{},\"unchanged\":{}}}",
             super::aria::json_quote(&self.text),
             super::aria::json_quote(&self.summary()),
             self.changed,
             self.added,
             self.restored,
             self.removed,
+            self.moved,
             self.unchanged
         )
     }
@@ -241,25 +261,12 @@ impl Seen {
                 continue;
             }
             let v = seen.views.len();
-            let mut path: Vec<u32> = Vec::new();
-            let mut stack: Vec<std::iter::Enumerate<std::slice::Iter<'_, Element>>> =
-                vec![tree.roots.iter().enumerate()];
-            while let Some(it) = stack.last_mut() {
-                let Some((i, e)) = it.next() else {
-                    stack.pop();
-                    path.pop();
-                    continue;
-                };
-                path.push(i as u32);
+            walk_paths(&tree, |e, path| {
                 if let Some(r) = &e.aria_ref {
-                    seen.at.insert(r.clone(), (v, path.clone()));
+                    seen.at.insert(r.clone(), (v, path.to_vec()));
                 }
-                if e.children.is_empty() {
-                    path.pop();
-                } else {
-                    stack.push(e.children.iter().enumerate());
-                }
-            }
+                true
+            });
             seen.views.push(tree);
         }
         Ok(seen)
@@ -308,6 +315,127 @@ fn flatten(tree: &Tree) -> Vec<Node<'_>> {
     out
 }
 
+/// Siblings of one parent that are in both snapshots but not in the same
+/// order.
+struct Reorder {
+    /// The parent's index in the new snapshot (`None`: the top level).
+    parent: Option<usize>,
+    /// The elements (new indexes) that took another sibling's place, in
+    /// their new order: what a `~ order` line lists.
+    listed: Vec<usize>,
+    /// The fewest elements whose moving gives the new order (outside a
+    /// longest run kept in order).
+    moved: Vec<usize>,
+    /// Whether removing and inserting `moved` again says it in fewer
+    /// bytes than the order line (a drag far down a long list).
+    as_moves: bool,
+}
+
+/// The reordered siblings between two snapshots: elements with a ref that
+/// kept their parent (by ref) and are not re-sent anyway.
+fn reorders(
+    old_nodes: &[Node<'_>],
+    new_nodes: &[Node<'_>],
+    old_by_ref: &FxHashMap<&str, usize>,
+    replaced_new: &FxHashSet<usize>,
+) -> Vec<Reorder> {
+    // new parent → [(new index, old index)] in new order.
+    let mut groups: FxHashMap<Option<usize>, Vec<(usize, usize)>> = FxHashMap::default();
+    let mut parents: Vec<Option<usize>> = Vec::new();
+    for (i, n) in new_nodes.iter().enumerate() {
+        let Some(&oi) = n.e.aria_ref.as_deref().and_then(|r| old_by_ref.get(r)) else {
+            continue;
+        };
+        if replaced_new.contains(&i) {
+            continue;
+        }
+        let old_parent_ref = old_nodes[oi]
+            .parent
+            .map(|p| old_nodes[p].e.aria_ref.as_deref());
+        let new_parent_ref = n.parent.map(|p| new_nodes[p].e.aria_ref.as_deref());
+        let same_parent = match (old_parent_ref, new_parent_ref) {
+            (None, None) => true,
+            (Some(Some(a)), Some(Some(b))) => a == b,
+            _ => false,
+        };
+        if !same_parent {
+            continue;
+        }
+        let g = groups.entry(n.parent).or_default();
+        if g.is_empty() {
+            parents.push(n.parent);
+        }
+        g.push((i, oi));
+    }
+    let mut out = Vec::new();
+    for p in parents {
+        let seq = &groups[&p];
+        if seq.windows(2).all(|w| w[0].1 < w[1].1) {
+            continue;
+        }
+        // Slot j of the kept siblings (in old order) now holds seq[j].
+        let mut slots: Vec<usize> = seq.iter().map(|&(_, oi)| oi).collect();
+        slots.sort_unstable();
+        let listed: Vec<usize> = seq
+            .iter()
+            .zip(&slots)
+            .filter(|((_, oi), slot)| oi != *slot)
+            .map(|((i, _), _)| *i)
+            .collect();
+        let keep = longest_increasing(&seq.iter().map(|&(_, oi)| oi).collect::<Vec<_>>());
+        let moved: Vec<usize> = seq
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !keep.contains(k))
+            .map(|(_, &(i, _))| i)
+            .collect();
+        let ref_len = |i: &usize| new_nodes[*i].e.aria_ref.as_deref().map_or(0, str::len) + 1;
+        let order_bytes = 10 + listed.iter().map(ref_len).sum::<usize>();
+        // Each moved element: its ref in the removal line and in an
+        // insertion (`+ after [eN]: [eM] as last shown`), unchanged only.
+        let unchanged = moved.iter().all(|&i| {
+            new_nodes[i]
+                .e
+                .aria_ref
+                .as_deref()
+                .and_then(|r| old_by_ref.get(r))
+                .is_some_and(|&oi| old_nodes[oi].e == new_nodes[i].e)
+        });
+        let moves_bytes = moved.iter().map(|i| 2 * ref_len(i) + 32).sum::<usize>();
+        out.push(Reorder {
+            parent: p,
+            as_moves: unchanged && moves_bytes < order_bytes,
+            listed,
+            moved,
+        });
+    }
+    out
+}
+
+/// Positions (into `xs`) of one longest strictly increasing subsequence;
+/// the first such in `xs`'s order when several are equally long.
+fn longest_increasing(xs: &[usize]) -> FxHashSet<usize> {
+    // Patience sorting: tails[k] is the position ending the best run of k + 1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut prev: Vec<Option<usize>> = vec![None; xs.len()];
+    for (k, &x) in xs.iter().enumerate() {
+        let at = tails.partition_point(|&t| xs[t] < x);
+        prev[k] = at.checked_sub(1).map(|a| tails[a]);
+        if at == tails.len() {
+            tails.push(k);
+        } else {
+            tails[at] = k;
+        }
+    }
+    let mut keep = FxHashSet::default();
+    let mut k = tails.last().copied();
+    while let Some(i) = k {
+        keep.insert(i);
+        k = prev[i];
+    }
+    keep
+}
+
 /// The patch from snapshot `old` to snapshot `new` (Playwright aria text),
 /// or `None` when either does not parse or is over [`MAX_PATCH_BYTES`], the
 /// new one does not print back unchanged, or the change cannot be said by
@@ -346,6 +474,22 @@ pub fn snapshot_patch_with(
     new: &str,
     options: &PatchOptions<'_>,
 ) -> Option<SnapshotPatch> {
+    snapshot_patch_archived(old, new, options, None)
+}
+
+/// Where elements shown before the seen snapshots were last shown: the
+/// element with a ref as the agent last saw it, subtree and all, or `None`
+/// when that is not known (see `tree::shown`).
+pub(crate) type Archive<'a> = &'a dyn Fn(&str) -> Option<Element>;
+
+/// [`snapshot_patch_with`], with `archive` consulted for elements neither
+/// the previous snapshot nor `options.seen` has.
+pub(crate) fn snapshot_patch_archived(
+    old: &str,
+    new: &str,
+    options: &PatchOptions<'_>,
+    archive: Option<Archive<'_>>,
+) -> Option<SnapshotPatch> {
     // Hosts may end a snapshot with a newline; the printer does not.
     let new = new.trim_end_matches('\n');
     if old.len() > MAX_PATCH_BYTES || new.len() > MAX_PATCH_BYTES {
@@ -359,11 +503,28 @@ pub fn snapshot_patch_with(
     if old_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
         return None;
     }
-    let seen = if options.restore && !options.seen.is_empty() {
+    let mut seen = if options.restore && !options.seen.is_empty() {
         Seen::parse(&options.seen, false).ok()?
     } else {
         Seen::default()
     };
+    if let Some(archive) = archive.filter(|_| options.restore) {
+        let in_old: FxHashSet<&str> = old_tree
+            .iter()
+            .filter_map(|(_, e)| e.aria_ref.as_deref())
+            .collect();
+        for (_, e) in new_tree.iter() {
+            if let Some(r) = e.aria_ref.as_deref()
+                && !in_old.contains(r)
+                && !seen.at.contains_key(r)
+                && let Some(shown) = archive(r)
+                && shown.aria_ref.as_deref() == Some(r)
+            {
+                seen.at.insert(r.to_owned(), (seen.views.len(), vec![0]));
+                seen.views.push(Tree::new(vec![shown]));
+            }
+        }
+    }
     if let Some(p) = write(old_tree, &new_tree, new, &seen, true) {
         return Some(p);
     }
@@ -539,6 +700,22 @@ fn write(
             p = old_nodes[j].parent;
         }
     }
+    // Siblings that kept their parent but not their order (a sort, a drag):
+    // one `~ order` line per parent, or, where a few moved far, each run
+    // of them removed and inserted again by reference.
+    let reorders = reorders(&old_nodes, &new_nodes, &old_by_ref, &replaced_new);
+    let mut orders: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    for r in reorders {
+        if r.as_moves {
+            for &i in &r.moved {
+                replaced_old.insert(old_by_ref[new_nodes[i].e.aria_ref.as_deref()?]);
+                replaced_new.insert(i);
+                moved_new.insert(i);
+            }
+        } else {
+            orders.push((r.parent, r.listed));
+        }
+    }
     // Insertions need an anchor the old snapshot has: lift until they do.
     let added: FxHashSet<usize> = d.added.iter().map(|a| a.index).collect();
     let added_roots = loop {
@@ -688,9 +865,28 @@ fn write(
         (shown(r)? == e).then_some(r)
     };
     let mut restored = 0;
+    // Order lines go where their parent is (top level first); a parent
+    // re-sent whole says its children's order itself.
+    orders.retain(|(p, _)| {
+        p.is_none_or(|p| !replaced_new.contains(&p) && !under(&new_nodes, &replaced_new, p))
+    });
+    orders.sort_by_key(|(p, _)| p.map_or(0, |p| p + 1));
+    let moved: usize = orders.iter().map(|(_, l)| l.len()).sum();
+    let mut orders = orders.into_iter().peekable();
+    let mut flush_orders = |text: &mut String, upto: usize| -> Option<()> {
+        while let Some((_, listed)) = orders.next_if(|(p, _)| p.map_or(0, |p| p + 1) <= upto) {
+            let refs: Option<Vec<&str>> = listed
+                .iter()
+                .map(|&i| new_nodes[i].e.aria_ref.as_deref())
+                .collect();
+            line(text, &format!("~ order [{}]", refs?.join(" ")));
+        }
+        Some(())
+    };
     let mut k = 0;
     while k < ops.len() {
         let i = ops[k];
+        flush_orders(&mut text, i)?;
         let node = &new_nodes[i];
         if rewritten.contains(&i) {
             let (e, n) = with_placeholders(node.e, &shown);
@@ -784,6 +980,7 @@ fn write(
             }
         }
     }
+    flush_orders(&mut text, usize::MAX)?;
     if let Some(target) = focus.filter(|_| !implied_focus) {
         line(
             &mut text,
@@ -810,7 +1007,8 @@ fn write(
         added,
         restored,
         removed,
-        unchanged: new_nodes.len().saturating_sub(added + changed),
+        moved,
+        unchanged: new_nodes.len().saturating_sub(added + changed + moved),
     };
     // Lossless or nothing: the patch must rebuild the new text exactly.
     (apply_to(old_tree, &patch.text, Some(seen)).ok()?.to_aria() == new).then_some(patch)
@@ -894,6 +1092,7 @@ enum Op {
     Change(Element),
     Insert(Anchor, Vec<Item>),
     Focus(Option<String>),
+    Order(Vec<String>),
 }
 
 /// One inserted element: printed in the patch, or restored by ref.
@@ -910,6 +1109,7 @@ fn op_refs(op: &Op) -> Vec<&str> {
         Op::Insert(Anchor::After(r) | Anchor::FirstIn(r), _) => vec![r],
         Op::Insert(Anchor::Top, _) => vec![""],
         Op::Focus(r) => vec![r.as_deref().unwrap_or("")],
+        Op::Order(rs) => rs.iter().map(String::as_str).collect(),
     }
 }
 
@@ -925,7 +1125,7 @@ fn bad(line: usize, why: impl std::fmt::Display) -> Error {
         what: "snapshot patch",
         line,
         message: format!(
-            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>`, `~ focus [ref]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown`"
+            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>`, `~ focus [ref]`, `~ order [ref ref …]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown`"
         ),
     }
 }
@@ -1007,6 +1207,18 @@ fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
                 Some(bracketed_ref(rest, n)?)
             };
             ops.push((n, Op::Focus(target)));
+        } else if let Some(rest) = l
+            .strip_prefix("~ order ")
+            .filter(|r| r.starts_with('[') && !r.contains('='))
+        {
+            if !body.is_empty() {
+                return Err(bad(n, "an order line has no indented lines"));
+            }
+            let (refs, tail) = bracketed_refs(rest, n)?;
+            if !tail.is_empty() {
+                return Err(bad(n, format!("unexpected `{tail}` after the refs")));
+            }
+            ops.push((n, Op::Order(refs)));
         } else if let Some(rest) = l.strip_prefix("~ ") {
             let mut text = format!("- {rest}");
             for (k, b) in body.iter().enumerate() {
@@ -1164,8 +1376,98 @@ fn add_active(states: &mut Vec<State>) {
     states.insert(at, State::flag("active"));
 }
 
-fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
+/// Applies `~ order` lines to `tree`: the listed siblings take the places
+/// they held, in the listed order.
+fn reorder(tree: &mut Tree, ops: &[(usize, Op)]) -> Result<()> {
+    for (n, op) in ops {
+        let Op::Order(refs) = op else { continue };
+        let n = *n;
+        // The parent's children (found by a path from the top) holding the first ref.
+        let Some(path) = path_of(tree, &refs[0]) else {
+            return Err(bad(
+                n,
+                format!(
+                    "[{}] is not in the previous snapshot (apply a patch to the snapshot it was taken from)",
+                    refs[0]
+                ),
+            ));
+        };
+        let mut siblings = &mut tree.roots;
+        for &k in &path[..path.len() - 1] {
+            siblings = &mut siblings[k].children;
+        }
+        let mut slots: Vec<usize> = Vec::with_capacity(refs.len());
+        for r in refs {
+            match siblings
+                .iter()
+                .position(|e| e.aria_ref.as_deref() == Some(r))
+            {
+                Some(k) if !slots.contains(&k) => slots.push(k),
+                Some(_) => return Err(bad(n, format!("[{r}] is listed twice"))),
+                None => {
+                    return Err(bad(
+                        n,
+                        format!(
+                            "[{r}] is not a sibling of [{}] in the previous snapshot (an order line lists elements of one parent)",
+                            refs[0]
+                        ),
+                    ));
+                }
+            }
+        }
+        let mut taken: Vec<Element> = slots
+            .iter()
+            .map(|&k| std::mem::replace(&mut siblings[k], Element::new("", "")))
+            .collect();
+        let mut sorted = slots.clone();
+        sorted.sort_unstable();
+        for (slot, e) in sorted.into_iter().zip(taken.drain(..)) {
+            siblings[slot] = e;
+        }
+    }
+    Ok(())
+}
+
+/// Child indexes from the top down to the element with ref `r`.
+fn path_of(tree: &Tree, r: &str) -> Option<Vec<usize>> {
+    let mut found = None;
+    walk_paths(tree, |e, path| {
+        if e.aria_ref.as_deref() == Some(r) {
+            found = Some(path.iter().map(|&i| i as usize).collect());
+        }
+        found.is_none()
+    });
+    found
+}
+
+/// Calls `f` on every element in document order with its child indexes
+/// from the top, until `f` returns false. Iterative: any depth.
+fn walk_paths(tree: &Tree, mut f: impl FnMut(&Element, &[u32]) -> bool) {
+    let mut path: Vec<u32> = Vec::new();
+    let mut stack: Vec<std::iter::Enumerate<std::slice::Iter<'_, Element>>> =
+        vec![tree.roots.iter().enumerate()];
+    while let Some(it) = stack.last_mut() {
+        let Some((i, e)) = it.next() else {
+            stack.pop();
+            path.pop();
+            continue;
+        };
+        path.push(i as u32);
+        if !f(e, &path) {
+            return;
+        }
+        if e.children.is_empty() {
+            path.pop();
+        } else {
+            stack.push(e.children.iter().enumerate());
+        }
+    }
+}
+
+fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     let ops = parse_patch(patch)?;
+    // Orders first: the other lines' anchors are the siblings in their new order.
+    reorder(&mut old, &ops)?;
     // Where each ref is named first, for the error when it is not in `old`.
     let mut named: Vec<(usize, String)> = ops
         .iter()
@@ -1247,6 +1549,7 @@ fn apply_to(old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
                 }
             }
             Op::Focus(target) => focus = Some(target),
+            Op::Order(_) => {}
         }
     }
     drop(old_by_ref);
@@ -1437,6 +1740,87 @@ mod tests {
             "- [e2 e3]\n+ first in [e1]:\n  - generic [ref=e4]:\n    [e2 e3] as last shown\n  - list [ref=e5]:\n    - listitem [ref=e6]: Tea"
         );
         assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+    }
+
+    #[test]
+    fn reordered_siblings_cost_one_order_line() {
+        let row = |i: usize, name: &str, n: usize| {
+            format!(
+                "    - row \"{name} {n}\" [ref=r{i}]:\n      - cell \"{name}\" [ref=c{i}]\n      - cell \"{n}\" [ref=d{i}]\n"
+            )
+        };
+        let data = [("Ada", 36), ("Bob", 25), ("Cy", 41), ("Di", 30)];
+        let table = |order: &[usize]| {
+            let rows: String = order
+                .iter()
+                .map(|&i| row(i, data[i].0, data[i].1))
+                .collect();
+            format!("- table [ref=t]:\n  - rowgroup [ref=g]:\n{rows}- button \"Next\" [ref=b]")
+        };
+        let by_name = table(&[0, 1, 2, 3]);
+        let by_age = table(&[1, 3, 0, 2]);
+        let by_age_down = table(&[2, 0, 3, 1]);
+        let mut prev = by_name.clone();
+        for (next, line) in [
+            (&by_age, "~ order [r1 r3 r0 r2]"),
+            (&by_age_down, "~ order [r2 r0 r3 r1]"),
+            (&by_name, "~ order [r0 r1 r2 r3]"),
+        ] {
+            let p = snapshot_patch(&prev, next).unwrap();
+            assert_eq!(p.text, line);
+            assert_eq!(p.moved, 4);
+            assert!(p.summary().contains("4 moved (~ order)"), "{}", p.summary());
+            assert_eq!(apply_patch(&prev, &p.text).unwrap(), *next);
+            prev = next.clone();
+        }
+        // Only the elements that left their place are listed.
+        let p = snapshot_patch(&by_name, &table(&[0, 2, 1, 3])).unwrap();
+        assert_eq!(p.text, "~ order [r2 r1]");
+        // A sort that also changes the page: removals, an order, insertions.
+        let mut next = table(&[3, 1, 0]);
+        next = next.replace(
+            "    - row \"Bob",
+            "    - row \"Eve 22\" [ref=r9]:\n      - cell \"Eve\" [ref=c9]\n    - row \"Bob",
+        );
+        let p = snapshot_patch(&by_name, &next).unwrap();
+        assert_eq!(
+            p.text,
+            "- [r2] row \"Cy 41\"\n~ order [r3 r0]\n+ after [r3]:\n  - row \"Eve 22\" [ref=r9]:\n    - cell \"Eve\" [ref=c9]"
+        );
+        assert_eq!(apply_patch(&by_name, &p.text).unwrap(), next);
+        // One row dragged from the top of a long list to its end: a move.
+        let long: Vec<usize> = (0..40).collect();
+        let items = |order: &[usize]| -> String {
+            let rows: Vec<String> = order
+                .iter()
+                .map(|i| format!("  - listitem \"Item {i}\" [ref=e{i}]"))
+                .collect();
+            format!("- list [ref=l]:\n{}", rows.join("\n"))
+        };
+        let mut dragged = long[1..].to_vec();
+        dragged.push(0);
+        let p = snapshot_patch(&items(&long), &items(&dragged)).unwrap();
+        assert_eq!(
+            p.text,
+            "- [e0] listitem \"Item 0\"\n+ after [e39]: [e0] as last shown"
+        );
+        assert_eq!(
+            apply_patch(&items(&long), &p.text).unwrap(),
+            items(&dragged)
+        );
+        // Bad order lines say what is wrong.
+        let e = apply_patch(&by_name, "~ order [r1 b]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[b] is not a sibling of [r1]"), "{e}");
+        let e = apply_patch(&by_name, "~ order [r1 r1]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[r1] is listed twice"), "{e}");
+        let e = apply_patch(&by_name, "~ order [x]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[x] is not in the previous snapshot"), "{e}");
     }
 
     #[test]

@@ -79,6 +79,20 @@ int main(void) {
   CHECK_STATUS(rd_snapshot_patch(S(filtered), S(old_text), S("{\"seen\": [], \"restore\": false}"), &patch), RD_OK);
   CHECK_CONTAINS(patch, "- listitem \\\"Tea\\\" [ref=e2]");
   rd_string_free(&patch);
+  /* A sort: one order line, applied back exactly (issue 29). */
+  const char by_name[] = "- table [ref=t]:\n  - rowgroup [ref=g]:\n    - row \"Ada 36\" [ref=r0]\n    - row \"Bob 25\" [ref=r1]\n    - row \"Cy 41\" [ref=r2]\n- button \"Next\" [ref=b]";
+  const char by_age[] = "- table [ref=t]:\n  - rowgroup [ref=g]:\n    - row \"Bob 25\" [ref=r1]\n    - row \"Ada 36\" [ref=r0]\n    - row \"Cy 41\" [ref=r2]\n- button \"Next\" [ref=b]";
+  CHECK_STATUS(rd_snapshot_patch(S(by_name), S(by_age), NULL, 0, &patch), RD_OK);
+  CHECK_CONTAINS(patch, "\"text\":\"~ order [r1 r0]\"");
+  CHECK_CONTAINS(patch, "\"moved\":2");
+  rd_string_free(&patch);
+  CHECK_STATUS(rd_snapshot_patch_apply(S(by_name), S("~ order [r1 r0]"), NULL, 0, &back), RD_OK);
+  CHECK(back && strcmp(back, by_age) == 0);
+  rd_string_free(&back);
+  CHECK_STATUS(rd_snapshot_patch_apply(S(by_name), S("~ order [r1 b]"), NULL, 0, &back), RD_PARSE_ERROR);
+  CHECK_CONTAINS(rd_last_error(), "[b] is not a sibling of [r1]");
+  CHECK(back == NULL);
+
   /* A change no ref can say: null, use a line diff. */
   CHECK_STATUS(rd_snapshot_patch(S("- text: a"), S("- text: b"), NULL, 0, &patch), RD_OK);
   CHECK(patch && strcmp(patch, "null") == 0);

@@ -576,7 +576,7 @@ def apply_snapshot_patch(previous: str, patch: str, seen: Optional[Sequence[str]
 @final
 class SnapshotPatch:
     """A snapshot patch (``- [ref]``, ``- [e1 e2]``, ``~ <element>``, ``~ focus
-    [ref]``, ``+ after [ref]:`` … lines) and what it says."""
+    [ref]``, ``~ order [e2 e1]``, ``+ after [ref]:`` … lines) and what it says."""
 
     @property
     def text(self) -> str: ...
@@ -589,6 +589,9 @@ class SnapshotPatch:
         """Of the added elements, those restored by reference."""
     @property
     def removed(self) -> int: ...
+    @property
+    def moved(self) -> int:
+        """Siblings that took another place (``~ order`` lines)."""
     @property
     def unchanged(self) -> int: ...
     def summary(self) -> str:

@@ -1,0 +1,113 @@
+// The data-grid session: npm `gridjs` (sortable, paged, searchable; 60
+// rows, 10 a page) on bench/grid/index.html, served from 127.0.0.1 with the
+// package's own files. Three sorts, a cell change in the re-sorted grid,
+// paging forward twice, a filter and its clear, an added row, 40 rows a
+// page and an unchanged read, through our server (full responses and
+// diffs), @playwright/mcp (a snapshot after each action) and agent-browser
+// (delta snapshots), every step rebuilt from the agent's view. Also the
+// floor, from the same run: the o200k tokens of the snapshot lines the
+// agent had not been shown before in the session (exact lines, refs and
+// indentation included), which no lossless answer can leave out. Our steps
+// that do not rebuild fail the run (exit 1).
+//
+//   node bench/grid.mjs --bin target/release/response-diff --out bench-out/grid.json [--transcript FILE] [--only ours-diff]
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import { arg as cliArg } from './cli.mjs';
+import { runConfig } from './appsession.mjs';
+import { countTokens, here, pkgVersion, repo, serveDir } from './harness.mjs';
+
+const arg = (name, fallback) => cliArg(name, fallback, 'bench/grid.mjs');
+const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
+const OUT = arg('--out', null);
+const TRANSCRIPT = arg('--transcript', null);
+const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+const ONLY = arg('--only', null);
+
+if (!existsSync(BIN)) {
+  console.error(`no server binary at ${BIN}: build it with \`cargo build --release -p response-diff-server\` or pass --bin`);
+  process.exit(2);
+}
+
+const button = (name) => ({ role: new RegExp(`^- button "${name}`) });
+// A column's sort button: inside its column header.
+const sortBy = (col) => ({ item: `columnheader "${col} `, container: /^- columnheader\b/, role: /^- button "Sort column/ });
+const th = (n) => `.gridjs-th:nth-child(${n}) button.gridjs-sort`;
+export const STEPS = [
+  { label: 'open the grid (60 people, 10 a page)', act: 'navigate', path: '/grid/index.html' },
+  { label: 'sort by Name', act: 'click', target: sortBy('Name'), css: th(1), element: 'Name sort' },
+  { label: 'sort by Salary', act: 'click', target: sortBy('Salary'), css: th(4), element: 'Salary sort' },
+  { label: 'sort by Salary again (descending)', act: 'click', target: sortBy('Salary'), css: th(4), element: 'Salary sort' },
+  { label: 'give Ada Byron a raise (one cell)', act: 'click', target: button('Give Ada Byron a raise'), css: '#raise', element: 'raise' },
+  { label: 'next page', act: 'click', target: button('Next'), css: 'button[title="Next"]', element: 'Next' },
+  { label: 'next page again', act: 'click', target: button('Next'), css: 'button[title="Next"]', element: 'Next' },
+  { label: 'filter "Engineering"', act: 'type', target: { role: /^- searchbox/ }, css: 'input.gridjs-search-input', text: 'Engineering', element: 'search' },
+  { label: 'clear the filter', act: 'type', target: { role: /^- searchbox/ }, css: 'input.gridjs-search-input', text: '', element: 'search' },
+  { label: 'add a row (Zoe Quinn)', act: 'click', target: button('Add Zoe Quinn'), css: '#add', element: 'add' },
+  { label: 'show 40 per page', act: 'click', target: button('Show 40 per page'), css: '#page40', element: 'page size' },
+  { label: 'read the page (nothing changed)', act: 'snapshot' },
+];
+
+const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
+export const CONFIGS = [
+  { id: 'ours-full', kind: 'ours', label: 'response-diff, defaults (full responses)' },
+  { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
+  // Its browser_type answers without a snapshot: the agent reads the page after it.
+  { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, a snapshot after each action', snapshotAfter: ['type'] },
+  { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
+];
+
+/** Per step, the tokens of the snapshot lines not shown before in the session. */
+export function floor(snapshots) {
+  const seen = new Set();
+  return snapshots.map((s) => {
+    const fresh = s.split('\n').filter((l) => l.trim() && !seen.has(l));
+    for (const l of s.split('\n')) seen.add(l);
+    return fresh.length ? countTokens(fresh.join('\n')) : 0;
+  });
+}
+
+const site = await serveDir(here);
+const results = [];
+const transcripts = [];
+let failed = false;
+try {
+  for (const cfg of CONFIGS) {
+    if (ONLY && !ONLY.split(',').includes(cfg.id)) continue;
+    const r = await runConfig(cfg, STEPS, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`grid ${l}\n`) });
+    transcripts.push(r.transcript);
+    delete r.transcript;
+    if (cfg.id === 'ours-diff') r.floor = floor(r.snapshots);
+    results.push(r);
+    if (r.error) console.error(`${cfg.id}: ${r.error}`);
+    if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
+      failed = true;
+      for (const x of r.rows.filter((y) => !y.preserved)) console.error(`${cfg.id}: step ${x.step} (${x.label}) did not rebuild (${x.rebuiltHow}): ${JSON.stringify(x.mismatch)}`);
+    }
+  }
+} finally {
+  await site.close();
+}
+for (const r of results) delete r.snapshots;
+const out = {
+  tokenizer: 'o200k_base (gpt-tokenizer)', app: `gridjs ${pkgVersion('gridjs')} (bench/grid/index.html)`, steps: STEPS.map((s) => s.label),
+  versions: { gridjs: pkgVersion('gridjs'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'agent-browser': pkgVersion('agent-browser'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
+  configs: CONFIGS.map(({ id, kind, label }) => ({ id, kind, label })), results,
+};
+if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
+if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.join('\n'));
+const total = (r) => r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
+for (const r of results) {
+  const churn = r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0);
+  console.log(`${r.id.padEnd(16)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
+}
+const diff = results.find((r) => r.id === 'ours-diff');
+if (diff?.floor) {
+  const f = diff.floor.reduce((a, b) => a + b, 0);
+  console.log(`floor (snapshot lines not shown before): ${f} tokens; ours-diff is ${(total(diff) / f).toFixed(2)}× the floor`);
+}
+if (failed) {
+  console.error('a step of ours failed or did not rebuild: see above');
+  process.exit(1);
+}
