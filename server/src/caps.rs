@@ -100,15 +100,21 @@ mod tests {
 
     #[test]
     fn parses_and_gates() {
-        let c = Caps::parse("vision, pdf,vision").unwrap();
+        let c = Caps::parse("vision, pdf,vision,storage").unwrap();
         assert_eq!(c, Caps::all());
+        assert!(!Caps::parse("pdf").unwrap().allows("browser_storage_state"));
+        assert!(
+            Caps::parse("storage")
+                .unwrap()
+                .allows("browser_storage_state")
+        );
         assert!(Caps::default().allows("browser_click"));
         assert!(!Caps::default().allows("browser_pdf_save"));
         assert!(Caps::parse("pdf").unwrap().allows("browser_pdf_save"));
         assert!(
             Caps::parse("tracing")
                 .unwrap_err()
-                .contains("vision or pdf")
+                .contains("vision, pdf or storage")
         );
     }
 }

@@ -92,7 +92,12 @@ impl Engine {
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .filter_map(|kv| Some((kv.get(0)?.as_str()?.to_owned(), kv.get(1)?.as_str()?.to_owned())))
+                .filter_map(|kv| {
+                    Some((
+                        kv.get(0)?.as_str()?.to_owned(),
+                        kv.get(1)?.as_str()?.to_owned(),
+                    ))
+                })
                 .collect::<Vec<_>>();
             // As Playwright: an origin without entries is left out.
             if !items.is_empty() {
