@@ -11,6 +11,8 @@ pub enum Cap {
     Vision,
     /// `browser_pdf_save`.
     Pdf,
+    /// `browser_storage_state`.
+    Storage,
 }
 
 impl Cap {
@@ -19,6 +21,7 @@ impl Cap {
         match self {
             Cap::Vision => "vision",
             Cap::Pdf => "pdf",
+            Cap::Storage => "storage",
         }
     }
 }
@@ -30,8 +33,9 @@ impl FromStr for Cap {
         match s.trim() {
             "vision" => Ok(Cap::Vision),
             "pdf" => Ok(Cap::Pdf),
+            "storage" => Ok(Cap::Storage),
             other => Err(format!(
-                "unknown capability `{other}`; use vision or pdf (comma-separated)"
+                "unknown capability `{other}`; use vision, pdf or storage (comma-separated)"
             )),
         }
     }
@@ -42,7 +46,7 @@ impl FromStr for Cap {
 pub struct Caps(Vec<Cap>);
 
 impl Caps {
-    /// Parses `vision,pdf` (empty items are ignored).
+    /// Parses `vision,pdf,storage` (empty items are ignored).
     pub fn parse(list: &str) -> Result<Caps, String> {
         let mut caps = Vec::new();
         for item in list.split(',').filter(|s| !s.trim().is_empty()) {
@@ -56,7 +60,7 @@ impl Caps {
 
     /// Every group (for tests and the full catalog).
     pub fn all() -> Caps {
-        Caps(vec![Cap::Vision, Cap::Pdf])
+        Caps(vec![Cap::Vision, Cap::Pdf, Cap::Storage])
     }
 
     /// Whether `tool` may be listed and called.
@@ -75,6 +79,7 @@ pub fn cap_of(tool: &str) -> Option<Cap> {
         | "browser_mouse_up"
         | "browser_mouse_wheel" => Some(Cap::Vision),
         "browser_pdf_save" => Some(Cap::Pdf),
+        "browser_storage_state" => Some(Cap::Storage),
         _ => None,
     }
 }
@@ -95,15 +100,21 @@ mod tests {
 
     #[test]
     fn parses_and_gates() {
-        let c = Caps::parse("vision, pdf,vision").unwrap();
+        let c = Caps::parse("vision, pdf,vision,storage").unwrap();
         assert_eq!(c, Caps::all());
+        assert!(!Caps::parse("pdf").unwrap().allows("browser_storage_state"));
+        assert!(
+            Caps::parse("storage")
+                .unwrap()
+                .allows("browser_storage_state")
+        );
         assert!(Caps::default().allows("browser_click"));
         assert!(!Caps::default().allows("browser_pdf_save"));
         assert!(Caps::parse("pdf").unwrap().allows("browser_pdf_save"));
         assert!(
             Caps::parse("tracing")
                 .unwrap_err()
-                .contains("vision or pdf")
+                .contains("vision, pdf or storage")
         );
     }
 }

@@ -43,7 +43,8 @@ enum Command {
         /// Keep named fingerprint baselines in this directory (default: memory only).
         #[arg(long, value_name = "DIR")]
         baseline_dir: Option<PathBuf>,
-        /// Opt-in tools, comma-separated: vision (coordinate mouse), pdf (default: none).
+        /// Opt-in tools, comma-separated: vision (coordinate mouse), pdf, storage
+        /// (browser_storage_state) (default: none).
         #[arg(long, value_name = "LIST", value_parser = Caps::parse)]
         caps: Option<Caps>,
         /// Print password field values as they are (for testing a page);

@@ -413,6 +413,8 @@ pub enum Call {
     MouseWheel(MouseWheelParams),
     /// browser_pdf_save
     PdfSave(PdfParams),
+    /// browser_storage_state
+    StorageState(StorageStateParams),
 }
 
 /// A validated batch.
@@ -521,6 +523,7 @@ macro_rules! for_each_tool {
             browser_mouse_up => MouseButtonParams, MOUSE_UP;
             browser_mouse_wheel => MouseWheelParams, MOUSE_WHEEL;
             browser_pdf_save => PdfParams, PDF_SAVE;
+            browser_storage_state => StorageStateParams, STORAGE_STATE;
         }
     };
 }

@@ -47,13 +47,17 @@ fn opt_in_tools_only_with_caps() {
     assert!(
         !default
             .iter()
-            .any(|n| n.ends_with("_xy") || n == "browser_pdf_save")
+            .any(|n| n.ends_with("_xy") || n == "browser_pdf_save" || n == "browser_storage_state")
     );
     let all = names(&Caps::all());
-    assert_eq!(all.len(), 30);
+    assert_eq!(all.len(), 31);
+    assert!(all.contains(&"browser_storage_state".to_owned()));
     let vision = names(&Caps::parse("vision").unwrap());
     assert!(vision.contains(&"browser_mouse_drag_xy".to_owned()));
     assert!(!vision.contains(&"browser_pdf_save".to_owned()));
+    assert!(!vision.contains(&"browser_storage_state".to_owned()));
+    let storage = names(&Caps::parse("storage").unwrap());
+    assert!(storage.contains(&"browser_storage_state".to_owned()));
 }
 
 #[test]

@@ -355,6 +355,7 @@ impl Engine {
             Call::MouseUp(p) => self.mouse_button(p, false),
             Call::MouseWheel(p) => self.mouse_wheel(p),
             Call::PdfSave(p) => self.pdf_save(p),
+            Call::StorageState(p) => self.storage_state(p),
             Call::Close | Call::Batch(_) => bail!("not an action"),
         }
     }

@@ -161,7 +161,8 @@ fn server_default(tool: &str) -> Expectation {
         "browser_get_dom_fingerprint"
         | "browser_compare_dom_fingerprint"
         | "browser_network_requests"
-        | "browser_pdf_save" => Expectation {
+        | "browser_pdf_save"
+        | "browser_storage_state" => Expectation {
             include_snapshot: Some(false),
             ..Expectation::default()
         },

@@ -222,6 +222,18 @@ pub struct PdfParams {
     pub expectation: Option<Value>,
 }
 
+/// `browser_storage_state` (`--caps storage`).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StorageStateParams {
+    /// File name in the output directory (default storage-state-<timestamp>.json).
+    #[serde(default)]
+    pub filename: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
+}
+
 /// `browser_resize` bounds, the same as `--viewport`'s.
 pub const MIN_VIEWPORT: f64 = 100.0;
 /// See [`MIN_VIEWPORT`].
@@ -327,6 +339,7 @@ pub mod desc {
     pub const MOUSE_UP: &str = "Release a mouse button where the mouse is.";
     pub const MOUSE_WHEEL: &str = "Scroll with the mouse wheel where the mouse is.";
     pub const PDF_SAVE: &str = "Save the page as PDF in the output directory.";
+    pub const STORAGE_STATE: &str = "Save storage state (cookies, local storage) to a file in the output directory for later reuse (--storage-state).";
 }
 
 /// Their validators, named after the tools (see `for_each_tool`).
@@ -410,5 +423,13 @@ pub(super) mod validate {
             check_file_name(f).map_err(|e| a.at(&e))?;
         }
         Ok(Call::PdfSave(p))
+    }
+
+    pub(in crate::tools) fn browser_storage_state(a: &Args) -> Result<Call, String> {
+        let p: StorageStateParams = a.typed()?;
+        if let Some(f) = &p.filename {
+            check_file_name(f).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::StorageState(p))
     }
 }
