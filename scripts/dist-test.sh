@@ -162,7 +162,10 @@ echo "soname: $soname"
 # shellcheck disable=SC2046 # pkg-config's output is a list of flags
 gcc -std=c11 -Wall -Werror examples/c/hello.c $(pkg-config --cflags --libs response_diff) -o "$work/c/hello-shared"
 # Found through LD_LIBRARY_PATH, as an installed library would be through ld.so.conf.
-LD_LIBRARY_PATH="$prefix/lib" ldd "$work/c/hello-shared" | grep -q "$prefix/lib/libresponse_diff.so" || {
+# ldd's output is read whole first: `ldd | grep -q` fails under pipefail
+# whenever grep exits at its match before ldd has written its last line.
+resolved="$(LD_LIBRARY_PATH="$prefix/lib" ldd "$work/c/hello-shared")"
+grep -qF "$prefix/lib/libresponse_diff.so" <<<"$resolved" || {
     echo "dist-test: hello-shared does not resolve libresponse_diff.so from the tarball" >&2
     exit 1
 }
