@@ -179,7 +179,7 @@ gcc -std=c11 -Wall -Werror examples/c/hello.c $(pkg-config --cflags --libs respo
 gcc -std=c11 -Wall -Werror examples/c/hello.c $(pkg-config --cflags response_diff) \
     "$(pkg-config --variable=libdir response_diff)/libresponse_diff.a" \
     $(pkg-config --static --libs-only-l response_diff | sed 's/-lresponse_diff//') -o "$work/c/hello-static"
-if ldd "$work/c/hello-static" | grep -q libresponse_diff; then
+if grep -qF libresponse_diff <<<"$(ldd "$work/c/hello-static")"; then
     echo "dist-test: hello-static still needs libresponse_diff.so" >&2
     exit 1
 fi
