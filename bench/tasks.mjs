@@ -12,16 +12,24 @@
 //   download  download a file and find it where the response says
 //
 // Usage: node bench/tasks.mjs [--bin target/release/response-diff]
-//          [--servers ours,pw] [--out bench-out/tasks.json] [--ours-args '…']
+//          [--servers ours,ours-diff,pw] [--out bench-out/tasks.json] [--ours-args '…']
 // Pages are served on 127.0.0.1, the payment frame on localhost (another
-// site to Chromium). Both servers get the same arguments an agent written
+// site to Chromium). Every server gets the same arguments an agent written
 // for @playwright/mcp sends (`target` for element refs).
+//
+// Tokens are what the agent reads: every response, plus each snapshot file
+// @playwright/mcp links instead of inlining, once, when the task reads it
+// for a ref or a check (the agent has to open the file to act). `ours-diff`
+// is our server with diffs on (--default-expectation): the agent keeps its
+// view of each page and applies each diff or patch to it, as the app
+// sessions do (bench/harness.mjs rebuildOurs).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { connect, countTokens, inlineSnapshot, linkedSnapshotFile, pkgVersion, repo } from './harness.mjs';
+import { connect, countTokens, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, repo } from './harness.mjs';
+import { readSections } from './reconstruct.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -30,11 +38,12 @@ const opt = (name, dflt) => {
 };
 const BIN = opt('--bin', join(repo, 'target/release/response-diff'));
 const CHROMIUM = opt('--chromium', '/usr/bin/chromium');
-const SERVERS = opt('--servers', 'ours,pw').split(',');
+const SERVERS = opt('--servers', 'ours,ours-diff,pw').split(',');
 const OUT = opt('--out', null);
 // Our server saves downloads under --output-dir; an empty --ours-args runs
 // a build that predates the flag.
 const OURS_ARGS = opt('--ours-args', '--output-dir {workdir}/out').split(' ').filter(Boolean);
+const DIFFS = ['--default-expectation', '{"diffOptions":{"enabled":true}}'];
 const PASSWORD = 'hunter2-Secret!';
 const CSV = 'quarter,revenue\nQ1,100\nQ2,120\n';
 
@@ -72,9 +81,22 @@ function serve(routes) {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ port: server.address().port, close: () => new Promise((c) => { server.close(c); server.closeAllConnections(); }) })));
 }
 
-/** The snapshot a response shows (inline, or the file @playwright/mcp links), or ''. */
-function snapshotOf(text, workdir) {
-  return inlineSnapshot(text) ?? linkedSnapshotFile(text, workdir)?.text ?? '';
+/**
+ * The snapshot a response shows, or '': the agent's rebuilt view when it
+ * applies diffs, else the inline one, else the file @playwright/mcp links
+ * (whose tokens count once, the first time the agent reads it).
+ */
+function snapshotOf(s, r) {
+  if (r.view !== undefined) return r.view ?? '';
+  const inline = inlineSnapshot(r.text);
+  if (inline !== null) return inline;
+  const file = linkedSnapshotFile(r.text, s.workdir);
+  if (!file) return '';
+  if (!s.filesRead.has(file.path)) {
+    s.filesRead.add(file.path);
+    s.fileTokens += countTokens(file.text);
+  }
+  return file.text;
 }
 
 /** The ref of the first `- role "name"` line (name a RegExp) in a snapshot, or null. */
@@ -135,8 +157,9 @@ const TASKS = {
   async popup(s) {
     let r = await s.nav('/popup.html');
     r = await s.call('browser_click', { element: 'Open report', target: s.ref(r, 'link', /^Open report$/) });
-    const list = await s.call('browser_tabs', { action: 'list' });
-    const m = [...list.text.matchAll(/^- (\d+):.*Report/gm)].pop();
+    await s.call('browser_tabs', { action: 'list' });
+    // With diffs on, a list unchanged since the last response is one line; the agent reads its last list.
+    const m = [...s.tabs.matchAll(/^- (\d+):.*Report/gm)].pop();
     if (!m) return false;
     r = await s.call('browser_tabs', { action: 'select', index: Number(m[1]) });
     const snap = s.snap(r) || s.snap(await s.call('browser_snapshot', {}));
@@ -173,27 +196,47 @@ const TASKS = {
   },
 };
 
-async function runTask(kind, task, sites) {
+async function runTask(name, task, sites) {
   const workdir = mkdtempSync(join(tmpdir(), `rd-task-${task}-`));
-  const extra = kind === 'ours' ? OURS_ARGS.map((x) => x.replace('{workdir}', workdir)) : [];
-  const server = await connect({ kind, id: `${kind}/${task}`, args: extra }, { bin: BIN, chromium: CHROMIUM, workdir });
+  const kind = name.startsWith('ours') ? 'ours' : name;
+  const diffs = name === 'ours-diff';
+  const extra = kind === 'ours' ? [...OURS_ARGS.map((x) => x.replace('{workdir}', workdir)), ...(diffs ? DIFFS : [])] : [];
+  const server = await connect({ kind, id: `${name}/${task}`, args: extra }, { bin: BIN, chromium: CHROMIUM, workdir });
   const s = {
     workdir,
     transcript: [],
     tokens: 0,
+    fileTokens: 0,
+    filesRead: new Set(),
     calls: 0,
     note: '',
-    async call(name, a) {
-      if (!server.tools.some((t) => t.name === name)) throw new Error(`no tool ${name}`);
-      const r = await server.call(name, a);
+    tabs: '', // the last response that listed the tabs
+    // With diffs on: the agent's view of the current page, of each URL, and every view so far.
+    view: null,
+    seen: new Map(),
+    history: [],
+    async call(tool, a) {
+      if (!server.tools.some((t) => t.name === tool)) throw new Error(`no tool ${tool}`);
+      const r = await server.call(tool, a);
       s.calls++;
       s.transcript.push(r.text);
       s.tokens += countTokens(r.text);
+      if (/^- \d+: /m.test(r.text)) s.tabs = r.text;
+      if (diffs) {
+        const { view, how } = rebuildOurs(BIN, s.view, r.text, s.seen, s.history);
+        if (how !== 'no snapshot section') {
+          s.view = view;
+          const url = pageUrl(readSections(r.text));
+          if (url !== null) s.seen.set(url, view);
+          s.history.push(view);
+        }
+        r.view = s.view;
+      }
       return r;
     },
     nav: (path) => s.call('browser_navigate', { url: sites.a + path }),
-    snap: (r) => snapshotOf(r.text, workdir),
-    ref: (r, role, name) => refOf(snapshotOf(r.text, workdir), role, name),
+    snap: (r) => snapshotOf(s, r),
+    ref: (r, role, name) => refOf(snapshotOf(s, r), role, name),
     async eval(fn) {
       const r = await server.call('browser_evaluate', { function: fn });
       const m = r.text.match(/### Result\n([\s\S]*?)(\n###|$)/);
@@ -214,7 +257,7 @@ async function runTask(kind, task, sites) {
     await server.close();
     rmSync(workdir, { recursive: true, force: true });
   }
-  return { done, calls: s.calls, tokens: s.tokens, note: error || s.note };
+  return { done, calls: s.calls, tokens: s.tokens + s.fileTokens, ...(s.fileTokens ? { responseTokens: s.tokens, fileTokens: s.fileTokens } : {}), note: error || s.note };
 }
 
 const b = await serve((p) => (p === '/card.html' ? { body: CARD } : null));
@@ -238,12 +281,14 @@ for (const kind of SERVERS) {
 await a.close();
 await b.close();
 
-const label = { ours: 'response-diff', pw: `@playwright/mcp ${pkgVersion('@playwright/mcp')}` };
+const label = { ours: 'response-diff', 'ours-diff': 'response-diff, diffs on', pw: `@playwright/mcp ${pkgVersion('@playwright/mcp')}` };
 const head = `| task | ${SERVERS.map((k) => label[k] ?? k).join(' | ')} |\n|---|${SERVERS.map(() => '---|').join('')}`;
 const rows = Object.keys(TASKS).map((t) => `| ${t} | ${SERVERS.map((k) => {
   const r = results[k][t];
-  return `${r.done ? 'done' : '**not done**'} (${r.calls} calls, ${r.tokens} tokens${r.note ? `; ${r.note}` : ''})`;
+  const read = r.fileTokens ? ` (${r.fileTokens} from snapshot files)` : '';
+  return `${r.done ? 'done' : '**not done**'} (${r.calls} calls, ${r.tokens} tokens${read}${r.note ? `; ${r.note}` : ''})`;
 }).join(' | ')} |`);
-const total = `| **total** | ${SERVERS.map((k) => `${Object.values(results[k]).filter((r) => r.done).length} of ${Object.keys(TASKS).length}`).join(' | ')} |`;
+const sum = (k) => Object.values(results[k]).reduce((n, r) => n + r.tokens, 0);
+const total = `| **total** | ${SERVERS.map((k) => `${Object.values(results[k]).filter((r) => r.done).length} of ${Object.keys(TASKS).length}, ${sum(k)} tokens`).join(' | ')} |`;
 console.log([head, ...rows, total].join('\n'));
 if (OUT) writeFileSync(OUT, JSON.stringify(results, null, 2));

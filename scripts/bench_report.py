@@ -500,6 +500,41 @@ def conformance_section(out_dir_bench):
     return md
 
 
+def tasks_section(out_dir_bench):
+    """Markdown lines for bench-out/tasks.json (make tasks-bench), or a line
+    saying it was not run."""
+    path = os.path.join(out_dir_bench, "tasks.json")
+    md = ["## 11. Eight everyday agent tasks\n"]
+    if not os.path.exists(path):
+        md.append("Not measured (`make tasks-bench` writes bench-out/tasks.json).\n")
+        return md
+    with open(path) as f:
+        t = json.load(f)
+    labels = {"ours": "response-diff", "ours-diff": "response-diff, diffs on", "pw": "@playwright/mcp"}
+    kinds = [k for k in ["ours", "ours-diff", "pw"] if k in t] + [k for k in t if k not in labels]
+    tasks = list(t[kinds[0]])
+    md.append("`make tasks-bench` (bench/tasks.mjs): each task done through one MCP server as an agent would "
+              "(read the snapshot, act on refs, answer what the server reports), with the arguments an agent written "
+              "for @playwright/mcp sends, and judged in the page afterwards. Tokens (o200k) are what the agent reads: "
+              "every response, plus each snapshot file @playwright/mcp links instead of inlining, once, when the task "
+              "reads it. With diffs on, the agent applies each diff or patch to its view of the page.\n")
+    rows = []
+    for task in tasks:
+        row = [task]
+        for k in kinds:
+            r = t[k][task]
+            files = f" ({r['fileTokens']} from files)" if r.get("fileTokens") else ""
+            note = f"; {r['note']}" if r.get("note") else ""
+            row.append(f"{'done' if r['done'] else '**not done**'}, {r['calls']} calls, {r['tokens']:,} tokens{files}{note}")
+        rows.append(row)
+    rows.append(["**total**"] + [
+        f"**{sum(1 for r in t[k].values() if r['done'])} of {len(tasks)}**, {sum(r['tokens'] for r in t[k].values()):,} tokens"
+        for k in kinds])
+    md.append(table(["task"] + [labels.get(k, k) for k in kinds], rows, ["---"] + ["---"] * len(kinds)))
+    md.append("")
+    return md
+
+
 def report(target_dir, out_dir):
     import matplotlib
 
@@ -874,6 +909,7 @@ def report(target_dir, out_dir):
     md.append("")
     md.extend(app_md)
     md.extend(conformance_section(BENCH_OUT))
+    md.extend(tasks_section(BENCH_OUT))
     md.append("## Closing note\n")
     md.append(" ".join([
         f"Over {len(steps)} steps the diff configuration sent {ours:,} tokens where full responses cost {full:,} ({red:.1f} % fewer"
