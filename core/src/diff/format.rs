@@ -1,8 +1,9 @@
 //! Diff formats: unified, split and minimal. All line-based and
 //! deterministic.
 
-use std::fmt::{self, Write};
-use std::ops::Range;
+use crate::prelude::*;
+use core::fmt::{self, Write};
+use core::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
@@ -108,7 +109,7 @@ fn range_label(r: &Range<usize>) -> String {
 pub(crate) fn hunks(ops: &[Op], context: usize) -> impl Iterator<Item = Hunk> + '_ {
     let next_change = move |from: usize| (from..ops.len()).find(|&i| ops[i].kind != OpKind::Equal);
     let mut at = next_change(0);
-    std::iter::from_fn(move || {
+    core::iter::from_fn(move || {
         let first = at?;
         // Extend the group while the equal run between changes is short.
         let mut last = first;

@@ -9,10 +9,28 @@
 //! ([`EngineOptions::deadline`], off by default); it runs `similar`'s Myers,
 //! which can stop at the deadline, and makes the result timing-dependent.
 
-use std::borrow::Cow;
-use std::time::{Duration, Instant};
+use crate::prelude::*;
+use alloc::borrow::Cow;
+use core::time::Duration;
+#[cfg(feature = "std")]
+use std::time::Instant;
 
-use rustc_hash::FxHashMap;
+/// Without `std` there is no clock: no deadline can be set or reached, and
+/// the search is bounded by work alone (docs/LIMITS.md).
+#[cfg(not(feature = "std"))]
+#[derive(Debug, Clone, Copy)]
+enum Instant {}
+
+/// Whether `deadline` has passed.
+#[cfg(feature = "std")]
+fn passed(deadline: Instant) -> bool {
+    Instant::now() > deadline
+}
+
+#[cfg(not(feature = "std"))]
+fn passed(deadline: Instant) -> bool {
+    match deadline {}
+}
 
 /// One line of a text, without its terminator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,9 +60,9 @@ pub struct Op {
     /// What the op does.
     pub kind: OpKind,
     /// Lines of the old text.
-    pub old: std::ops::Range<usize>,
+    pub old: core::ops::Range<usize>,
     /// Lines of the new text.
-    pub new: std::ops::Range<usize>,
+    pub new: core::ops::Range<usize>,
 }
 
 /// The lines of one side of a diff. Only the lines a formatter can need are
@@ -127,7 +145,7 @@ pub struct LineDiff<'a> {
 pub fn split_lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     let mut start = 0;
     let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
-    std::iter::from_fn(move || {
+    core::iter::from_fn(move || {
         if start >= text.len() {
             return None;
         }
@@ -368,7 +386,10 @@ impl<'a> LineDiff<'a> {
 
     /// Diffs with every option of [`EngineOptions`].
     pub fn compute_with(old: &'a str, new: &'a str, opts: &EngineOptions) -> LineDiff<'a> {
+        #[cfg(feature = "std")]
         let deadline_at = opts.deadline.map(|d| Instant::now() + d);
+        #[cfg(not(feature = "std"))]
+        let deadline_at: Option<Instant> = None;
         let context = opts.context;
         let prefix = common_line_prefix(old.as_bytes(), new.as_bytes());
         let suffix = common_line_suffix(old.as_bytes(), new.as_bytes(), prefix);
@@ -517,8 +538,7 @@ impl<'a> LineDiff<'a> {
                 // The work bound can only have cut the search short when the
                 // diff is at least BUDGET_MIN_CHANGES lines, the deadline only
                 // when it passed; either way not when no diff can be smaller.
-                let bounded = changes >= BUDGET_MIN_CHANGES
-                    || deadline_at.is_some_and(|d| Instant::now() > d);
+                let bounded = changes >= BUDGET_MIN_CHANGES || deadline_at.is_some_and(passed);
                 if bounded {
                     let (del, ins) = exact_change_lower_bounds(&old_ids, &new_ids, n_ids);
                     budget_exhausted = changes > del + ins;
@@ -692,7 +712,7 @@ fn lines_equal(a: &Line<'_>, b: &Line<'_>, ignore_whitespace: bool) -> bool {
 }
 
 fn line_hash(line: &Line<'_>, ignore_whitespace: bool) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
+    use core::hash::{BuildHasher, Hash, Hasher};
     let mut h = rustc_hash::FxBuildHasher.build_hasher();
     if ignore_whitespace {
         // Most lines are already normal: hash them as they are, which is
@@ -790,10 +810,11 @@ fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
 /// minimal split, so its own diff is no larger than the whole one).
 pub const BUDGET_MIN_CHANGES: usize = 2 * 256;
 
+#[cfg(feature = "std")]
 thread_local! {
     /// The interner's slots and hashes from the thread's previous diff.
-    static INTERN_SCRATCH: std::cell::Cell<(Vec<u32>, Vec<u64>)> =
-        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+    static INTERN_SCRATCH: core::cell::Cell<(Vec<u32>, Vec<u64>)> =
+        const { core::cell::Cell::new((Vec::new(), Vec::new())) };
 }
 
 /// Lines hashed ahead of their interning (see `intern_side`).
@@ -820,7 +841,10 @@ impl Interner {
         // Reuse the thread's last table: a fresh multi-MB one comes back
         // from the allocator as new pages, and faulting them in costs more
         // than clearing warm memory.
+        #[cfg(feature = "std")]
         let (mut slots, mut hashes) = INTERN_SCRATCH.try_with(|c| c.take()).unwrap_or_default();
+        #[cfg(not(feature = "std"))]
+        let (mut slots, mut hashes) = (Vec::new(), Vec::new());
         slots.clear();
         slots.resize(cap, 0);
         hashes.clear();
@@ -834,12 +858,17 @@ impl Interner {
 
     /// Hands the buffers back for the thread's next diff; tables of small
     /// texts are not worth keeping and huge ones not worth holding on to.
+    #[cfg(feature = "std")]
     fn recycle(self) {
         let bytes = self.slots.capacity() * 4 + self.hashes.capacity() * 8;
         if (1 << 16..=1 << 24).contains(&bytes) {
             let _ = INTERN_SCRATCH.try_with(|c| c.set((self.slots, self.hashes)));
         }
     }
+
+    /// Without `std` there are no thread locals to keep them in.
+    #[cfg(not(feature = "std"))]
+    fn recycle(self) {}
 
     #[inline]
     fn slot(&self, h: u64) -> usize {
@@ -856,7 +885,7 @@ impl Interner {
             // SAFETY: a prefetch never faults and reads nothing the program
             // sees; `p` points into `slots`.
             unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast())
             };
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -892,12 +921,19 @@ fn search(
     deadline: Option<Instant>,
 ) -> Vec<Op> {
     let mut ops = Vec::new();
-    if deadline.is_some() {
-        for op in
-            similar::capture_diff_slices_deadline(similar::Algorithm::Myers, old, new, deadline)
-        {
+    if let Some(deadline) = deadline {
+        #[cfg(feature = "std")]
+        for op in similar::capture_diff_slices_deadline(
+            similar::Algorithm::Myers,
+            old,
+            new,
+            Some(deadline),
+        ) {
             push_similar_op(&mut ops, op);
         }
+        #[cfg(not(feature = "std"))]
+        match deadline {}
+        #[cfg_attr(not(feature = "std"), allow(unreachable_code))]
         return ops;
     }
     let mut diff = imara_diff::Diff::default();
@@ -968,6 +1004,7 @@ fn exact_change_lower_bounds(
     (absent(&new_set, old), absent(&old_set, new))
 }
 
+#[cfg(feature = "std")]
 fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp) {
     let (o, n) = (op.old_range(), op.new_range());
     match op {
@@ -1063,7 +1100,7 @@ mod tests {
             }
             let hashed = line_hash(&Line { text: &line, newline: true }, true);
             let reference = {
-                use std::hash::BuildHasher;
+                use core::hash::BuildHasher;
                 rustc_hash::FxBuildHasher.hash_one(normalize_whitespace(&line))
             };
             proptest::prop_assert_eq!(hashed, reference);

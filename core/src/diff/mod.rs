@@ -15,9 +15,11 @@ mod lines;
 mod options;
 mod store;
 
+#[cfg(feature = "std")]
+pub use detector::write_answer;
 pub use detector::{
     DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffMetadata, DiffMode,
-    DiffResult, ResponseDiffDetector, compare_shared, compare_texts, write_answer,
+    DiffResult, ResponseDiffDetector, compare_shared, compare_texts,
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
 pub use format::{DiffFormat, format_diff};

@@ -1,5 +1,6 @@
 //! `diffOptions`: the JSON options of a response diff (docs/DECISIONS.md D6–D9).
 
+use crate::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::DiffFormat;

@@ -3,6 +3,7 @@
 use super::diff::shallow;
 use super::model::{Element, Tree};
 use super::select::Selector;
+use crate::prelude::*;
 
 /// Which part of a tree to keep. Applied in this order: `scope`, `prune`,
 /// `roles`.
@@ -90,10 +91,10 @@ impl Filter {
         };
         // Kept elements in preorder with the index of their kept parent.
         let mut kept: Vec<(Element, usize)> = Vec::new();
-        let mut stack: Vec<(std::slice::Iter<'_, Element>, usize)> = Vec::new();
+        let mut stack: Vec<(core::slice::Iter<'_, Element>, usize)> = Vec::new();
         let top = usize::MAX;
         for root in scoped {
-            stack.push((std::slice::from_ref(root).iter(), top));
+            stack.push((core::slice::from_ref(root).iter(), top));
             while let Some((it, parent)) = stack.last_mut() {
                 let parent = *parent;
                 let Some(e) = it.next() else {
