@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: core-lean sizes import-cycles tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -21,12 +21,34 @@ setup:
 ## C tests, Python and Node tests, and the MCP server's end-to-end tests.
 test: setup
 	python3 scripts/check_versions.py
+	$(MAKE) core-lean
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	$(MAKE) python-test
 	$(MAKE) node-test
 	$(MAKE) e2e
 	$(MAKE) dropin
+
+## The core without default features, `#![no_std]` + `alloc`
+## (docs/DECISIONS.md D36): builds it, builds and tests the `#![no_std]`
+## smoke crate tests/no_std_smoke (its own panic handler: it does not
+## build if anything links std), and fails when the no-default tree has
+## more crates (deduplicated, the core left out, proc-macros counted) than
+## CORE_LEAN_MAX_CRATES. Raise the number only with a reason in D36.
+CORE_LEAN_MAX_CRATES := 27
+core-lean:
+	$(CARGO) build -p response-diff --no-default-features
+	$(CARGO) build --manifest-path tests/no_std_smoke/Cargo.toml
+	$(CARGO) test --manifest-path tests/no_std_smoke/Cargo.toml
+	@crates=$$($(CARGO) tree -p response-diff -e normal --no-default-features --prefix none \
+	  | sed 's/ (\*)$$//; s/ (proc-macro)$$//' | sort -u | grep -v '^response-diff v'); \
+	n=$$(printf '%s\n' "$$crates" | grep -c .); \
+	if [ "$$n" -gt $(CORE_LEAN_MAX_CRATES) ]; then \
+	  printf '%s\n' "$$crates"; \
+	  echo "core-lean: the no-default core depends on $$n crates, over CORE_LEAN_MAX_CRATES=$(CORE_LEAN_MAX_CRATES) (Makefile); drop the new dependency, put it behind the std feature, or raise the number with a reason in docs/DECISIONS.md D36" >&2; \
+	  exit 1; \
+	fi; \
+	echo "core-lean: no_std core and smoke crate build; $$n crates without default features (limit $(CORE_LEAN_MAX_CRATES))"
 
 ## `make test` while every core is busy (a busy loop per core plus one,
 ## started and stopped by scripts/test-under-load.sh); prints the load
@@ -56,11 +78,15 @@ e2e: setup
 ## Formatting and clippy, warnings as errors.
 lint:
 	$(CARGO) fmt --all --check
+	$(CARGO) fmt --check --manifest-path tests/no_std_smoke/Cargo.toml
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -p response-diff --no-default-features --lib -- -D warnings
+	$(CARGO) clippy --manifest-path tests/no_std_smoke/Cargo.toml --all-targets -- -D warnings
 	$(MAKE) lint-workflows
 
 fmt:
 	$(CARGO) fmt --all
+	$(CARGO) fmt --manifest-path tests/no_std_smoke/Cargo.toml
 
 ## The property tests on fresh random seeds, EXPLORE_RUNS times (default
 ## 20). A failure prints the seed that replays it

@@ -13,7 +13,14 @@ use crate::prelude::*;
 use alloc::borrow::Cow;
 use core::time::Duration;
 #[cfg(feature = "std")]
+use imara_diff::Token;
+#[cfg(feature = "std")]
 use std::time::Instant;
+
+/// A line's dense id, as imara-diff's `Token` is with `std`.
+#[cfg(not(feature = "std"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Token(u32);
 
 /// Without `std` there is no clock: no deadline can be set or reached, and
 /// the search is bounded by work alone (docs/LIMITS.md).
@@ -420,7 +427,7 @@ impl<'a> LineDiff<'a> {
         let mut intern_side = |text: &'a str, n: usize| {
             let mut starts: Vec<usize> = Vec::with_capacity(t + n + context.min(suffix_lines) + 1);
             starts.extend_from_slice(&tail);
-            let mut tokens: Vec<imara_diff::Token> = Vec::with_capacity(n);
+            let mut tokens: Vec<Token> = Vec::with_capacity(n);
             let mut hashes: Vec<u64> = Vec::with_capacity(if keep_hashes { n } else { 0 });
             let mut at = prefix;
             // Hash a batch of lines, prefetching each one's slot, then
@@ -437,13 +444,13 @@ impl<'a> LineDiff<'a> {
                 batch[k] = h;
                 k += 1;
                 if k == INTERN_BATCH {
-                    tokens.extend(batch.iter().map(|&h| imara_diff::Token(ids.id(h))));
+                    tokens.extend(batch.iter().map(|&h| Token(ids.id(h))));
                     k = 0;
                 }
                 starts.push(at);
                 at += line.text.len() + usize::from(line.newline);
             }
-            tokens.extend(batch[..k].iter().map(|&h| imara_diff::Token(ids.id(h))));
+            tokens.extend(batch[..k].iter().map(|&h| Token(ids.id(h))));
             (starts, tokens, hashes)
         };
         let (mut old_starts, old_ids, old_h) = intern_side(old, old_n);
@@ -679,12 +686,12 @@ fn intern<'a>(
     old: &[Line<'a>],
     new: &[Line<'a>],
     ignore_whitespace: bool,
-) -> (Vec<imara_diff::Token>, Vec<imara_diff::Token>) {
+) -> (Vec<Token>, Vec<Token>) {
     let mut ids: FxHashMap<Cow<'a, str>, u32> = FxHashMap::default();
-    let mut id_of = |line: &Line<'a>| -> imara_diff::Token {
+    let mut id_of = |line: &Line<'a>| -> Token {
         let key = line_key(line, ignore_whitespace);
         let next = ids.len() as u32;
-        imara_diff::Token(*ids.entry(key).or_insert(next))
+        Token(*ids.entry(key).or_insert(next))
     };
     let a = old.iter().map(&mut id_of).collect();
     let b = new.iter().map(&mut id_of).collect();
@@ -914,26 +921,15 @@ impl Interner {
 /// The ops (0-based within the middle) of a diff of two id sequences:
 /// imara-diff's Myers, bounded by work; `similar`'s Myers instead when the
 /// caller set a deadline, as only it can stop at one.
-fn search(
-    old: &[imara_diff::Token],
-    new: &[imara_diff::Token],
-    n: u32,
-    deadline: Option<Instant>,
-) -> Vec<Op> {
+#[cfg(feature = "std")]
+fn search(old: &[Token], new: &[Token], n: u32, deadline: Option<Instant>) -> Vec<Op> {
     let mut ops = Vec::new();
-    if let Some(deadline) = deadline {
-        #[cfg(feature = "std")]
-        for op in similar::capture_diff_slices_deadline(
-            similar::Algorithm::Myers,
-            old,
-            new,
-            Some(deadline),
-        ) {
+    if deadline.is_some() {
+        for op in
+            similar::capture_diff_slices_deadline(similar::Algorithm::Myers, old, new, deadline)
+        {
             push_similar_op(&mut ops, op);
         }
-        #[cfg(not(feature = "std"))]
-        match deadline {}
-        #[cfg_attr(not(feature = "std"), allow(unreachable_code))]
         return ops;
     }
     let mut diff = imara_diff::Diff::default();
@@ -977,24 +973,37 @@ fn search(
     ops
 }
 
+/// Without `std`: `similar`'s Myers to the end, as imara-diff needs std
+/// (docs/DECISIONS.md D36). Its diffs are minimal, so they have the same
+/// counts as the std build's wherever that one is (fewer than
+/// [`BUDGET_MIN_CHANGES`] changed lines), but ties may align differently,
+/// and the search has no work bound (docs/LIMITS.md).
+#[cfg(not(feature = "std"))]
+fn search(old: &[Token], new: &[Token], _n: u32, deadline: Option<Instant>) -> Vec<Op> {
+    if let Some(never) = deadline {
+        match never {}
+    }
+    let mut ops = Vec::new();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
+        push_similar_op(&mut ops, op);
+    }
+    ops
+}
+
 /// Exact lower bounds of (removed, added) lines of any diff, as
 /// [`change_lower_bounds`] but from the dense ids (equal exactly when the
 /// line hashes are): no false hits, so a diff that is minimal is recognized
 /// as such (only a 64-bit collision can lower the bounds). A bitmap over
 /// the ids instead of hash sets: no hashing, no rehashing.
-fn exact_change_lower_bounds(
-    old: &[imara_diff::Token],
-    new: &[imara_diff::Token],
-    n: u32,
-) -> (usize, usize) {
-    let present = |tokens: &[imara_diff::Token]| {
+fn exact_change_lower_bounds(old: &[Token], new: &[Token], n: u32) -> (usize, usize) {
+    let present = |tokens: &[Token]| {
         let mut bits = vec![0u64; (n as usize).div_ceil(64)];
         for t in tokens {
             bits[t.0 as usize / 64] |= 1 << (t.0 % 64);
         }
         bits
     };
-    let absent = |bits: &[u64], tokens: &[imara_diff::Token]| {
+    let absent = |bits: &[u64], tokens: &[Token]| {
         tokens
             .iter()
             .filter(|t| bits[t.0 as usize / 64] & (1 << (t.0 % 64)) == 0)
@@ -1004,7 +1013,6 @@ fn exact_change_lower_bounds(
     (absent(&new_set, old), absent(&old_set, new))
 }
 
-#[cfg(feature = "std")]
 fn push_similar_op(ops: &mut Vec<Op>, op: similar::DiffOp) {
     let (o, n) = (op.old_range(), op.new_range());
     match op {
