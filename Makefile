@@ -82,7 +82,14 @@ lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy -p response-diff --no-default-features --lib -- -D warnings
 	$(CARGO) clippy --manifest-path tests/no_std_smoke/Cargo.toml --all-targets -- -D warnings
+	$(MAKE) import-cycles
 	$(MAKE) lint-workflows
+
+## Files of the core that import each other (scripts/import_cycles.py):
+## fails on any circle. IMPORT_CYCLES_DIRS adds crates (e.g. server/src).
+IMPORT_CYCLES_DIRS ?= core/src
+import-cycles:
+	python3 scripts/import_cycles.py --check $(IMPORT_CYCLES_DIRS)
 
 fmt:
 	$(CARGO) fmt --all

@@ -7,7 +7,7 @@ use core::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::normalize::{normalize_selector, normalize_text, normalize_url};
+use super::normalize::{collapse_ws, normalize_selector, normalize_text, normalize_url};
 use super::options::Depth;
 use crate::{Error, Result};
 
@@ -628,10 +628,6 @@ fn norm(s: &mut String, f: impl Fn(&str) -> alloc::borrow::Cow<'_, str>) {
     if let alloc::borrow::Cow::Owned(o) = f(s) {
         *s = o;
     }
-}
-
-pub(crate) fn collapse_ws(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl fmt::Display for Fingerprint {

@@ -108,7 +108,7 @@ pub fn normalize_text(text: &str) -> Cow<'_, str> {
 /// One pass of [`normalize_text`].
 fn normalize_once(text: &str) -> Cow<'_, str> {
     let collapsed: Cow<'_, str> = if needs_ws_collapse(text) {
-        Cow::Owned(super::model::collapse_ws(text))
+        Cow::Owned(collapse_ws(text))
     } else {
         Cow::Borrowed(text)
     };
@@ -241,6 +241,11 @@ pub fn normalize_selector(selector: &str) -> Cow<'_, str> {
     }
     out.push_str(rest);
     Cow::Owned(out)
+}
+
+/// Whitespace runs as one space, trimmed: headings get this and no more.
+pub(crate) fn collapse_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Digits folded away, for matching elements whose text differs only in a

@@ -15,7 +15,7 @@
 //! Value is not part of the identity, so a value change is a `changed`.
 
 use super::filter::Filter;
-use super::model::{Bounds, Element, Prop, State, Tree};
+use super::model::{Bounds, Element, Prop, State, Tree, assemble};
 use crate::prelude::*;
 use alloc::borrow::Cow;
 use core::hash::{Hash, Hasher};
@@ -1387,6 +1387,6 @@ impl TreeDiff {
             let me = pre.len() - 1;
             walk.extend(kids[i].iter().rev().map(|&k| (k, me)));
         }
-        Tree::new(super::filter::assemble(pre))
+        Tree::new(assemble(pre))
     }
 }

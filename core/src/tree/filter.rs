@@ -1,7 +1,6 @@
 //! Filters applied to both trees before a diff: scope, prune, roles.
 
-use super::diff::shallow;
-use super::model::{Element, Tree};
+use super::model::{Element, Tree, assemble};
 use super::select::Selector;
 use crate::prelude::*;
 
@@ -102,7 +101,7 @@ impl Filter {
                     continue;
                 };
                 let child_parent = if keep(e) {
-                    kept.push((shallow(e), parent));
+                    kept.push((e.shallow_clone(), parent));
                     kept.len() - 1
                 } else {
                     parent
@@ -114,21 +113,4 @@ impl Filter {
         }
         Tree::new(assemble(kept))
     }
-}
-
-/// Builds a forest from elements in preorder with their parent's index
-/// (`usize::MAX` for top level), without recursion.
-pub(crate) fn assemble(mut nodes: Vec<(Element, usize)>) -> Vec<Element> {
-    let mut roots = Vec::new();
-    while let Some((mut e, parent)) = nodes.pop() {
-        // Children were pushed last-first.
-        e.children.reverse();
-        if parent == usize::MAX {
-            roots.push(e);
-        } else {
-            nodes[parent].0.children.push(e);
-        }
-    }
-    roots.reverse();
-    roots
 }

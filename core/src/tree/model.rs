@@ -127,7 +127,7 @@ impl Clone for Element {
                 stack.push((e.children.iter(), pre.len() - 1));
             }
         }
-        super::filter::assemble(pre).pop().unwrap_or_default()
+        assemble(pre).pop().unwrap_or_default()
     }
 }
 
@@ -419,4 +419,21 @@ impl<'a> Iterator for Walk<'a> {
             }
         }
     }
+}
+
+/// Builds a forest from elements in preorder with their parent's index
+/// (`usize::MAX` for top level), without recursion.
+pub(crate) fn assemble(mut nodes: Vec<(Element, usize)>) -> Vec<Element> {
+    let mut roots = Vec::new();
+    while let Some((mut e, parent)) = nodes.pop() {
+        // Children were pushed last-first.
+        e.children.reverse();
+        if parent == usize::MAX {
+            roots.push(e);
+        } else {
+            nodes[parent].0.children.push(e);
+        }
+    }
+    roots.reverse();
+    roots
 }

@@ -74,8 +74,7 @@
 
 use super::aria::parse_aria;
 use super::diff::{Field, Parent, diff};
-use super::filter::assemble;
-use super::model::{Element, State, Tree};
+use super::model::{Element, State, Tree, assemble};
 use crate::prelude::*;
 use crate::{Error, Result};
 use core::fmt::Write as _;
