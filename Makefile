@@ -118,12 +118,21 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) CARGO=$(CARGO) ./scripts/fuzz.sh
 
-## libresponse_diff.so and .a in target/c/ (release build).
+## libresponse_diff.so and .a in target/c/ (the c-release profile: release
+## with fat LTO and one codegen unit, docs/DECISIONS.md D37).
 c-lib:
-	$(CARGO) build --release -p response-diff-ffi --lib
+	$(CARGO) build --profile c-release -p response-diff-ffi --lib
 	@mkdir -p target/c
-	cp $(TARGET_DIR)/release/libresponse_diff_ffi.so target/c/libresponse_diff.so
-	cp $(TARGET_DIR)/release/libresponse_diff_ffi.a target/c/libresponse_diff.a
+	cp $(TARGET_DIR)/c-release/libresponse_diff_ffi.so target/c/libresponse_diff.so
+	cp $(TARGET_DIR)/c-release/libresponse_diff_ffi.a target/c/libresponse_diff.a
+
+## What an embedder links: the C library's .so (as built and stripped) and
+## .a (as built and without debug info) from the c-release profile, and the
+## core's crate counts with and without default features, in
+## bench-out/sizes.{json,md} (docs/bench/README.md, "Sizes").
+sizes:
+	@mkdir -p bench-out
+	CARGO=$(CARGO) python3 scripts/sizes.py --target $(TARGET_DIR) --out bench-out
 
 ## Build and run examples/c/hello.c against the static library.
 c-example: c-lib
@@ -165,6 +174,7 @@ bench: setup
 	$(MAKE) tasks-bench
 	$(MAKE) conformance
 	$(MAKE) load-bench
+	$(MAKE) sizes
 	./scripts/bench-report.sh report --target $(TARGET_DIR)
 
 ## Concurrent MCP clients over streamable HTTP on the release server: 8

@@ -100,7 +100,9 @@ node_dist() {
 
 c_dist() {
     say "C library tarball"
-    "$CARGO" build --release --quiet -p response-diff-ffi --lib ${TARGET_FLAG[@]+"${TARGET_FLAG[@]}"}
+    # The c-release profile: fat LTO, one codegen unit (docs/DECISIONS.md D37).
+    "$CARGO" build --profile c-release --quiet -p response-diff-ffi --lib ${TARGET_FLAG[@]+"${TARGET_FLAG[@]}"}
+    local OUT="${OUT%/release}/c-release"
     local name="libresponse_diff-$VERSION-$TARGET"
     local stage="$TARGET_DIR/dist-c/$name"
     rm -rf "$stage" && mkdir -p "$stage/lib/pkgconfig" "$stage/include"
