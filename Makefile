@@ -30,15 +30,16 @@ test: setup
 	$(MAKE) dropin
 
 ## The core without default features, `#![no_std]` + `alloc`
-## (docs/DECISIONS.md D36): builds it, builds and tests the `#![no_std]`
-## smoke crate tests/no_std_smoke (its own panic handler: it does not
-## build if anything links std), and fails when the no-default tree has
+## (docs/DECISIONS.md D36): builds it, builds the `#![no_std]` smoke crate
+## tests/no_std_smoke with its own panic handler (it does not build if
+## anything links std), runs its tests (calls, and the golden corpus
+## through the no_std line diff), and fails when the no-default tree has
 ## more crates (deduplicated, the core left out, proc-macros counted) than
 ## CORE_LEAN_MAX_CRATES. Raise the number only with a reason in D36.
 CORE_LEAN_MAX_CRATES := 27
 core-lean:
 	$(CARGO) build -p response-diff --no-default-features
-	$(CARGO) build --manifest-path tests/no_std_smoke/Cargo.toml
+	$(CARGO) build --manifest-path tests/no_std_smoke/Cargo.toml --features panic-handler
 	$(CARGO) test --manifest-path tests/no_std_smoke/Cargo.toml
 	@crates=$$($(CARGO) tree -p response-diff -e normal --no-default-features --prefix none \
 	  | sed 's/ (\*)$$//; s/ (proc-macro)$$//' | sort -u | grep -v '^response-diff v'); \

@@ -1,5 +1,6 @@
 //! A `#![no_std]` host of the core: what an embedder without an operating
-//! system (WebAssembly, a sandboxed plugin) links. It defines its own panic
+//! system (WebAssembly, a sandboxed plugin) links. With the
+//! `panic-handler` feature (`make core-lean`) it defines its own panic
 //! handler, so it builds only if nothing in its dependency graph links std
 //! (rustc refuses a second `panic_impl`): the core without default
 //! features and every dependency it keeps are `no_std` + `alloc`. Its
@@ -9,7 +10,7 @@
 extern crate alloc;
 
 /// The embedder's panic handler; std has its own, and the two conflict.
-#[cfg(not(test))]
+#[cfg(all(feature = "panic-handler", not(test)))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     loop {}
