@@ -54,7 +54,9 @@ say() { printf '\n== dist: %s\n' "$*"; }
 strip_debug() {
     case "$TARGET" in
         *windows* | *apple*) ;;
-        *) if command -v strip >/dev/null && [ "$TARGET" = "$HOST" ]; then strip --strip-debug "$@"; fi ;;
+        # .llvmbc/.llvmcmd: the LLVM bitcode std's objects carry for LTO,
+        # which no C linker reads (31 of the .a's 54 MB, docs/DECISIONS.md D37).
+        *) if command -v strip >/dev/null && [ "$TARGET" = "$HOST" ]; then strip --strip-debug -R .llvmbc -R .llvmcmd "$@"; fi ;;
     esac
 }
 

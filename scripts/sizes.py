@@ -6,8 +6,8 @@
 Builds the C library as shipped (`--profile c-release`, docs/DECISIONS.md
 D37) and records `libresponse_diff.so` as built, stripped (`strip
 --strip-all`, what a size-minded host ships), `libresponse_diff.a` as built
-and without debug info (`strip --strip-debug`, what the dist tarball
-holds), and the core's crate counts with and without default features
+and as the dist tarball holds it (`strip --strip-debug -R .llvmbc -R
+.llvmcmd`: no debug info, no LLVM bitcode), and the core's crate counts with and without default features
 (`cargo tree -e normal`, deduplicated, the core left out, proc-macros
 counted: the number `make core-lean` checks). Writes <out>/sizes.json and
 <out>/sizes.md; docs/bench/README.md shows the table.
@@ -36,11 +36,11 @@ def crates(no_default: bool) -> list[str]:
     return sorted(n for n in names if not n.startswith("response-diff v"))
 
 
-def stripped(path: str, flag: str) -> int:
+def stripped(path: str, *flags: str) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         copy = os.path.join(tmp, os.path.basename(path))
         shutil.copyfile(path, copy)
-        subprocess.run(["strip", flag, copy], check=True)
+        subprocess.run(["strip", *flags, copy], check=True)
         return os.path.getsize(copy)
 
 
@@ -65,7 +65,7 @@ def main(argv: list[str]) -> int:
         "so": os.path.getsize(so),
         "soStripped": stripped(so, "--strip-all"),
         "a": os.path.getsize(a),
-        "aNoDebug": stripped(a, "--strip-debug"),
+        "aDist": stripped(a, "--strip-debug", "-R", ".llvmbc", "-R", ".llvmcmd"),
         "cratesDefault": len(default),
         "cratesNoDefault": len(lean),
         "noDefaultCrates": lean,
@@ -86,7 +86,7 @@ def markdown(r: dict) -> str:
         ("`libresponse_diff.so`", mb(r["so"])),
         ("`libresponse_diff.so`, stripped (`strip --strip-all`)", mb(r["soStripped"])),
         ("`libresponse_diff.a`", mb(r["a"])),
-        ("`libresponse_diff.a` without debug info (as in the dist tarball)", mb(r["aNoDebug"])),
+        ("`libresponse_diff.a` as in the dist tarball (no debug info, no LLVM bitcode)", mb(r["aDist"])),
         ("crates the core depends on, default features (`std`, `images`)", str(r["cratesDefault"])),
         ("crates the core depends on, `default-features = false` (`no_std`)", str(r["cratesNoDefault"])),
     ]
