@@ -343,7 +343,8 @@ pub struct EngineOptions {
     /// Wall-clock limit of the search, off by default. Setting it makes
     /// the result depend on timing (machine speed and load): past it the
     /// diff is still correct but may be larger. Without it the search is
-    /// bounded by work only and the result is deterministic.
+    /// bounded by work only and the result is deterministic. Without the
+    /// `std` feature there is no clock and it is not applied.
     pub deadline: Option<Duration>,
     /// Unchanged lines of the common prefix and suffix to keep available
     /// for context (`usize::MAX`: all).
