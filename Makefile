@@ -30,7 +30,8 @@ test: setup
 	$(MAKE) dropin
 
 ## The core without default features, `#![no_std]` + `alloc`
-## (docs/DECISIONS.md D36): builds it, builds the `#![no_std]` smoke crate
+## (docs/DECISIONS.md D36): builds it, runs the core's unit tests on it
+## (the spin lock, the once cell, similar's line diff), builds the `#![no_std]` smoke crate
 ## tests/no_std_smoke with its own panic handler (it does not build if
 ## anything links std), runs its tests (calls, and the golden corpus
 ## through the no_std line diff), and fails when the no-default tree has
@@ -39,6 +40,7 @@ test: setup
 CORE_LEAN_MAX_CRATES := 27
 core-lean:
 	$(CARGO) build -p response-diff --no-default-features
+	$(CARGO) test -p response-diff --no-default-features --lib
 	$(CARGO) build --manifest-path tests/no_std_smoke/Cargo.toml --features panic-handler
 	$(CARGO) test --manifest-path tests/no_std_smoke/Cargo.toml
 	@crates=$$($(CARGO) tree -p response-diff -e normal --no-default-features --prefix none \

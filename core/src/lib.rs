@@ -9,6 +9,9 @@
 #![warn(missing_docs)]
 
 extern crate alloc;
+// Unit tests run under the test harness, which has std, in both builds.
+#[cfg(all(test, not(feature = "std")))]
+extern crate std;
 
 /// Overlays the `Option` fields of `$over` that are set onto `$base`.
 macro_rules! overlay {

@@ -869,6 +869,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "std")]
     fn write_answer_writes_compare_texts_answer() {
         let s = DiffSettings::default();
         let a = page(40);

@@ -399,21 +399,37 @@ mod tests {
         assert!(e.contains("nesting deeper"), "{e}");
     }
 
-    #[test]
-    fn json_at_the_depth_limit_works() {
+    /// `depth` nested elements as a JSON tree.
+    fn nested(depth: usize) -> String {
         let mut s = String::from("[");
-        for _ in 0..MAX_DEPTH - 1 {
+        for _ in 0..depth - 1 {
             s.push_str(r#"{"role":"generic","children":["#);
         }
         s.push_str(r#"{"role":"button"}"#);
-        for _ in 0..MAX_DEPTH - 1 {
+        for _ in 0..depth - 1 {
             s.push_str("]}");
         }
         s.push(']');
-        let t = Tree::from_json(&s).unwrap();
+        s
+    }
+
+    #[test]
+    #[cfg(feature = "std")]
+    fn json_at_the_depth_limit_works() {
+        let t = Tree::from_json(&nested(MAX_DEPTH)).unwrap();
         assert_eq!(t.len(), MAX_DEPTH);
         assert_eq!(Tree::from_json(&t.to_json()).unwrap(), t);
         assert_eq!(t.to_aria().lines().count(), MAX_DEPTH);
+    }
+
+    /// Without std, serde_json's nesting limit (128 JSON levels) stands:
+    /// 63 tree levels parse, 64 are a `Parse` error (docs/LIMITS.md).
+    #[test]
+    #[cfg(not(feature = "std"))]
+    fn json_without_std_nests_63_levels() {
+        assert_eq!(Tree::from_json(&nested(63)).unwrap().len(), 63);
+        let e = Tree::from_json(&nested(64)).unwrap_err().to_string();
+        assert!(e.contains("recursion limit exceeded"), "{e}");
     }
 
     #[test]
