@@ -22,8 +22,8 @@ use std::time::Instant;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Token(u32);
 
-/// Without `std` there is no clock: no deadline can be set or reached, and
-/// the search is bounded by work alone (docs/LIMITS.md).
+/// Without `std` there is no clock: no deadline can be set or reached
+/// (docs/LIMITS.md).
 #[cfg(not(feature = "std"))]
 #[derive(Debug, Clone, Copy)]
 enum Instant {}
