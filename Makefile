@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: core-lean sizes import-cycles tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -21,12 +21,37 @@ setup:
 ## C tests, Python and Node tests, and the MCP server's end-to-end tests.
 test: setup
 	python3 scripts/check_versions.py
+	$(MAKE) core-lean
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	$(MAKE) python-test
 	$(MAKE) node-test
 	$(MAKE) e2e
 	$(MAKE) dropin
+
+## The core without default features, `#![no_std]` + `alloc`
+## (docs/DECISIONS.md D36): builds it, runs the core's unit tests on it
+## (the spin lock, the once cell, similar's line diff), builds the `#![no_std]` smoke crate
+## tests/no_std_smoke with its own panic handler (it does not build if
+## anything links std), runs its tests (calls, and the golden corpus
+## through the no_std line diff), and fails when the no-default tree has
+## more crates (deduplicated, the core left out, proc-macros counted) than
+## CORE_LEAN_MAX_CRATES. Raise the number only with a reason in D36.
+CORE_LEAN_MAX_CRATES := 27
+core-lean:
+	$(CARGO) build -p response-diff --no-default-features
+	$(CARGO) test -p response-diff --no-default-features --lib
+	$(CARGO) build --manifest-path tests/no_std_smoke/Cargo.toml --features panic-handler
+	$(CARGO) test --manifest-path tests/no_std_smoke/Cargo.toml
+	@crates=$$($(CARGO) tree -p response-diff -e normal --no-default-features --prefix none \
+	  | sed 's/ (\*)$$//; s/ (proc-macro)$$//' | sort -u | grep -v '^response-diff v'); \
+	n=$$(printf '%s\n' "$$crates" | grep -c .); \
+	if [ "$$n" -gt $(CORE_LEAN_MAX_CRATES) ]; then \
+	  printf '%s\n' "$$crates"; \
+	  echo "core-lean: the no-default core depends on $$n crates, over CORE_LEAN_MAX_CRATES=$(CORE_LEAN_MAX_CRATES) (Makefile); drop the new dependency, put it behind the std feature, or raise the number with a reason in docs/DECISIONS.md D36" >&2; \
+	  exit 1; \
+	fi; \
+	echo "core-lean: no_std core and smoke crate build; $$n crates without default features (limit $(CORE_LEAN_MAX_CRATES))"
 
 ## `make test` while every core is busy (a busy loop per core plus one,
 ## started and stopped by scripts/test-under-load.sh); prints the load
@@ -56,11 +81,22 @@ e2e: setup
 ## Formatting and clippy, warnings as errors.
 lint:
 	$(CARGO) fmt --all --check
+	$(CARGO) fmt --check --manifest-path tests/no_std_smoke/Cargo.toml
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -p response-diff --no-default-features --lib -- -D warnings
+	$(CARGO) clippy --manifest-path tests/no_std_smoke/Cargo.toml --all-targets -- -D warnings
+	$(MAKE) import-cycles
 	$(MAKE) lint-workflows
+
+## Files of the core that import each other (scripts/import_cycles.py):
+## fails on any circle. IMPORT_CYCLES_DIRS adds crates (e.g. server/src).
+IMPORT_CYCLES_DIRS ?= core/src
+import-cycles:
+	python3 scripts/import_cycles.py --check $(IMPORT_CYCLES_DIRS)
 
 fmt:
 	$(CARGO) fmt --all
+	$(CARGO) fmt --manifest-path tests/no_std_smoke/Cargo.toml
 
 ## The property tests on fresh random seeds, EXPLORE_RUNS times (default
 ## 20). A failure prints the seed that replays it
@@ -85,12 +121,21 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) CARGO=$(CARGO) ./scripts/fuzz.sh
 
-## libresponse_diff.so and .a in target/c/ (release build).
+## libresponse_diff.so and .a in target/c/ (the c-release profile: release
+## with fat LTO and one codegen unit, docs/DECISIONS.md D37).
 c-lib:
-	$(CARGO) build --release -p response-diff-ffi --lib
+	$(CARGO) build --profile c-release -p response-diff-ffi --lib
 	@mkdir -p target/c
-	cp $(TARGET_DIR)/release/libresponse_diff_ffi.so target/c/libresponse_diff.so
-	cp $(TARGET_DIR)/release/libresponse_diff_ffi.a target/c/libresponse_diff.a
+	cp $(TARGET_DIR)/c-release/libresponse_diff_ffi.so target/c/libresponse_diff.so
+	cp $(TARGET_DIR)/c-release/libresponse_diff_ffi.a target/c/libresponse_diff.a
+
+## What an embedder links: the C library's .so (as built and stripped) and
+## .a (as built and without debug info) from the c-release profile, and the
+## core's crate counts with and without default features, in
+## bench-out/sizes.{json,md} (docs/bench/README.md, "Sizes").
+sizes:
+	@mkdir -p bench-out
+	CARGO=$(CARGO) python3 scripts/sizes.py --target $(TARGET_DIR) --out bench-out
 
 ## Build and run examples/c/hello.c against the static library.
 c-example: c-lib
@@ -132,6 +177,7 @@ bench: setup
 	$(MAKE) tasks-bench
 	$(MAKE) conformance
 	$(MAKE) load-bench
+	$(MAKE) sizes
 	./scripts/bench-report.sh report --target $(TARGET_DIR)
 
 ## Concurrent MCP clients over streamable HTTP on the release server: 8

@@ -533,6 +533,20 @@ def tasks_section(out_dir_bench):
     md.append(table(["task"] + [labels.get(k, k) for k in kinds], rows, ["---"] + ["---"] * len(kinds)))
     md.append("")
     return md
+def sizes_section():
+    """The C library's sizes and the core's crate counts (make sizes)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from sizes import markdown
+
+    sizes = need(os.path.join(BENCH_OUT, "sizes.json"), "make sizes")
+    return [
+        "### Sizes: what an embedder links\n",
+        "`make sizes`: the C library from the `c-release` profile (release with fat LTO and one codegen unit, "
+        "docs/DECISIONS.md D37; the C API takes `imageOptions`, so it keeps the `images` feature), and the crates "
+        "`cargo tree -p response-diff -e normal` lists, deduplicated, the core left out (`make core-lean` "
+        "checks the second count, docs/DECISIONS.md D36).\n",
+        markdown(sizes),
+    ]
 
 
 def report(target_dir, out_dir):
@@ -907,6 +921,7 @@ def report(target_dir, out_dir):
         ["time for all calls", f"{memory['seconds']:.2f} s"],
     ]))
     md.append("")
+    md.extend(sizes_section())
     md.extend(app_md)
     md.extend(conformance_section(BENCH_OUT))
     md.extend(tasks_section(BENCH_OUT))

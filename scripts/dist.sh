@@ -54,7 +54,9 @@ say() { printf '\n== dist: %s\n' "$*"; }
 strip_debug() {
     case "$TARGET" in
         *windows* | *apple*) ;;
-        *) if command -v strip >/dev/null && [ "$TARGET" = "$HOST" ]; then strip --strip-debug "$@"; fi ;;
+        # .llvmbc/.llvmcmd: the LLVM bitcode std's objects carry for LTO,
+        # which no C linker reads (31 of the .a's 54 MB, docs/DECISIONS.md D37).
+        *) if command -v strip >/dev/null && [ "$TARGET" = "$HOST" ]; then strip --strip-debug -R .llvmbc -R .llvmcmd "$@"; fi ;;
     esac
 }
 
@@ -100,7 +102,9 @@ node_dist() {
 
 c_dist() {
     say "C library tarball"
-    "$CARGO" build --release --quiet -p response-diff-ffi --lib ${TARGET_FLAG[@]+"${TARGET_FLAG[@]}"}
+    # The c-release profile: fat LTO, one codegen unit (docs/DECISIONS.md D37).
+    "$CARGO" build --profile c-release --quiet -p response-diff-ffi --lib ${TARGET_FLAG[@]+"${TARGET_FLAG[@]}"}
+    local OUT="${OUT%/release}/c-release"
     local name="libresponse_diff-$VERSION-$TARGET"
     local stage="$TARGET_DIR/dist-c/$name"
     rm -rf "$stage" && mkdir -p "$stage/lib/pkgconfig" "$stage/include"

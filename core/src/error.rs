@@ -1,19 +1,21 @@
 //! The crate's one error type. Every binding maps it variant by variant.
 
+#[cfg(feature = "std")]
 use std::path::PathBuf;
+
+use crate::prelude::*;
 
 /// Everything that can go wrong in response-diff.
 ///
 /// Each message says what was wrong and what to do next. Bindings map each
 /// variant to their own typed error (a C status, a Python exception class,
 /// a Node error `code`), so variants are stable.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// An option object had an unknown key, a wrong type or an out-of-range
     /// value. `field` is the dotted path of the offending field
     /// (`expectation.consoleOptions.maxMessages`).
-    #[error("invalid option `{field}`: {message}")]
     InvalidOption {
         /// Dotted path of the field, e.g. `diffOptions.threshold`.
         field: String,
@@ -22,7 +24,6 @@ pub enum Error {
     },
     /// Input text (an aria snapshot, a fingerprint, a JSON document) could not
     /// be parsed. `line` is 1-based.
-    #[error("cannot parse {what} at line {line}: {message}")]
     Parse {
         /// What was being parsed: `aria snapshot`, `fingerprint`, `JSON`.
         what: &'static str,
@@ -32,9 +33,6 @@ pub enum Error {
         message: String,
     },
     /// An input is larger than the documented limit.
-    #[error(
-        "{what} is {size} bytes, over the limit of {limit} bytes; send less (e.g. scope the snapshot) or raise the limit"
-    )]
     InputTooLarge {
         /// Which input.
         what: &'static str,
@@ -44,7 +42,6 @@ pub enum Error {
         limit: usize,
     },
     /// A named baseline (or fingerprint hash) is not in the store.
-    #[error("no baseline named `{name}`{}; capture one first with --save / save()", known_hint(.known))]
     BaselineNotFound {
         /// The name or hash asked for.
         name: String,
@@ -52,7 +49,6 @@ pub enum Error {
         known: Vec<String>,
     },
     /// A name (baseline, store key) is not allowed.
-    #[error("invalid name `{name}`: {reason}")]
     InvalidName {
         /// The name as given.
         name: String,
@@ -60,15 +56,13 @@ pub enum Error {
         reason: String,
     },
     /// Image decoding or encoding failed.
-    #[error("image error: {0}")]
     Image(String),
     /// A file-system operation of an on-disk store failed.
-    #[error("i/o error on {}: {source}", path.display())]
+    #[cfg(feature = "std")]
     Io {
         /// The file or directory involved.
         path: PathBuf,
         /// The underlying error.
-        #[source]
         source: std::io::Error,
     },
 }
@@ -82,7 +76,47 @@ fn known_hint(known: &[String]) -> String {
 }
 
 /// `Result` with this crate's [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+// Hand-written rather than derived with thiserror: seven messages do not
+// earn a proc-macro crate pair in the `no_std` build (docs/DECISIONS.md D36).
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Error::InvalidOption { field, message } => {
+                write!(f, "invalid option `{field}`: {message}")
+            }
+            Error::Parse {
+                what,
+                line,
+                message,
+            } => write!(f, "cannot parse {what} at line {line}: {message}"),
+            Error::InputTooLarge { what, size, limit } => write!(
+                f,
+                "{what} is {size} bytes, over the limit of {limit} bytes; send less (e.g. scope the snapshot) or raise the limit"
+            ),
+            Error::BaselineNotFound { name, known } => write!(
+                f,
+                "no baseline named `{name}`{}; capture one first with --save / save()",
+                known_hint(known)
+            ),
+            Error::InvalidName { name, reason } => write!(f, "invalid name `{name}`: {reason}"),
+            Error::Image(message) => write!(f, "image error: {message}"),
+            #[cfg(feature = "std")]
+            Error::Io { path, source } => write!(f, "i/o error on {}: {source}", path.display()),
+        }
+    }
+}
+
+impl core::error::Error for Error {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            #[cfg(feature = "std")]
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 impl Error {
     /// Shorthand for [`Error::InvalidOption`].

@@ -15,6 +15,7 @@
 //! assert!(r.include_console);
 //! ```
 
+use crate::prelude::*;
 use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
 

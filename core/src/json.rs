@@ -1,5 +1,6 @@
 //! Strict JSON parsing with errors that name the offending field.
 
+use crate::prelude::*;
 use serde::de::DeserializeOwned;
 
 use crate::{Error, Result};

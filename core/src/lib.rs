@@ -1,5 +1,17 @@
 //! response-diff: return only what changed.
+//!
+//! Without the default `std` feature the crate is `#![no_std]` + `alloc`
+//! (docs/DECISIONS.md D36): expectations, response rendering, the line
+//! diff, the tree model, aria parsing and printing, the tree diff, ref
+//! carrying, patches and fingerprint comparison. `std` adds the
+//! thread-safe and disk stores; `images` adds screenshot processing.
+#![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
+
+extern crate alloc;
+// Unit tests run under the test harness, which has std, in both builds.
+#[cfg(all(test, not(feature = "std")))]
+extern crate std;
 
 /// Overlays the `Option` fields of `$over` that are set onto `$base`.
 macro_rules! overlay {
@@ -13,6 +25,7 @@ pub mod error;
 pub mod expectation;
 pub mod fingerprint;
 mod json;
+mod prelude;
 pub mod response;
 mod sync;
 pub mod tokens;

@@ -1,8 +1,9 @@
 //! `ResponseDiffDetector`: keeps the previous response per key and returns
 //! only what changed (docs/DECISIONS.md D6–D9).
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use crate::prelude::*;
+use alloc::sync::Arc;
+use core::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +12,7 @@ use super::hash::{ContentHash, short_hash};
 use super::lines::{EngineOptions, LineDiff, OpKind, count_lines};
 use super::options::DiffSettings;
 use super::store::{Entry, Store};
-use crate::sync::lock;
+use crate::sync::{Mutex, lock};
 use crate::{Error, Result};
 
 /// Default cap on stored bytes: 10 MiB.
@@ -411,6 +412,7 @@ pub fn compare_shared(
 /// assert_eq!(write_answer("a\nb\n", "a\nc\n", &s, &mut out).unwrap(), DiffMode::Full);
 /// assert_eq!(out, compare_texts(Some("a\nb\n"), "a\nc\n", &s).formatted_diff.as_bytes());
 /// ```
+#[cfg(feature = "std")]
 pub fn write_answer<W: std::io::Write>(
     previous: &str,
     current: &str,
@@ -555,6 +557,7 @@ fn compare(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum FullText {
     Copy,
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     NoteOnly,
 }
 
@@ -866,6 +869,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "std")]
     fn write_answer_writes_compare_texts_answer() {
         let s = DiffSettings::default();
         let a = page(40);

@@ -1,40 +1,12 @@
 //! Diff formats: unified, split and minimal. All line-based and
 //! deterministic.
 
-use std::fmt::{self, Write};
-use std::ops::Range;
+use crate::prelude::*;
+use core::fmt::{self, Write};
+use core::ops::Range;
 
-use serde::{Deserialize, Serialize};
-
-use super::DiffSettings;
 use super::lines::{EngineOptions, Line, LineDiff, Op, OpKind};
-
-/// How a diff is printed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum DiffFormat {
-    /// `@@ -12,3 +12,4 @@` hunks with context lines, ` `/`-`/`+` prefixes.
-    /// The default. Lossless: `patch` can apply it.
-    #[default]
-    Unified,
-    /// Per hunk, a `before:` block and an `after:` block. Lossless.
-    Split,
-    /// Changed lines only, `- ` / `+ `, no context and no positions. The
-    /// smallest; the agent sees what changed but not where.
-    Minimal,
-}
-
-impl DiffFormat {
-    /// The name used in JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DiffFormat::Unified => "unified",
-            DiffFormat::Split => "split",
-            DiffFormat::Minimal => "minimal",
-        }
-    }
-}
+use super::{DiffFormat, DiffSettings};
 
 /// The line diff of two texts printed in `settings.format` with
 /// `settings.context` lines around each change, `ignoreWhitespace` applied:
@@ -61,12 +33,6 @@ pub fn format_diff(old: &str, new: &str, settings: &DiffSettings) -> String {
     DiffFormatter::new(settings.format, settings.context)
         .format(&diff)
         .text
-}
-
-impl fmt::Display for DiffFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// A group of nearby changes with their context.
@@ -108,7 +74,7 @@ fn range_label(r: &Range<usize>) -> String {
 pub(crate) fn hunks(ops: &[Op], context: usize) -> impl Iterator<Item = Hunk> + '_ {
     let next_change = move |from: usize| (from..ops.len()).find(|&i| ops[i].kind != OpKind::Equal);
     let mut at = next_change(0);
-    std::iter::from_fn(move || {
+    core::iter::from_fn(move || {
         let first = at?;
         // Extend the group while the equal run between changes is short.
         let mut last = first;

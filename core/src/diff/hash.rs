@@ -3,8 +3,11 @@
 //! read. Hashing a 2.6 MB page costs more than diffing it after a one-line
 //! change, and most callers (the MCP server, the CLI) never read the hash.
 
-use std::fmt;
-use std::sync::{Arc, OnceLock};
+use crate::prelude::*;
+use alloc::sync::Arc;
+use core::fmt;
+
+use crate::sync::OnceLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -61,7 +64,7 @@ impl From<String> for ContentHash {
     }
 }
 
-impl std::ops::Deref for ContentHash {
+impl core::ops::Deref for ContentHash {
     type Target = str;
     fn deref(&self) -> &str {
         self.as_str()

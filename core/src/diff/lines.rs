@@ -9,10 +9,35 @@
 //! ([`EngineOptions::deadline`], off by default); it runs `similar`'s Myers,
 //! which can stop at the deadline, and makes the result timing-dependent.
 
-use std::borrow::Cow;
-use std::time::{Duration, Instant};
+use crate::prelude::*;
+use alloc::borrow::Cow;
+use core::time::Duration;
+#[cfg(feature = "std")]
+use imara_diff::Token;
+#[cfg(feature = "std")]
+use std::time::Instant;
 
-use rustc_hash::FxHashMap;
+/// A line's dense id, as imara-diff's `Token` is with `std`.
+#[cfg(not(feature = "std"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Token(u32);
+
+/// Without `std` there is no clock: no deadline can be set or reached
+/// (docs/LIMITS.md).
+#[cfg(not(feature = "std"))]
+#[derive(Debug, Clone, Copy)]
+enum Instant {}
+
+/// Whether `deadline` has passed.
+#[cfg(feature = "std")]
+fn passed(deadline: Instant) -> bool {
+    Instant::now() > deadline
+}
+
+#[cfg(not(feature = "std"))]
+fn passed(deadline: Instant) -> bool {
+    match deadline {}
+}
 
 /// One line of a text, without its terminator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,9 +67,9 @@ pub struct Op {
     /// What the op does.
     pub kind: OpKind,
     /// Lines of the old text.
-    pub old: std::ops::Range<usize>,
+    pub old: core::ops::Range<usize>,
     /// Lines of the new text.
-    pub new: std::ops::Range<usize>,
+    pub new: core::ops::Range<usize>,
 }
 
 /// The lines of one side of a diff. Only the lines a formatter can need are
@@ -127,7 +152,7 @@ pub struct LineDiff<'a> {
 pub fn split_lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     let mut start = 0;
     let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
-    std::iter::from_fn(move || {
+    core::iter::from_fn(move || {
         if start >= text.len() {
             return None;
         }
@@ -318,7 +343,8 @@ pub struct EngineOptions {
     /// Wall-clock limit of the search, off by default. Setting it makes
     /// the result depend on timing (machine speed and load): past it the
     /// diff is still correct but may be larger. Without it the search is
-    /// bounded by work only and the result is deterministic.
+    /// bounded by work only and the result is deterministic. Without the
+    /// `std` feature there is no clock and it is not applied.
     pub deadline: Option<Duration>,
     /// Unchanged lines of the common prefix and suffix to keep available
     /// for context (`usize::MAX`: all).
@@ -368,7 +394,10 @@ impl<'a> LineDiff<'a> {
 
     /// Diffs with every option of [`EngineOptions`].
     pub fn compute_with(old: &'a str, new: &'a str, opts: &EngineOptions) -> LineDiff<'a> {
+        #[cfg(feature = "std")]
         let deadline_at = opts.deadline.map(|d| Instant::now() + d);
+        #[cfg(not(feature = "std"))]
+        let deadline_at: Option<Instant> = None;
         let context = opts.context;
         let prefix = common_line_prefix(old.as_bytes(), new.as_bytes());
         let suffix = common_line_suffix(old.as_bytes(), new.as_bytes(), prefix);
@@ -399,7 +428,7 @@ impl<'a> LineDiff<'a> {
         let mut intern_side = |text: &'a str, n: usize| {
             let mut starts: Vec<usize> = Vec::with_capacity(t + n + context.min(suffix_lines) + 1);
             starts.extend_from_slice(&tail);
-            let mut tokens: Vec<imara_diff::Token> = Vec::with_capacity(n);
+            let mut tokens: Vec<Token> = Vec::with_capacity(n);
             let mut hashes: Vec<u64> = Vec::with_capacity(if keep_hashes { n } else { 0 });
             let mut at = prefix;
             // Hash a batch of lines, prefetching each one's slot, then
@@ -416,13 +445,13 @@ impl<'a> LineDiff<'a> {
                 batch[k] = h;
                 k += 1;
                 if k == INTERN_BATCH {
-                    tokens.extend(batch.iter().map(|&h| imara_diff::Token(ids.id(h))));
+                    tokens.extend(batch.iter().map(|&h| Token(ids.id(h))));
                     k = 0;
                 }
                 starts.push(at);
                 at += line.text.len() + usize::from(line.newline);
             }
-            tokens.extend(batch[..k].iter().map(|&h| imara_diff::Token(ids.id(h))));
+            tokens.extend(batch[..k].iter().map(|&h| Token(ids.id(h))));
             (starts, tokens, hashes)
         };
         let (mut old_starts, old_ids, old_h) = intern_side(old, old_n);
@@ -517,8 +546,7 @@ impl<'a> LineDiff<'a> {
                 // The work bound can only have cut the search short when the
                 // diff is at least BUDGET_MIN_CHANGES lines, the deadline only
                 // when it passed; either way not when no diff can be smaller.
-                let bounded = changes >= BUDGET_MIN_CHANGES
-                    || deadline_at.is_some_and(|d| Instant::now() > d);
+                let bounded = changes >= BUDGET_MIN_CHANGES || deadline_at.is_some_and(passed);
                 if bounded {
                     let (del, ins) = exact_change_lower_bounds(&old_ids, &new_ids, n_ids);
                     budget_exhausted = changes > del + ins;
@@ -659,12 +687,12 @@ fn intern<'a>(
     old: &[Line<'a>],
     new: &[Line<'a>],
     ignore_whitespace: bool,
-) -> (Vec<imara_diff::Token>, Vec<imara_diff::Token>) {
+) -> (Vec<Token>, Vec<Token>) {
     let mut ids: FxHashMap<Cow<'a, str>, u32> = FxHashMap::default();
-    let mut id_of = |line: &Line<'a>| -> imara_diff::Token {
+    let mut id_of = |line: &Line<'a>| -> Token {
         let key = line_key(line, ignore_whitespace);
         let next = ids.len() as u32;
-        imara_diff::Token(*ids.entry(key).or_insert(next))
+        Token(*ids.entry(key).or_insert(next))
     };
     let a = old.iter().map(&mut id_of).collect();
     let b = new.iter().map(&mut id_of).collect();
@@ -692,7 +720,7 @@ fn lines_equal(a: &Line<'_>, b: &Line<'_>, ignore_whitespace: bool) -> bool {
 }
 
 fn line_hash(line: &Line<'_>, ignore_whitespace: bool) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
+    use core::hash::{BuildHasher, Hash, Hasher};
     let mut h = rustc_hash::FxBuildHasher.build_hasher();
     if ignore_whitespace {
         // Most lines are already normal: hash them as they are, which is
@@ -790,10 +818,11 @@ fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
 /// minimal split, so its own diff is no larger than the whole one).
 pub const BUDGET_MIN_CHANGES: usize = 2 * 256;
 
+#[cfg(feature = "std")]
 thread_local! {
     /// The interner's slots and hashes from the thread's previous diff.
-    static INTERN_SCRATCH: std::cell::Cell<(Vec<u32>, Vec<u64>)> =
-        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+    static INTERN_SCRATCH: core::cell::Cell<(Vec<u32>, Vec<u64>)> =
+        const { core::cell::Cell::new((Vec::new(), Vec::new())) };
 }
 
 /// Lines hashed ahead of their interning (see `intern_side`).
@@ -820,7 +849,10 @@ impl Interner {
         // Reuse the thread's last table: a fresh multi-MB one comes back
         // from the allocator as new pages, and faulting them in costs more
         // than clearing warm memory.
+        #[cfg(feature = "std")]
         let (mut slots, mut hashes) = INTERN_SCRATCH.try_with(|c| c.take()).unwrap_or_default();
+        #[cfg(not(feature = "std"))]
+        let (mut slots, mut hashes) = (Vec::new(), Vec::new());
         slots.clear();
         slots.resize(cap, 0);
         hashes.clear();
@@ -834,12 +866,17 @@ impl Interner {
 
     /// Hands the buffers back for the thread's next diff; tables of small
     /// texts are not worth keeping and huge ones not worth holding on to.
+    #[cfg(feature = "std")]
     fn recycle(self) {
         let bytes = self.slots.capacity() * 4 + self.hashes.capacity() * 8;
         if (1 << 16..=1 << 24).contains(&bytes) {
             let _ = INTERN_SCRATCH.try_with(|c| c.set((self.slots, self.hashes)));
         }
     }
+
+    /// Without `std` there are no thread locals to keep them in.
+    #[cfg(not(feature = "std"))]
+    fn recycle(self) {}
 
     #[inline]
     fn slot(&self, h: u64) -> usize {
@@ -856,7 +893,7 @@ impl Interner {
             // SAFETY: a prefetch never faults and reads nothing the program
             // sees; `p` points into `slots`.
             unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast())
             };
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -885,12 +922,8 @@ impl Interner {
 /// The ops (0-based within the middle) of a diff of two id sequences:
 /// imara-diff's Myers, bounded by work; `similar`'s Myers instead when the
 /// caller set a deadline, as only it can stop at one.
-fn search(
-    old: &[imara_diff::Token],
-    new: &[imara_diff::Token],
-    n: u32,
-    deadline: Option<Instant>,
-) -> Vec<Op> {
+#[cfg(feature = "std")]
+fn search(old: &[Token], new: &[Token], n: u32, deadline: Option<Instant>) -> Vec<Op> {
     let mut ops = Vec::new();
     if deadline.is_some() {
         for op in
@@ -941,24 +974,37 @@ fn search(
     ops
 }
 
+/// Without `std`: `similar`'s Myers to the end, as imara-diff needs std
+/// (docs/DECISIONS.md D36). Its diffs are minimal, so they have the same
+/// counts as the std build's wherever that one is (fewer than
+/// [`BUDGET_MIN_CHANGES`] changed lines), but ties may align differently,
+/// and the search has no work bound (docs/LIMITS.md).
+#[cfg(not(feature = "std"))]
+fn search(old: &[Token], new: &[Token], _n: u32, deadline: Option<Instant>) -> Vec<Op> {
+    if let Some(never) = deadline {
+        match never {}
+    }
+    let mut ops = Vec::new();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
+        push_similar_op(&mut ops, op);
+    }
+    ops
+}
+
 /// Exact lower bounds of (removed, added) lines of any diff, as
 /// [`change_lower_bounds`] but from the dense ids (equal exactly when the
 /// line hashes are): no false hits, so a diff that is minimal is recognized
 /// as such (only a 64-bit collision can lower the bounds). A bitmap over
 /// the ids instead of hash sets: no hashing, no rehashing.
-fn exact_change_lower_bounds(
-    old: &[imara_diff::Token],
-    new: &[imara_diff::Token],
-    n: u32,
-) -> (usize, usize) {
-    let present = |tokens: &[imara_diff::Token]| {
+fn exact_change_lower_bounds(old: &[Token], new: &[Token], n: u32) -> (usize, usize) {
+    let present = |tokens: &[Token]| {
         let mut bits = vec![0u64; (n as usize).div_ceil(64)];
         for t in tokens {
             bits[t.0 as usize / 64] |= 1 << (t.0 % 64);
         }
         bits
     };
-    let absent = |bits: &[u64], tokens: &[imara_diff::Token]| {
+    let absent = |bits: &[u64], tokens: &[Token]| {
         tokens
             .iter()
             .filter(|t| bits[t.0 as usize / 64] & (1 << (t.0 % 64)) == 0)
@@ -1063,7 +1109,7 @@ mod tests {
             }
             let hashed = line_hash(&Line { text: &line, newline: true }, true);
             let reference = {
-                use std::hash::BuildHasher;
+                use core::hash::BuildHasher;
                 rustc_hash::FxBuildHasher.hash_one(normalize_whitespace(&line))
             };
             proptest::prop_assert_eq!(hashed, reference);

@@ -15,15 +15,17 @@ mod lines;
 mod options;
 mod store;
 
+#[cfg(feature = "std")]
+pub use detector::write_answer;
 pub use detector::{
     DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffMetadata, DiffMode,
-    DiffResult, ResponseDiffDetector, compare_shared, compare_texts, write_answer,
+    DiffResult, ResponseDiffDetector, compare_shared, compare_texts,
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
-pub use format::{DiffFormat, format_diff};
+pub use format::format_diff;
 pub use hash::{ContentHash, short_hash};
 pub(crate) use options::check_range;
-pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
+pub use options::{DiffFormat, DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
 
 /// The line diff engine and its formatter, for [`crate::__internals`]:
 /// not part of the public API.

@@ -1,10 +1,45 @@
 //! `diffOptions`: the JSON options of a response diff (docs/DECISIONS.md D6–D9).
 
+use crate::prelude::*;
+use core::fmt;
+
 use serde::{Deserialize, Serialize};
 
-use super::DiffFormat;
 use crate::error::field_path;
 use crate::{Error, Result};
+
+/// How a diff is printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum DiffFormat {
+    /// `@@ -12,3 +12,4 @@` hunks with context lines, ` `/`-`/`+` prefixes.
+    /// The default. Lossless: `patch` can apply it.
+    #[default]
+    Unified,
+    /// Per hunk, a `before:` block and an `after:` block. Lossless.
+    Split,
+    /// Changed lines only, `- ` / `+ `, no context and no positions. The
+    /// smallest; the agent sees what changed but not where.
+    Minimal,
+}
+
+impl DiffFormat {
+    /// The name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiffFormat::Unified => "unified",
+            DiffFormat::Split => "split",
+            DiffFormat::Minimal => "minimal",
+        }
+    }
+}
+
+impl fmt::Display for DiffFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Largest accepted `context`.
 pub const MAX_CONTEXT: usize = 1_000;

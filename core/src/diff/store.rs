@@ -1,6 +1,7 @@
 //! Keyed response storage with a byte cap; least recently used keys go first.
 
-use std::sync::Arc;
+use crate::prelude::*;
+use alloc::sync::Arc;
 
 use lru::LruCache;
 
@@ -16,7 +17,7 @@ pub(crate) struct Entry {
     /// [`super::short_hash`] of `text`, computed when a result's metadata
     /// is first read (docs/DECISIONS.md D35), and shared with every result
     /// that holds it, so a stored text is hashed at most once.
-    pub hash: Arc<std::sync::OnceLock<String>>,
+    pub hash: Arc<crate::sync::OnceLock<String>>,
 }
 
 impl Entry {

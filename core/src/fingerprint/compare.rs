@@ -1,8 +1,11 @@
 //! Comparing two fingerprints: typed changes with severities.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fmt;
-use std::str::FromStr;
+use crate::prelude::*;
+use alloc::collections::BTreeMap;
+
+use core::fmt;
+use core::str::FromStr;
+use hashbrown::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -472,7 +475,7 @@ pub fn compare(
         );
         cx.touched.insert("structure");
     }
-    let all = std::mem::take(&mut cx.changes);
+    let all = core::mem::take(&mut cx.changes);
     let total = all.len();
     let mut changes: Vec<FingerprintChange> = all
         .into_iter()
@@ -480,7 +483,7 @@ pub fn compare(
         .collect();
     let suppressed = total - changes.len();
     // Stable: within a severity, the generation order (section, then document order).
-    changes.sort_by_key(|c| std::cmp::Reverse(c.severity));
+    changes.sort_by_key(|c| core::cmp::Reverse(c.severity));
     let severity = changes
         .iter()
         .map(|c| Overall::from(c.severity))
@@ -601,7 +604,7 @@ fn quote_or(text: &str, selector: &str) -> String {
 }
 
 /// Items of `now` with no equal item in `was` (multiset difference).
-fn new_items<'a, T: Eq + std::hash::Hash>(was: &[T], now: &'a [T]) -> Vec<&'a T> {
+fn new_items<'a, T: Eq + core::hash::Hash>(was: &[T], now: &'a [T]) -> Vec<&'a T> {
     let mut counts: HashMap<&T, usize> = HashMap::new();
     for w in was {
         *counts.entry(w).or_default() += 1;
@@ -1287,7 +1290,7 @@ impl Cx {
     /// One change per newly covered element, or one for all of them when
     /// three or more are covered (one overlay, not twenty problems).
     fn report_obscured(&mut self) {
-        let list = std::mem::take(&mut self.obscured);
+        let list = core::mem::take(&mut self.obscured);
         if list.is_empty() {
             return;
         }
@@ -1732,7 +1735,7 @@ enum Pair<'a, T> {
 
 /// Pairs items with equal keys, the n-th repeat of a key with the n-th.
 /// Order: the baseline's items (paired or gone), then the new ones.
-fn pair_by<'a, T, K: Eq + std::hash::Hash>(
+fn pair_by<'a, T, K: Eq + core::hash::Hash>(
     was: &'a [T],
     now: &'a [T],
     key: impl Fn(&'a T) -> K,

@@ -44,6 +44,7 @@ mod compare;
 mod model;
 mod normalize;
 mod options;
+#[cfg(feature = "std")]
 mod store;
 
 pub use compare::{
@@ -58,6 +59,7 @@ pub use normalize::{normalize_selector, normalize_text, normalize_url};
 #[allow(deprecated)]
 pub use options::EXTRACTOR_JS;
 pub use options::{Depth, ExtractOptions, FINGERPRINT_SCRIPT, Scope};
+#[cfg(feature = "std")]
 pub use store::{
     BaselineStore, BaselineStoreConfig, DEFAULT_MEMORY_LIMIT, DEFAULT_RECENT_LIMIT,
     MIN_HASH_PREFIX, STALE_TEMP_AGE, validate_name,

@@ -1,12 +1,13 @@
 //! The fingerprint model: the page JSON (docs/DECISIONS.md D17, snake_case keys),
 //! parsed, validated, normalized, hashed and counted.
 
-use std::collections::BTreeMap;
-use std::fmt;
+use crate::prelude::*;
+use alloc::collections::BTreeMap;
+use core::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::normalize::{normalize_selector, normalize_text, normalize_url};
+use super::normalize::{collapse_ws, normalize_selector, normalize_text, normalize_url};
 use super::options::Depth;
 use crate::{Error, Result};
 
@@ -352,7 +353,7 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-fn heading_level<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<u8, D::Error> {
+fn heading_level<'de, D: Deserializer<'de>>(d: D) -> core::result::Result<u8, D::Error> {
     let level = u64::deserialize(d)?;
     match u8::try_from(level) {
         Ok(l @ 1..=6) => Ok(l),
@@ -549,7 +550,7 @@ impl Fingerprint {
         let s = &mut self.structure;
         // Landmark keys carry labels, which may carry dynamic text; keys that
         // collide after normalization get #2, #3 like the extractor's repeats.
-        let landmarks = std::mem::take(&mut s.landmarks);
+        let landmarks = core::mem::take(&mut s.landmarks);
         for (key, mut lm) in landmarks {
             let base = normalize_selector(&key).into_owned();
             let mut k = base.clone();
@@ -623,14 +624,10 @@ impl Fingerprint {
     }
 }
 
-fn norm(s: &mut String, f: impl Fn(&str) -> std::borrow::Cow<'_, str>) {
-    if let std::borrow::Cow::Owned(o) = f(s) {
+fn norm(s: &mut String, f: impl Fn(&str) -> alloc::borrow::Cow<'_, str>) {
+    if let alloc::borrow::Cow::Owned(o) = f(s) {
         *s = o;
     }
-}
-
-pub(crate) fn collapse_ws(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl fmt::Display for Fingerprint {
@@ -640,7 +637,7 @@ impl fmt::Display for Fingerprint {
     }
 }
 
-impl std::str::FromStr for Fingerprint {
+impl core::str::FromStr for Fingerprint {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         Fingerprint::from_json(s)

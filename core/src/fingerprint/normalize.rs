@@ -6,10 +6,12 @@
 //! a few times in a hundred loads). Numbers in running text (prices,
 //! counts) stay numbers, and short ones stay as written.
 
-use std::borrow::Cow;
-use std::sync::LazyLock;
+use crate::prelude::*;
+use alloc::borrow::Cow;
 
 use regex::{Captures, Regex};
+
+use crate::sync::OnceLock;
 
 const MONTH: &str = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?";
 const WEEKDAY: &str = "(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\\.?,?\\s+";
@@ -17,7 +19,13 @@ const UNIT: &str =
     "(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|[smhdw])";
 const TIME: &str = "\\d{1,2}:\\d{2}(?::\\d{2}(?:[.,]\\d{1,9})?)?(?:\\s?[AaPp]\\.?[Mm]\\.?)?(?:\\s?(?:Z|UTC|GMT|[+-]\\d{2}:?\\d{2}))?";
 
-static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
+/// The normalization pattern, compiled on first use.
+fn pattern() -> &'static Regex {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    PATTERN.get_or_init(build_pattern)
+}
+
+fn build_pattern() -> Regex {
     let alternatives = [
         // UUIDs first: they contain digit runs the number rule would eat.
         r"(?P<uuid>\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b)".to_owned(),
@@ -46,10 +54,13 @@ static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<word>[\p{L}\p{N}_]*\p{N}[\p{L}\p{N}_]*(?:[.,]\p{N}+)*)".to_owned(),
     ];
     Regex::new(&alternatives.join("|")).expect("the normalization pattern is valid")
-});
+}
 
-static DIGITS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\d{4,}").expect("the digit-run pattern is valid"));
+/// Runs of 4 or more digits, compiled on first use.
+fn digit_runs() -> &'static Regex {
+    static DIGITS: OnceLock<Regex> = OnceLock::new();
+    DIGITS.get_or_init(|| Regex::new(r"\d{4,}").expect("the digit-run pattern is valid"))
+}
 
 /// Replaces dynamic text with placeholders so that reloading a page does not
 /// change its fingerprint:
@@ -97,14 +108,14 @@ pub fn normalize_text(text: &str) -> Cow<'_, str> {
 /// One pass of [`normalize_text`].
 fn normalize_once(text: &str) -> Cow<'_, str> {
     let collapsed: Cow<'_, str> = if needs_ws_collapse(text) {
-        Cow::Owned(super::model::collapse_ws(text))
+        Cow::Owned(collapse_ws(text))
     } else {
         Cow::Borrowed(text)
     };
     if !collapsed.bytes().any(|b| b.is_ascii_digit()) && !has_word_date(&collapsed) {
         return collapsed;
     }
-    let replaced = PATTERN.replace_all(&collapsed, |c: &Captures<'_>| replacement(c));
+    let replaced = pattern().replace_all(&collapsed, |c: &Captures<'_>| replacement(c));
     match replaced {
         Cow::Borrowed(_) => collapsed,
         Cow::Owned(o) => Cow::Owned(o),
@@ -232,6 +243,11 @@ pub fn normalize_selector(selector: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whitespace runs as one space, trimmed: headings get this and no more.
+pub(crate) fn collapse_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Digits folded away, for matching elements whose text differs only in a
 /// counter (`Inbox (3)` and `Inbox (5)`).
 pub(crate) fn fold_digits(text: &str) -> String {
@@ -330,5 +346,5 @@ fn classify(word: &str) -> String {
     if prefixed_id {
         return "[id]".into();
     }
-    DIGITS.replace_all(word, "[number]").into_owned()
+    digit_runs().replace_all(word, "[number]").into_owned()
 }

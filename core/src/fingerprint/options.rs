@@ -1,7 +1,8 @@
 //! Extraction options and the page-side extractor.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::prelude::*;
+use core::fmt;
+use core::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -112,13 +113,13 @@ impl fmt::Display for Scope {
 }
 
 impl Serialize for Scope {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
 
 impl<'de> Deserialize<'de> for Scope {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
     }

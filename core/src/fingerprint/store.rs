@@ -1,6 +1,7 @@
 //! Named baselines and recently captured fingerprints.
 
-use std::collections::VecDeque;
+use crate::prelude::*;
+use alloc::collections::VecDeque;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -134,8 +135,8 @@ impl Default for BaselineStore {
     }
 }
 
-impl std::fmt::Debug for BaselineStore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for BaselineStore {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let state = lock(&self.state);
         f.debug_struct("BaselineStore")
             .field("named", &state.named.len())
@@ -580,7 +581,7 @@ fn read_baseline(dir: &Path, name: &str) -> Result<Option<Fingerprint>> {
 
 /// A temporary file older than this was left by a writer that died (a
 /// write takes milliseconds); opening the store deletes it.
-pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
+pub const STALE_TEMP_AGE: core::time::Duration = core::time::Duration::from_secs(3600);
 
 /// Deletes `.<name>.json.<random>.tmp` files older than [`STALE_TEMP_AGE`].
 /// Best effort: a file that cannot be read or removed is left alone.

@@ -2,6 +2,8 @@
 //! `browser_batch_execute`): a summary, then each step's rendered response
 //! under a heading of its own, one level down.
 
+use crate::prelude::*;
+
 /// One step of a batch, as the host ran it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BatchStep {

@@ -1,6 +1,7 @@
 //! `imageOptions`: resize keeping the aspect ratio (never upscaling) and
 //! re-encode as JPEG, PNG or WebP.
 
+use crate::prelude::*;
 use std::io::Cursor;
 
 use image::codecs::jpeg::JpegEncoder;

@@ -25,12 +25,14 @@
 //! assert!(!out.text.contains("Cart service down"));
 //! ```
 
+use crate::prelude::*;
+
 mod batch;
 #[cfg(feature = "images")]
 mod image;
 mod snapshot;
 
-use std::fmt::Write as _;
+use core::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,7 +42,7 @@ use crate::diff::{
 };
 use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, SnapshotDiff};
 use crate::tree::{PatchOptions, Shown, retire, snapshot_patch_archived};
-use std::sync::Arc;
+use alloc::sync::Arc;
 
 pub use batch::{BatchReport, BatchStep, render_batch};
 pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
@@ -196,6 +198,7 @@ pub struct Image {
 }
 
 mod base64_bytes {
+    use crate::prelude::*;
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD;
     use serde::{Deserialize, Deserializer, Serializer};
@@ -290,7 +293,7 @@ pub fn render(
             let body = match before {
                 Some(before) => body
                     .lines()
-                    .zip(before.lines().chain(std::iter::repeat("")))
+                    .zip(before.lines().chain(core::iter::repeat("")))
                     .filter(|(now, was)| now != was)
                     .map(|(now, _)| now)
                     .collect::<Vec<_>>()
@@ -701,7 +704,7 @@ fn render_console(messages: &[ConsoleMessage], filter: &ConsoleFilter) -> Option
     }
     // (level, text, location) → (first position, count)
     let mut kept: Vec<(ConsoleLevel, &ConsoleMessage, usize)> = Vec::new();
-    let mut index: rustc_hash::FxHashMap<(&str, &str, Option<&str>), usize> = Default::default();
+    let mut index: FxHashMap<(&str, &str, Option<&str>), usize> = Default::default();
     let mut filtered_out = 0usize;
     for m in messages {
         let level = ConsoleLevel::from_browser(&m.level);

@@ -2,6 +2,7 @@
 
 use crate::Result;
 use crate::expectation::{SnapshotFormat, SnapshotOptions};
+use crate::prelude::*;
 use crate::tree::{Selector, parse_aria};
 
 use super::Snapshot;

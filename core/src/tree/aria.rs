@@ -5,6 +5,7 @@
 //! printed back byte for byte. The parser is line based and iterative.
 
 use super::model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree};
+use crate::prelude::*;
 use crate::{Error, Result};
 
 const WHAT: &str = "aria snapshot";
@@ -182,7 +183,7 @@ enum ItemKind {
 }
 
 /// Parses what follows `- ` on a line.
-fn parse_item(item: &str) -> std::result::Result<(Element, ItemKind), String> {
+fn parse_item(item: &str) -> core::result::Result<(Element, ItemKind), String> {
     if let Some(rest) = item.strip_prefix('/') {
         let colon = rest
             .find(':')
@@ -252,7 +253,7 @@ fn parse_item(item: &str) -> std::result::Result<(Element, ItemKind), String> {
 
 /// Reads a YAML single-quoted scalar after its opening quote; returns the text
 /// and the number of bytes consumed including the closing quote.
-fn read_single_quoted(s: &str) -> std::result::Result<(String, usize), String> {
+fn read_single_quoted(s: &str) -> core::result::Result<(String, usize), String> {
     let mut out = String::new();
     let mut chars = s.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -271,7 +272,7 @@ fn read_single_quoted(s: &str) -> std::result::Result<(String, usize), String> {
 }
 
 /// Parses a YAML scalar value on one line: double-quoted, single-quoted or plain.
-fn parse_value(v: &str) -> std::result::Result<String, String> {
+fn parse_value(v: &str) -> core::result::Result<String, String> {
     if let Some(q) = v.strip_prefix('"') {
         let (s, used) = read_double_quoted(q)?;
         if !q[used..].trim().is_empty() {
@@ -296,7 +297,7 @@ fn parse_value(v: &str) -> std::result::Result<String, String> {
 }
 
 /// Reads a YAML double-quoted scalar after its opening quote.
-fn read_double_quoted(s: &str) -> std::result::Result<(String, usize), String> {
+fn read_double_quoted(s: &str) -> core::result::Result<(String, usize), String> {
     let mut out = String::new();
     let mut chars = s.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -306,7 +307,7 @@ fn read_double_quoted(s: &str) -> std::result::Result<(String, usize), String> {
                 let (_, e) = chars
                     .next()
                     .ok_or_else(|| "unterminated escape".to_owned())?;
-                let hex = |chars: &mut std::str::CharIndices<'_>, n: usize| {
+                let hex = |chars: &mut core::str::CharIndices<'_>, n: usize| {
                     let mut code = 0u32;
                     for _ in 0..n {
                         let d = chars
@@ -389,7 +390,7 @@ impl<'a> KeyParser<'a> {
         &r[..end]
     }
 
-    fn parse_key(&mut self) -> std::result::Result<Element, String> {
+    fn parse_key(&mut self) -> core::result::Result<Element, String> {
         let role = self.ident();
         if role.is_empty() {
             return Err(match self.peek() {
@@ -474,7 +475,7 @@ impl<'a> KeyParser<'a> {
     }
 
     /// A JSON string after its opening quote.
-    fn json_string(&mut self) -> std::result::Result<String, String> {
+    fn json_string(&mut self) -> core::result::Result<String, String> {
         let start = self.pos - 1;
         let bytes = self.s.as_bytes();
         let mut i = self.pos;
@@ -495,7 +496,7 @@ impl<'a> KeyParser<'a> {
 
     /// A regex name after its opening slash, kept verbatim (Playwright's rules:
     /// escapes and `[...]` classes do not end it).
-    fn regex(&mut self) -> std::result::Result<String, String> {
+    fn regex(&mut self) -> core::result::Result<String, String> {
         let r = self.rest();
         let mut escaped = false;
         let mut in_class = false;
@@ -577,7 +578,7 @@ impl Element {
     /// ```
     pub fn to_aria(&self) -> String {
         let mut out = String::new();
-        write_elements(&mut out, std::slice::from_ref(self), 0);
+        write_elements(&mut out, core::slice::from_ref(self), 0);
         out
     }
 
@@ -641,21 +642,21 @@ impl Element {
     }
 }
 
-impl std::fmt::Display for Tree {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for Tree {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.to_aria())
     }
 }
 
-impl std::fmt::Display for Element {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for Element {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.to_aria())
     }
 }
 
 /// Writes `elements` (and their subtrees) at `base` depth, iteratively.
 pub(crate) fn write_elements(out: &mut String, elements: &[Element], base: usize) {
-    let mut stack: Vec<(usize, std::slice::Iter<'_, Element>)> = vec![(base, elements.iter())];
+    let mut stack: Vec<(usize, core::slice::Iter<'_, Element>)> = vec![(base, elements.iter())];
     while let Some((depth, it)) = stack.last_mut() {
         let depth = *depth;
         let Some(e) = it.next() else {
@@ -724,7 +725,7 @@ pub(crate) fn json_quote(s: &str) -> String {
 }
 
 /// Playwright's `yamlEscapeKeyIfNeeded`.
-pub(crate) fn yaml_key(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn yaml_key(s: &str) -> alloc::borrow::Cow<'_, str> {
     if !yaml_needs_quotes(s) {
         return s.into();
     }
@@ -732,7 +733,7 @@ pub(crate) fn yaml_key(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Playwright's `yamlEscapeValueIfNeeded`.
-pub(crate) fn yaml_value(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn yaml_value(s: &str) -> alloc::borrow::Cow<'_, str> {
     if !yaml_needs_quotes(s) {
         return s.into();
     }

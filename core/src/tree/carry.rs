@@ -36,12 +36,12 @@
 
 use super::diff::{ITEM_ROLES, match_for_carry};
 use super::model::{Element, Tree};
-use crate::sync::lock;
+use crate::prelude::*;
+use crate::sync::{Mutex, lock};
 use crate::{Error, Result};
-use rustc_hash::{FxHashMap, FxHashSet};
+use alloc::collections::VecDeque;
+use alloc::sync::Arc;
 use serde::Deserialize;
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 
 /// How to carry refs over.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -155,11 +155,11 @@ struct Places {
 
 impl Places {
     fn of(tree: &Tree) -> Places {
-        use std::hash::{Hash, Hasher};
+        use core::hash::{Hash, Hasher};
         let mut p = Places::default();
         let mut nodes: Vec<&Element> = Vec::with_capacity(tree.len());
         // (children iterator, parent, nearest item)
-        let mut stack: Vec<(std::slice::Iter<'_, Element>, Option<usize>, Option<usize>)> =
+        let mut stack: Vec<(core::slice::Iter<'_, Element>, Option<usize>, Option<usize>)> =
             vec![(tree.roots.iter(), None, None)];
         while let Some((it, parent, item)) = stack.last_mut() {
             let Some(e) = it.next() else {
@@ -378,7 +378,7 @@ impl Page {
         let mut mapping = Vec::with_capacity(carried + fresh);
         {
             let mut k = 0;
-            let mut stack: Vec<std::slice::IterMut<'_, Element>> = vec![tree.roots.iter_mut()];
+            let mut stack: Vec<core::slice::IterMut<'_, Element>> = vec![tree.roots.iter_mut()];
             while let Some(it) = stack.last_mut() {
                 let Some(e) = it.next() else {
                     stack.pop();

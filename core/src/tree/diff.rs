@@ -15,10 +15,11 @@
 //! Value is not part of the identity, so a value change is a `changed`.
 
 use super::filter::Filter;
-use super::model::{Bounds, Element, Prop, State, Tree};
-use rustc_hash::{FxHashMap, FxHasher};
-use std::borrow::Cow;
-use std::hash::{Hash, Hasher};
+use super::model::{Bounds, Element, Prop, State, Tree, assemble};
+use crate::prelude::*;
+use alloc::borrow::Cow;
+use core::hash::{Hash, Hasher};
+use rustc_hash::FxHasher;
 
 const NONE: u32 = u32::MAX;
 
@@ -502,7 +503,7 @@ impl<'a> Flat<'a> {
             kid_start: Vec::new(),
             has_refs: false,
         };
-        let mut stack: Vec<(u32, std::slice::Iter<'a, Element>, u32)> =
+        let mut stack: Vec<(u32, core::slice::Iter<'a, Element>, u32)> =
             vec![(NONE, tree.roots.iter(), 0)];
         while let Some((parent, it, pos)) = stack.last_mut() {
             let Some(e) = it.next() else {
@@ -1030,7 +1031,7 @@ impl Matching<'_, '_> {
         if !self.role_renames {
             return;
         }
-        let mut queue: FxHashMap<&str, std::collections::VecDeque<u32>> = FxHashMap::default();
+        let mut queue: FxHashMap<&str, alloc::collections::VecDeque<u32>> = FxHashMap::default();
         for &n in news {
             if self.new_to_old[n as usize] == NONE {
                 queue
@@ -1270,7 +1271,7 @@ impl TreeDiff {
         // Old elements (shallow) with their parent, in preorder.
         let mut nodes: Vec<Option<Element>> = Vec::new();
         let mut parent: Vec<usize> = Vec::new();
-        let mut stack: Vec<(std::slice::Iter<'_, Element>, usize)> = vec![(old.roots.iter(), TOP)];
+        let mut stack: Vec<(core::slice::Iter<'_, Element>, usize)> = vec![(old.roots.iter(), TOP)];
         while let Some((it, p)) = stack.last_mut() {
             let p = *p;
             let Some(e) = it.next() else {
@@ -1386,6 +1387,6 @@ impl TreeDiff {
             let me = pre.len() - 1;
             walk.extend(kids[i].iter().rev().map(|&k| (k, me)));
         }
-        Tree::new(super::filter::assemble(pre))
+        Tree::new(assemble(pre))
     }
 }

@@ -1,8 +1,8 @@
 //! Filters applied to both trees before a diff: scope, prune, roles.
 
-use super::diff::shallow;
-use super::model::{Element, Tree};
+use super::model::{Element, Tree, assemble};
 use super::select::Selector;
+use crate::prelude::*;
 
 /// Which part of a tree to keep. Applied in this order: `scope`, `prune`,
 /// `roles`.
@@ -90,10 +90,10 @@ impl Filter {
         };
         // Kept elements in preorder with the index of their kept parent.
         let mut kept: Vec<(Element, usize)> = Vec::new();
-        let mut stack: Vec<(std::slice::Iter<'_, Element>, usize)> = Vec::new();
+        let mut stack: Vec<(core::slice::Iter<'_, Element>, usize)> = Vec::new();
         let top = usize::MAX;
         for root in scoped {
-            stack.push((std::slice::from_ref(root).iter(), top));
+            stack.push((core::slice::from_ref(root).iter(), top));
             while let Some((it, parent)) = stack.last_mut() {
                 let parent = *parent;
                 let Some(e) = it.next() else {
@@ -101,7 +101,7 @@ impl Filter {
                     continue;
                 };
                 let child_parent = if keep(e) {
-                    kept.push((shallow(e), parent));
+                    kept.push((e.shallow_clone(), parent));
                     kept.len() - 1
                 } else {
                     parent
@@ -113,21 +113,4 @@ impl Filter {
         }
         Tree::new(assemble(kept))
     }
-}
-
-/// Builds a forest from elements in preorder with their parent's index
-/// (`usize::MAX` for top level), without recursion.
-pub(crate) fn assemble(mut nodes: Vec<(Element, usize)>) -> Vec<Element> {
-    let mut roots = Vec::new();
-    while let Some((mut e, parent)) = nodes.pop() {
-        // Children were pushed last-first.
-        e.children.reverse();
-        if parent == usize::MAX {
-            roots.push(e);
-        } else {
-            nodes[parent].0.children.push(e);
-        }
-    }
-    roots.reverse();
-    roots
 }

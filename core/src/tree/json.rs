@@ -8,6 +8,7 @@
 //! flag is `true`, a valued attribute is a string.
 
 use super::model::{Bounds, Element, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree};
+use crate::prelude::*;
 use crate::{Error, Result};
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
@@ -45,9 +46,16 @@ impl Tree {
         }
         check_depth(json)?;
         let mut de = serde_json::Deserializer::from_str(json);
-        de.disable_recursion_limit();
-        let de = serde_stacker::Deserializer::new(&mut de);
-        let parsed: std::result::Result<OneOrMany, _> = serde_path_to_error::deserialize(de);
+        // With `std` the stack grows as deep as MAX_DEPTH needs; without it
+        // there is no stack to grow, and serde_json's own nesting limit
+        // (128 JSON levels, 63 tree levels) stands (docs/LIMITS.md).
+        #[cfg(feature = "std")]
+        let parsed: core::result::Result<OneOrMany, _> = {
+            de.disable_recursion_limit();
+            serde_path_to_error::deserialize(serde_stacker::Deserializer::new(&mut de))
+        };
+        #[cfg(not(feature = "std"))]
+        let parsed: core::result::Result<OneOrMany, _> = serde_path_to_error::deserialize(&mut de);
         match parsed {
             Ok(OneOrMany(roots)) => Ok(Tree { roots }),
             Err(e) => {
@@ -107,17 +115,17 @@ fn check_depth(json: &str) -> Result<()> {
 struct OneOrMany(Vec<Element>);
 
 impl<'de> Deserialize<'de> for OneOrMany {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = OneOrMany;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str("an array of elements or one element object")
             }
             fn visit_seq<A: SeqAccess<'de>>(
                 self,
                 mut seq: A,
-            ) -> std::result::Result<OneOrMany, A::Error> {
+            ) -> core::result::Result<OneOrMany, A::Error> {
                 let mut out = Vec::new();
                 while let Some(e) = seq.next_element::<Element>()? {
                     out.push(e);
@@ -127,7 +135,7 @@ impl<'de> Deserialize<'de> for OneOrMany {
             fn visit_map<A: MapAccess<'de>>(
                 self,
                 map: A,
-            ) -> std::result::Result<OneOrMany, A::Error> {
+            ) -> core::result::Result<OneOrMany, A::Error> {
                 Ok(OneOrMany(vec![ElementVisitor.visit_map(map)?]))
             }
         }
@@ -136,7 +144,7 @@ impl<'de> Deserialize<'de> for OneOrMany {
 }
 
 impl Serialize for Tree {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(self.roots.len()))?;
         for e in &self.roots {
             seq.serialize_element(e)?;
@@ -146,7 +154,7 @@ impl Serialize for Tree {
 }
 
 impl<'de> Deserialize<'de> for Tree {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         Ok(Tree {
             roots: Vec::deserialize(d)?,
         })
@@ -157,7 +165,7 @@ impl<'de> Deserialize<'de> for Tree {
 /// tree diff's JSON).
 pub(super) struct States<'a>(pub(super) &'a [State]);
 impl Serialize for States<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.0.len()))?;
         for st in self.0 {
             match &st.value {
@@ -172,7 +180,7 @@ impl Serialize for States<'_> {
 /// `props` as a JSON map in order (shared with the tree diff's JSON).
 pub(super) struct Props<'a>(pub(super) &'a [Prop]);
 impl Serialize for Props<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.0.len()))?;
         for p in self.0 {
             m.serialize_entry(&p.name, &p.value)?;
@@ -182,7 +190,7 @@ impl Serialize for Props<'_> {
 }
 
 impl Serialize for Bounds {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("Bounds", 4)?;
         st.serialize_field("x", &self.x)?;
         st.serialize_field("y", &self.y)?;
@@ -193,7 +201,7 @@ impl Serialize for Bounds {
 }
 
 impl<'de> Deserialize<'de> for Bounds {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         #[derive(Deserialize)]
         #[serde(deny_unknown_fields)]
         struct B {
@@ -213,9 +221,10 @@ impl<'de> Deserialize<'de> for Bounds {
 }
 
 impl Serialize for Element {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        // Depth is bounded by MAX_DEPTH; grow the stack if a small thread runs out.
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        // Depth is bounded by MAX_DEPTH; grow the stack if a small thread
+        // runs out (without `std`, the host's stack must hold it).
+        maybe_grow(|| {
             let mut st = s.serialize_struct("Element", 10)?;
             st.serialize_field("role", &self.role)?;
             if !self.name.is_empty() {
@@ -264,7 +273,7 @@ const FIELDS: &[&str] = &[
 ];
 
 impl<'de> Deserialize<'de> for Element {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         d.deserialize_struct("Element", FIELDS, ElementVisitor)
     }
 }
@@ -274,11 +283,11 @@ struct ElementVisitor;
 impl<'de> Visitor<'de> for ElementVisitor {
     type Value = Element;
 
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("an element object with at least a `role`")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Element, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> core::result::Result<Element, A::Error> {
         let mut e = Element::default();
         let mut role = None;
         while let Some(key) = map.next_key::<String>()? {
@@ -307,17 +316,17 @@ impl<'de> Visitor<'de> for ElementVisitor {
 struct StatesIn(Vec<State>);
 
 impl<'de> Deserialize<'de> for StatesIn {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = StatesIn;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str("an object of states (true for a flag, or a string/number value)")
             }
             fn visit_map<A: MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> std::result::Result<StatesIn, A::Error> {
+            ) -> core::result::Result<StatesIn, A::Error> {
                 let mut out = Vec::new();
                 while let Some(name) = map.next_key::<String>()? {
                     let value = match map.next_value::<serde_json::Value>()? {
@@ -343,17 +352,17 @@ impl<'de> Deserialize<'de> for StatesIn {
 struct PropsIn(Vec<Prop>);
 
 impl<'de> Deserialize<'de> for PropsIn {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = PropsIn;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str("an object of string properties")
             }
             fn visit_map<A: MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> std::result::Result<PropsIn, A::Error> {
+            ) -> core::result::Result<PropsIn, A::Error> {
                 let mut out = Vec::new();
                 while let Some(name) = map.next_key::<String>()? {
                     let value = map.next_value::<String>()?;
@@ -364,6 +373,16 @@ impl<'de> Deserialize<'de> for PropsIn {
         }
         d.deserialize_map(V)
     }
+}
+
+#[cfg(feature = "std")]
+fn maybe_grow<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, f)
+}
+
+#[cfg(not(feature = "std"))]
+fn maybe_grow<R>(f: impl FnOnce() -> R) -> R {
+    f()
 }
 
 #[cfg(test)]
@@ -380,21 +399,37 @@ mod tests {
         assert!(e.contains("nesting deeper"), "{e}");
     }
 
-    #[test]
-    fn json_at_the_depth_limit_works() {
+    /// `depth` nested elements as a JSON tree.
+    fn nested(depth: usize) -> String {
         let mut s = String::from("[");
-        for _ in 0..MAX_DEPTH - 1 {
+        for _ in 0..depth - 1 {
             s.push_str(r#"{"role":"generic","children":["#);
         }
         s.push_str(r#"{"role":"button"}"#);
-        for _ in 0..MAX_DEPTH - 1 {
+        for _ in 0..depth - 1 {
             s.push_str("]}");
         }
         s.push(']');
-        let t = Tree::from_json(&s).unwrap();
+        s
+    }
+
+    #[test]
+    #[cfg(feature = "std")]
+    fn json_at_the_depth_limit_works() {
+        let t = Tree::from_json(&nested(MAX_DEPTH)).unwrap();
         assert_eq!(t.len(), MAX_DEPTH);
         assert_eq!(Tree::from_json(&t.to_json()).unwrap(), t);
         assert_eq!(t.to_aria().lines().count(), MAX_DEPTH);
+    }
+
+    /// Without std, serde_json's nesting limit (128 JSON levels) stands:
+    /// 63 tree levels parse, 64 are a `Parse` error (docs/LIMITS.md).
+    #[test]
+    #[cfg(not(feature = "std"))]
+    fn json_without_std_nests_63_levels() {
+        assert_eq!(Tree::from_json(&nested(63)).unwrap().len(), 63);
+        let e = Tree::from_json(&nested(64)).unwrap_err().to_string();
+        assert!(e.contains("recursion limit exceeded"), "{e}");
     }
 
     #[test]

@@ -28,6 +28,7 @@ mod render;
 mod request;
 mod select;
 mod shown;
+#[cfg(feature = "std")]
 mod store;
 
 pub use aria::parse_aria;
@@ -47,6 +48,7 @@ pub use render::TreeDiffFormat;
 pub use request::TreeDiffRequest;
 pub use select::Selector;
 pub(crate) use shown::{Shown, retire};
+#[cfg(feature = "std")]
 pub use store::{
     DiskStore, DiskStoreConfig, ReadOutcome, SinceRead, SinceStore, SinceStoreConfig, now_ts,
 };

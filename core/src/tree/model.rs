@@ -1,5 +1,7 @@
 //! The element model (docs/DECISIONS.md D11).
 
+use crate::prelude::*;
+
 /// Deepest nesting accepted from any input (aria text or JSON).
 ///
 /// Real pages stay far below this; the limit keeps every code path (parsing,
@@ -70,7 +72,7 @@ impl Drop for Element {
             return;
         }
         // Detach descendants level by level so no drop recurses.
-        let mut stack = std::mem::take(&mut self.children);
+        let mut stack = core::mem::take(&mut self.children);
         while let Some(mut e) = stack.pop() {
             stack.append(&mut e.children);
         }
@@ -112,8 +114,8 @@ impl Clone for Element {
             return self.shallow_clone();
         }
         let mut pre: Vec<(Element, usize)> = Vec::new();
-        let mut stack: Vec<(std::slice::Iter<'_, Element>, usize)> =
-            vec![(std::slice::from_ref(self).iter(), usize::MAX)];
+        let mut stack: Vec<(core::slice::Iter<'_, Element>, usize)> =
+            vec![(core::slice::from_ref(self).iter(), usize::MAX)];
         while let Some((it, parent)) = stack.last_mut() {
             let parent = *parent;
             let Some(e) = it.next() else {
@@ -125,7 +127,7 @@ impl Clone for Element {
                 stack.push((e.children.iter(), pre.len() - 1));
             }
         }
-        super::filter::assemble(pre).pop().unwrap_or_default()
+        assemble(pre).pop().unwrap_or_default()
     }
 }
 
@@ -142,9 +144,9 @@ impl PartialEq for Element {
     }
 }
 
-impl std::fmt::Debug for Element {
+impl core::fmt::Debug for Element {
     /// The element as aria snapshot text (iterative, unlike a derived `Debug`).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Element({:?})", self.to_aria())
     }
 }
@@ -190,8 +192,8 @@ impl State {
     }
 }
 
-impl std::fmt::Display for State {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for State {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match &self.value {
             Some(v) => write!(f, "[{}={}]", self.name, v),
             None => write!(f, "[{}]", self.name),
@@ -236,8 +238,8 @@ pub struct Bounds {
     pub height: f64,
 }
 
-impl std::fmt::Display for Bounds {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for Bounds {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{},{},{},{}", self.x, self.y, self.width, self.height)
     }
 }
@@ -331,7 +333,7 @@ impl Element {
     /// ```
     pub fn descendants(&self) -> Walk<'_> {
         Walk {
-            stack: vec![(0, std::slice::from_ref(self).iter())],
+            stack: vec![(0, core::slice::from_ref(self).iter())],
         }
     }
 
@@ -394,7 +396,7 @@ impl Tree {
 /// Pre-order iterator over elements with their depth; see [`Tree::iter`].
 #[derive(Debug, Clone)]
 pub struct Walk<'a> {
-    stack: Vec<(usize, std::slice::Iter<'a, Element>)>,
+    stack: Vec<(usize, core::slice::Iter<'a, Element>)>,
 }
 
 impl<'a> Iterator for Walk<'a> {
@@ -417,4 +419,21 @@ impl<'a> Iterator for Walk<'a> {
             }
         }
     }
+}
+
+/// Builds a forest from elements in preorder with their parent's index
+/// (`usize::MAX` for top level), without recursion.
+pub(crate) fn assemble(mut nodes: Vec<(Element, usize)>) -> Vec<Element> {
+    let mut roots = Vec::new();
+    while let Some((mut e, parent)) = nodes.pop() {
+        // Children were pushed last-first.
+        e.children.reverse();
+        if parent == usize::MAX {
+            roots.push(e);
+        } else {
+            nodes[parent].0.children.push(e);
+        }
+    }
+    roots.reverse();
+    roots
 }

@@ -74,11 +74,10 @@
 
 use super::aria::parse_aria;
 use super::diff::{Field, Parent, diff};
-use super::filter::assemble;
-use super::model::{Element, State, Tree};
+use super::model::{Element, State, Tree, assemble};
+use crate::prelude::*;
 use crate::{Error, Result};
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::fmt::Write as _;
+use core::fmt::Write as _;
 
 /// Trees deeper than this are left to the line diff (the patch code walks
 /// them without recursion, but the gain is nil on such pages).
@@ -294,7 +293,7 @@ struct Node<'a> {
 fn flatten(tree: &Tree) -> Vec<Node<'_>> {
     let mut out: Vec<Node<'_>> = Vec::new();
     // (siblings iterator, parent index, previous sibling index)
-    let mut stack: Vec<(std::slice::Iter<'_, Element>, Option<usize>, Option<usize>)> =
+    let mut stack: Vec<(core::slice::Iter<'_, Element>, Option<usize>, Option<usize>)> =
         vec![(tree.roots.iter(), None, None)];
     while let Some((it, parent, prev)) = stack.last_mut() {
         let Some(e) = it.next() else {
@@ -816,7 +815,7 @@ fn write(
             // The reader sees what went: its name, or its first named descendant's.
             let named = e.descendants().map(|(_, d)| d).find(|d| !d.name.is_empty());
             match named {
-                Some(d) if std::ptr::eq(d, e) => {
+                Some(d) if core::ptr::eq(d, e) => {
                     let _ = write!(s, " {}", super::aria::json_quote(&e.name));
                 }
                 Some(d) => {
@@ -892,7 +891,7 @@ fn write(
             let (e, n) = with_placeholders(node.e, &shown);
             restored += n;
             let mut block = String::new();
-            super::aria::write_elements(&mut block, std::slice::from_ref(&e), 0);
+            super::aria::write_elements(&mut block, core::slice::from_ref(&e), 0);
             let block = restore_lines(&block);
             let mut lines = block.lines();
             let first = lines.next()?.strip_prefix("- ")?;
@@ -972,7 +971,7 @@ fn write(
                         let (e, n) = with_placeholders(e, &shown);
                         restored += n;
                         let mut block = String::new();
-                        super::aria::write_elements(&mut block, std::slice::from_ref(&e), 1);
+                        super::aria::write_elements(&mut block, core::slice::from_ref(&e), 1);
                         text.push('\n');
                         text.push_str(&restore_lines(&block));
                     }
@@ -998,7 +997,7 @@ fn write(
         .sum();
     let changed = touched_new
         .iter()
-        .filter(|i| !added_roots.contains(i) && !under(&new_nodes, &replaced_new, **i))
+        .filter(|i| !added_roots.contains(*i) && !under(&new_nodes, &replaced_new, **i))
         .count()
         + rewritten.len();
     let patch = SnapshotPatch {
@@ -1010,6 +1009,9 @@ fn write(
         moved,
         unchanged: new_nodes.len().saturating_sub(added + changed + moved),
     };
+    // hashbrown's maps (unlike std's) may touch their keys when dropped:
+    // end the borrows of `old_tree` before it moves.
+    drop(old_by_ref);
     // Lossless or nothing: the patch must rebuild the new text exactly.
     (apply_to(old_tree, &patch.text, Some(seen)).ok()?.to_aria() == new).then_some(patch)
 }
@@ -1120,7 +1122,7 @@ enum Anchor {
     Top,
 }
 
-fn bad(line: usize, why: impl std::fmt::Display) -> Error {
+fn bad(line: usize, why: impl core::fmt::Display) -> Error {
     Error::Parse {
         what: "snapshot patch",
         line,
@@ -1417,7 +1419,7 @@ fn reorder(tree: &mut Tree, ops: &[(usize, Op)]) -> Result<()> {
         }
         let mut taken: Vec<Element> = slots
             .iter()
-            .map(|&k| std::mem::replace(&mut siblings[k], Element::new("", "")))
+            .map(|&k| core::mem::replace(&mut siblings[k], Element::new("", "")))
             .collect();
         let mut sorted = slots.clone();
         sorted.sort_unstable();
@@ -1444,7 +1446,7 @@ fn path_of(tree: &Tree, r: &str) -> Option<Vec<usize>> {
 /// from the top, until `f` returns false. Iterative: any depth.
 fn walk_paths(tree: &Tree, mut f: impl FnMut(&Element, &[u32]) -> bool) {
     let mut path: Vec<u32> = Vec::new();
-    let mut stack: Vec<std::iter::Enumerate<std::slice::Iter<'_, Element>>> =
+    let mut stack: Vec<core::iter::Enumerate<core::slice::Iter<'_, Element>>> =
         vec![tree.roots.iter().enumerate()];
     while let Some(it) = stack.last_mut() {
         let Some((i, e)) = it.next() else {
@@ -1576,7 +1578,7 @@ fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     }
     // The old tree is taken apart, not copied: each element moves into
     // `out` without its children, which follow it.
-    let mut stack: Vec<(std::vec::IntoIter<Element>, usize)> =
+    let mut stack: Vec<(alloc::vec::IntoIter<Element>, usize)> =
         vec![(old.roots.into_iter(), usize::MAX)];
     while let Some((it, parent)) = stack.last_mut() {
         let parent = *parent;
@@ -1599,15 +1601,15 @@ fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
         } else if takes_focus {
             e.states.retain(|s| s.name != "active");
         }
-        let children = std::mem::take(&mut e.children);
+        let children = core::mem::take(&mut e.children);
         // A `~` element printed with children has them instead of its own.
         let mut new_children: Vec<Element> = Vec::new();
         let own = match r.as_deref().and_then(|r| changed.remove(r)) {
             Some(mut c) => {
                 pending -= 1;
-                new_children = std::mem::take(&mut c.children);
+                new_children = core::mem::take(&mut c.children);
                 if c.props.is_empty() {
-                    c.props = std::mem::take(&mut e.props);
+                    c.props = core::mem::take(&mut e.props);
                 }
                 c
             }

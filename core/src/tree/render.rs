@@ -13,8 +13,9 @@ use super::aria::{json_quote, yaml_needs_quotes};
 use super::diff::{Added, ElementContext, Field, Parent, Removed, TreeChange, TreeDiff, name_text};
 use super::json::{Props, States};
 use super::model::Element;
+use crate::prelude::*;
+use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
-use std::fmt::Write as _;
 
 /// Output format of a diff (and of a `since` read). In JSON options:
 /// `"agent"`, `"yaml"` or `"json"`.
@@ -33,7 +34,7 @@ pub enum TreeDiffFormat {
     Json,
 }
 
-impl std::str::FromStr for TreeDiffFormat {
+impl core::str::FromStr for TreeDiffFormat {
     type Err = crate::Error;
     fn from_str(s: &str) -> crate::Result<Self> {
         match s {
@@ -525,7 +526,7 @@ struct ChangeJson<'a> {
     aria_ref: Option<&'a str>,
     role: &'a str,
     name: &'a str,
-    field: std::borrow::Cow<'static, str>,
+    field: alloc::borrow::Cow<'static, str>,
     from: Option<&'a str>,
     to: Option<&'a str>,
 }

@@ -2,6 +2,7 @@
 //! `{"format", "identity", "roles", "prune", "scope", "compareBounds",
 //! "lenient"}`.
 
+use crate::prelude::*;
 use serde::Deserialize;
 
 use super::{Filter, IdentityMode, Selector, TreeDiffFormat, TreeDiffOptions};

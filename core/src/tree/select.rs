@@ -1,6 +1,7 @@
 //! Selecting a subtree (`e12`, `navigation`, `list "Cart"`) and listing visible text.
 
 use super::model::{Element, Tree};
+use crate::prelude::*;
 use crate::{Error, Result};
 
 /// Which subtree to select: the first match in document order.
@@ -165,8 +166,8 @@ impl Selector {
     }
 }
 
-impl std::fmt::Display for Selector {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for Selector {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Selector::Ref(r) => f.write_str(r),
             Selector::Role { role, name: None } => f.write_str(role),
@@ -178,7 +179,7 @@ impl std::fmt::Display for Selector {
     }
 }
 
-impl std::str::FromStr for Selector {
+impl core::str::FromStr for Selector {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         Selector::parse(s)
@@ -231,7 +232,7 @@ impl Tree {
 
     /// Mutable access to the first element matching `selector`.
     pub fn find_mut(&mut self, selector: &Selector) -> Option<&mut Element> {
-        let mut stack: Vec<std::slice::IterMut<'_, Element>> = vec![self.roots.iter_mut()];
+        let mut stack: Vec<core::slice::IterMut<'_, Element>> = vec![self.roots.iter_mut()];
         while let Some(it) = stack.last_mut() {
             match it.next() {
                 Some(e) => {

@@ -22,8 +22,8 @@
 
 use super::aria::parse_aria;
 use super::model::{Element, Tree};
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::cell::RefCell;
+use crate::prelude::*;
+use core::cell::RefCell;
 
 const HEADER: &str = "#shown";
 
@@ -123,7 +123,7 @@ pub(crate) fn retire(
                 let mut refs = Vec::new();
                 for (_, d) in e.descendants() {
                     if let Some(dr) = d.aria_ref.as_deref() {
-                        if !std::ptr::eq(d, e) && !in_prev.insert(dr) {
+                        if !core::ptr::eq(d, e) && !in_prev.insert(dr) {
                             return None;
                         }
                         if !in_new.contains(dr) {

@@ -8,11 +8,12 @@
 use super::diff::{TreeDiff, TreeDiffOptions, diff_with};
 use super::model::Tree;
 use super::render::{TreeDiffFormat, yaml_scalar};
+use crate::prelude::*;
 use crate::sync::lock;
 use crate::{Error, Result};
+use alloc::collections::VecDeque;
+use core::num::NonZeroUsize;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
