@@ -533,6 +533,8 @@ def tasks_section(out_dir_bench):
     md.append(table(["task"] + [labels.get(k, k) for k in kinds], rows, ["---"] + ["---"] * len(kinds)))
     md.append("")
     return md
+
+
 def sizes_section():
     """The C library's sizes and the core's crate counts (make sizes)."""
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
