@@ -80,8 +80,7 @@
 
 use std::collections::HashMap;
 
-#[path = "ax_name.rs"]
-mod ax_name;
+mod name;
 
 use anyhow::{Result, bail};
 use response_diff::tree::{Element, Prop, State, Tree};
@@ -110,7 +109,7 @@ pub struct AxSnapshot {
     /// backend id of their closest ancestor it kept (see [`Self::orphans`]).
     orphans: HashMap<i64, Vec<i64>>,
     /// The elements that gave each named node its name, by backend id
-    /// (ax_name.rs; filled as nodes are converted).
+    /// (`name`; filled as nodes are converted).
     name_parts: std::cell::RefCell<HashMap<i64, Vec<i64>>>,
 }
 
@@ -805,10 +804,10 @@ impl AxSnapshot {
                 "none" | "presentation" => return children,
                 r => (r.to_owned(), None),
             },
-            // The implicit role as Playwright computes it (ax_name.rs).
-            None => match ax_name::role(&self.dom, b) {
+            // The implicit role as Playwright computes it (`name`).
+            None => match name::role(&self.dom, b) {
                 Some(r) if r == "none" || r == "presentation" => return children,
-                Some(r) => (r, ax_name::native_level(d)),
+                Some(r) => (r, name::native_level(d)),
                 None => ("generic".to_owned(), None),
             },
         };
@@ -877,7 +876,7 @@ impl AxSnapshot {
         }
         // Names are computed only for what is not hidden (an inert
         // subtree's elements are named, an aria-hidden one's are not).
-        let name = if ax_name::hidden(&self.dom, b) {
+        let name = if name::hidden(&self.dom, b) {
             String::new()
         } else {
             self.dom_name(Some(b), &role)
@@ -1188,7 +1187,7 @@ impl AxSnapshot {
             self.dom.text_content(label, &mut text, 0);
             node.name = collapse(&text);
         }
-        // Playwright's name, computed from the DOM (ax_name.rs), where
+        // Playwright's name, computed from the DOM (`name`), where
         // the DOM snapshot tells it.
         let dom_name = self.dom_name(backend, role);
         if let Some(name) = &dom_name {
