@@ -19,6 +19,9 @@ use std::collections::HashSet;
 
 use super::{DomFacts, DomNode, MAX_DEPTH};
 
+mod content;
+pub(super) use content::*;
+
 /// Most elements one name computation visits before it gives up (and
 /// leaves Chromium's name): a tree item's name holds every nested item.
 const MAX_VISITS: usize = 4000;
@@ -998,7 +1001,7 @@ impl Walk<'_> {
 }
 
 fn allows_name_from_content(role: &str, descendant: bool) -> bool {
-    super::NAME_FROM_CONTENT.contains(&role)
+    NAME_FROM_CONTENT.contains(&role)
         || (descendant && DESCENDANT_NAME_FROM_CONTENT.contains(&role))
 }
 
