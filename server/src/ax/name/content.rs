@@ -3,9 +3,13 @@
 //! keep a name from content, and a name the content shows (elements under
 //! the node, or `aria-labelledby`/a caption pointing inside) is dropped.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
-use super::super::{Item, print::collapse};
+use super::*;
+use crate::ax::print::collapse;
+use crate::ax::{AxSnapshot, Item, Node};
 
 /// Roles Playwright names from their content (roleUtils.ts).
 pub(in crate::ax) const NAME_FROM_CONTENT: &[&str] = &[
@@ -111,4 +115,76 @@ pub(in crate::ax) fn shown_by_content(items: &[Item]) -> bool {
         matches!(c, Item::Node(n) if n.role == "generic" && n.children.iter().all(|c| !matches!(c, Item::Node(_))))
     });
     !leaf_child && items.iter().any(|c| matches!(c, Item::Node(_)))
+}
+
+/// The node of DOM element `b` among `items` (at any depth).
+fn find(items: &[Item], b: i64) -> Option<&Node> {
+    items.iter().find_map(|c| match c {
+        Item::Node(n) if n.backend == Some(b) => Some(&**n),
+        Item::Node(n) => find(&n.children, b),
+        _ => None,
+    })
+}
+
+impl AxSnapshot {
+    /// Whether the elements that gave a name are all shown under the node
+    /// (`items`), so that ai mode drops the name as redundant.
+    pub(in crate::ax) fn name_shown(
+        &self,
+        backend: Option<i64>,
+        name: &Name,
+        text: &str,
+        items: &[Item],
+    ) -> bool {
+        if text.is_empty() || name.contributors.is_empty() {
+            return false;
+        }
+        // What a named node under this one took its name from is
+        // represented by that node (its name, or what it shows).
+        let mut taken = HashSet::new();
+        {
+            let parts = self.name_parts.borrow();
+            let mut stack: Vec<&[Item]> = vec![items];
+            while let Some(level) = stack.pop() {
+                for item in level {
+                    if let Item::Node(n) = item {
+                        if n.targetable
+                            && let Some(p) = n.backend.and_then(|b| parts.get(&b))
+                        {
+                            taken.extend(p.iter().copied());
+                        }
+                        stack.push(&n.children);
+                    }
+                }
+            }
+        }
+        // Only elements Playwright gives a ref count (nameFromContentRefs);
+        // each is represented by its own node, unless that node is a
+        // generic holding only text, or by a named node under this one.
+        let under = |c: i64| backend.is_some_and(|b| c != b && self.within(c, b));
+        let with_ref: Vec<i64> = name
+            .contributors
+            .iter()
+            .copied()
+            .filter(|&c| match find(items, c) {
+                Some(n) => n.targetable,
+                None => {
+                    under(c)
+                        && node(&self.dom, c)
+                            .is_some_and(|d| d.targetable && makes_node(&self.dom, c, d))
+                }
+            })
+            .collect();
+        !with_ref.is_empty()
+            && with_ref.iter().all(|&c| {
+                taken.contains(&c)
+                    || match find(items, c) {
+                        Some(n) => {
+                            !(n.role == "generic"
+                                && n.children.iter().all(|c| !matches!(c, Item::Node(_))))
+                        }
+                        None => !leaf_generic(&self.dom, c, 0),
+                    }
+            })
+    }
 }
