@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Args, Button, Call, brief};
+use super::*;
 
 /// `browser_network_requests`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
