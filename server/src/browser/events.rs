@@ -35,7 +35,7 @@ pub struct TabEvents {
     /// Highest marker seen by [`Page::sync_events`].
     pub last_marker: u64,
     /// Navigations and requests in flight, for waiting after an action.
-    pub activity: crate::settle::Activity,
+    pub activity: crate::activity::Activity,
     /// Dialogs the server answered itself (`--dialogs accept|dismiss`),
     /// not yet reported.
     pub dialogs: Vec<String>,
@@ -186,7 +186,7 @@ pub(crate) fn on_event(
         // (Playwright's console does not show it either).
         "Log.entryAdded"
             if str_at("/entry/source") == "network"
-                && crate::settle::is_favicon_url(str_at("/entry/url")) => {}
+                && crate::activity::is_favicon_url(str_at("/entry/url")) => {}
         "Log.entryAdded" => {
             let location = p
                 .pointer("/entry/url")

@@ -302,13 +302,16 @@ impl Page {
     /// [`Page::wait_loaded`]) and starts its DOM change clock (see
     /// `settle`). Returns the point in the tab's events from which what
     /// happens counts as caused by the coming action.
-    pub fn mark(&self, token: u64) -> crate::settle::Mark {
+    pub fn mark(&self, token: u64) -> crate::activity::Mark {
         {
             let mut ev = lock(&self.events);
             ev.loads_at_mark = ev.loads;
         }
         let _ = self.evaluate(
-            &format!("window.__rdDoc = {token}; {}", crate::settle::DOM_CLOCK_JS),
+            &format!(
+                "window.__rdDoc = {token}; {}",
+                crate::activity::DOM_CLOCK_JS
+            ),
             false,
             Duration::from_secs(2),
         );
