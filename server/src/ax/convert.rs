@@ -19,8 +19,16 @@
 //! - a control Chromium leaves unnamed is named by its `<label for>`, even
 //!   a label that is not displayed (Playwright's rule).
 
-use super::*;
-use name::{NAME_FROM_CONTENT, NameFrom, all_shown, name_from, own_text, shown_by_content};
+use response_diff::tree::State;
+use serde_json::Value;
+
+use super::dom::{MAX_DEPTH, has_role_attr, is_aria_hidden};
+use super::frames::qualify_frame;
+use super::model::{AxSnapshot, Item, Node};
+use super::name::{NAME_FROM_CONTENT, NameFrom, all_shown, name_from, own_text, shown_by_content};
+use super::print::{b_or, collapse, normalize};
+use super::read::{ax_string, hidden_by_aria, ignored_as_text};
+use super::role::{TABLE_PARTS, aria_role};
 
 /// Roles whose value is shown inline and whose children are not shown.
 pub(super) const FIELD_ROLES: &[&str] = &[

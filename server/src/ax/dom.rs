@@ -9,7 +9,12 @@
 //!   not `pointer`;
 //! - `::before`/`::after` text is a quoted CSS `content`.
 
-use super::*;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+/// Deepest nesting converted; deeper subtrees are cut (the core's limit is 1000).
+pub(super) const MAX_DEPTH: usize = 900;
 
 /// The CDP method for [`DomFacts`] and its parameters.
 pub const DOM_SNAPSHOT_METHOD: &str = "DOMSnapshot.captureSnapshot";

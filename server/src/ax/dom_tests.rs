@@ -1,5 +1,9 @@
-use super::*;
-use serde_json::json;
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::dom::{DomFacts, css_string};
+use super::model::AxSnapshot;
 
 /// One DOM node: backend id, parent's backend id, tag (`#text` for
 /// text), attributes, text (for text nodes) and display.

@@ -5,7 +5,8 @@
 //! frames), its ids qualified by its frame number (`crate::frames`,
 //! docs/DECISIONS.md D31).
 
-use super::*;
+use super::dom::MAX_DEPTH;
+use super::model::{AxSnapshot, Item};
 
 /// Qualifies the ids under an out-of-process `iframe` node (its items as
 /// [`AxSnapshot::convert`] returned them) with its frame number; ids of

@@ -11,7 +11,21 @@
 //!   pointer`, its parent's cursor not), which Chromium drops as
 //!   uninteresting and Playwright keeps as a `generic`.
 
-use super::*;
+use std::collections::HashMap;
+
+use response_diff::tree::{Prop, State};
+use serde_json::Value;
+
+use super::name;
+
+use super::convert::FIELD_ROLES;
+use super::dom::{DomFacts, MAX_DEPTH, is_aria_hidden};
+use super::model::{AxSnapshot, Item, Node};
+use super::print::{collapse, normalize};
+use super::read::{has_true_property, hidden_by_aria};
+use super::role::{
+    CHECKED_ROLES, DISABLED_ROLES, EXPANDED_ROLES, SELECTED_ROLES, state_rank, truncate_data_url,
+};
 
 impl AxSnapshot {
     /// The outermost `aria-hidden` elements of the DOM that have no node in

@@ -35,80 +35,21 @@
 //! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
 //! same rules where it can be.
 
-use std::collections::HashMap;
-
 mod convert;
 mod dom;
 mod frames;
 mod hidden;
+mod model;
 mod name;
 mod print;
 mod read;
 mod role;
 mod wrappers;
 
-use response_diff::tree::{Prop, State, Tree};
-use serde_json::Value;
+use response_diff::tree::Tree;
 
-use convert::*;
-use dom::*;
 pub use dom::{DOM_SNAPSHOT_METHOD, DomFacts, dom_snapshot_params};
-use frames::*;
-use print::*;
-use read::*;
-use role::*;
-
-/// Deepest nesting converted; deeper subtrees are cut (the core's limit is 1000).
-const MAX_DEPTH: usize = 900;
-
-/// One parsed snapshot of a page's accessibility tree.
-#[derive(Debug)]
-pub struct AxSnapshot {
-    nodes: Vec<Value>,
-    by_id: HashMap<String, usize>,
-    by_backend: HashMap<i64, usize>,
-    root: Option<usize>,
-    origin: Option<String>,
-    dom: DomFacts,
-    frames: HashMap<i64, AxSnapshot>,
-    /// Out-of-process iframes' trees by the backend id of their `<iframe>`
-    /// (each with its own process's DOM facts; `frames.rs`).
-    remote: HashMap<i64, AxSnapshot>,
-    /// The frame number that qualifies this tree's node ids (0: the tab's
-    /// own process).
-    frame: u32,
-    /// `aria-hidden` elements Chromium left out of its tree entirely, by the
-    /// backend id of their closest ancestor it kept (see [`Self::orphans`]).
-    orphans: HashMap<i64, Vec<i64>>,
-    /// The elements that gave each named node its name, by backend id
-    /// (`name`; filled as nodes are converted).
-    name_parts: std::cell::RefCell<HashMap<i64, Vec<i64>>>,
-}
-
-enum Item {
-    Node(Box<Node>),
-    /// Text and the backend id of the DOM text node it comes from.
-    Text(String, Option<i64>),
-    /// Joins the texts around it without a space (a `<br>`, as Playwright
-    /// reads it).
-    Glue,
-}
-
-struct Node {
-    role: String,
-    name: String,
-    value: Option<String>,
-    backend: Option<i64>,
-    states: Vec<State>,
-    props: Vec<Prop>,
-    children: Vec<Item>,
-    /// Playwright would give it a ref: it has a box and takes pointer
-    /// events (a generic is unwrapped only around such a node).
-    targetable: bool,
-    /// A click target of its own (see [`DomNode::click_root`]): kept
-    /// even when it is an empty generic or a nameless image.
-    click_root: bool,
-}
+pub use model::AxSnapshot;
 
 pub use crate::frames::parse_ref;
 

@@ -10,7 +10,8 @@
 
 use response_diff::tree::Element;
 
-use super::*;
+use super::dom::MAX_DEPTH;
+use super::model::{AxSnapshot, Item, Node};
 
 /// A backend id, or one no node has.
 pub(super) fn b_or(b: Option<i64>) -> i64 {

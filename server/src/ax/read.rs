@@ -8,10 +8,13 @@
 //! - `<body>` is the snapshot's root, `[active]` when the document has
 //!   focus and nothing in it does.
 
+use std::collections::HashMap;
+
 use anyhow::{Result, bail};
 use serde_json::Value;
 
-use super::*;
+use super::dom::{DOM_SNAPSHOT_METHOD, DomFacts, DomNode, dom_snapshot_params};
+use super::model::AxSnapshot;
 
 /// Whether an ignored node was left out only for reasons Playwright does
 /// not have (it was not hidden).

@@ -13,7 +13,11 @@
 //!   URLs cut after the comma) and text fields with a `placeholder` other
 //!   than their name get `/placeholder`.
 
-use super::*;
+use response_diff::tree::{Prop, State};
+use serde_json::Value;
+
+use super::dom::DomNode;
+use super::model::{AxSnapshot, Node};
 
 /// Playwright's attribute order (renderAriaSnapshotAsYaml).
 pub(super) fn state_rank(s: &State) -> u8 {

@@ -1,5 +1,8 @@
-use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
+
+use super::model::AxSnapshot;
+use super::parse_ref;
+use super::read::origin_of;
 
 fn node(id: u32, parent: Option<u32>, role: &str, name: &str, children: &[u32]) -> Value {
     let mut n = json!({

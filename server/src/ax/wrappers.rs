@@ -5,7 +5,9 @@
 //! only around a node Playwright would give a ref); an empty click target
 //! and a nameless image that is one are kept.
 
-use super::*;
+use super::model::{AxSnapshot, Item, Node};
+use super::print::normalize;
+use super::role::TABLE_PARTS;
 
 impl AxSnapshot {
     /// Playwright shows every element without a role as a `generic` (and

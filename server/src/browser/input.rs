@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::error::Error;
 
-use super::*;
+use super::page::Page;
 
 impl Page {
     /// Resolves a backend node id to a JS object id; `None` when the node

@@ -28,6 +28,3 @@ pub use launch::{
 };
 pub use page::Page;
 pub use session::Session;
-
-use events::*;
-use launch::*;

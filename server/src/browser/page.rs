@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::cdp::Cdp;
 use crate::error::{Error, lock};
 
-use super::*;
+use super::events::{MARKER, MARKERS, TabEvents, close_first_dialog};
 
 /// One tab: headless_chrome's handle and our CDP session on it.
 #[derive(Clone)]

@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 use crate::cdp::{Cdp, Listener};
 use crate::error::Error;
 
-use super::*;
+use super::events::{TabEvents, on_event, session_setup};
+use super::launch::{BrowserConfig, Chromium, TAB_KEYS};
+use super::page::Page;
 
 /// The tabs of one browser context: the default context of a launched
 /// browser, or a context of its own ([`crate::context`]) that is disposed

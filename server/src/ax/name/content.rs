@@ -7,31 +7,11 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::*;
+use super::role::node;
+use super::snapshot::{leaf_generic, makes_node};
+use super::walk::Name;
+use crate::ax::model::{AxSnapshot, Item, Node};
 use crate::ax::print::collapse;
-use crate::ax::{AxSnapshot, Item, Node};
-
-/// Roles Playwright names from their content (roleUtils.ts).
-pub(in crate::ax) const NAME_FROM_CONTENT: &[&str] = &[
-    "button",
-    "cell",
-    "checkbox",
-    "columnheader",
-    "gridcell",
-    "heading",
-    "link",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "option",
-    "radio",
-    "row",
-    "rowheader",
-    "switch",
-    "tab",
-    "tooltip",
-    "treeitem",
-];
 
 /// Where Chromium took a node's name from: its content, other elements
 /// (`aria-labelledby`, a table's caption: their backend ids), or something

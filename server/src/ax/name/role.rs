@@ -5,7 +5,7 @@
 //! prohibit a name), heading levels, and `isElementHiddenForAria` (not
 //! rendered, `aria-hidden`, inside a closed `<select>`).
 
-use super::*;
+use crate::ax::dom::{DomFacts, DomNode, MAX_DEPTH};
 
 pub(super) const PROHIBITS_NAME: &[&str] = &[
     "caption",
@@ -339,7 +339,7 @@ pub(in crate::ax) fn hidden(dom: &DomFacts, b: i64) -> bool {
             return false;
         }
         let display_none = !options && !rendered(dom, cur, 0);
-        if display_none || crate::ax::is_aria_hidden(d) {
+        if display_none || crate::ax::dom::is_aria_hidden(d) {
             return true;
         }
         match dom.parent.get(&cur) {

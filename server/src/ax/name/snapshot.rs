@@ -3,8 +3,12 @@
 //! as text, and nodes shaped as the DOM has them where Chromium's tree
 //! differs (ruby text, a modal page, the wrappers Playwright makes).
 
-use super::*;
-use crate::ax::{AxSnapshot, Item, Node};
+use super::role::{
+    PROHIBITS_NAME, VALID_ROLES, closest_disabled_fieldset, hidden, native_level, node, role, tag,
+};
+use super::walk::{Name, accessible_name, css_content};
+use crate::ax::dom::{DomFacts, DomNode};
+use crate::ax::model::{AxSnapshot, Item, Node};
 
 /// Whether Playwright makes a node of the element (ai mode: visible to
 /// aria or on screen; not none/presentation; not an inline generic
@@ -62,7 +66,7 @@ impl AxSnapshot {
     /// The backend id of the `::before`/`::after` an AX node (CSS
     /// content's text) sits under.
     pub(in crate::ax) fn pseudo_parent(&self, n: &serde_json::Value) -> Option<i64> {
-        let p = n.get("parentId").and_then(crate::ax::id_str)?;
+        let p = n.get("parentId").and_then(crate::ax::read::id_str)?;
         let b = self.backend_of(*self.by_id.get(&p)?)?;
         node(&self.dom, b)
             .filter(|d| matches!(d.tag.as_str(), "::before" | "::after"))
@@ -95,7 +99,7 @@ impl AxSnapshot {
     pub(in crate::ax) fn dom_shaped(&self, mut n: Node) -> Vec<Item> {
         let apart = |a, b| self.apart(a, b);
         let Some(d) = n.backend.and_then(|b| node(&self.dom, b)) else {
-            return crate::ax::normalize(n, &apart);
+            return crate::ax::print::normalize(n, &apart);
         };
         let b = n.backend.unwrap_or_default();
         let ours = role(&self.dom, b);
@@ -108,7 +112,7 @@ impl AxSnapshot {
             // Presentational by inheritance (an `<li>` of a `role=none`
             // list): no node, its children in its place.
             Some("none" | "presentation") => {
-                return crate::ax::merge_text(std::mem::take(&mut n.children), &apart);
+                return crate::ax::print::merge_text(std::mem::take(&mut n.children), &apart);
             }
             // Elements Playwright gives no role: `<s>`, `<hgroup>`, a
             // `<section>` or `<form>` named only by `title`.
@@ -129,7 +133,7 @@ impl AxSnapshot {
             && d.only_text_child
             && n.name.is_empty()
         {
-            return crate::ax::merge_text(std::mem::take(&mut n.children), &apart);
+            return crate::ax::print::merge_text(std::mem::take(&mut n.children), &apart);
         }
         // An option is disabled by a disabled fieldset around its select
         // (Playwright's belongsToDisabledFieldSet), not only by its own
@@ -148,7 +152,7 @@ impl AxSnapshot {
                 .is_some_and(|&l| self.within(b, l))
         {
             n.states.push(response_diff::tree::State::flag("disabled"));
-            n.states.sort_by_key(crate::ax::state_rank);
+            n.states.sort_by_key(crate::ax::role::state_rank);
         }
         if let Some(v) = d.attr("aria-invalid").map(str::trim)
             && (v == "spelling" || v == "grammar")
@@ -157,7 +161,7 @@ impl AxSnapshot {
             n.states.retain(|s| s.name != "invalid");
             n.states
                 .push(response_diff::tree::State::with_value("invalid", v));
-            n.states.sort_by_key(crate::ax::state_rank);
+            n.states.sort_by_key(crate::ax::role::state_rank);
         }
         // Playwright's level: a native heading's own, else aria-level on
         // the roles that have one, else none.
@@ -173,10 +177,10 @@ impl AxSnapshot {
                     "level",
                     l.to_string(),
                 ));
-                n.states.sort_by_key(crate::ax::state_rank);
+                n.states.sort_by_key(crate::ax::role::state_rank);
             }
         }
-        crate::ax::normalize(n, &apart)
+        crate::ax::print::normalize(n, &apart)
     }
 
     /// Whether Playwright makes a node of an element Chromium left out:
@@ -244,7 +248,7 @@ impl AxSnapshot {
             .flatten()
             .filter_map(|&k| Some(Item::Text(self.dom.text.get(&k)?.clone(), Some(k))))
             .collect();
-        Some(crate::ax::normalize(
+        Some(crate::ax::print::normalize(
             Node {
                 role: "generic".into(),
                 name: String::new(),

@@ -4,11 +4,174 @@
 //! `<title>`), a control's value inside its own label, name from content
 //! with CSS `::before`/`::after` text, and the elements that gave a name.
 
-use super::*;
+use std::collections::HashSet;
+
+use super::role::{PROHIBITS_NAME, closest, hidden, input_type, node, rendered, role, tag};
+use crate::ax::dom::{DomFacts, DomNode, MAX_DEPTH};
+
+/// Most elements one name computation visits before it gives up (and
+/// leaves Chromium's name): a tree item's name holds every nested item.
+pub(super) const MAX_VISITS: usize = 4000;
+
+/// A name and the elements (other than the named one) whose text gave it.
+pub(in crate::ax) struct Name {
+    pub text: String,
+    pub contributors: Vec<i64>,
+}
+
+/// The walk met something the DOM snapshot cannot tell.
+pub(super) struct Unknown;
+
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Target {
+    Itself,
+    Descendant,
+    Outside,
+}
+
+/// Where the walk is (Playwright's `AccessibleNameOptions`); each `Some`
+/// says whether the root of that traversal was hidden.
+#[derive(Clone, Copy)]
+pub(super) struct Opts {
+    pub(super) labelled_by: Option<bool>,
+    pub(super) label: Option<bool>,
+    pub(super) native: Option<bool>,
+    pub(super) target: Target,
+}
+
+#[derive(Default)]
+pub(super) struct Part {
+    pub(super) text: String,
+    pub(super) elements: Vec<i64>,
+}
+
+impl Part {
+    pub(super) fn of(text: &str, b: i64) -> Part {
+        Part {
+            text: text.to_owned(),
+            elements: if text.is_empty() { Vec::new() } else { vec![b] },
+        }
+    }
+
+    pub(super) fn join(parts: Vec<Part>, sep: &str) -> Part {
+        let mut out = Part::default();
+        let mut texts = Vec::with_capacity(parts.len());
+        for p in parts {
+            texts.push(p.text);
+            out.elements.extend(p.elements);
+        }
+        out.text = texts.join(sep);
+        out
+    }
+}
+
+pub(super) struct Walk<'a> {
+    pub(super) dom: &'a DomFacts,
+    pub(super) visited: HashSet<i64>,
+    pub(super) visits: usize,
+}
+
+/// The accessible name of element `b`, as Playwright computes it (roles
+/// that prohibit a name get none), or `None` when the DOM snapshot does
+/// not tell.
+pub(super) fn accessible_name(dom: &DomFacts, b: i64) -> Option<Name> {
+    let role = role(dom, b);
+    if role.as_deref().is_some_and(|r| PROHIBITS_NAME.contains(&r)) {
+        return Some(Name {
+            text: String::new(),
+            contributors: Vec::new(),
+        });
+    }
+    let mut walk = Walk {
+        dom,
+        visited: HashSet::new(),
+        visits: 0,
+    };
+    let part = walk
+        .alt(
+            b,
+            Opts {
+                labelled_by: None,
+                label: None,
+                native: None,
+                target: Target::Itself,
+            },
+            0,
+        )
+        .ok()?;
+    let mut contributors = part.elements;
+    contributors.retain(|&c| c != b);
+    contributors.sort_unstable();
+    contributors.dedup();
+    Some(Name {
+        text: flat(&part.text),
+        contributors,
+    })
+}
+
+/// accname's "flat string": whitespace runs to one space, zero-width
+/// characters dropped, trimmed.
+pub(super) fn flat(s: &str) -> String {
+    crate::ax::print::collapse(s)
+}
+
+pub(super) fn allows_name_from_content(role: &str, descendant: bool) -> bool {
+    NAME_FROM_CONTENT.contains(&role)
+        || (descendant && DESCENDANT_NAME_FROM_CONTENT.contains(&role))
+}
+
+/// Roles Playwright names from their content (roleUtils.ts).
+pub(in crate::ax) const NAME_FROM_CONTENT: &[&str] = &[
+    "button",
+    "cell",
+    "checkbox",
+    "columnheader",
+    "gridcell",
+    "heading",
+    "link",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "radio",
+    "row",
+    "rowheader",
+    "switch",
+    "tab",
+    "tooltip",
+    "treeitem",
+];
+
+pub(super) const DESCENDANT_NAME_FROM_CONTENT: &[&str] = &[
+    "",
+    "caption",
+    "code",
+    "contentinfo",
+    "definition",
+    "deletion",
+    "emphasis",
+    "insertion",
+    "list",
+    "listitem",
+    "mark",
+    "none",
+    "paragraph",
+    "presentation",
+    "region",
+    "row",
+    "rowgroup",
+    "section",
+    "strong",
+    "subscript",
+    "superscript",
+    "table",
+    "term",
+    "time",
+];
 
 /// The `<label>`s of a labelable element: the first `<label for>` of its
 /// id, and a `<label>` around it without `for`.
-fn labels(dom: &DomFacts, b: i64, d: &DomNode) -> Vec<i64> {
+pub(super) fn labels(dom: &DomFacts, b: i64, d: &DomNode) -> Vec<i64> {
     let labelable = match tag(d).as_str() {
         "BUTTON" | "METER" | "OUTPUT" | "PROGRESS" | "SELECT" | "TEXTAREA" => true,
         "INPUT" => input_type(d) != "hidden",
@@ -126,12 +289,12 @@ impl Walk<'_> {
         String::new()
     }
 
-    fn attr_part(&self, b: i64, name: &str) -> Part {
+    pub(super) fn attr_part(&self, b: i64, name: &str) -> Part {
         let v = self.d(b).and_then(|d| d.attr(name)).unwrap_or_default();
         Part::of(v, b)
     }
 
-    fn labels_text(&mut self, labels: &[i64], depth: usize) -> Result<Part, Unknown> {
+    pub(super) fn labels_text(&mut self, labels: &[i64], depth: usize) -> Result<Part, Unknown> {
         let mut parts = Vec::new();
         for &l in labels {
             let p = self.alt(
@@ -502,7 +665,7 @@ impl Walk<'_> {
     }
 
     /// Playwright's `innerAccumulatedElementText`.
-    fn inner(&mut self, b: i64, o: Opts, depth: usize) -> Result<Part, Unknown> {
+    pub(super) fn inner(&mut self, b: i64, o: Opts, depth: usize) -> Result<Part, Unknown> {
         let mut out = Part {
             text: self.pseudo(b, "::before"),
             elements: Vec::new(),
