@@ -1,25 +1,6 @@
-//! The tool catalog: every tool's name, description, input schema and
-//! validator, in catalog order (`for_each_tool`, the one list the MCP
-//! tools and `TOOLS` are made from), and the names a call may use.
-
-use std::sync::Arc;
-
-use serde_json::{Map, Value};
-
-use super::parse::validate;
-use super::*;
-
-/// A tool's catalog entry.
-pub struct ToolInfo {
-    /// Name.
-    pub name: &'static str,
-    /// Description.
-    pub description: &'static str,
-    /// Input schema.
-    pub schema: fn() -> Arc<Map<String, Value>>,
-    /// Validates the arguments into a call.
-    pub(super) validate: fn(&Args) -> Result<Call, String>,
-}
+//! The tool catalog: every tool's name, parameters and description, in
+//! catalog order (`for_each_tool`, the one list the MCP tools and
+//! `TOOLS` are made from).
 
 /// Tool descriptions (one place for the catalog and the MCP tools).
 pub mod desc {
@@ -44,7 +25,7 @@ pub mod desc {
     pub const BATCH: &str = "Run tool calls in order; returns a summary and each step's result. Every step is validated before any runs.";
     pub const GET_FINGERPRINT: &str = "Compact semantic summary of the page (landmarks, headings, forms, interactive elements, errors); saveAs keeps it as a named baseline.";
     pub const COMPARE_FINGERPRINT: &str = "Compare the page with a baseline name or fingerprint hash; reports typed changes with severities.";
-    pub use super::interaction::desc::*;
+    pub use crate::tools::interaction::desc::*;
 }
 
 /// Every tool in catalog order: `name => parameters, description`. The one
@@ -89,65 +70,3 @@ macro_rules! for_each_tool {
     };
 }
 pub(crate) use for_each_tool;
-
-macro_rules! catalog {
-    ($($name:ident => $params:ident, $desc:ident;)*) => {
-        /// Every tool: name, description, input schema, in catalog order.
-        pub const TOOLS: &[ToolInfo] = &[
-            $( ToolInfo {
-                name: stringify!($name),
-                description: desc::$desc,
-                schema: input_schema::<$params>,
-                validate: validate::$name,
-            }, )*
-        ];
-    };
-}
-
-for_each_tool!(catalog);
-
-/// The canonical name of a tool (`click` and `browser_click` both give
-/// `browser_click`), or `None` for an unknown tool.
-pub fn canonical(tool: &str) -> Option<&'static str> {
-    let short = tool.rsplit("__").next().unwrap_or(tool);
-    let short = short.strip_prefix("browser_").unwrap_or(short);
-    TOOLS
-        .iter()
-        .map(|t| t.name)
-        .find(|name| name.strip_prefix("browser_") == Some(short))
-}
-
-/// `name (type, required)` list of a tool's arguments, for error messages.
-pub(super) fn usage(tool: &str) -> String {
-    let Some(info) = TOOLS.iter().find(|t| t.name == tool) else {
-        return String::new();
-    };
-    let schema = (info.schema)();
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return format!("{tool} takes no arguments");
-    };
-    if props.is_empty() {
-        return format!("{tool} takes no arguments");
-    }
-    let args: Vec<String> = props
-        .iter()
-        .map(|(k, v)| {
-            let ty = match v.get("type") {
-                Some(Value::String(t)) => t.clone(),
-                Some(other) => other.to_string(),
-                None => "value".into(),
-            };
-            if required.contains(&k.as_str()) {
-                format!("{k} ({ty}, required)")
-            } else {
-                format!("{k} ({ty})")
-            }
-        })
-        .collect();
-    format!("{tool} takes: {}", args.join(", "))
-}

@@ -3,11 +3,19 @@
 //! for the MCP tools and every step of `browser_batch_execute` alike.
 //! Error messages say what to send instead.
 
+use std::sync::Arc;
+
 use response_diff::expectation::Expectation;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::*;
+use super::call::{Batch, Call, Parsed, Step};
+use super::catalog::{desc, for_each_tool};
+use super::errors::{brief, not_an_object};
+// The catalog's macro (`for_each_tool`) names every parameter type.
+use super::interaction::*;
+use super::params::*;
+use super::schema::input_schema;
 
 fn from_args<T: DeserializeOwned>(tool: &str, args: &Map<String, Value>) -> Result<T, String> {
     serde_json::from_value::<T>(Value::Object(args.clone()))
@@ -32,21 +40,6 @@ fn expectation_at(value: Option<&Value>, path: &str) -> Result<Expectation, Stri
         }
         Some(other) => Err(not_an_object(path, &brief(other))),
     }
-}
-
-/// A value as JSON, cut to a few dozen characters for an error message.
-pub(super) fn brief(v: &Value) -> String {
-    let s = v.to_string();
-    match s.char_indices().nth(60) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s,
-    }
-}
-
-fn not_an_object(path: &str, got: &str) -> String {
-    format!(
-        "invalid option `{path}`: expected an object such as {{\"includeSnapshot\": false, \"diffOptions\": {{\"enabled\": true}}}} (or that object as a JSON string), got {got}"
-    )
 }
 
 /// Validates a call: a known tool, arguments of the right shape, a valid
@@ -228,7 +221,7 @@ pub(super) mod validate {
         Ok(Call::GetFingerprint(p))
     }
 
-    pub(in crate::tools) use crate::tools::interaction::validate::*;
+    pub(in crate::tools) use super::validate_interaction::*;
 
     pub(in crate::tools) fn browser_compare_dom_fingerprint(a: &Args) -> Result<Call, String> {
         let p: CompareParams = a.typed()?;
@@ -303,5 +296,171 @@ pub fn parse_severity(s: &str) -> Result<response_diff::fingerprint::Severity, S
         other => Err(format!(
             "invalid option `severityThreshold`: must be info, warning or error, not {other:?}"
         )),
+    }
+}
+
+/// A tool's catalog entry.
+pub struct ToolInfo {
+    /// Name.
+    pub name: &'static str,
+    /// Description.
+    pub description: &'static str,
+    /// Input schema.
+    pub schema: fn() -> Arc<Map<String, Value>>,
+    /// Validates the arguments into a call.
+    pub(super) validate: fn(&Args) -> Result<Call, String>,
+}
+
+macro_rules! catalog {
+    ($($name:ident => $params:ident, $desc:ident;)*) => {
+        /// Every tool: name, description, input schema, in catalog order.
+        pub const TOOLS: &[ToolInfo] = &[
+            $( ToolInfo {
+                name: stringify!($name),
+                description: desc::$desc,
+                schema: input_schema::<$params>,
+                validate: validate::$name,
+            }, )*
+        ];
+    };
+}
+
+for_each_tool!(catalog);
+
+/// The canonical name of a tool (`click` and `browser_click` both give
+/// `browser_click`), or `None` for an unknown tool.
+pub fn canonical(tool: &str) -> Option<&'static str> {
+    let short = tool.rsplit("__").next().unwrap_or(tool);
+    let short = short.strip_prefix("browser_").unwrap_or(short);
+    TOOLS
+        .iter()
+        .map(|t| t.name)
+        .find(|name| name.strip_prefix("browser_") == Some(short))
+}
+
+/// `name (type, required)` list of a tool's arguments, for error messages.
+pub(super) fn usage(tool: &str) -> String {
+    let Some(info) = TOOLS.iter().find(|t| t.name == tool) else {
+        return String::new();
+    };
+    let schema = (info.schema)();
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return format!("{tool} takes no arguments");
+    };
+    if props.is_empty() {
+        return format!("{tool} takes no arguments");
+    }
+    let args: Vec<String> = props
+        .iter()
+        .map(|(k, v)| {
+            let ty = match v.get("type") {
+                Some(Value::String(t)) => t.clone(),
+                Some(other) => other.to_string(),
+                None => "value".into(),
+            };
+            if required.contains(&k.as_str()) {
+                format!("{k} ({ty}, required)")
+            } else {
+                format!("{k} ({ty})")
+            }
+        })
+        .collect();
+    format!("{tool} takes: {}", args.join(", "))
+}
+
+/// Their validators, named after the tools (see `for_each_tool`).
+mod validate_interaction {
+    use super::*;
+
+    pub(in crate::tools) fn browser_network_requests(a: &Args) -> Result<Call, String> {
+        let p: NetworkParams = a.typed()?;
+        if let Some(f) = &p.filter {
+            url_filter(f).map_err(|e| a.at(&e))?;
+        }
+        if let Some(f) = &p.filename {
+            check_file_name(f).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::NetworkRequests(p))
+    }
+
+    pub(in crate::tools) fn browser_fill_form(a: &Args) -> Result<Call, String> {
+        let p: FillFormParams = a.typed()?;
+        check_form(&p).map_err(|e| a.at(&e))?;
+        Ok(Call::FillForm(p))
+    }
+
+    pub(in crate::tools) fn browser_drag(a: &Args) -> Result<Call, String> {
+        Ok(Call::Drag(a.typed()?))
+    }
+
+    pub(in crate::tools) fn browser_resize(a: &Args) -> Result<Call, String> {
+        let p: ResizeParams = a.typed()?;
+        for (name, v) in [("width", p.width), ("height", p.height)] {
+            if !(MIN_VIEWPORT..=MAX_VIEWPORT).contains(&v) {
+                return Err(a.at(&format!(
+                    "browser_resize: `{name}` must be {MIN_VIEWPORT} to {MAX_VIEWPORT} CSS pixels, not {v}"
+                )));
+            }
+        }
+        Ok(Call::Resize(p))
+    }
+
+    pub(in crate::tools) fn browser_mouse_move_xy(a: &Args) -> Result<Call, String> {
+        let p: MouseMoveParams = a.typed()?;
+        check_point(&[p.x, p.y]).map_err(|e| a.at(&e))?;
+        Ok(Call::MouseMove(p))
+    }
+
+    pub(in crate::tools) fn browser_mouse_click_xy(a: &Args) -> Result<Call, String> {
+        let p: MouseClickParams = a.typed()?;
+        check_point(&[p.x, p.y]).map_err(|e| a.at(&e))?;
+        if p.click_count.is_some_and(|c| !(1..=3).contains(&c)) {
+            return Err(a.at("browser_mouse_click_xy: `clickCount` must be 1, 2 or 3"));
+        }
+        if p.delay.is_some_and(|d| !(0.0..=10_000.0).contains(&d)) {
+            return Err(a.at("browser_mouse_click_xy: `delay` must be 0 to 10000 ms"));
+        }
+        Ok(Call::MouseClick(p))
+    }
+
+    pub(in crate::tools) fn browser_mouse_drag_xy(a: &Args) -> Result<Call, String> {
+        let p: MouseDragParams = a.typed()?;
+        check_point(&[p.start_x, p.start_y, p.end_x, p.end_y]).map_err(|e| a.at(&e))?;
+        Ok(Call::MouseDrag(p))
+    }
+
+    pub(in crate::tools) fn browser_mouse_down(a: &Args) -> Result<Call, String> {
+        Ok(Call::MouseDown(a.typed()?))
+    }
+
+    pub(in crate::tools) fn browser_mouse_up(a: &Args) -> Result<Call, String> {
+        Ok(Call::MouseUp(a.typed()?))
+    }
+
+    pub(in crate::tools) fn browser_mouse_wheel(a: &Args) -> Result<Call, String> {
+        let p: MouseWheelParams = a.typed()?;
+        check_point(&[p.delta_x.unwrap_or(0.0), p.delta_y.unwrap_or(0.0)]).map_err(|e| a.at(&e))?;
+        Ok(Call::MouseWheel(p))
+    }
+
+    pub(in crate::tools) fn browser_pdf_save(a: &Args) -> Result<Call, String> {
+        let p: PdfParams = a.typed()?;
+        if let Some(f) = &p.filename {
+            check_file_name(f).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::PdfSave(p))
+    }
+
+    pub(in crate::tools) fn browser_storage_state(a: &Args) -> Result<Call, String> {
+        let p: StorageStateParams = a.typed()?;
+        if let Some(f) = &p.filename {
+            check_file_name(f).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::StorageState(p))
     }
 }

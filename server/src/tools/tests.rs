@@ -1,6 +1,8 @@
 use serde_json::{Map, Value, json};
 
-use super::*;
+use super::call::Call;
+use super::parse::{TOOLS, canonical, parse};
+use super::schema::expectation_schema;
 
 fn args(v: Value) -> Map<String, Value> {
     match v {
