@@ -6,7 +6,7 @@
 //! snapshot of that document, and the server can act on it directly. In an
 //! out-of-process iframe (another site, another renderer process, whose ids
 //! start again) they are `f<n>e<backendDOMNodeId>`, `n` numbering that
-//! frame's document (`frames.rs`, docs/DECISIONS.md D31).
+//! frame's document (`crate::frames`, docs/DECISIONS.md D31).
 //!
 //! Where Chromium's AX tree says something else than Playwright's
 //! `ariaSnapshot({mode: 'ai'})` (what @playwright/mcp prints), the DOM

@@ -20,7 +20,7 @@ pub struct AxSnapshot {
     pub(super) dom: DomFacts,
     pub(super) frames: HashMap<i64, AxSnapshot>,
     /// Out-of-process iframes' trees by the backend id of their `<iframe>`
-    /// (each with its own process's DOM facts; `frames.rs`).
+    /// (each with its own process's DOM facts; `crate::frames`).
     pub(super) remote: HashMap<i64, AxSnapshot>,
     /// The frame number that qualifies this tree's node ids (0: the tab's
     /// own process).

@@ -1,7 +1,7 @@
 //! Reading a page: its AX tree (`Accessibility.getFullAXTree`), the DOM
 //! facts that correct it, the trees of its same-process iframes and of
 //! its out-of-process ones (each read like a page in its own session,
-//! `frames.rs`), and what an AX node says (role, backend id, fields).
+//! `crate::frames`), and what an AX node says (role, backend id, fields).
 //! Playwright's rules here:
 //! - a node Chromium ignored only for reasons Playwright does not have
 //!   (not hidden) still shows its text;
@@ -133,7 +133,7 @@ impl AxSnapshot {
     /// Reads the current page of `page`: its AX tree (already fetched, as
     /// `raw_tree`), the DOM facts that correct it, the AX trees of its
     /// same-process iframes, and those of its out-of-process iframes, each
-    /// read the same way in its own session (`frames.rs`). A DOM snapshot
+    /// read the same way in its own session (`crate::frames`). A DOM snapshot
     /// that fails leaves the AX tree as it is (the snapshot is still
     /// useful).
     pub fn read(
