@@ -32,6 +32,8 @@
 //! - `frames`: iframe documents inside their `iframe` node;
 //! - `print`: text joined, wrappers unwrapped, items → the core's elements.
 //!
+//! `model` holds the types they share ([`AxSnapshot`] and its items).
+//!
 //! Without DOM facts (no `with_dom`), the AX tree alone is shaped by the
 //! same rules where it can be.
 

@@ -32,7 +32,7 @@ pub struct TabEvents {
     pub reported: usize,
     /// Messages dropped from the front (cap).
     pub dropped: usize,
-    /// Highest marker seen by [`Page::sync_events`].
+    /// Highest marker seen by [`Page::sync_events`](super::Page::sync_events).
     pub last_marker: u64,
     /// Navigations and requests in flight, for waiting after an action.
     pub activity: crate::activity::Activity,
@@ -51,14 +51,14 @@ pub struct TabEvents {
     /// How dialogs are answered (`--dialogs`), for the tab and its frames.
     pub dialog_policy: crate::modal::DialogPolicy,
     /// The tab's renderer process died (`Inspector.targetCrashed`); calls
-    /// fail at once until [`Page::recover`] reloads it.
+    /// fail at once until [`Page::recover`](super::Page::recover) reloads it.
     pub crashed: bool,
     /// Main-frame load events (`Page.loadEventFired`), a counter.
     pub loads: u64,
-    /// `loads` when the document was last marked ([`Page::mark`]).
+    /// `loads` when the document was last marked ([`Page::mark`](super::Page::mark)).
     pub loads_at_mark: u64,
     /// How long the tab had been unanswering when a page script was last
-    /// stopped ([`Page::stop_scripts`]), until a response reports it.
+    /// stopped ([`Page::stop_scripts`](super::Page::stop_scripts)), until a response reports it.
     pub stopped_script: Option<Duration>,
     /// Requests since the last navigation (`browser_network_requests`).
     pub network: crate::network::NetworkLog,

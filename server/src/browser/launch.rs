@@ -144,7 +144,7 @@ fn remove_stale_profiles() {
 }
 
 /// One browser process (launched here, or attached to with
-/// `--cdp-endpoint`) and our connection to it; every [`Session`] on it
+/// `--cdp-endpoint`) and our connection to it; every [`Session`](super::Session) on it
 /// holds an `Arc`. Dropping the last one stops a browser launched here and
 /// only disconnects from an attached one.
 pub struct Chromium {

@@ -3,7 +3,7 @@
 //!
 //! headless_chrome launches and supervises the process (flags, profile,
 //! DevTools endpoint, kill on drop) and keeps the list of tabs, including
-//! the ones a page opens itself. The tools' calls go through [`Cdp`], a
+//! the ones a page opens itself. The tools' calls go through [`Cdp`](crate::cdp::Cdp), a
 //! second connection to the same browser with one round trip per call (see
 //! `cdp.rs` for why), as plain JSON: the protocol bundled with
 //! headless_chrome is older than Debian's Chromium and its typed results

@@ -1,7 +1,8 @@
-//! The parameters and validation of the tools added with issue 25
-//! (network requests, fill form, drag, resize, and the `--caps` tools), kept
-//! apart from the first tools so that each stays easy to read; `tools`
-//! re-exports them and lists them in `for_each_tool`.
+//! The parameters and checks of the tools added with issue 25 (network
+//! requests, fill form, drag, resize, and the `--caps` tools), kept apart
+//! from the first tools so that each stays easy to read; `tools`
+//! re-exports them and lists them in `for_each_tool`, and their
+//! validators are in `parse.rs` with the others.
 
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -2,6 +2,11 @@
 //! [`Parsed`]: the arguments' shape, then the checks a schema cannot say,
 //! for the MCP tools and every step of `browser_batch_execute` alike.
 //! Error messages say what to send instead.
+//!
+//! The catalog's entries ([`ToolInfo`], [`TOOLS`]: name, description,
+//! schema and validator) are here with the validators, one per tool: a
+//! batch's validator parses each step as a call, through `TOOLS`, so the
+//! two recurse and stay in one file.
 
 use std::sync::Arc;
 
