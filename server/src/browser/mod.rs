@@ -11,16 +11,19 @@
 //!
 //! By concern: `launch` (the browser process: finding, launching or
 //! attaching to Chromium, its flags and profile), `session` (a browser
-//! context and its tabs), `page` (one tab: its CDP calls, scripts,
+//! context and its tabs), `context` (the context's handle and what each
+//! of its tabs gets), `page` (one tab: its CDP calls, scripts,
 //! loading), `input` (mouse, keys and element positions on a tab) and
 //! `events` (what a tab's CDP listener records).
 
+mod context;
 mod events;
 mod input;
 mod launch;
 mod page;
 mod session;
 
+pub use context::{ContextHandle, Proxy, TabSetup, own_contexts};
 pub use events::{ConsoleEntry, TabEvents};
 pub(crate) use events::{on_event, session_setup};
 pub use launch::{

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::cdp::{Cdp, Listener};
 use crate::error::Error;
 
+use super::context::{ContextHandle, TabSetup, own_contexts};
 use super::events::{TabEvents, on_event, session_setup};
 use super::launch::{BrowserConfig, Chromium, TAB_KEYS};
 use super::page::Page;
@@ -23,9 +24,9 @@ pub struct Session {
     pub(super) chromium: Arc<Chromium>,
     pub(super) cdp: Arc<Cdp>,
     /// The browser context, `None` for the browser's default one.
-    pub(super) context: Option<crate::context::ContextHandle>,
+    pub(super) context: Option<ContextHandle>,
     /// What every tab of this context gets when adopted.
-    pub(super) setup: Arc<crate::context::TabSetup>,
+    pub(super) setup: Arc<TabSetup>,
     pub(super) pages: Vec<Page>,
     pub(super) current: usize,
     pub(super) action_timeout: Duration,
@@ -64,7 +65,7 @@ impl Session {
     /// the launch's own blank tab closed.
     pub fn first(
         chromium: Arc<Chromium>,
-        setup: Arc<crate::context::TabSetup>,
+        setup: Arc<TabSetup>,
         action_timeout: Duration,
         dialogs: crate::modal::DialogPolicy,
     ) -> Result<Session> {
@@ -86,8 +87,8 @@ impl Session {
     /// with one new tab opened in it.
     pub fn open(
         chromium: Arc<Chromium>,
-        context: Option<crate::context::ContextHandle>,
-        setup: Arc<crate::context::TabSetup>,
+        context: Option<ContextHandle>,
+        setup: Arc<TabSetup>,
         action_timeout: Duration,
         dialogs: crate::modal::DialogPolicy,
     ) -> Result<Session> {
@@ -122,7 +123,7 @@ impl Session {
     }
 
     /// The handle of this session's own browser context, if it has one.
-    pub fn context_handle(&self) -> Option<crate::context::ContextHandle> {
+    pub fn context_handle(&self) -> Option<ContextHandle> {
         self.context.clone()
     }
 
@@ -145,7 +146,7 @@ impl Session {
     /// order.
     fn targets_in(cdp: &Cdp, context: Option<&str>) -> Result<Vec<String>> {
         let r = cdp.call(None, "Target.getTargets", json!({}), Duration::from_secs(5))?;
-        let ours = crate::context::own_contexts();
+        let ours = own_contexts();
         Ok(r.get("targetInfos")
             .and_then(Value::as_array)
             .into_iter()
