@@ -1,5 +1,6 @@
 //! The reference MCP server and command-line tool of response-diff.
 #![warn(missing_docs)]
+pub mod activity;
 pub mod attach;
 pub mod ax;
 pub mod browser;

@@ -59,7 +59,7 @@ impl NetworkLog {
                 let kind = s("/type");
                 // The browser's own favicon fetch is not the page's request
                 // (Playwright does not list it either).
-                if crate::settle::is_favicon_url(s("/request/url")) {
+                if crate::activity::is_favicon_url(s("/request/url")) {
                     return;
                 }
                 let navigation = kind == "Document"

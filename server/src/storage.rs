@@ -19,8 +19,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
+use crate::browser::TabSetup;
 use crate::cdp::{Cdp, Listener};
-use crate::context::TabSetup;
 
 /// A storage state file, checked.
 #[derive(Debug, Clone, Default)]

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::capture::{capture_fingerprint, page_info};
 use super::scripts::{self, FOCUS_AND_SELECT, HIT_TEST, SELECT_OPTIONS, js_str};
 use super::{Acted, Engine};
+use crate::activity::Mark;
 use crate::ax::{AxSnapshot, parse_ref};
 use crate::browser::Page;
 use crate::error::Error;
@@ -474,7 +475,7 @@ impl Engine {
     /// Marks the current document with a fresh token (see
     /// [`Self::wait_loaded`]); the mark is where an action's own effects
     /// begin (see [`settle`]).
-    pub(super) fn mark(&self, tab: &Page) -> (u64, settle::Mark) {
+    pub(super) fn mark(&self, tab: &Page) -> (u64, Mark) {
         let token = self.nav_token.fetch_add(1, Ordering::SeqCst);
         let mark = tab.mark(token);
         (token, mark)
@@ -551,7 +552,7 @@ impl Engine {
     /// requests, DOM changes; see [`settle`]). Returns a note for the
     /// result: empty, that the page navigated, or what was still pending
     /// at the time limit.
-    pub(super) fn settle(&self, tab: &Page, mark: settle::Mark) -> String {
+    pub(super) fn settle(&self, tab: &Page, mark: Mark) -> String {
         settle::settle(tab, mark, self.timeout(), false).note()
     }
 }

@@ -1,13 +1,15 @@
-//! The parameters and validation of the tools added with issue 25
-//! (network requests, fill form, drag, resize, and the `--caps` tools), kept
-//! apart from the first tools so that each stays easy to read; `tools`
-//! re-exports them and lists them in `for_each_tool`.
+//! The parameters and checks of the tools added with issue 25 (network
+//! requests, fill form, drag, resize, and the `--caps` tools), kept apart
+//! from the first tools so that each stays easy to read; `tools`
+//! re-exports them and lists them in `for_each_tool`, and their
+//! validators are in `parse.rs` with the others.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Args, Button, Call, brief};
+use super::errors::brief;
+use super::params::Button;
 
 /// `browser_network_requests`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -340,96 +342,4 @@ pub mod desc {
     pub const MOUSE_WHEEL: &str = "Scroll with the mouse wheel where the mouse is.";
     pub const PDF_SAVE: &str = "Save the page as PDF in the output directory.";
     pub const STORAGE_STATE: &str = "Save storage state (cookies, local storage) to a file in the output directory for later reuse (--storage-state).";
-}
-
-/// Their validators, named after the tools (see `for_each_tool`).
-pub(super) mod validate {
-    use super::*;
-
-    pub(in crate::tools) fn browser_network_requests(a: &Args) -> Result<Call, String> {
-        let p: NetworkParams = a.typed()?;
-        if let Some(f) = &p.filter {
-            url_filter(f).map_err(|e| a.at(&e))?;
-        }
-        if let Some(f) = &p.filename {
-            check_file_name(f).map_err(|e| a.at(&e))?;
-        }
-        Ok(Call::NetworkRequests(p))
-    }
-
-    pub(in crate::tools) fn browser_fill_form(a: &Args) -> Result<Call, String> {
-        let p: FillFormParams = a.typed()?;
-        check_form(&p).map_err(|e| a.at(&e))?;
-        Ok(Call::FillForm(p))
-    }
-
-    pub(in crate::tools) fn browser_drag(a: &Args) -> Result<Call, String> {
-        Ok(Call::Drag(a.typed()?))
-    }
-
-    pub(in crate::tools) fn browser_resize(a: &Args) -> Result<Call, String> {
-        let p: ResizeParams = a.typed()?;
-        for (name, v) in [("width", p.width), ("height", p.height)] {
-            if !(MIN_VIEWPORT..=MAX_VIEWPORT).contains(&v) {
-                return Err(a.at(&format!(
-                    "browser_resize: `{name}` must be {MIN_VIEWPORT} to {MAX_VIEWPORT} CSS pixels, not {v}"
-                )));
-            }
-        }
-        Ok(Call::Resize(p))
-    }
-
-    pub(in crate::tools) fn browser_mouse_move_xy(a: &Args) -> Result<Call, String> {
-        let p: MouseMoveParams = a.typed()?;
-        check_point(&[p.x, p.y]).map_err(|e| a.at(&e))?;
-        Ok(Call::MouseMove(p))
-    }
-
-    pub(in crate::tools) fn browser_mouse_click_xy(a: &Args) -> Result<Call, String> {
-        let p: MouseClickParams = a.typed()?;
-        check_point(&[p.x, p.y]).map_err(|e| a.at(&e))?;
-        if p.click_count.is_some_and(|c| !(1..=3).contains(&c)) {
-            return Err(a.at("browser_mouse_click_xy: `clickCount` must be 1, 2 or 3"));
-        }
-        if p.delay.is_some_and(|d| !(0.0..=10_000.0).contains(&d)) {
-            return Err(a.at("browser_mouse_click_xy: `delay` must be 0 to 10000 ms"));
-        }
-        Ok(Call::MouseClick(p))
-    }
-
-    pub(in crate::tools) fn browser_mouse_drag_xy(a: &Args) -> Result<Call, String> {
-        let p: MouseDragParams = a.typed()?;
-        check_point(&[p.start_x, p.start_y, p.end_x, p.end_y]).map_err(|e| a.at(&e))?;
-        Ok(Call::MouseDrag(p))
-    }
-
-    pub(in crate::tools) fn browser_mouse_down(a: &Args) -> Result<Call, String> {
-        Ok(Call::MouseDown(a.typed()?))
-    }
-
-    pub(in crate::tools) fn browser_mouse_up(a: &Args) -> Result<Call, String> {
-        Ok(Call::MouseUp(a.typed()?))
-    }
-
-    pub(in crate::tools) fn browser_mouse_wheel(a: &Args) -> Result<Call, String> {
-        let p: MouseWheelParams = a.typed()?;
-        check_point(&[p.delta_x.unwrap_or(0.0), p.delta_y.unwrap_or(0.0)]).map_err(|e| a.at(&e))?;
-        Ok(Call::MouseWheel(p))
-    }
-
-    pub(in crate::tools) fn browser_pdf_save(a: &Args) -> Result<Call, String> {
-        let p: PdfParams = a.typed()?;
-        if let Some(f) = &p.filename {
-            check_file_name(f).map_err(|e| a.at(&e))?;
-        }
-        Ok(Call::PdfSave(p))
-    }
-
-    pub(in crate::tools) fn browser_storage_state(a: &Args) -> Result<Call, String> {
-        let p: StorageStateParams = a.typed()?;
-        if let Some(f) = &p.filename {
-            check_file_name(f).map_err(|e| a.at(&e))?;
-        }
-        Ok(Call::StorageState(p))
-    }
 }
