@@ -1,177 +1,224 @@
 #!/usr/bin/env python3
-"""Import circles between the files of a Rust crate.
+"""Import circles among the files of a Rust crate.
 
-    python3 scripts/import_cycles.py core/src [server/src ...] [--check]
+A file imports another when it names an item of that file's module by
+path: a `use` tree or an inline path starting with `crate::`, `super::`,
+`self::` or a child module it declares (`mod x;` then `x::y`). A path
+resolves to the file of the deepest module it names. Declaring a child
+module (`mod x;`) is not an import; re-exporting from it (`pub use x::…`)
+is, and a path to a re-exported name goes on to the file that defines
+it. Prints every file pair that import each other and every strongly
+connected set of more than one file. With `--check` it exits 1 when any
+source directory has one (`make import-cycles`, in `make lint`).
 
-For each crate source root (the directory of lib.rs or main.rs), reads every
-`.rs` file, takes the `crate::…` and `super::…` paths it uses (in `use`
-declarations and inline; `#[cfg(test)] mod tests` blocks left out), and
-resolves each to the file that defines the item, following the `pub use`
-re-exports of `mod.rs` / `lib.rs`. Prints the pairs of files that import
-each other and the larger circles (strongly connected components). With
-`--check` it exits 1 when there is any circle (`make lint`).
+    python3 scripts/import_cycles.py [SRC_DIR ...] [--check] [--edges]
 
-Hand-written (docs/DECISIONS.md D38): a module graph of two small crates
-needs paths and re-exports only, not a Rust parser; a path this misses
-(a macro-generated one) errs on the side of an edge left out.
+Hand-written (standard library only, docs/DECISIONS.md D38): the tools
+that draw Rust module graphs (cargo-modules) need a full compiler build
+and a nightly toolchain.
 """
-
-from __future__ import annotations
-
+import os
 import re
 import sys
-from pathlib import Path
-
-PATH = re.compile(r"\b(crate|super)((?:::(?:\w+|\{[^;]*?\}))+)")
-USE = re.compile(r"\bpub(?:\([\w:]+\))?\s+use\s+([^;]+);", re.S)
 
 
-def strip(text: str) -> str:
-    """Comments, strings and test modules removed."""
-    text = re.sub(r"//[^\n]*", "", text)
-    text = re.sub(r'r#*"(?:.|\n)*?"#*|"(?:\\.|[^"\\])*"', '""', text)
-    out, i = [], 0
-    for m in re.finditer(r"#\[cfg\(test\)\]\s*mod\s+\w+\s*\{", text):
-        if m.start() < i:
-            continue
-        out.append(text[i : m.start()])
-        depth, j = 1, m.end()
-        while j < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[j], 0)
-            j += 1
-        i = j
-    out.append(text[i:])
-    return "".join(out)
+def module_of(src, path):
+    rel = os.path.relpath(path, src)[:-3].split(os.sep)
+    if rel[-1] in ('mod', 'lib', 'main'):
+        rel = rel[:-1]
+    return tuple(rel)
 
 
-def expand(tail: str) -> list[list[str]]:
-    """`::a::{b, c::d}` as [[a, b], [a, c, d]] (nested braces too)."""
-    tail = tail.strip().lstrip(":")
-    m = re.match(r"^((?:\w+::)*)\{(.*)\}$", tail, re.S)
-    if not m:
-        segs = [s for s in tail.split("::") if s]
-        return [segs] if segs else []
-    head = [s for s in m.group(1).split("::") if s]
-    body, parts, depth, cur = m.group(2), [], 0, ""
-    for ch in body:
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        cur += ch
-    parts.append(cur)
-    out = []
-    for p in parts:
-        p = re.sub(r"\s+as\s+\w+", "", p).strip()
-        if not p or p == "self":
-            out.append(head)
-        elif p == "*":
-            out.append(head)
-        else:
-            out.extend(head + sub for sub in expand(p))
-    return out
-
-
-class Crate:
-    def __init__(self, root: Path):
-        self.root = root
-        self.files: dict[tuple[str, ...], Path] = {}
-        for f in sorted(root.rglob("*.rs")):
-            rel = f.relative_to(root).with_suffix("").parts
-            if rel[-1] in ("mod", "lib", "main"):
-                rel = rel[:-1]
-            self.files[tuple(rel)] = f
-        self.text = {m: strip(f.read_text(encoding="utf-8")) for m, f in self.files.items()}
-        # name -> module path it is re-exported from, per module
-        self.reexports: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
-        for mod, text in self.text.items():
-            names: dict[str, tuple[str, ...]] = {}
-            for m in USE.finditer(text):
-                for segs in expand("::" + m.group(1).strip()):
-                    if len(segs) < 2:
-                        continue
-                    target = self.absolute(mod, segs[:-1])
-                    if target is not None:
-                        names[segs[-1]] = target
-            self.reexports[mod] = names
-
-    def absolute(self, mod: tuple[str, ...], segs: list[str]) -> tuple[str, ...] | None:
-        """A `use` path written in `mod` as an absolute module path."""
-        if not segs:
-            return mod
-        if segs[0] == "crate":
-            return tuple(segs[1:])
-        if segs[0] == "super":
-            base = list(mod)
-            while segs and segs[0] == "super":
-                base.pop()
-                segs = segs[1:]
-            return tuple(base + segs)
-        if segs[0] == "self":
-            return tuple(mod) + tuple(segs[1:])
-        if tuple(mod) + (segs[0],) in self.files:
-            return tuple(mod) + tuple(segs)
-        return None
-
-    def resolve(self, path: tuple[str, ...], seen: int = 0) -> tuple[str, ...]:
-        """The module whose file defines what `path` names."""
-        cur: tuple[str, ...] = ()
-        for i, seg in enumerate(path):
-            if cur + (seg,) in self.files:
-                cur = cur + (seg,)
-                continue
-            target = self.reexports.get(cur, {}).get(seg)
-            if target is not None and seen < 8 and target != cur:
-                return self.resolve(target + (seg,) + path[i + 1 :], seen + 1)
-            return cur
-        return cur
-
-    def file_of(self, mod: tuple[str, ...]) -> tuple[str, ...]:
-        """The file module holding `mod` (an inline module is in its parent's)."""
-        while mod not in self.files:
-            mod = mod[:-1]
-        return mod
-
-    def edges(self) -> dict[tuple[str, ...], set[tuple[str, ...]]]:
-        out: dict[tuple[str, ...], set[tuple[str, ...]]] = {m: set() for m in self.files}
-        for mod, text in self.text.items():
-            inline = []
-            for m in re.finditer(r"\bmod\s+(\w+)\s*\{", text):
-                depth, j = 1, m.end()
-                while j < len(text) and depth:
-                    depth += {"{": 1, "}": -1}.get(text[j], 0)
+def strip(text):
+    """Source without comments, string and char literals (a small lexer:
+    nested block comments, raw strings, escapes, char literals versus
+    lifetimes)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith('//', i):
+            j = text.find('\n', i)
+            i = n if j < 0 else j
+        elif text.startswith('/*', i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if text.startswith('/*', i):
+                    depth, i = depth + 1, i + 2
+                elif text.startswith('*/', i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+        elif c == 'r' and re.match(r'r#*"', text[i:i + 10]) and not (i and (text[i - 1].isalnum() or text[i - 1] == '_')):
+            hashes = re.match(r'r(#*)"', text[i:]).group(1)
+            end = text.find('"' + hashes, i + len(hashes) + 2)
+            i = n if end < 0 else end + 1 + len(hashes)
+            out.append('""')
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == '\\' else 1
+            i += 1
+            out.append('""')
+        elif c == "'":
+            if text.startswith('\\', i + 1):
+                j = i + 2
+                while j < n and text[j] != "'":
                     j += 1
-                inline.append((m.start(), j, m.group(1)))
-            for m in PATH.finditer(text):
-                # `super` inside an inline `mod x { … }` is relative to it.
-                here = mod + tuple(n for a, b, n in inline if a < m.start() < b)
-                for segs in expand(m.group(2)):
-                    start = [m.group(1)]
-                    # `super::super::x` arrives as [super, x] after `super`.
-                    absolute = self.absolute(here, start + segs)
-                    if absolute is None:
-                        continue
-                    target = self.file_of(self.resolve(absolute))
-                    # A module's own children and the root's declarations
-                    # are structure, not imports.
-                    if target != mod and target in self.files:
-                        out[mod].add(target)
+                i = j + 1
+                out.append("''")
+            elif i + 2 < n and text[i + 2] == "'":
+                i += 3
+                out.append("''")
+            else:
+                out.append(c)
+                i += 1
+        else:
+            out.append(c)
+            i += 1
+    return ''.join(out)
+
+
+def use_paths(tree, prefix=()):
+    """Expands a use tree (`a::{b, c::d as e, f::*}`) to paths."""
+    tree = tree.strip()
+    out = []
+    depth = 0
+    if '{' in tree:
+        i = tree.index('{')
+        head = tuple(p for p in tree[:i].split('::') if p)
+        body = tree[i + 1:tree.rindex('}')]
+        parts, cur = [], ''
+        for ch in body:
+            depth += ch == '{'
+            depth -= ch == '}'
+            if ch == ',' and depth == 0:
+                parts.append(cur)
+                cur = ''
+            else:
+                cur += ch
+        parts.append(cur)
+        for p in parts:
+            if p.strip():
+                out += use_paths(p, prefix + head)
         return out
+    tree = tree.split(' as ')[0].strip()
+    return [prefix + tuple(p for p in tree.split('::') if p)]
 
-    def name(self, mod: tuple[str, ...]) -> str:
-        return str(self.files[mod])
+
+def main():
+    dirs = [a for a in sys.argv[1:] if not a.startswith('--')] or ['core/src', 'server/src']
+    circles = sum(cycles(d) for d in dirs)
+    return 1 if circles and '--check' in sys.argv else 0
 
 
-def sccs(graph: dict) -> list[list]:
-    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+def cycles(src_dir):
+    """Prints the pairs and circles of one crate's sources; returns how many circles."""
+    src = os.path.abspath(src_dir)
+    files = {}
+    for root, _, names in os.walk(src):
+        for n in names:
+            if n.endswith('.rs'):
+                p = os.path.join(root, n)
+                files[module_of(src, p)] = os.path.relpath(p, os.path.dirname(os.path.dirname(src)))
+    edges = {f: set() for f in files.values()}
+    texts = {f: strip(open(os.path.join(os.path.dirname(os.path.dirname(src)), f)).read())
+             for f in files.values()}
+    # `pub use x::Y;` re-exports: a path to Y through this file goes on to x.
+    reexports = {}
+    for mod, f in files.items():
+        for m in re.finditer(r'\bpub(?:\([^)]*\))?\s+use\s+([^;]+);', texts[f]):
+            for p in use_paths(m.group(1)):
+                if p and p[-1] != '*':
+                    reexports[(mod, p[-1])] = (mod, p)
+
+    def resolve(base, rest, children_of, depth=0):
+        target = base
+        i = 0
+        for i, part in enumerate(rest):
+            if base + (part,) in files:
+                base = base + (part,)
+                target = base
+            else:
+                break
+        else:
+            return target
+        name = rest[i]
+        if depth < 8 and (target, name) in reexports:
+            rmod, p = reexports[(target, name)]
+            b, r = resolve_start(rmod, list(p), children_of(rmod))
+            if b is not None:
+                return resolve(b, r, children_of, depth + 1)
+        return target
+
+    def resolve_start(mod, rest, children):
+        base = mod
+        if rest[0] == 'crate':
+            return (), rest[1:]
+        if rest[0] in ('self', 'super'):
+            while rest and rest[0] in ('self', 'super'):
+                if rest.pop(0) == 'super':
+                    base = base[:-1]
+            return base, rest
+        if rest[0] in children:
+            return base, rest
+        return None, rest
+
+    child_cache = {}
+
+    def children_of(mod):
+        if mod not in child_cache:
+            child_cache[mod] = set(re.findall(
+                r'^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;', texts[files[mod]], re.M))
+        return child_cache[mod]
+
+    for mod, f in files.items():
+        text = texts[f]
+        children = set(re.findall(r'^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;', text, re.M))
+        # Inline modules (`mod tests { … }`): paths in them start one level
+        # deeper, so their `super::*` is the file itself.
+        inline = []
+        for m in re.finditer(r'\bmod\s+(\w+)\s*\{', text):
+            depth, i = 1, m.end()
+            while depth and i < len(text):
+                depth += {'{': 1, '}': -1}.get(text[i], 0)
+                i += 1
+            inline.append((m.start(), i, m.group(1)))
+        paths = []
+        for m in re.finditer(r'\buse\s+([^;]+);', text):
+            paths += [(m.start(), p) for p in use_paths(m.group(1))]
+        # (a visibility such as `pub(in crate::ax)` names no item)
+        # Inline paths, outside the `use` items read above.
+        code = re.sub(r'\buse\s+[^;]+;|\bpub\(in [^)]*\)', lambda m: ' ' * len(m.group(0)), text)
+        paths += [(m.start(), tuple(m.group(0).split('::')))
+                  for m in re.finditer(r'\b(?:crate|super|self)(?:::\w+)+', code)]
+        paths += [(m.start(), tuple(m.group(0).split('::')))
+                  for m in re.finditer(r'(?<![\w:])\w+(?:::\w+)+', code)
+                  if m.group(0).split('::')[0] in children]
+        for at, p in paths:
+            start = mod
+            for a, b, name in inline:
+                if a <= at < b:
+                    start = start + (name,)
+            base, rest = resolve_start(start, list(p), children)
+            if base is None:
+                continue
+            t = files.get(resolve(base, rest, children_of))
+            if t and t != f:
+                edges[f].add(t)
+    if '--edges' in sys.argv:
+        for f in sorted(edges):
+            for t in sorted(edges[f]):
+                print(f'{f} -> {t}')
+    pairs = sorted({tuple(sorted((a, b))) for a in edges for b in edges[a] if a in edges[b]})
+    # Tarjan's strongly connected components.
+    index, low, stack, on, sccs, counter = {}, {}, [], set(), [], [0]
 
     def visit(v):
         index[v] = low[v] = counter[0]
         counter[0] += 1
         stack.append(v)
         on.add(v)
-        for w in sorted(graph[v]):
+        for w in edges[v]:
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -186,37 +233,19 @@ def sccs(graph: dict) -> list[list]:
                 if w == v:
                     break
             if len(comp) > 1:
-                out.append(sorted(comp))
+                sccs.append(sorted(comp))
 
     sys.setrecursionlimit(10000)
-    for v in sorted(graph):
+    for v in sorted(edges):
         if v not in index:
             visit(v)
-    return out
+    print(f'{src_dir}: {len(pairs)} file pairs that import each other, {len(sccs)} circles')
+    for a, b in pairs:
+        print(f'  {a} <-> {b}')
+    for c in sorted(sccs):
+        print(f'  circle of {len(c)} files: ' + ', '.join(c))
+    return len(sccs)
 
 
-def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    roots = [a for a in argv if a != "--check"] or ["core/src"]
-    found = 0
-    for root in roots:
-        crate = Crate(Path(root))
-        graph = crate.edges()
-        pairs = sorted(
-            (crate.name(a), crate.name(b))
-            for a in graph
-            for b in graph[a]
-            if a in graph.get(b, ()) and crate.name(a) < crate.name(b)
-        )
-        comps = sccs(graph)
-        print(f"{root}: {len(pairs)} pairs of files that import each other, {len(comps)} circles")
-        for a, b in pairs:
-            print(f"  {a} <-> {b}")
-        for comp in comps:
-            print("  circle: " + ", ".join(crate.name(m) for m in comp))
-        found += len(comps)
-    return 1 if check and found else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+if __name__ == '__main__':
+    sys.exit(main())

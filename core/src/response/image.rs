@@ -10,7 +10,7 @@ use image::codecs::webp::WebPEncoder;
 use image::imageops::FilterType;
 use image::{DynamicImage, ImageFormat as Codec, ImageReader, Limits};
 
-use super::Image;
+use super::model::Image;
 use crate::expectation::{ImageFormat, ImageOptions, MAX_IMAGE_SIDE};
 use crate::{Error, Result};
 

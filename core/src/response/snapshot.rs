@@ -5,7 +5,7 @@ use crate::expectation::{SnapshotFormat, SnapshotOptions};
 use crate::prelude::*;
 use crate::tree::{Selector, parse_aria};
 
-use super::Snapshot;
+use super::model::Snapshot;
 
 /// The snapshot as it will be shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
