@@ -11,6 +11,7 @@ use super::hash::{ContentHash, short_hash};
 use super::lines::{EngineOptions, LineDiff, OpKind, count_lines};
 use super::options::DiffSettings;
 use super::store::{Entry, Store};
+use super::text::SharedText;
 use crate::sync::lock;
 use crate::{Error, Result};
 
@@ -245,10 +246,7 @@ impl ResponseDiffDetector {
     pub fn detect(&self, key: &str, current: &str, settings: &DiffSettings) -> Result<DiffResult> {
         self.check_size(current)?;
         settings.validate()?;
-        let entry = Entry {
-            text: Arc::from(current),
-            hash: Default::default(),
-        };
+        let entry = Entry::new(self.copy_of(key, current));
         let hash = entry.content_hash();
         // Read the previous text and put the current one in one critical
         // section, so concurrent calls on a key form a clean sequence.
@@ -256,7 +254,9 @@ impl ResponseDiffDetector {
             let mut store = lock(&self.store);
             (store.get(key), store.put(key, entry))
         };
-        let prev = previous.as_ref().map(|e| (&*e.text, e.content_hash()));
+        let prev = previous
+            .as_ref()
+            .map(|e| (e.text.as_str(), e.content_hash()));
         let mut result = compare(
             prev,
             current,
@@ -283,13 +283,17 @@ impl ResponseDiffDetector {
     /// the key is then dropped).
     pub fn store(&self, key: &str, content: &str) -> Result<bool> {
         self.check_size(content)?;
-        Ok(lock(&self.store).put(
-            key,
-            Entry {
-                text: Arc::from(content),
-                hash: Default::default(),
-            },
-        ))
+        let entry = Entry::new(self.copy_of(key, content));
+        Ok(lock(&self.store).put(key, entry))
+    }
+
+    /// `text` copied for the store, into the buffer of a large text the
+    /// store no longer holds when there is one (warm pages: a 7 MB copy
+    /// into fresh ones cost 1,709 page faults, more than the diff itself),
+    /// the copy itself made outside the lock.
+    fn copy_of(&self, key: &str, text: &str) -> SharedText {
+        let (buffer, slack) = lock(&self.store).take_buffer(key, text.len());
+        super::store::fill(buffer, text, slack)
     }
 
     /// Keeps the text stored under `from` under `to` as well, shared rather
@@ -307,8 +311,8 @@ impl ResponseDiffDetector {
         }
     }
 
-    /// The text stored under `key`, if any.
-    pub fn previous(&self, key: &str) -> Option<Arc<str>> {
+    /// The text stored under `key`, if any, shared rather than copied.
+    pub fn previous(&self, key: &str) -> Option<SharedText> {
         lock(&self.store).get(key).map(|e| e.text)
     }
 
@@ -322,7 +326,8 @@ impl ResponseDiffDetector {
         lock(&self.store).clear()
     }
 
-    /// Bytes charged against the cap (keys + texts + per-entry overhead).
+    /// Bytes charged against the cap (keys + texts + per-entry overhead,
+    /// and the buffer of one large replaced text kept for reuse).
     pub fn memory_usage(&self) -> usize {
         lock(&self.store).used()
     }
@@ -441,13 +446,14 @@ fn compare(
     deadline: Option<Duration>,
     full_text: FullText,
 ) -> DiffResult {
-    let total_lines = count_lines(current);
     let (previous, previous_hash) = previous.unzip();
     let mut metadata = DiffMetadata {
         added_lines: 0,
         removed_lines: 0,
         context_lines: 0,
-        total_lines,
+        // Counted below only where the line diff does not count it (a
+        // pass over the whole text).
+        total_lines: 0,
         previous_hash,
         current_hash,
         stored: true,
@@ -455,6 +461,7 @@ fn compare(
         exact: true,
     };
     let Some(prev) = previous else {
+        metadata.total_lines = count_lines(current);
         return DiffResult {
             has_difference: false,
             similarity: 0.0,
@@ -464,19 +471,20 @@ fn compare(
             metadata,
         };
     };
-    let unchanged = |metadata| DiffResult {
+    let unchanged = |metadata: DiffMetadata| DiffResult {
         has_difference: false,
         similarity: 1.0,
         change_ratio: 0.0,
         mode: DiffMode::Unchanged,
         formatted_diff: format!(
             "No changes since the previous response ({} line{}).",
-            total_lines,
-            plural(total_lines)
+            metadata.total_lines,
+            plural(metadata.total_lines)
         ),
         metadata,
     };
     if prev == current {
+        metadata.total_lines = count_lines(current);
         return unchanged(metadata);
     }
 
@@ -490,8 +498,12 @@ fn compare(
             deadline,
             context: s.context,
             max_changes: None,
+            // Only the CLI writes the answer and exits.
+            keep_scratch: full_text == FullText::Copy,
         },
     );
+    let total_lines = diff.new_side().len();
+    metadata.total_lines = total_lines;
     let similarity = diff.similarity();
     let change_ratio = 1.0 - similarity;
     metadata.added_lines = diff.added();

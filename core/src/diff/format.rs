@@ -55,7 +55,7 @@ pub fn format_diff(old: &str, new: &str, settings: &DiffSettings) -> String {
             ignore_whitespace: settings.ignore_whitespace,
             deadline: None,
             context: settings.context,
-            max_changes: None,
+            ..EngineOptions::default()
         },
     );
     DiffFormatter::new(settings.format, settings.context)

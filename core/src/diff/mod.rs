@@ -14,6 +14,7 @@ mod hash;
 mod lines;
 mod options;
 mod store;
+mod text;
 
 pub use detector::{
     DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffMetadata, DiffMode,
@@ -24,6 +25,7 @@ pub use format::{DiffFormat, format_diff};
 pub use hash::{ContentHash, short_hash};
 pub(crate) use options::check_range;
 pub use options::{DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
+pub use text::SharedText;
 
 /// The line diff engine and its formatter, for [`crate::__internals`]:
 /// not part of the public API.
