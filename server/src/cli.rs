@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use response_diff::diff::{DiffMode, DiffOptions, write_answer};
+use response_diff::diff::{DiffMode, DiffOptions, write_answer_releasing};
 use response_diff::fingerprint::{BaselineStore, Severity, Status};
 use response_diff::tree::{
     self, DiskStore, DiskStoreConfig, Filter, IdentityMode, ReadOutcome, Selector, Tree,
@@ -323,7 +323,14 @@ pub fn diff(a: DiffArgs) -> Result<ExitCode> {
         out: std::io::stdout().lock(),
         pending: 0,
     };
-    let mode = write_answer(old.text(), new.text(), &settings, &mut out)
+    // The parts both files share at their start and end are compared and
+    // counted a block at a time and then dropped from memory, so a small
+    // change between two large files never holds both.
+    let release = |o, n| {
+        old.release(o);
+        new.release(n);
+    };
+    let mode = write_answer_releasing(old.text(), new.text(), &settings, &mut out, release)
         .and_then(|mode| out.finish().map(|()| mode))
         .context("writing the diff")?;
     Ok(if mode == DiffMode::Unchanged {
@@ -354,15 +361,65 @@ impl MappedText {
         // (as with any reader), and truncating it would end the process
         // with SIGBUS, the risk every mmap-based tool takes.
         let map = unsafe { memmap2::Mmap::map(&file) }.with_context(context)?;
-        std::str::from_utf8(&map)
-            .map_err(|e| anyhow!("reading {}: not UTF-8 text ({e})", path.display()))?;
-        Ok(MappedText { map: Some(map) })
+        let text = MappedText { map: Some(map) };
+        if !text.check_utf8() {
+            let e = std::str::from_utf8(text.map.as_deref().unwrap_or_default()).err();
+            bail!(
+                "reading {}: not UTF-8 text ({})",
+                path.display(),
+                e.map(|e| e.to_string()).unwrap_or_default()
+            );
+        }
+        Ok(text)
+    }
+
+    /// Whether the file is UTF-8, checked a block at a time, each block
+    /// dropped from memory once checked (the diff reads what it needs
+    /// again).
+    fn check_utf8(&self) -> bool {
+        const BLOCK: usize = 1 << 20;
+        let bytes = self.map.as_deref().unwrap_or_default();
+        let mut at = 0;
+        while at < bytes.len() {
+            let end = (at + BLOCK).min(bytes.len());
+            let next = match std::str::from_utf8(&bytes[at..end]) {
+                Ok(_) => end,
+                // A character cut by the block's end: check it with the next.
+                Err(e) if e.error_len().is_none() && end < bytes.len() && e.valid_up_to() > 0 => {
+                    at + e.valid_up_to()
+                }
+                Err(_) => return false,
+            };
+            self.release(at..next);
+            at = next;
+        }
+        true
+    }
+
+    /// Drops the whole pages of `range` from this process's memory (they
+    /// are read from the page cache again if needed).
+    fn release(&self, range: std::ops::Range<usize>) {
+        const PAGE: usize = 4096;
+        let Some(map) = &self.map else { return };
+        let (start, end) = (range.start.next_multiple_of(PAGE), range.end / PAGE * PAGE);
+        if start < end {
+            // SAFETY: the map is private, read-only and never written, so
+            // its dropped pages read back from the file with the same
+            // bytes (the assumption `open` makes); no reader sees a
+            // change. The advice is only that: an error changes nothing.
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+            };
+        }
     }
 
     fn text(&self) -> &str {
         let bytes = self.map.as_deref().unwrap_or_default();
-        // Checked to be UTF-8 when mapped; the map is read-only.
-        std::str::from_utf8(bytes).unwrap_or_default()
+        // SAFETY: checked to be UTF-8 in `open`; the map is read-only and
+        // the file is not changed while mapped (the assumption of the
+        // map itself, see `open`). Checking again here read both files
+        // whole once more.
+        unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 }
 

@@ -264,6 +264,7 @@ impl ResponseDiffDetector {
             settings,
             self.config.deadline,
             FullText::Copy,
+            Outside::default(),
         );
         result.metadata.stored = stored;
         if !stored {
@@ -373,6 +374,7 @@ pub fn compare_texts(previous: Option<&str>, current: &str, settings: &DiffSetti
         settings,
         None,
         FullText::Copy,
+        Outside::default(),
     )
 }
 
@@ -400,6 +402,7 @@ pub fn compare_shared(
         settings,
         None,
         FullText::Copy,
+        Outside::default(),
     )
 }
 
@@ -422,20 +425,74 @@ pub fn write_answer<W: std::io::Write>(
     settings: &DiffSettings,
     out: &mut W,
 ) -> std::io::Result<DiffMode> {
+    write_answer_releasing(previous, current, settings, out, |_, _| {})
+}
+
+/// [`write_answer`], calling `release` with the byte ranges of `previous`
+/// and `current` (in that order) it has compared and counted and will
+/// not read again, but for at most a few lines: a host that maps its
+/// inputs can drop those pages, so that a small change between two large
+/// files never holds both in memory (the CLI). The answer is the same,
+/// byte for byte.
+///
+/// ```
+/// use response_diff::diff::{write_answer, write_answer_releasing, DiffSettings};
+/// let s = DiffSettings::default();
+/// let old: String = (0..100_000).map(|i| format!("line {i}\n")).collect();
+/// let new = old.replace("line 50000\n", "line 50000 changed\n");
+/// let (mut a, mut b, mut released) = (Vec::new(), Vec::new(), 0);
+/// write_answer(&old, &new, &s, &mut a).unwrap();
+/// write_answer_releasing(&old, &new, &s, &mut b, |o, _| released += o.len()).unwrap();
+/// assert_eq!(a, b);
+/// assert!(released > old.len() / 2);
+/// ```
+pub fn write_answer_releasing<W: std::io::Write>(
+    previous: &str,
+    current: &str,
+    settings: &DiffSettings,
+    out: &mut W,
+    release: impl FnMut(std::ops::Range<usize>, std::ops::Range<usize>),
+) -> std::io::Result<DiffMode> {
+    let w = super::window::find(previous, current, settings.context, release);
+    write_window(previous, current, settings, out, w)
+}
+
+/// [`write_answer`] given the window of the texts to diff.
+fn write_window<W: std::io::Write>(
+    previous: &str,
+    current: &str,
+    settings: &DiffSettings,
+    out: &mut W,
+    w: super::window::Window,
+) -> std::io::Result<DiffMode> {
     let unhashed = || ContentHash::from(String::new());
     let r = compare(
-        Some((previous, unhashed())),
-        current,
+        Some((&previous[w.old.clone()], unhashed())),
+        &current[w.new.clone()],
         unhashed(),
         settings,
         None,
         FullText::NoteOnly,
+        Outside {
+            lines_before: w.lines_before,
+            lines_after: w.lines_after,
+            bytes: current.len() - w.new.len(),
+        },
     );
     out.write_all(r.formatted_diff.as_bytes())?;
     if r.mode == DiffMode::Full {
         out.write_all(current.as_bytes())?;
     }
     Ok(r.mode)
+}
+
+/// What two texts given to [`compare`] as windows of longer ones share
+/// outside them: lines before and after, and the later text's bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Outside {
+    lines_before: usize,
+    lines_after: usize,
+    bytes: usize,
 }
 
 fn compare(
@@ -445,7 +502,10 @@ fn compare(
     s: &DiffSettings,
     deadline: Option<Duration>,
     full_text: FullText,
+    outside: Outside,
 ) -> DiffResult {
+    // The later text's length, counting what is outside the window.
+    let full_len = current.len() + outside.bytes;
     let (previous, previous_hash) = previous.unzip();
     let mut metadata = DiffMetadata {
         added_lines: 0,
@@ -484,13 +544,13 @@ fn compare(
         metadata,
     };
     if prev == current {
-        metadata.total_lines = count_lines(current);
+        metadata.total_lines = outside.lines_before + count_lines(current) + outside.lines_after;
         return unchanged(metadata);
     }
 
     // The search always runs, whatever maxDiffLines says: only the real
     // diff tells whether it is smaller than the full text.
-    let diff = LineDiff::compute_with(
+    let diff = LineDiff::compute_window(
         prev,
         current,
         &EngineOptions {
@@ -501,6 +561,8 @@ fn compare(
             // Only the CLI writes the answer and exits.
             keep_scratch: full_text == FullText::Copy,
         },
+        outside.lines_before,
+        outside.lines_after,
     );
     let total_lines = diff.new_side().len();
     metadata.total_lines = total_lines;
@@ -521,14 +583,14 @@ fn compare(
     // when even that cannot be the smaller answer, skip formatting (a
     // rewrite of a large page would format megabytes only to drop them).
     let floor = changed_bytes_floor(&diff);
-    if floor >= current.len() || !(ratio_ok || diff_is_small(floor, current.len())) {
+    if floor >= full_len || !(ratio_ok || diff_is_small(floor, full_len)) {
         return full(current, similarity, change_ratio, metadata, full_text);
     }
 
     // The same with every line the format prints (context too): when
     // that alone reaches the full text's size, the diff cannot be sent.
     let formatter = DiffFormatter::new(s.format, s.context);
-    if formatter.min_len(&diff) >= current.len() {
+    if formatter.min_len(&diff) >= full_len {
         return full(current, similarity, change_ratio, metadata, full_text);
     }
 
@@ -546,7 +608,7 @@ fn compare(
     let diff_len = header.len() + formatted.text.len();
     // maxDiffLines never picks the full text: a diff over it is still the
     // smaller lossless answer, and its header says it is over.
-    if !(diff_len < current.len() && (ratio_ok || diff_is_small(diff_len, current.len()))) {
+    if !(diff_len < full_len && (ratio_ok || diff_is_small(diff_len, full_len))) {
         return full(current, similarity, change_ratio, metadata, full_text);
     }
     metadata.context_lines = formatted.context_lines;
@@ -893,6 +955,69 @@ mod tests {
             let want = compare_texts(Some(&old), &new, &s);
             assert_eq!(mode, want.mode);
             assert_eq!(String::from_utf8(out).unwrap(), want.formatted_diff);
+        }
+    }
+
+    #[test]
+    fn a_window_gives_the_whole_texts_answer() {
+        // Lines from a small alphabet (duplicates make ambiguous splits),
+        // random edits, every format, context and block size.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let words = ["a", "b", "  - c", "", "dd d", "e  e"];
+        for case in 0..400 {
+            let lines: Vec<String> = (0..rand(60))
+                .map(|_| words[rand(words.len())].to_owned())
+                .collect();
+            let mut edited = lines.clone();
+            for _ in 0..rand(4) {
+                let at = rand(edited.len() + 1);
+                match rand(3) {
+                    0 => edited.insert(at, words[rand(words.len())].to_owned()),
+                    1 if at < edited.len() => {
+                        edited.remove(at);
+                    }
+                    _ if at < edited.len() => edited[at].push('x'),
+                    _ => {}
+                }
+            }
+            let join = |l: &[String], end: bool| {
+                let mut t = l.join("\n");
+                if end && !l.is_empty() {
+                    t.push('\n');
+                }
+                t
+            };
+            let (old, new) = (join(&lines, rand(5) > 0), join(&edited, rand(5) > 0));
+            let settings = DiffSettings {
+                context: rand(4),
+                format: [DiffFormat::Unified, DiffFormat::Split, DiffFormat::Minimal][rand(3)],
+                ignore_whitespace: rand(2) == 0,
+                ..DiffSettings::default()
+            };
+            let want = compare_texts(Some(&old), &new, &settings);
+            for block in [1, 2, 5, 16, 1 << 20] {
+                let w = crate::diff::window::find_in_blocks(
+                    old.as_bytes(),
+                    new.as_bytes(),
+                    settings.context,
+                    block,
+                    |_, _| {},
+                );
+                let mut out = Vec::new();
+                let mode = write_window(&old, &new, &settings, &mut out, w).unwrap();
+                assert_eq!(mode, want.mode, "case {case} block {block}");
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    want.formatted_diff,
+                    "case {case} block {block}: {old:?} -> {new:?} {settings:?}"
+                );
+            }
         }
     }
 

@@ -375,18 +375,31 @@ impl<'a> LineDiff<'a> {
 
     /// Diffs with every option of [`EngineOptions`].
     pub fn compute_with(old: &'a str, new: &'a str, opts: &EngineOptions) -> LineDiff<'a> {
+        Self::compute_window(old, new, opts, 0, 0)
+    }
+
+    /// Diffs two windows of longer texts that share `lines_before` lines
+    /// before them and `lines_after` after them (`super::window`): the
+    /// ops and line numbers are those of the whole texts.
+    pub(crate) fn compute_window(
+        old: &'a str,
+        new: &'a str,
+        opts: &EngineOptions,
+        lines_before: usize,
+        lines_after: usize,
+    ) -> LineDiff<'a> {
         let deadline_at = opts.deadline.map(|d| Instant::now() + d);
         let context = opts.context;
         let prefix = common_line_prefix(old.as_bytes(), new.as_bytes());
         let suffix = common_line_suffix(old.as_bytes(), new.as_bytes(), prefix);
         // Equal texts are all prefix, and their last line may have no
         // newline: count it as a line too.
-        let prefix_lines = count_lines(&old[..prefix]);
+        let prefix_lines = lines_before + count_lines(&old[..prefix]);
 
         let old_mid = &old[prefix..old.len() - suffix];
         let new_mid = &new[prefix..new.len() - suffix];
         let old_suffix = &old[old.len() - suffix..];
-        let suffix_lines = count_lines(old_suffix);
+        let suffix_lines = count_lines(old_suffix) + lines_after;
 
         // The prefix tail both sides share (the same bytes at the same
         // offsets in both texts).

@@ -15,10 +15,12 @@ mod lines;
 mod options;
 mod store;
 mod text;
+mod window;
 
 pub use detector::{
     DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffMetadata, DiffMode,
     DiffResult, ResponseDiffDetector, compare_shared, compare_texts, write_answer,
+    write_answer_releasing,
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
 pub use format::{DiffFormat, format_diff};
