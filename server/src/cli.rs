@@ -356,7 +356,7 @@ impl MappedText {
         if file.metadata().with_context(context)?.len() == 0 {
             return Ok(MappedText { map: None });
         }
-        // SAFETY: the map is read-only and private; another process
+        // SAFETY: the map is read-only (shared with the page cache); another process
         // changing the file while the diff runs would change what is read
         // (as with any reader), and truncating it would end the process
         // with SIGBUS, the risk every mmap-based tool takes.
@@ -403,10 +403,11 @@ impl MappedText {
         let Some(map) = &self.map else { return };
         let (start, end) = (range.start.next_multiple_of(PAGE), range.end / PAGE * PAGE);
         if start < end {
-            // SAFETY: the map is private, read-only and never written, so
-            // its dropped pages read back from the file with the same
-            // bytes (the assumption `open` makes); no reader sees a
-            // change. The advice is only that: an error changes nothing.
+            // SAFETY: the map is a read-only view of the file, never
+            // written, so its dropped pages read back from the page cache
+            // with the same bytes (as long as the file does not change,
+            // the assumption `open` makes); no reader sees a change. The
+            // advice is only that: an error changes nothing.
             let _ = unsafe {
                 map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
             };

@@ -451,10 +451,14 @@ pub fn write_answer_releasing<W: std::io::Write>(
     current: &str,
     settings: &DiffSettings,
     out: &mut W,
-    release: impl FnMut(std::ops::Range<usize>, std::ops::Range<usize>),
+    mut release: impl FnMut(std::ops::Range<usize>, std::ops::Range<usize>),
 ) -> std::io::Result<DiffMode> {
-    let w = super::window::find(previous, current, settings.context, release);
-    write_window(previous, current, settings, out, w)
+    let w = super::window::find(previous, current, settings.context, &mut release);
+    // Once hashed, the earlier window is read again only where the diff
+    // keeps lines as equal.
+    let (old, at) = (w.old.clone(), w.new.start);
+    let mut interned = || release(old.clone(), at..at);
+    write_window(previous, current, settings, out, w, Some(&mut interned))
 }
 
 /// [`write_answer`] given the window of the texts to diff.
@@ -464,6 +468,7 @@ fn write_window<W: std::io::Write>(
     settings: &DiffSettings,
     out: &mut W,
     w: super::window::Window,
+    interned: Option<&mut dyn FnMut()>,
 ) -> std::io::Result<DiffMode> {
     let unhashed = || ContentHash::from(String::new());
     let r = compare(
@@ -477,6 +482,7 @@ fn write_window<W: std::io::Write>(
             lines_before: w.lines_before,
             lines_after: w.lines_after,
             bytes: current.len() - w.new.len(),
+            interned,
         },
     );
     out.write_all(r.formatted_diff.as_bytes())?;
@@ -488,11 +494,14 @@ fn write_window<W: std::io::Write>(
 
 /// What two texts given to [`compare`] as windows of longer ones share
 /// outside them: lines before and after, and the later text's bytes.
-#[derive(Debug, Clone, Copy, Default)]
-struct Outside {
+#[derive(Default)]
+struct Outside<'r> {
     lines_before: usize,
     lines_after: usize,
     bytes: usize,
+    /// Called once the line diff has hashed every line (see
+    /// `LineDiff::compute_window`).
+    interned: Option<&'r mut dyn FnMut()>,
 }
 
 fn compare(
@@ -502,7 +511,7 @@ fn compare(
     s: &DiffSettings,
     deadline: Option<Duration>,
     full_text: FullText,
-    outside: Outside,
+    outside: Outside<'_>,
 ) -> DiffResult {
     // The later text's length, counting what is outside the window.
     let full_len = current.len() + outside.bytes;
@@ -563,6 +572,7 @@ fn compare(
         },
         outside.lines_before,
         outside.lines_after,
+        outside.interned,
     );
     let total_lines = diff.new_side().len();
     metadata.total_lines = total_lines;
@@ -1010,7 +1020,7 @@ mod tests {
                     |_, _| {},
                 );
                 let mut out = Vec::new();
-                let mode = write_window(&old, &new, &settings, &mut out, w).unwrap();
+                let mode = write_window(&old, &new, &settings, &mut out, w, None).unwrap();
                 assert_eq!(mode, want.mode, "case {case} block {block}");
                 assert_eq!(
                     String::from_utf8(out).unwrap(),

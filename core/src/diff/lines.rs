@@ -82,7 +82,11 @@ impl<'a> Side<'a> {
 /// The line spanning `text[start..end]`, its `\n` (if any) included.
 #[inline]
 fn line_at(text: &str, start: usize, end: usize) -> Line<'_> {
-    let newline = end > start && text.as_bytes()[end - 1] == b'\n';
+    // A line that ends before the text does ends with a newline (the next
+    // line starts after one), so only the text's last line is read: the
+    // CLI drops pages it no longer reads, and a line's length must not
+    // read them back.
+    let newline = end > start && (end < text.len() || text.as_bytes()[end - 1] == b'\n');
     Line {
         text: &text[start..end - usize::from(newline)],
         newline,
@@ -375,18 +379,23 @@ impl<'a> LineDiff<'a> {
 
     /// Diffs with every option of [`EngineOptions`].
     pub fn compute_with(old: &'a str, new: &'a str, opts: &EngineOptions) -> LineDiff<'a> {
-        Self::compute_window(old, new, opts, 0, 0)
+        Self::compute_window(old, new, opts, 0, 0, None)
     }
 
     /// Diffs two windows of longer texts that share `lines_before` lines
     /// before them and `lines_after` after them (`super::window`): the
     /// ops and line numbers are those of the whole texts.
+    ///
+    /// `interned`, if any, is called once every line is hashed: the old
+    /// text is then read again only for the lines the diff keeps as equal
+    /// (the CLI drops its pages meanwhile).
     pub(crate) fn compute_window(
         old: &'a str,
         new: &'a str,
         opts: &EngineOptions,
         lines_before: usize,
         lines_after: usize,
+        interned: Option<&mut dyn FnMut()>,
     ) -> LineDiff<'a> {
         let deadline_at = opts.deadline.map(|d| Instant::now() + d);
         let context = opts.context;
@@ -452,6 +461,9 @@ impl<'a> LineDiff<'a> {
             ids.recycle();
         } else {
             drop(ids);
+        }
+        if let Some(f) = interned {
+            f();
         }
         let (o0, n0) = (prefix_lines, prefix_lines);
         let (old_total, new_total) = (
