@@ -330,9 +330,19 @@ pub fn diff(a: DiffArgs) -> Result<ExitCode> {
         old.release(o);
         new.release(n);
     };
-    let mode = write_answer_releasing(old.text(), new.text(), &settings, &mut out, release)
-        .and_then(|mode| out.finish().map(|()| mode))
-        .context("writing the diff")?;
+    let mode = match write_answer_releasing(old.bytes(), new.bytes(), &settings, &mut out, release)
+    {
+        // Checked as the files are read: nothing was written.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(old
+                .utf8_error(&a.old)
+                .or_else(|| new.utf8_error(&a.new))
+                .unwrap_or_else(|| anyhow!(e)));
+        }
+        r => r
+            .and_then(|mode| out.finish().map(|()| mode))
+            .context("writing the diff")?,
+    };
     Ok(if mode == DiffMode::Unchanged {
         ExitCode::SUCCESS
     } else {
@@ -361,39 +371,14 @@ impl MappedText {
         // (as with any reader), and truncating it would end the process
         // with SIGBUS, the risk every mmap-based tool takes.
         let map = unsafe { memmap2::Mmap::map(&file) }.with_context(context)?;
-        let text = MappedText { map: Some(map) };
-        if !text.check_utf8() {
-            let e = std::str::from_utf8(text.map.as_deref().unwrap_or_default()).err();
-            bail!(
-                "reading {}: not UTF-8 text ({})",
-                path.display(),
-                e.map(|e| e.to_string()).unwrap_or_default()
-            );
-        }
-        Ok(text)
+        Ok(MappedText { map: Some(map) })
     }
 
-    /// Whether the file is UTF-8, checked a block at a time, each block
-    /// dropped from memory once checked (the diff reads what it needs
-    /// again).
-    fn check_utf8(&self) -> bool {
-        const BLOCK: usize = 1 << 20;
-        let bytes = self.map.as_deref().unwrap_or_default();
-        let mut at = 0;
-        while at < bytes.len() {
-            let end = (at + BLOCK).min(bytes.len());
-            let next = match std::str::from_utf8(&bytes[at..end]) {
-                Ok(_) => end,
-                // A character cut by the block's end: check it with the next.
-                Err(e) if e.error_len().is_none() && end < bytes.len() && e.valid_up_to() > 0 => {
-                    at + e.valid_up_to()
-                }
-                Err(_) => return false,
-            };
-            self.release(at..next);
-            at = next;
-        }
-        true
+    /// The error for a file that is not UTF-8, if this one is not (the
+    /// diff checks as it reads; this says where).
+    fn utf8_error(&self, path: &Path) -> Option<anyhow::Error> {
+        let e = std::str::from_utf8(self.bytes()).err()?;
+        Some(anyhow!("reading {}: not UTF-8 text ({e})", path.display()))
     }
 
     /// Drops the whole pages of `range` from this process's memory (they
@@ -414,13 +399,8 @@ impl MappedText {
         }
     }
 
-    fn text(&self) -> &str {
-        let bytes = self.map.as_deref().unwrap_or_default();
-        // SAFETY: checked to be UTF-8 in `open`; the map is read-only and
-        // the file is not changed while mapped (the assumption of the
-        // map itself, see `open`). Checking again here read both files
-        // whole once more.
-        unsafe { std::str::from_utf8_unchecked(bytes) }
+    fn bytes(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or_default()
     }
 }
 

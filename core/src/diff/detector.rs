@@ -425,15 +425,23 @@ pub fn write_answer<W: std::io::Write>(
     settings: &DiffSettings,
     out: &mut W,
 ) -> std::io::Result<DiffMode> {
-    write_answer_releasing(previous, current, settings, out, |_, _| {})
+    write_answer_releasing(
+        previous.as_bytes(),
+        current.as_bytes(),
+        settings,
+        out,
+        |_, _| {},
+    )
 }
 
-/// [`write_answer`], calling `release` with the byte ranges of `previous`
-/// and `current` (in that order) it has compared and counted and will
-/// not read again, but for at most a few lines: a host that maps its
-/// inputs can drop those pages, so that a small change between two large
-/// files never holds both in memory (the CLI). The answer is the same,
-/// byte for byte.
+/// [`write_answer`] on texts not yet checked to be UTF-8, calling
+/// `release` with the byte ranges of `previous` and `current` (in that
+/// order) it has compared, checked and counted and will not read again,
+/// but for at most a few lines: a host that maps its inputs can drop those
+/// pages, so that a small change between two large files never holds both
+/// in memory, and each page is read once (the CLI). The answer is the
+/// same, byte for byte; a text that is not UTF-8 is an
+/// [`std::io::ErrorKind::InvalidData`] error, with nothing written.
 ///
 /// ```
 /// use response_diff::diff::{write_answer, write_answer_releasing, DiffSettings};
@@ -442,18 +450,21 @@ pub fn write_answer<W: std::io::Write>(
 /// let new = old.replace("line 50000\n", "line 50000 changed\n");
 /// let (mut a, mut b, mut released) = (Vec::new(), Vec::new(), 0);
 /// write_answer(&old, &new, &s, &mut a).unwrap();
-/// write_answer_releasing(&old, &new, &s, &mut b, |o, _| released += o.len()).unwrap();
+/// write_answer_releasing(old.as_bytes(), new.as_bytes(), &s, &mut b, |o, _| released += o.len()).unwrap();
 /// assert_eq!(a, b);
 /// assert!(released > old.len() / 2);
+/// let err = write_answer_releasing(b"a\n", b"\xff\n", &s, &mut Vec::new(), |_, _| {});
+/// assert_eq!(err.unwrap_err().kind(), std::io::ErrorKind::InvalidData);
 /// ```
 pub fn write_answer_releasing<W: std::io::Write>(
-    previous: &str,
-    current: &str,
+    previous: &[u8],
+    current: &[u8],
     settings: &DiffSettings,
     out: &mut W,
     mut release: impl FnMut(std::ops::Range<usize>, std::ops::Range<usize>),
 ) -> std::io::Result<DiffMode> {
-    let w = super::window::find(previous, current, settings.context, &mut release);
+    let w = super::window::find(previous, current, settings.context, &mut release)
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))?;
     // Once hashed, the earlier window is read again only where the diff
     // keeps lines as equal.
     let (old, at) = (w.old.clone(), w.new.start);
@@ -463,17 +474,26 @@ pub fn write_answer_releasing<W: std::io::Write>(
 
 /// [`write_answer`] given the window of the texts to diff.
 fn write_window<W: std::io::Write>(
-    previous: &str,
-    current: &str,
+    previous: &[u8],
+    current: &[u8],
     settings: &DiffSettings,
     out: &mut W,
     w: super::window::Window,
     interned: Option<&mut dyn FnMut()>,
 ) -> std::io::Result<DiffMode> {
     let unhashed = || ContentHash::from(String::new());
+    // Checked by `window::find`; checking again costs a pass over the
+    // windows only (small when the change is).
+    let utf8 = |t| {
+        std::str::from_utf8(t).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    };
+    let (old_window, new_window) = (
+        utf8(&previous[w.old.clone()])?,
+        utf8(&current[w.new.clone()])?,
+    );
     let r = compare(
-        Some((&previous[w.old.clone()], unhashed())),
-        &current[w.new.clone()],
+        Some((old_window, unhashed())),
+        new_window,
         unhashed(),
         settings,
         None,
@@ -487,7 +507,7 @@ fn write_window<W: std::io::Write>(
     );
     out.write_all(r.formatted_diff.as_bytes())?;
     if r.mode == DiffMode::Full {
-        out.write_all(current.as_bytes())?;
+        out.write_all(current)?;
     }
     Ok(r.mode)
 }
@@ -1018,9 +1038,11 @@ mod tests {
                     settings.context,
                     block,
                     |_, _| {},
-                );
+                )
+                .unwrap();
                 let mut out = Vec::new();
-                let mode = write_window(&old, &new, &settings, &mut out, w, None).unwrap();
+                let (a, b) = (old.as_bytes(), new.as_bytes());
+                let mode = write_window(a, b, &settings, &mut out, w, None).unwrap();
                 assert_eq!(mode, want.mode, "case {case} block {block}");
                 assert_eq!(
                     String::from_utf8(out).unwrap(),

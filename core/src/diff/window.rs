@@ -28,16 +28,28 @@ pub(crate) struct Window {
     pub lines_after: usize,
 }
 
-/// The window of `old` and `new` for `context` lines of context. `done`
-/// gets each pair of byte ranges (of `old`, of `new`) found equal and
-/// counted; the line diff may still read a few lines of the last ones.
+/// The window of `old` and `new` for `context` lines of context, or
+/// `None` when either is not UTF-8: each byte is checked once, the common
+/// ends in the old text only. `done` gets each pair of byte ranges (of
+/// `old`, of `new`) found equal, checked and counted; the line diff may
+/// still read a few lines of the last ones.
 pub(crate) fn find(
-    old: &str,
-    new: &str,
+    old: &[u8],
+    new: &[u8],
     context: usize,
     done: impl FnMut(Range<usize>, Range<usize>),
-) -> Window {
-    find_in_blocks(old.as_bytes(), new.as_bytes(), context, BLOCK, done)
+) -> Option<Window> {
+    find_in_blocks(old, new, context, BLOCK, done)
+}
+
+/// `text[from..to]` checked as UTF-8 but for a character cut at `to`:
+/// where the next check starts (a character boundary), or `None`.
+fn checked_up_to(text: &[u8], from: usize, to: usize) -> Option<usize> {
+    match std::str::from_utf8(&text[from..to]) {
+        Ok(_) => Some(to),
+        Err(e) if e.error_len().is_none() => Some(from + e.valid_up_to()),
+        Err(_) => None,
+    }
 }
 
 pub(crate) fn find_in_blocks(
@@ -46,15 +58,18 @@ pub(crate) fn find_in_blocks(
     context: usize,
     block: usize,
     mut done: impl FnMut(Range<usize>, Range<usize>),
-) -> Window {
+) -> Option<Window> {
     let (la, lb) = (a.len(), b.len());
     let n = la.min(lb);
     // The common prefix, a block at a time, counting the old text's
     // newlines per block.
     let mut head: Vec<usize> = Vec::new();
     let mut i = 0;
+    // The old text is UTF-8 up to here (a character boundary).
+    let mut valid_to = 0;
     while i + block <= n && a[i..i + block] == b[i..i + block] {
         head.push(bytecount::count(&a[i..i + block], b'\n'));
+        valid_to = checked_up_to(a, valid_to, i + block)?;
         done(i..i + block, i..i + block);
         i += block;
     }
@@ -81,8 +96,18 @@ pub(crate) fn find_in_blocks(
     let max = n - prefix;
     let mut tail: Vec<usize> = Vec::new();
     let mut j = 0;
+    // The old text is UTF-8 from here (a character boundary) to its end.
+    let mut valid_from = la;
     while j + block <= max && a[la - j - block..la - j] == b[lb - j - block..lb - j] {
         tail.push(bytecount::count(&a[la - j - block..la - j], b'\n'));
+        // From the block's first character start (a character cut by its
+        // start is checked with the block before it).
+        let mut from = la - j - block;
+        while from < valid_from && a[from] & 0xc0 == 0x80 {
+            from += 1;
+        }
+        std::str::from_utf8(&a[from..valid_from]).ok()?;
+        valid_from = from;
         done(la - j - block..la - j, lb - j - block..lb - j);
         j += block;
     }
@@ -118,12 +143,21 @@ pub(crate) fn find_in_blocks(
         let from_end = |r: Range<usize>| &a[la - r.end..la - r.start];
         counted(&tail, block, after, from_end) + usize::from(a[la - 1] != b'\n')
     };
-    Window {
+    // What is left to check: both windows (their ends are line starts or
+    // the texts' ends, so character boundaries), and the old text between
+    // them and the checked ends; the new text's ends are the old one's.
+    let utf8 = |r: Range<usize>, t: &[u8]| r.is_empty() || std::str::from_utf8(&t[r]).is_ok();
+    let w = Window {
         old: start..end_a,
         new: start..lb - after,
         lines_before,
         lines_after,
-    }
+    };
+    (utf8(valid_to..start, a)
+        && utf8(end_a..valid_from, a)
+        && utf8(w.old.clone(), a)
+        && utf8(w.new.clone(), b))
+    .then_some(w)
 }
 
 /// Newlines in the first `len` bytes, given the counts of its whole
@@ -151,7 +185,8 @@ mod tests {
             let mut seen = Vec::new();
             let w = find_in_blocks(old.as_bytes(), new.as_bytes(), 3, block, |a, b| {
                 seen.push((a, b))
-            });
+            })
+            .unwrap();
             assert_eq!(
                 &old[w.old.clone()],
                 "line 97\nline 98\nline 99\nline 100\nline 101\nline 102\nline 103\n",
@@ -164,6 +199,36 @@ mod tests {
                     .all(|(a, b)| old.as_bytes()[a.clone()] == new.as_bytes()[b.clone()])
             );
             assert_eq!(seen.is_empty(), block > old.len());
+        }
+    }
+
+    #[test]
+    fn every_byte_is_checked_as_utf8_once() {
+        let old = format!("{}é\n{}", "ab\n".repeat(40), "cd\n".repeat(40));
+        for (at, byte) in [
+            (0, 0xff),
+            (60, 0xc3),
+            (121, b'A'),
+            (200, 0x80),
+            (old.len() - 1, 0xfe),
+        ] {
+            let mut bad = old.clone().into_bytes();
+            bad[at] = byte;
+            for block in [1, 2, 3, 7, 64, 1 << 20] {
+                let ok = |a: &[u8], b: &[u8]| find_in_blocks(a, b, 2, block, |_, _| {}).is_some();
+                assert!(ok(old.as_bytes(), old.as_bytes()));
+                assert!(!ok(&bad, &bad), "at {at} block {block}");
+                assert!(!ok(old.as_bytes(), &bad), "at {at} block {block}");
+                assert!(!ok(&bad, old.as_bytes()), "at {at} block {block}");
+            }
+        }
+        // A character cut by every block boundary is still whole text.
+        let text = "é€😀\n".repeat(50);
+        let other = text.replacen("€", "e", 1);
+        for block in 1..12 {
+            assert!(
+                find_in_blocks(text.as_bytes(), other.as_bytes(), 1, block, |_, _| {}).is_some()
+            );
         }
     }
 }
