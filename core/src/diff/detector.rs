@@ -467,9 +467,10 @@ pub fn write_answer_releasing<W: std::io::Write>(
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))?;
     // Once hashed, the earlier window is read again only where the diff
     // keeps lines as equal.
-    let (old, at) = (w.old.clone(), w.new.start);
-    let mut interned = || release(old.clone(), at..at);
-    write_window(previous, current, settings, out, w, Some(&mut interned))
+    let (from, at) = (w.old.start, w.new.start);
+    let mut read_no_more =
+        |r: std::ops::Range<usize>| release(from + r.start..from + r.end, at..at);
+    write_window(previous, current, settings, out, w, Some(&mut read_no_more))
 }
 
 /// [`write_answer`] given the window of the texts to diff.
@@ -479,7 +480,7 @@ fn write_window<W: std::io::Write>(
     settings: &DiffSettings,
     out: &mut W,
     w: super::window::Window,
-    interned: Option<&mut dyn FnMut()>,
+    read_no_more: Option<&mut dyn FnMut(std::ops::Range<usize>)>,
 ) -> std::io::Result<DiffMode> {
     let unhashed = || ContentHash::from(String::new());
     // Checked by `window::find`; checking again costs a pass over the
@@ -502,7 +503,7 @@ fn write_window<W: std::io::Write>(
             lines_before: w.lines_before,
             lines_after: w.lines_after,
             bytes: current.len() - w.new.len(),
-            interned,
+            read_no_more,
         },
     );
     out.write_all(r.formatted_diff.as_bytes())?;
@@ -519,9 +520,9 @@ struct Outside<'r> {
     lines_before: usize,
     lines_after: usize,
     bytes: usize,
-    /// Called once the line diff has hashed every line (see
-    /// `LineDiff::compute_window`).
-    interned: Option<&'r mut dyn FnMut()>,
+    /// Gets the earlier text's byte ranges the line diff reads no more
+    /// (see `LineDiff::compute_window`).
+    read_no_more: Option<&'r mut dyn FnMut(std::ops::Range<usize>)>,
 }
 
 fn compare(
@@ -592,7 +593,7 @@ fn compare(
         },
         outside.lines_before,
         outside.lines_after,
-        outside.interned,
+        outside.read_no_more,
     );
     let total_lines = diff.new_side().len();
     metadata.total_lines = total_lines;
@@ -692,7 +693,7 @@ fn full(
 /// Fewest bytes any format prints for the changed lines: each line's text,
 /// a prefix of at least one byte and a newline.
 fn changed_bytes_floor(diff: &LineDiff<'_>) -> usize {
-    let len = |side: &super::lines::Side<'_>, i: usize| side.get(i).map_or(0, |l| l.text.len() + 2);
+    let len = |side: &super::lines::Side<'_>, i: usize| side.line_len(i).map_or(0, |l| l + 2);
     diff.ops()
         .iter()
         .map(|op| match op.kind {

@@ -208,7 +208,7 @@ impl DiffFormatter {
         // `prefix` is the prefix's length plus the newline.
         let lines = |side: &super::lines::Side<'_>, r: &Range<usize>, prefix: usize| -> usize {
             r.clone()
-                .map(|i| side.get(i).map_or(0, |l| l.text.len()) + prefix)
+                .map(|i| side.line_len(i).unwrap_or(0) + prefix)
                 .sum()
         };
         match self.format {

@@ -77,16 +77,30 @@ impl<'a> Side<'a> {
         let (&start, &end) = (self.starts.get(j)?, self.starts.get(j + 1)?);
         Some(line_at(self.text, start, end))
     }
+
+    /// The length of line `i` without its newline, as [`Side::get`]'s
+    /// `text.len()`, without reading the line (a `&str` slice reads the
+    /// bytes at its ends): the CLI drops pages the diff reads no more, and
+    /// weighing the changed lines must not read them back.
+    pub(crate) fn line_len(&self, i: usize) -> Option<usize> {
+        let j = i.checked_sub(self.skip)?;
+        let (&start, &end) = (self.starts.get(j)?, self.starts.get(j + 1)?);
+        Some(end - start - usize::from(ends_with_newline(self.text, start, end)))
+    }
+}
+
+/// Whether the line spanning `text[start..end]` ends with `\n`: one that
+/// ends before the text does (the next line starts after one), so only
+/// the text's last line is read.
+#[inline]
+fn ends_with_newline(text: &str, start: usize, end: usize) -> bool {
+    end > start && (end < text.len() || text.as_bytes()[end - 1] == b'\n')
 }
 
 /// The line spanning `text[start..end]`, its `\n` (if any) included.
 #[inline]
 fn line_at(text: &str, start: usize, end: usize) -> Line<'_> {
-    // A line that ends before the text does ends with a newline (the next
-    // line starts after one), so only the text's last line is read: the
-    // CLI drops pages it no longer reads, and a line's length must not
-    // read them back.
-    let newline = end > start && (end < text.len() || text.as_bytes()[end - 1] == b'\n');
+    let newline = ends_with_newline(text, start, end);
     Line {
         text: &text[start..end - usize::from(newline)],
         newline,
@@ -386,16 +400,17 @@ impl<'a> LineDiff<'a> {
     /// before them and `lines_after` after them (`super::window`): the
     /// ops and line numbers are those of the whole texts.
     ///
-    /// `interned`, if any, is called once every line is hashed: the old
-    /// text is then read again only for the lines the diff keeps as equal
-    /// (the CLI drops its pages meanwhile).
+    /// `read_no_more`, if any, gets byte ranges of `old` the diff reads no
+    /// more but for a few lines: all of it once every line is hashed, then
+    /// again piece by piece behind the check of the lines it keeps as equal
+    /// (the CLI drops those pages of its mapped file).
     pub(crate) fn compute_window(
         old: &'a str,
         new: &'a str,
         opts: &EngineOptions,
         lines_before: usize,
         lines_after: usize,
-        interned: Option<&mut dyn FnMut()>,
+        mut read_no_more: Option<&mut dyn FnMut(std::ops::Range<usize>)>,
     ) -> LineDiff<'a> {
         let deadline_at = opts.deadline.map(|d| Instant::now() + d);
         let context = opts.context;
@@ -462,8 +477,8 @@ impl<'a> LineDiff<'a> {
         } else {
             drop(ids);
         }
-        if let Some(f) = interned {
-            f();
+        if let Some(f) = read_no_more.as_mut() {
+            f(0..old.len());
         }
         let (o0, n0) = (prefix_lines, prefix_lines);
         let (old_total, new_total) = (
@@ -525,10 +540,24 @@ impl<'a> LineDiff<'a> {
                 // pair two different lines, so check every pair the diff
                 // keeps and fall back to exact interning if one differs.
                 let mut raw = search(&old_ids, &new_ids, n_ids, deadline_at);
-                let collision = raw.iter().any(|op| {
-                    op.kind == OpKind::Equal
+                let mut collision = false;
+                // Old bytes handed back behind the check so far.
+                let mut behind = 0;
+                for op in &raw {
+                    if op.kind == OpKind::Equal
                         && op.old.clone().zip(op.new.clone()).any(|(i, j)| !same(i, j))
-                });
+                    {
+                        collision = true;
+                        break;
+                    }
+                    if let Some(f) = read_no_more.as_mut() {
+                        let upto = old_starts.get(t + op.old.end).copied().unwrap_or(behind);
+                        if upto >= behind + RELEASE_STEP {
+                            f(behind..upto);
+                            behind = upto;
+                        }
+                    }
+                }
                 if collision {
                     let old_lines: Vec<Line<'a>> = (0..old_ids.len())
                         .map(|i| mid_line(old, &old_starts, i))
@@ -831,6 +860,9 @@ thread_local! {
     static INTERN_SCRATCH: std::cell::Cell<(Vec<u32>, Vec<u64>)> =
         const { std::cell::Cell::new((Vec::new(), Vec::new())) };
 }
+
+/// Bytes of the old text checked between hand-backs (`read_no_more`).
+const RELEASE_STEP: usize = 256 * 1024;
 
 /// Lines hashed ahead of their interning (see `intern_side`).
 const INTERN_BATCH: usize = 16;
