@@ -22,6 +22,10 @@ use response_diff::diff::{DiffMode, DiffResult, DiffSettings, ResponseDiffDetect
 #[path = "../benches/inputs/mod.rs"]
 mod inputs;
 
+#[path = "support/thread_cpu.rs"]
+mod thread_cpu;
+use thread_cpu::thread_cpu_ns;
+
 // The tests' strict unified-diff applier (only `apply_diff` is used here;
 // the module allows its other helpers to go unused).
 #[path = "../tests/common/mod.rs"]
@@ -40,17 +44,6 @@ fn rebuilds(old: &str, new: &str, r: &DiffResult) -> bool {
         DiffMode::Unchanged => old == new,
         _ => false,
     }
-}
-
-fn thread_cpu_ns() -> u128 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    ts.tv_sec as u128 * 1_000_000_000 + ts.tv_nsec as u128
 }
 
 /// Minor page faults of this thread so far: a fresh multi-megabyte

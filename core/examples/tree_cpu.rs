@@ -13,16 +13,9 @@ use response_diff::tree::{IdentityMode, TreeDiffOptions, diff_with};
 #[path = "../benches/tree_inputs/mod.rs"]
 mod tree_inputs;
 
-fn thread_cpu_ns() -> u128 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    ts.tv_sec as u128 * 1_000_000_000 + ts.tv_nsec as u128
-}
+#[path = "support/thread_cpu.rs"]
+mod thread_cpu;
+use thread_cpu::thread_cpu_ns;
 
 fn main() {
     let old = tree_inputs::page(10_000);
