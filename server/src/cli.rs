@@ -382,7 +382,14 @@ impl MappedText {
     }
 
     /// Drops the whole pages of `range` from this process's memory (they
+    /// are read from the page cache again if needed). Unix only: elsewhere
+    /// the pages stay until exit.
+    #[cfg(not(unix))]
+    fn release(&self, _range: std::ops::Range<usize>) {}
+
+    /// Drops the whole pages of `range` from this process's memory (they
     /// are read from the page cache again if needed).
+    #[cfg(unix)]
     fn release(&self, range: std::ops::Range<usize>) {
         const PAGE: usize = 4096;
         let Some(map) = &self.map else { return };
