@@ -220,6 +220,10 @@ mod tests {
                 assert!(!ok(&bad, &bad), "at {at} block {block}");
                 assert!(!ok(old.as_bytes(), &bad), "at {at} block {block}");
                 assert!(!ok(&bad, old.as_bytes()), "at {at} block {block}");
+                // The bad byte in a part both texts share, a change elsewhere.
+                let mut other = bad.clone();
+                other[if at < 100 { 240 } else { 3 }] = b'Z';
+                assert!(!ok(&bad, &other), "at {at} block {block}, shared");
             }
         }
         // A character cut by every block boundary is still whole text.
