@@ -868,16 +868,17 @@ def report(target_dir, out_dir):
         md.append(f"`scripts/cli_vs_gnu.py` (`make cli-bench`): `response-diff diff OLD NEW` and `{cli.get('gnuDiff', 'diff')}`'s "
                   "`diff -u OLD NEW` on the same files (the bench's generator at 7 MB, `core/examples/bench_inputs.rs`), output "
                   f"to /dev/null, in {cli['rows'][0]['pairs']} alternating pairs after a warm-up pair; wall time medians, the "
-                  "ratio is the median of the pairs' ratios; peak memory is the largest `ru_maxrss` over the runs (what "
-                  "`/usr/bin/time -v` prints). `cmp` and `cat` read the same two files as whole processes.\n")
+                  "ratio is the median of the pairs' ratios; peak memory is the largest of GNU time's `%M` (maximum resident "
+                  "set size) over a second run of each pair. `cmp` and `cat` read the same two files as whole processes.\n")
         md.append(table(["change", "ours", "GNU `diff -u`", "ours ÷ GNU", "peak memory, ours", "peak memory, GNU", "`cmp`", "`cat` both"],
                         [[f"{r['label']} ({r['bytes'] / 1e6:.1f} MB, {r['lines']:,} lines)", fmt_ns(r["oursS"] * 1e9), fmt_ns(r["gnuS"] * 1e9),
                           f"{r['ratio']:.2f}", f"{r['oursPeakKiB'] / 1024:.1f} MiB", f"{r['gnuPeakKiB'] / 1024:.1f} MiB",
                           fmt_ns(r["cmpS"] * 1e9), fmt_ns(r["catS"] * 1e9)] for r in cli["rows"]],
                         ["---"] + ["---:"] * 7))
-        md.append("\nOur peak memory counts the two inputs, mapped rather than copied (their pages are the page cache's, shared "
-                  "with every other reader), and about 5 MiB of our 26 MB binary's own pages; GNU diff's counts its private "
-                  "copies of both files and about 1 MiB of its own.\n")
+        md.append("\nOur peak memory counts the pages of the two inputs it has mapped (the page cache's, shared with every "
+                  "other reader; the CLI drops the files' common start and end block by block once compared) and about 5.5 MiB "
+                  "of our binary's and libc's own pages; GNU diff's counts its private copies of both files and about 1.7 MiB "
+                  "of its own.\n")
     md.append("### Node: the addon against fast-diff, jsdiff and diff-match-patch\n")
     md.append(f"Median per call from JavaScript, the texts crossing into the addon and the result coming back included; each "
               f"measurement in its own process; a peer call still running after {cap} s is reported as a timeout.\n")

@@ -3,10 +3,14 @@
 benchmark's large inputs (`make bench`; docs/bench/README.md). For each
 change kind, runs `response-diff diff OLD NEW` and `diff -u OLD NEW` in
 alternating pairs (so a burst of load on the shared machine hits both),
-output to /dev/null, and records each process's wall time and peak memory
-(ru_maxrss from wait4, what `/usr/bin/time -v` prints as "Maximum resident
-set size"). Also times `cmp` and `cat` on the same files: the floor of
-reading and comparing them as a process. Writes JSON and prints a table.
+output to /dev/null, and records each process's wall time (wait4) and,
+in a second run of each pair, its peak memory as GNU time's `%M` prints it
+("Maximum resident set size"). Not wait4's ru_maxrss of a child Python
+spawned: that counts the image the child replaced at exec, Python's own
+(13 MiB and more), so no process could measure below it; GNU time's own
+image is about 1 MiB. Also times `cmp` and `cat` on the same files: the
+floor of reading and comparing them as a process. Writes JSON and prints a
+table.
 
     cli_vs_gnu.py --bin target/release/response-diff --inputs DIR [--pairs 7] [--out bench-out/cli.json]
 
@@ -38,6 +42,14 @@ def run(cmd):
     return dt, ru.ru_maxrss, p.returncode
 
 
+def peak_kib(cmd):
+    """Peak resident memory (KiB) of one process, read by GNU time."""
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode not in (0, 1):
+        sys.exit(f"cli_vs_gnu: {' '.join(cmd)} exited {r.returncode}: {r.stderr.strip()}")
+    return int(r.stderr.strip().splitlines()[-1])
+
+
 def fmt_ms(s):
     return f"{s * 1e3:.1f} ms"
 
@@ -49,6 +61,8 @@ def main():
     ap.add_argument("--pairs", type=int, default=7)
     ap.add_argument("--out")
     a = ap.parse_args()
+    if not os.access("/usr/bin/time", os.X_OK):
+        sys.exit("cli_vs_gnu: GNU time (/usr/bin/time, Debian package `time`; `make setup` installs it) is needed to read peak memory")
     rows = []
     for change, label in CHANGES:
         old, new = (os.path.join(a.inputs, f"{change}.{s}") for s in ("old", "new"))
@@ -63,8 +77,10 @@ def main():
             first, second = (ours_cmd, gnu_cmd) if i % 2 == 0 else (gnu_cmd, ours_cmd)
             r1, r2 = run(first), run(second)
             o, g = (r1, r2) if first is ours_cmd else (r2, r1)
-            ours.append(o)
-            gnu.append(g)
+            m1, m2 = peak_kib(first), peak_kib(second)
+            om, gm = (m1, m2) if first is ours_cmd else (m2, m1)
+            ours.append((o[0], om))
+            gnu.append((g[0], gm))
             ratios.append(o[0] / g[0])
         floor_cmp = statistics.median(run(["cmp", "-s", old, new])[0] for _ in range(a.pairs))
         floor_cat = statistics.median(run(["cat", old, new])[0] for _ in range(a.pairs))

@@ -22,6 +22,10 @@ use response_diff::diff::{DiffMode, DiffResult, DiffSettings, ResponseDiffDetect
 #[path = "../benches/inputs/mod.rs"]
 mod inputs;
 
+#[path = "support/thread_cpu.rs"]
+mod thread_cpu;
+use thread_cpu::thread_cpu_ns;
+
 // The tests' strict unified-diff applier (only `apply_diff` is used here;
 // the module allows its other helpers to go unused).
 #[path = "../tests/common/mod.rs"]
@@ -40,17 +44,6 @@ fn rebuilds(old: &str, new: &str, r: &DiffResult) -> bool {
         DiffMode::Unchanged => old == new,
         _ => false,
     }
-}
-
-fn thread_cpu_ns() -> u128 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    ts.tv_sec as u128 * 1_000_000_000 + ts.tv_nsec as u128
 }
 
 /// Minor page faults of this thread so far: a fresh multi-megabyte
@@ -102,6 +95,10 @@ fn main() {
             let mut last = None;
             let mut floors = Vec::with_capacity(runs);
             for _ in 0..runs {
+                // A caller drops a result before its next call; one kept
+                // would hold its texts (it defers their hashes), and the
+                // store could not reuse their buffers.
+                drop(last.take());
                 let t = thread_cpu_ns();
                 std::hint::black_box(inputs::floor(std::hint::black_box(&old), &new));
                 floors.push(thread_cpu_ns() - t);
@@ -113,7 +110,7 @@ fn main() {
                 faults.push(thread_minor_faults() - f);
                 last = Some(std::hint::black_box(r));
             }
-            let r = last.expect("at least one run");
+            let r: DiffResult = last.expect("at least one run");
             if r.metadata.budget_exhausted {
                 exhausted_on.push(format!("{size_name} {change}"));
             }

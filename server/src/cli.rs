@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use response_diff::diff::{DiffMode, DiffOptions, write_answer};
+use response_diff::diff::{DiffMode, DiffOptions, write_answer_releasing};
 use response_diff::fingerprint::{BaselineStore, Severity, Status};
 use response_diff::tree::{
     self, DiskStore, DiskStoreConfig, Filter, IdentityMode, ReadOutcome, Selector, Tree,
@@ -323,9 +323,26 @@ pub fn diff(a: DiffArgs) -> Result<ExitCode> {
         out: std::io::stdout().lock(),
         pending: 0,
     };
-    let mode = write_answer(old.text(), new.text(), &settings, &mut out)
-        .and_then(|mode| out.finish().map(|()| mode))
-        .context("writing the diff")?;
+    // The parts both files share at their start and end are compared and
+    // counted a block at a time and then dropped from memory, so a small
+    // change between two large files never holds both.
+    let release = |o, n| {
+        old.release(o);
+        new.release(n);
+    };
+    let mode = match write_answer_releasing(old.bytes(), new.bytes(), &settings, &mut out, release)
+    {
+        // Checked as the files are read: nothing was written.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(old
+                .utf8_error(&a.old)
+                .or_else(|| new.utf8_error(&a.new))
+                .unwrap_or_else(|| anyhow!(e)));
+        }
+        r => r
+            .and_then(|mode| out.finish().map(|()| mode))
+            .context("writing the diff")?,
+    };
     Ok(if mode == DiffMode::Unchanged {
         ExitCode::SUCCESS
     } else {
@@ -349,20 +366,48 @@ impl MappedText {
         if file.metadata().with_context(context)?.len() == 0 {
             return Ok(MappedText { map: None });
         }
-        // SAFETY: the map is read-only and private; another process
+        // SAFETY: the map is read-only (shared with the page cache); another process
         // changing the file while the diff runs would change what is read
         // (as with any reader), and truncating it would end the process
         // with SIGBUS, the risk every mmap-based tool takes.
         let map = unsafe { memmap2::Mmap::map(&file) }.with_context(context)?;
-        std::str::from_utf8(&map)
-            .map_err(|e| anyhow!("reading {}: not UTF-8 text ({e})", path.display()))?;
         Ok(MappedText { map: Some(map) })
     }
 
-    fn text(&self) -> &str {
-        let bytes = self.map.as_deref().unwrap_or_default();
-        // Checked to be UTF-8 when mapped; the map is read-only.
-        std::str::from_utf8(bytes).unwrap_or_default()
+    /// The error for a file that is not UTF-8, if this one is not (the
+    /// diff checks as it reads; this says where).
+    fn utf8_error(&self, path: &Path) -> Option<anyhow::Error> {
+        let e = std::str::from_utf8(self.bytes()).err()?;
+        Some(anyhow!("reading {}: not UTF-8 text ({e})", path.display()))
+    }
+
+    /// Drops the whole pages of `range` from this process's memory (they
+    /// are read from the page cache again if needed). Unix only: elsewhere
+    /// the pages stay until exit.
+    #[cfg(not(unix))]
+    fn release(&self, _range: std::ops::Range<usize>) {}
+
+    /// Drops the whole pages of `range` from this process's memory (they
+    /// are read from the page cache again if needed).
+    #[cfg(unix)]
+    fn release(&self, range: std::ops::Range<usize>) {
+        const PAGE: usize = 4096;
+        let Some(map) = &self.map else { return };
+        let (start, end) = (range.start.next_multiple_of(PAGE), range.end / PAGE * PAGE);
+        if start < end {
+            // SAFETY: the map is a read-only view of the file, never
+            // written, so its dropped pages read back from the page cache
+            // with the same bytes (as long as the file does not change,
+            // the assumption `open` makes); no reader sees a change. The
+            // advice is only that: an error changes nothing.
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+            };
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or_default()
     }
 }
 

@@ -271,6 +271,7 @@ impl CompatResponseDiffDetector {
                 deadline: None,
                 context,
                 max_changes: Some(max_changes),
+                ..engine::EngineOptions::default()
             },
         );
         let (added, removed) = (diff.added(), diff.removed());

@@ -12,6 +12,7 @@ use super::hash::{ContentHash, short_hash};
 use super::lines::{EngineOptions, LineDiff, OpKind, count_lines};
 use super::options::DiffSettings;
 use super::store::{Entry, Store};
+use super::text::SharedText;
 use crate::sync::{Mutex, lock};
 use crate::{Error, Result};
 
@@ -246,10 +247,7 @@ impl ResponseDiffDetector {
     pub fn detect(&self, key: &str, current: &str, settings: &DiffSettings) -> Result<DiffResult> {
         self.check_size(current)?;
         settings.validate()?;
-        let entry = Entry {
-            text: Arc::from(current),
-            hash: Default::default(),
-        };
+        let entry = Entry::new(self.copy_of(key, current));
         let hash = entry.content_hash();
         // Read the previous text and put the current one in one critical
         // section, so concurrent calls on a key form a clean sequence.
@@ -257,7 +255,9 @@ impl ResponseDiffDetector {
             let mut store = lock(&self.store);
             (store.get(key), store.put(key, entry))
         };
-        let prev = previous.as_ref().map(|e| (&*e.text, e.content_hash()));
+        let prev = previous
+            .as_ref()
+            .map(|e| (e.text.as_str(), e.content_hash()));
         let mut result = compare(
             prev,
             current,
@@ -265,6 +265,7 @@ impl ResponseDiffDetector {
             settings,
             self.config.deadline,
             FullText::Copy,
+            Outside::default(),
         );
         result.metadata.stored = stored;
         if !stored {
@@ -284,13 +285,17 @@ impl ResponseDiffDetector {
     /// the key is then dropped).
     pub fn store(&self, key: &str, content: &str) -> Result<bool> {
         self.check_size(content)?;
-        Ok(lock(&self.store).put(
-            key,
-            Entry {
-                text: Arc::from(content),
-                hash: Default::default(),
-            },
-        ))
+        let entry = Entry::new(self.copy_of(key, content));
+        Ok(lock(&self.store).put(key, entry))
+    }
+
+    /// `text` copied for the store, into the buffer of a large text the
+    /// store no longer holds when there is one (warm pages: a 7 MB copy
+    /// into fresh ones cost 1,709 page faults, more than the diff itself),
+    /// the copy itself made outside the lock.
+    fn copy_of(&self, key: &str, text: &str) -> SharedText {
+        let (buffer, slack) = lock(&self.store).take_buffer(key, text.len());
+        super::store::fill(buffer, text, slack)
     }
 
     /// Keeps the text stored under `from` under `to` as well, shared rather
@@ -308,8 +313,8 @@ impl ResponseDiffDetector {
         }
     }
 
-    /// The text stored under `key`, if any.
-    pub fn previous(&self, key: &str) -> Option<Arc<str>> {
+    /// The text stored under `key`, if any, shared rather than copied.
+    pub fn previous(&self, key: &str) -> Option<SharedText> {
         lock(&self.store).get(key).map(|e| e.text)
     }
 
@@ -323,7 +328,8 @@ impl ResponseDiffDetector {
         lock(&self.store).clear()
     }
 
-    /// Bytes charged against the cap (keys + texts + per-entry overhead).
+    /// Bytes charged against the cap (keys + texts + per-entry overhead,
+    /// and the buffer of one large replaced text kept for reuse).
     pub fn memory_usage(&self) -> usize {
         lock(&self.store).used()
     }
@@ -369,6 +375,7 @@ pub fn compare_texts(previous: Option<&str>, current: &str, settings: &DiffSetti
         settings,
         None,
         FullText::Copy,
+        Outside::default(),
     )
 }
 
@@ -396,6 +403,7 @@ pub fn compare_shared(
         settings,
         None,
         FullText::Copy,
+        Outside::default(),
     )
 }
 
@@ -419,20 +427,106 @@ pub fn write_answer<W: std::io::Write>(
     settings: &DiffSettings,
     out: &mut W,
 ) -> std::io::Result<DiffMode> {
+    write_answer_releasing(
+        previous.as_bytes(),
+        current.as_bytes(),
+        settings,
+        out,
+        |_, _| {},
+    )
+}
+
+/// [`write_answer`] on texts not yet checked to be UTF-8, calling
+/// `release` with the byte ranges of `previous` and `current` (in that
+/// order) it has compared, checked and counted and will not read again,
+/// but for at most a few lines: a host that maps its inputs can drop those
+/// pages, so that a small change between two large files never holds both
+/// in memory, and each page is read once (the CLI). The answer is the
+/// same, byte for byte; a text that is not UTF-8 is an
+/// [`std::io::ErrorKind::InvalidData`] error, with nothing written.
+///
+/// ```
+/// use response_diff::diff::{write_answer, write_answer_releasing, DiffSettings};
+/// let s = DiffSettings::default();
+/// let old: String = (0..100_000).map(|i| format!("line {i}\n")).collect();
+/// let new = old.replace("line 50000\n", "line 50000 changed\n");
+/// let (mut a, mut b, mut released) = (Vec::new(), Vec::new(), 0);
+/// write_answer(&old, &new, &s, &mut a).unwrap();
+/// write_answer_releasing(old.as_bytes(), new.as_bytes(), &s, &mut b, |o, _| released += o.len()).unwrap();
+/// assert_eq!(a, b);
+/// assert!(released > old.len() / 2);
+/// let err = write_answer_releasing(b"a\n", b"\xff\n", &s, &mut Vec::new(), |_, _| {});
+/// assert_eq!(err.unwrap_err().kind(), std::io::ErrorKind::InvalidData);
+/// ```
+#[cfg(feature = "std")]
+pub fn write_answer_releasing<W: std::io::Write>(
+    previous: &[u8],
+    current: &[u8],
+    settings: &DiffSettings,
+    out: &mut W,
+    mut release: impl FnMut(std::ops::Range<usize>, std::ops::Range<usize>),
+) -> std::io::Result<DiffMode> {
+    let w = super::window::find(previous, current, settings.context, &mut release)
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))?;
+    // Once hashed, the earlier window is read again only where the diff
+    // keeps lines as equal.
+    let (from, at) = (w.old.start, w.new.start);
+    let mut read_no_more =
+        |r: std::ops::Range<usize>| release(from + r.start..from + r.end, at..at);
+    write_window(previous, current, settings, out, w, Some(&mut read_no_more))
+}
+
+/// [`write_answer`] given the window of the texts to diff.
+#[cfg(feature = "std")]
+fn write_window<W: std::io::Write>(
+    previous: &[u8],
+    current: &[u8],
+    settings: &DiffSettings,
+    out: &mut W,
+    w: super::window::Window,
+    read_no_more: Option<&mut dyn FnMut(std::ops::Range<usize>)>,
+) -> std::io::Result<DiffMode> {
     let unhashed = || ContentHash::from(String::new());
+    // Checked by `window::find`; checking again costs a pass over the
+    // windows only (small when the change is).
+    let utf8 = |t| {
+        std::str::from_utf8(t).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    };
+    let (old_window, new_window) = (
+        utf8(&previous[w.old.clone()])?,
+        utf8(&current[w.new.clone()])?,
+    );
     let r = compare(
-        Some((previous, unhashed())),
-        current,
+        Some((old_window, unhashed())),
+        new_window,
         unhashed(),
         settings,
         None,
         FullText::NoteOnly,
+        Outside {
+            lines_before: w.lines_before,
+            lines_after: w.lines_after,
+            bytes: current.len() - w.new.len(),
+            read_no_more,
+        },
     );
     out.write_all(r.formatted_diff.as_bytes())?;
     if r.mode == DiffMode::Full {
-        out.write_all(current.as_bytes())?;
+        out.write_all(current)?;
     }
     Ok(r.mode)
+}
+
+/// What two texts given to [`compare`] as windows of longer ones share
+/// outside them: lines before and after, and the later text's bytes.
+#[derive(Default)]
+struct Outside<'r> {
+    lines_before: usize,
+    lines_after: usize,
+    bytes: usize,
+    /// Gets the earlier text's byte ranges the line diff reads no more
+    /// (see `LineDiff::compute_window`).
+    read_no_more: Option<&'r mut dyn FnMut(core::ops::Range<usize>)>,
 }
 
 fn compare(
@@ -442,14 +536,18 @@ fn compare(
     s: &DiffSettings,
     deadline: Option<Duration>,
     full_text: FullText,
+    outside: Outside<'_>,
 ) -> DiffResult {
-    let total_lines = count_lines(current);
+    // The later text's length, counting what is outside the window.
+    let full_len = current.len() + outside.bytes;
     let (previous, previous_hash) = previous.unzip();
     let mut metadata = DiffMetadata {
         added_lines: 0,
         removed_lines: 0,
         context_lines: 0,
-        total_lines,
+        // Counted below only where the line diff does not count it (a
+        // pass over the whole text).
+        total_lines: 0,
         previous_hash,
         current_hash,
         stored: true,
@@ -457,6 +555,7 @@ fn compare(
         exact: true,
     };
     let Some(prev) = previous else {
+        metadata.total_lines = count_lines(current);
         return DiffResult {
             has_difference: false,
             similarity: 0.0,
@@ -466,25 +565,26 @@ fn compare(
             metadata,
         };
     };
-    let unchanged = |metadata| DiffResult {
+    let unchanged = |metadata: DiffMetadata| DiffResult {
         has_difference: false,
         similarity: 1.0,
         change_ratio: 0.0,
         mode: DiffMode::Unchanged,
         formatted_diff: format!(
             "No changes since the previous response ({} line{}).",
-            total_lines,
-            plural(total_lines)
+            metadata.total_lines,
+            plural(metadata.total_lines)
         ),
         metadata,
     };
     if prev == current {
+        metadata.total_lines = outside.lines_before + count_lines(current) + outside.lines_after;
         return unchanged(metadata);
     }
 
     // The search always runs, whatever maxDiffLines says: only the real
     // diff tells whether it is smaller than the full text.
-    let diff = LineDiff::compute_with(
+    let diff = LineDiff::compute_window(
         prev,
         current,
         &EngineOptions {
@@ -492,8 +592,15 @@ fn compare(
             deadline,
             context: s.context,
             max_changes: None,
+            // Only the CLI writes the answer and exits.
+            keep_scratch: full_text == FullText::Copy,
         },
+        outside.lines_before,
+        outside.lines_after,
+        outside.read_no_more,
     );
+    let total_lines = diff.new_side().len();
+    metadata.total_lines = total_lines;
     let similarity = diff.similarity();
     let change_ratio = 1.0 - similarity;
     metadata.added_lines = diff.added();
@@ -511,14 +618,14 @@ fn compare(
     // when even that cannot be the smaller answer, skip formatting (a
     // rewrite of a large page would format megabytes only to drop them).
     let floor = changed_bytes_floor(&diff);
-    if floor >= current.len() || !(ratio_ok || diff_is_small(floor, current.len())) {
+    if floor >= full_len || !(ratio_ok || diff_is_small(floor, full_len)) {
         return full(current, similarity, change_ratio, metadata, full_text);
     }
 
     // The same with every line the format prints (context too): when
     // that alone reaches the full text's size, the diff cannot be sent.
     let formatter = DiffFormatter::new(s.format, s.context);
-    if formatter.min_len(&diff) >= current.len() {
+    if formatter.min_len(&diff) >= full_len {
         return full(current, similarity, change_ratio, metadata, full_text);
     }
 
@@ -536,7 +643,7 @@ fn compare(
     let diff_len = header.len() + formatted.text.len();
     // maxDiffLines never picks the full text: a diff over it is still the
     // smaller lossless answer, and its header says it is over.
-    if !(diff_len < current.len() && (ratio_ok || diff_is_small(diff_len, current.len()))) {
+    if !(diff_len < full_len && (ratio_ok || diff_is_small(diff_len, full_len))) {
         return full(current, similarity, change_ratio, metadata, full_text);
     }
     metadata.context_lines = formatted.context_lines;
@@ -591,7 +698,7 @@ fn full(
 /// Fewest bytes any format prints for the changed lines: each line's text,
 /// a prefix of at least one byte and a newline.
 fn changed_bytes_floor(diff: &LineDiff<'_>) -> usize {
-    let len = |side: &super::lines::Side<'_>, i: usize| side.get(i).map_or(0, |l| l.text.len() + 2);
+    let len = |side: &super::lines::Side<'_>, i: usize| side.line_len(i).map_or(0, |l| l + 2);
     diff.ops()
         .iter()
         .map(|op| match op.kind {
@@ -885,6 +992,71 @@ mod tests {
             let want = compare_texts(Some(&old), &new, &s);
             assert_eq!(mode, want.mode);
             assert_eq!(String::from_utf8(out).unwrap(), want.formatted_diff);
+        }
+    }
+
+    #[test]
+    fn a_window_gives_the_whole_texts_answer() {
+        // Lines from a small alphabet (duplicates make ambiguous splits),
+        // random edits, every format, context and block size.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let words = ["a", "b", "  - c", "", "dd d", "e  e"];
+        for case in 0..400 {
+            let lines: Vec<String> = (0..rand(60))
+                .map(|_| words[rand(words.len())].to_owned())
+                .collect();
+            let mut edited = lines.clone();
+            for _ in 0..rand(4) {
+                let at = rand(edited.len() + 1);
+                match rand(3) {
+                    0 => edited.insert(at, words[rand(words.len())].to_owned()),
+                    1 if at < edited.len() => {
+                        edited.remove(at);
+                    }
+                    _ if at < edited.len() => edited[at].push('x'),
+                    _ => {}
+                }
+            }
+            let join = |l: &[String], end: bool| {
+                let mut t = l.join("\n");
+                if end && !l.is_empty() {
+                    t.push('\n');
+                }
+                t
+            };
+            let (old, new) = (join(&lines, rand(5) > 0), join(&edited, rand(5) > 0));
+            let settings = DiffSettings {
+                context: rand(4),
+                format: [DiffFormat::Unified, DiffFormat::Split, DiffFormat::Minimal][rand(3)],
+                ignore_whitespace: rand(2) == 0,
+                ..DiffSettings::default()
+            };
+            let want = compare_texts(Some(&old), &new, &settings);
+            for block in [1, 2, 5, 16, 1 << 20] {
+                let w = crate::diff::window::find_in_blocks(
+                    old.as_bytes(),
+                    new.as_bytes(),
+                    settings.context,
+                    block,
+                    |_, _| {},
+                )
+                .unwrap();
+                let mut out = Vec::new();
+                let (a, b) = (old.as_bytes(), new.as_bytes());
+                let mode = write_window(a, b, &settings, &mut out, w, None).unwrap();
+                assert_eq!(mode, want.mode, "case {case} block {block}");
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    want.formatted_diff,
+                    "case {case} block {block}: {old:?} -> {new:?} {settings:?}"
+                );
+            }
         }
     }
 

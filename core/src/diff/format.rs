@@ -27,7 +27,7 @@ pub fn format_diff(old: &str, new: &str, settings: &DiffSettings) -> String {
             ignore_whitespace: settings.ignore_whitespace,
             deadline: None,
             context: settings.context,
-            max_changes: None,
+            ..EngineOptions::default()
         },
     );
     DiffFormatter::new(settings.format, settings.context)
@@ -174,7 +174,7 @@ impl DiffFormatter {
         // `prefix` is the prefix's length plus the newline.
         let lines = |side: &super::lines::Side<'_>, r: &Range<usize>, prefix: usize| -> usize {
             r.clone()
-                .map(|i| side.get(i).map_or(0, |l| l.text.len()) + prefix)
+                .map(|i| side.line_len(i).unwrap_or(0) + prefix)
                 .sum()
         };
         match self.format {

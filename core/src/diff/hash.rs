@@ -30,8 +30,16 @@ pub fn short_hash(text: &str) -> String {
 /// ```
 #[derive(Clone)]
 pub struct ContentHash {
-    text: Option<Arc<str>>,
+    text: Option<Text>,
     hex: Arc<OnceLock<String>>,
+}
+
+/// The text a [`ContentHash`] is computed from: the detector stores texts
+/// as `String`s (to reuse their buffers), callers share `str`s.
+#[derive(Clone)]
+enum Text {
+    Str(Arc<str>),
+    String(Arc<String>),
 }
 
 impl ContentHash {
@@ -40,7 +48,15 @@ impl ContentHash {
     /// is hashed at most once.
     pub(crate) fn lazy(text: Arc<str>, cache: Arc<OnceLock<String>>) -> Self {
         ContentHash {
-            text: Some(text),
+            text: Some(Text::Str(text)),
+            hex: cache,
+        }
+    }
+
+    /// [`ContentHash::lazy`] of a stored text.
+    pub(crate) fn lazy_owned(text: Arc<String>, cache: Arc<OnceLock<String>>) -> Self {
+        ContentHash {
+            text: Some(Text::String(text)),
             hex: cache,
         }
     }
@@ -48,7 +64,8 @@ impl ContentHash {
     /// The 16 hex digits (computing them on first use).
     pub fn as_str(&self) -> &str {
         self.hex.get_or_init(|| match &self.text {
-            Some(t) => short_hash(t),
+            Some(Text::Str(t)) => short_hash(t),
+            Some(Text::String(t)) => short_hash(t),
             // `From<String>` always fills the cache.
             None => String::new(),
         })

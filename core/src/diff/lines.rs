@@ -102,12 +102,30 @@ impl<'a> Side<'a> {
         let (&start, &end) = (self.starts.get(j)?, self.starts.get(j + 1)?);
         Some(line_at(self.text, start, end))
     }
+
+    /// The length of line `i` without its newline, as [`Side::get`]'s
+    /// `text.len()`, without reading the line (a `&str` slice reads the
+    /// bytes at its ends): the CLI drops pages the diff reads no more, and
+    /// weighing the changed lines must not read them back.
+    pub(crate) fn line_len(&self, i: usize) -> Option<usize> {
+        let j = i.checked_sub(self.skip)?;
+        let (&start, &end) = (self.starts.get(j)?, self.starts.get(j + 1)?);
+        Some(end - start - usize::from(ends_with_newline(self.text, start, end)))
+    }
+}
+
+/// Whether the line spanning `text[start..end]` ends with `\n`: one that
+/// ends before the text does (the next line starts after one), so only
+/// the text's last line is read.
+#[inline]
+fn ends_with_newline(text: &str, start: usize, end: usize) -> bool {
+    end > start && (end < text.len() || text.as_bytes()[end - 1] == b'\n')
 }
 
 /// The line spanning `text[start..end]`, its `\n` (if any) included.
 #[inline]
 fn line_at(text: &str, start: usize, end: usize) -> Line<'_> {
-    let newline = end > start && text.as_bytes()[end - 1] == b'\n';
+    let newline = ends_with_newline(text, start, end);
     Line {
         text: &text[start..end - usize::from(newline)],
         newline,
@@ -354,6 +372,12 @@ pub struct EngineOptions {
     /// lines replaced) with [`LineDiff::exact`] false and lower bounds for
     /// the counts.
     pub max_changes: Option<usize>,
+    /// Keep the line interner's tables for the thread's next diff (the
+    /// default): a caller that diffs again reuses warm memory instead of
+    /// faulting in fresh pages. A one-shot caller (the CLI) turns it off,
+    /// so the tables (4.6 MB for two 7 MB pages) are freed before the
+    /// search instead of adding to its peak memory.
+    pub keep_scratch: bool,
 }
 
 impl Default for EngineOptions {
@@ -363,6 +387,7 @@ impl Default for EngineOptions {
             deadline: None,
             context: usize::MAX,
             max_changes: None,
+            keep_scratch: true,
         }
     }
 }
@@ -394,6 +419,25 @@ impl<'a> LineDiff<'a> {
 
     /// Diffs with every option of [`EngineOptions`].
     pub fn compute_with(old: &'a str, new: &'a str, opts: &EngineOptions) -> LineDiff<'a> {
+        Self::compute_window(old, new, opts, 0, 0, None)
+    }
+
+    /// Diffs two windows of longer texts that share `lines_before` lines
+    /// before them and `lines_after` after them (`super::window`): the
+    /// ops and line numbers are those of the whole texts.
+    ///
+    /// `read_no_more`, if any, gets byte ranges of `old` the diff reads no
+    /// more but for a few lines: all of it once every line is hashed, then
+    /// again piece by piece behind the check of the lines it keeps as equal
+    /// (the CLI drops those pages of its mapped file).
+    pub(crate) fn compute_window(
+        old: &'a str,
+        new: &'a str,
+        opts: &EngineOptions,
+        lines_before: usize,
+        lines_after: usize,
+        mut read_no_more: Option<&mut dyn FnMut(core::ops::Range<usize>)>,
+    ) -> LineDiff<'a> {
         #[cfg(feature = "std")]
         let deadline_at = opts.deadline.map(|d| Instant::now() + d);
         #[cfg(not(feature = "std"))]
@@ -403,12 +447,12 @@ impl<'a> LineDiff<'a> {
         let suffix = common_line_suffix(old.as_bytes(), new.as_bytes(), prefix);
         // Equal texts are all prefix, and their last line may have no
         // newline: count it as a line too.
-        let prefix_lines = count_lines(&old[..prefix]);
+        let prefix_lines = lines_before + count_lines(&old[..prefix]);
 
         let old_mid = &old[prefix..old.len() - suffix];
         let new_mid = &new[prefix..new.len() - suffix];
         let old_suffix = &old[old.len() - suffix..];
-        let suffix_lines = count_lines(old_suffix);
+        let suffix_lines = count_lines(old_suffix) + lines_after;
 
         // The prefix tail both sides share (the same bytes at the same
         // offsets in both texts).
@@ -457,7 +501,14 @@ impl<'a> LineDiff<'a> {
         let (mut old_starts, old_ids, old_h) = intern_side(old, old_n);
         let (mut new_starts, new_ids, new_h) = intern_side(new, new_n);
         let n_ids = ids.hashes.len() as u32;
-        ids.recycle();
+        if opts.keep_scratch {
+            ids.recycle();
+        } else {
+            drop(ids);
+        }
+        if let Some(f) = read_no_more.as_mut() {
+            f(0..old.len());
+        }
         let (o0, n0) = (prefix_lines, prefix_lines);
         let (old_total, new_total) = (
             prefix_lines + old_ids.len() + suffix_lines,
@@ -518,10 +569,24 @@ impl<'a> LineDiff<'a> {
                 // pair two different lines, so check every pair the diff
                 // keeps and fall back to exact interning if one differs.
                 let mut raw = search(&old_ids, &new_ids, n_ids, deadline_at);
-                let collision = raw.iter().any(|op| {
-                    op.kind == OpKind::Equal
+                let mut collision = false;
+                // Old bytes handed back behind the check so far.
+                let mut behind = 0;
+                for op in &raw {
+                    if op.kind == OpKind::Equal
                         && op.old.clone().zip(op.new.clone()).any(|(i, j)| !same(i, j))
-                });
+                    {
+                        collision = true;
+                        break;
+                    }
+                    if let Some(f) = read_no_more.as_mut() {
+                        let upto = old_starts.get(t + op.old.end).copied().unwrap_or(behind);
+                        if upto >= behind + RELEASE_STEP {
+                            f(behind..upto);
+                            behind = upto;
+                        }
+                    }
+                }
                 if collision {
                     let old_lines: Vec<Line<'a>> = (0..old_ids.len())
                         .map(|i| mid_line(old, &old_starts, i))
@@ -824,6 +889,9 @@ thread_local! {
     static INTERN_SCRATCH: core::cell::Cell<(Vec<u32>, Vec<u64>)> =
         const { core::cell::Cell::new((Vec::new(), Vec::new())) };
 }
+
+/// Bytes of the old text checked between hand-backs (`read_no_more`).
+const RELEASE_STEP: usize = 256 * 1024;
 
 /// Lines hashed ahead of their interning (see `intern_side`).
 const INTERN_BATCH: usize = 16;

@@ -14,18 +14,22 @@ mod hash;
 mod lines;
 mod options;
 mod store;
-
+mod text;
 #[cfg(feature = "std")]
-pub use detector::write_answer;
+mod window;
+
 pub use detector::{
     DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_STORED_BYTES, DetectorConfig, DiffMetadata, DiffMode,
     DiffResult, ResponseDiffDetector, compare_shared, compare_texts,
 };
 pub(crate) use detector::{diff_is_small, over_max_diff_lines};
+#[cfg(feature = "std")]
+pub use detector::{write_answer, write_answer_releasing};
 pub use format::format_diff;
 pub use hash::{ContentHash, short_hash};
 pub(crate) use options::check_range;
 pub use options::{DiffFormat, DiffOptions, DiffSettings, MAX_CONTEXT, MAX_DIFF_LINES};
+pub use text::SharedText;
 
 /// The line diff engine and its formatter, for [`crate::__internals`]:
 /// not part of the public API.

@@ -39,11 +39,11 @@ use serde::Serialize;
 
 use crate::Result;
 use crate::diff::{
-    DiffMode, DiffResult, ResponseDiffDetector, compare_texts, diff_is_small, over_max_diff_lines,
+    DiffMode, DiffResult, ResponseDiffDetector, SharedText, compare_texts, diff_is_small,
+    over_max_diff_lines,
 };
 use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, SnapshotDiff};
 use crate::tree::{PatchOptions, Shown, retire, snapshot_patch_archived};
-use alloc::sync::Arc;
 
 pub use batch::{BatchReport, BatchStep, render_batch};
 pub use model::{ConsoleMessage, Download, Image, PageState, Response, Section, Snapshot, Tab};
@@ -228,7 +228,7 @@ pub use image::process as process_image;
 /// change shows the section again.
 /// What the previous diffed response for the same key showed in section
 /// `name`, if any.
-fn previously_shown(chain: Option<DiffTarget<'_>>, name: &str) -> Option<Arc<str>> {
+fn previously_shown(chain: Option<DiffTarget<'_>>, name: &str) -> Option<SharedText> {
     let target = chain?;
     target
         .detector
