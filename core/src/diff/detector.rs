@@ -996,6 +996,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "std")]
     fn a_window_gives_the_whole_texts_answer() {
         // Lines from a small alphabet (duplicates make ambiguous splits),
         // random edits, every format, context and block size.
