@@ -108,7 +108,9 @@ pub fn render(
             let _ = writeln!(body, "- {}: {current}[{}]({})", t.index, t.title, t.url);
         }
         let body = body.trim_end();
-        if !unchanged_since_shown(chain, "tabs", body) {
+        // Checked (and stored) even when asked for, so the next response
+        // compares with what this one showed.
+        if !unchanged_since_shown(chain, "tabs", body) || response.tabs_requested {
             section(&mut out, "Open tabs", body);
         }
     }
@@ -791,6 +793,20 @@ mod tests {
         // Without a diff target nothing is left out.
         let alone = render(&page("Cart", 3), &on, None).unwrap().text;
         assert!(alone.contains("### Page state") && alone.contains("### Open tabs"));
+        // Tabs asked for (`browser_tabs` list) show even when unchanged.
+        let asked = Response {
+            tabs_requested: true,
+            ..page("Cart", 3)
+        };
+        let listed = render(&asked, &on, Some(target)).unwrap().text;
+        assert!(
+            listed.contains("### Open tabs\n- 0: (current) [Shop]"),
+            "{listed}"
+        );
+        assert!(!listed.contains("### Page state"), "{listed}");
+        let json = serde_json::to_string(&asked).unwrap();
+        assert!(json.contains("\"tabsRequested\":true"), "{json}");
+        assert_eq!(Response::from_json(&json).unwrap(), asked);
     }
 
     #[test]

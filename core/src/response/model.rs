@@ -24,6 +24,11 @@ pub struct Response {
     /// Open tabs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tabs: Vec<Tab>,
+    /// The call asked for the tabs (`browser_tabs`): with diffing on they
+    /// are shown even when unchanged since the previous response, which
+    /// leaves out only the sections the agent did not ask for.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub tabs_requested: bool,
     /// URL and title of the current page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<PageState>,

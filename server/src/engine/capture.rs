@@ -104,6 +104,7 @@ impl Engine {
             result: Some(result).filter(|r| !r.is_empty()),
             code: acted.code,
             tabs,
+            tabs_requested: acted.tabs,
             page,
             console,
             images: acted.images,

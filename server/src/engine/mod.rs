@@ -90,7 +90,8 @@ struct Acted {
     images: Vec<Image>,
     /// Show every console message of the page, not only the new ones.
     all_console: bool,
-    /// Always list the tabs.
+    /// Always list the tabs, even when unchanged since the previous
+    /// response (`browser_tabs`, a tab the action opened).
     tabs: bool,
     /// Capture a snapshot (when the expectation includes it).
     snapshot: bool,

@@ -242,6 +242,18 @@ describe('response-diff MCP server', () => {
     const closed = await server.call('browser_tabs', { action: 'close', index: 1 });
     assert.match(section(closed.text, 'Open tabs'), /^- 0: \(current\) \[Leaf & Co\. — Loose-leaf teas\]/);
 
+    // With diffs on, tabs unchanged since the last response are left out of
+    // an action's response, but shown when the agent asks for them.
+    const diff = { includeSnapshot: false, diffOptions: { enabled: true } };
+    await server.call('browser_tabs', { action: 'new', url: site.url('/help.html'), expectation: diff });
+    const listed = await server.call('browser_tabs', { action: 'list', expectation: diff });
+    assert.match(section(listed.text, 'Open tabs'), /- 0: \[Leaf & Co\. — Loose-leaf teas\]\(.*\)\n- 1: \(current\) \[Leaf & Co\. — Help\]/);
+    const again = await server.call('browser_tabs', { action: 'list', expectation: diff });
+    assert.equal(section(again.text, 'Open tabs'), section(listed.text, 'Open tabs'));
+    const other = await server.call('browser_evaluate', { function: '() => 1', expectation: diff });
+    assert.doesNotMatch(other.text, /### Open tabs/);
+    await server.call('browser_tabs', { action: 'close', index: 1, expectation: { includeSnapshot: false } });
+
     const shot = await server.call('browser_take_screenshot', { expectation: { imageOptions: { format: 'jpeg', maxWidth: 320, quality: 50 } } });
     assert.equal(shot.images.length, 1);
     assert.equal(shot.images[0].mimeType, 'image/jpeg');
