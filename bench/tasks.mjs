@@ -157,9 +157,8 @@ const TASKS = {
   async popup(s) {
     let r = await s.nav('/popup.html');
     r = await s.call('browser_click', { element: 'Open report', target: s.ref(r, 'link', /^Open report$/) });
-    await s.call('browser_tabs', { action: 'list' });
-    // With diffs on, a list unchanged since the last response is one line; the agent reads its last list.
-    const m = [...s.tabs.matchAll(/^- (\d+):.*Report/gm)].pop();
+    const list = await s.call('browser_tabs', { action: 'list' });
+    const m = [...list.text.matchAll(/^- (\d+):.*Report/gm)].pop();
     if (!m) return false;
     r = await s.call('browser_tabs', { action: 'select', index: Number(m[1]) });
     const snap = s.snap(r) || s.snap(await s.call('browser_snapshot', {}));
@@ -210,7 +209,6 @@ async function runTask(name, task, sites) {
     filesRead: new Set(),
     calls: 0,
     note: '',
-    tabs: '', // the last response that listed the tabs
     // With diffs on: the agent's view of the current page, of each URL, and every view so far.
     view: null,
     seen: new Map(),
@@ -221,7 +219,6 @@ async function runTask(name, task, sites) {
       s.calls++;
       s.transcript.push(r.text);
       s.tokens += countTokens(r.text);
-      if (/^- \d+: /m.test(r.text)) s.tabs = r.text;
       if (diffs) {
         const { view, how } = rebuildOurs(BIN, s.view, r.text, s.seen, s.history);
         if (how !== 'no snapshot section') {
