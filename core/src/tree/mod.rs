@@ -21,6 +21,7 @@ mod aria;
 mod carry;
 mod diff;
 mod filter;
+mod find;
 mod json;
 mod model;
 mod patch;
@@ -38,6 +39,7 @@ pub use diff::{
     TreeDiffOptions, diff, diff_with,
 };
 pub use filter::Filter;
+pub use find::{FindOptions, FindQuery, FindResult, MAX_FIND_MATCHES, find};
 pub use model::{Bounds, Element, Layout, MAX_DEPTH, MAX_INPUT_BYTES, Prop, State, Tree, Walk};
 pub(crate) use patch::snapshot_patch_archived;
 pub use patch::{
