@@ -199,6 +199,14 @@ impl ServerHandler for McpServer {
         // rmcp answers an unknown name with a bare "tool not found"; say
         // which tools there are (the same message a batch step gets).
         if self.tool_router.get(&request.name).is_none() {
+            // A tool of @playwright/mcp this server cannot offer answers
+            // with why, and what to use instead (tools::REFUSED_TOOLS).
+            if let Some(why) = tools::refusal(&request.name) {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "### Result\nError: {why}"
+                ))])
+                .into());
+            }
             let message = match tools::canonical(&request.name) {
                 Some(full) if crate::caps::cap_of(full).is_some() => {
                     crate::caps::not_enabled(full).unwrap_or_default()

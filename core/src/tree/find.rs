@@ -356,7 +356,11 @@ mod tests {
 
     #[test]
     fn windows_apart_are_separated_and_near_ones_merge() {
-        let r = find(PAGE, &FindQuery::regex("/^- (banner|contentinfo)/").unwrap(), &opts());
+        let r = find(
+            PAGE,
+            &FindQuery::regex("/^- (banner|contentinfo)/").unwrap(),
+            &opts(),
+        );
         assert_eq!(r.matches, 2);
         let parts: Vec<&str> = r.text.split("\n\n----\n\n").collect();
         assert_eq!(parts.len(), 2, "{}", r.text);
@@ -381,9 +385,18 @@ mod tests {
 
     #[test]
     fn regex_flags_and_errors() {
-        assert_eq!(find(PAGE, &FindQuery::regex("apple").unwrap(), &opts()).matches, 0);
-        assert_eq!(find(PAGE, &FindQuery::regex("/apple/i").unwrap(), &opts()).matches, 1);
-        assert_eq!(find(PAGE, &FindQuery::regex("/apple/gi").unwrap(), &opts()).matches, 1);
+        assert_eq!(
+            find(PAGE, &FindQuery::regex("apple").unwrap(), &opts()).matches,
+            0
+        );
+        assert_eq!(
+            find(PAGE, &FindQuery::regex("/apple/i").unwrap(), &opts()).matches,
+            1
+        );
+        assert_eq!(
+            find(PAGE, &FindQuery::regex("/apple/gi").unwrap(), &opts()).matches,
+            1
+        );
         let e = FindQuery::regex("/a/x").unwrap_err().to_string();
         assert!(e.contains("flag `x`"), "{e}");
         let e = FindQuery::regex("(?<=a)b").unwrap_err().to_string();
@@ -391,7 +404,12 @@ mod tests {
         assert!(FindQuery::text("").is_err());
         // A slash pattern with no valid flag part is a plain pattern.
         assert_eq!(
-            find("- link \"/a/B\"", &FindQuery::regex("/a/B").unwrap(), &opts()).matches,
+            find(
+                "- link \"/a/B\"",
+                &FindQuery::regex("/a/B").unwrap(),
+                &opts()
+            )
+            .matches,
             1
         );
     }
@@ -418,7 +436,11 @@ mod tests {
 
     #[test]
     fn non_ascii_text_ignores_case() {
-        let r = find("- button \"ÉTÉ\" [ref=e1]", &FindQuery::text("été").unwrap(), &opts());
+        let r = find(
+            "- button \"ÉTÉ\" [ref=e1]",
+            &FindQuery::text("été").unwrap(),
+            &opts(),
+        );
         assert_eq!(r.matches, 1);
     }
 }

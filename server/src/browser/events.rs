@@ -82,11 +82,18 @@ pub(crate) fn session_setup() -> [(&'static str, Value); 8] {
         ("Log.enable", json!({})),
         ("DOM.enable", json!({})),
         ("Accessibility.enable", json!({})),
-        // For waiting on the requests an action starts. No bodies are
-        // kept for Network.getResponseBody: nothing here reads them.
+        // For waiting on the requests an action starts, and the request
+        // log. Chromium keeps response bodies for browser_network_request
+        // (Network.getResponseBody) within these budgets, the oldest going
+        // first; request bodies are read when asked for
+        // (Network.getRequestPostData), not sent with every event.
         (
             "Network.enable",
-            json!({ "maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0 }),
+            json!({
+                "maxTotalBufferSize": crate::network::BODY_BUFFER_BYTES,
+                "maxResourceBufferSize": crate::network::BODY_BUFFER_PER_RESPONSE,
+                "maxPostDataSize": 0,
+            }),
         ),
         // For Inspector.targetCrashed.
         ("Inspector.enable", json!({})),
@@ -110,7 +117,7 @@ pub(crate) fn on_event(
     if method.starts_with("Page.") || method.starts_with("Network.") {
         let mut ev = lock(sink);
         ev.activity.on_event(method, p, main_frame, Instant::now());
-        ev.network.on_event(method, p, main_frame);
+        ev.network.on_event(method, p, main_frame, session);
     }
     match method {
         "Runtime.consoleAPICalled" => {

@@ -346,6 +346,17 @@ impl Engine {
                 })
             }
             Call::NetworkRequests(p) => self.network_requests(p),
+            Call::NetworkRequest(p) => self.network_request(p),
+            Call::Find(p) => {
+                self.sync();
+                Ok(Acted {
+                    snapshot: true,
+                    find: Some(p.clone()),
+                    ..Acted::default()
+                })
+            }
+            Call::EmulateMedia(p) => self.emulate_media(p),
+            Call::Drop(p) => self.drop_onto(p),
             Call::FillForm(p) => self.fill_form(p),
             Call::Drag(p) => self.drag(p),
             Call::Resize(p) => self.resize(p),

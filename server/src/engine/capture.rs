@@ -121,6 +121,7 @@ impl Engine {
             carried,
             since: acted.since,
             network: acted.network,
+            find: acted.find,
         })
     }
 }

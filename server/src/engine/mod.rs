@@ -14,6 +14,7 @@ mod capture;
 mod files;
 mod form;
 mod listing;
+mod media;
 mod modal;
 mod pointer;
 mod render;
@@ -99,6 +100,8 @@ struct Acted {
     since: Option<u64>,
     /// A request list (`browser_network_requests`), diffed at render time.
     network: Option<String>,
+    /// A search of the snapshot (`browser_find`), run at render time.
+    find: Option<tools::FindParams>,
     /// Downloads the action started.
     downloads: Vec<response_diff::response::Download>,
 }
@@ -114,6 +117,7 @@ pub struct Performed {
     carried: Carried,
     since: Option<u64>,
     network: Option<String>,
+    find: Option<tools::FindParams>,
 }
 
 impl Performed {
@@ -151,6 +155,8 @@ pub struct Engine {
     /// Where the coordinate mouse is and which buttons it holds (`--caps
     /// vision`), for the moves, presses and wheel turns that follow.
     mouse: pointer::MouseState,
+    /// Each tab's media overrides (`browser_emulate_media`), by tab key.
+    media: std::collections::HashMap<String, media::MediaState>,
     /// Last, so it runs after every other field is dropped.
     _release: ReleaseMemory,
 }
@@ -162,6 +168,9 @@ fn server_default(tool: &str) -> Expectation {
         "browser_get_dom_fingerprint"
         | "browser_compare_dom_fingerprint"
         | "browser_network_requests"
+        | "browser_network_request"
+        | "browser_find"
+        | "browser_emulate_media"
         | "browser_pdf_save"
         | "browser_storage_state" => Expectation {
             include_snapshot: Some(false),
@@ -194,6 +203,7 @@ impl Engine {
             nav_token: AtomicU64::new(1),
             crashed: None,
             mouse: pointer::MouseState::default(),
+            media: std::collections::HashMap::new(),
             _release: ReleaseMemory,
         })
     }
@@ -301,8 +311,10 @@ impl Engine {
             Err(e) => return Output::error(e),
         };
         // Reading the accessibility tree is most of a call's time (a
-        // 250 KB answer for a small page): skip it when nothing shows it.
-        match self.perform_with(parsed, resolved.include_snapshot) {
+        // 250 KB answer for a small page): skip it when nothing shows it
+        // (browser_find searches it without showing it).
+        let tree = resolved.include_snapshot || matches!(parsed.call, Call::Find(_));
+        match self.perform_with(parsed, tree) {
             Ok(performed) => {
                 let key = performed.key.clone();
                 self.render(&performed, &resolved, &key)

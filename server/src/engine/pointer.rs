@@ -1,5 +1,5 @@
-//! Pointer tools: `browser_drag`, the coordinate mouse of `--caps vision`
-//! and `browser_resize`.
+//! Pointer tools: `browser_drag`, `browser_drop`, the coordinate mouse of
+//! `--caps vision` and `browser_resize`.
 //!
 //! A drag is real mouse input: press on the source, move in steps, release
 //! on the target, so pointer-based sortables (which follow `mousemove` /
@@ -11,19 +11,27 @@
 //! Chromium hands its data over (`Input.dragIntercepted`) and the rest of
 //! the gesture is sent as drag events (`Input.dispatchDragEvent`
 //! dragEnter, dragOver, drop).
+//!
+//! A drop (`browser_drop`) comes from outside the page, where there is no
+//! gesture to intercept: as Playwright does, the server reads the files
+//! (the upload rules of `browser_file_upload` apply) and the page gets the
+//! drag events with a `DataTransfer` holding them (`scripts::DROP`), so a
+//! remote browser (`--cdp-endpoint`) gets the files too.
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
+use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::actions::{describe, label, locator, point_of};
+use super::scripts::{self, js_str};
 use super::{Acted, Engine};
 use crate::browser::Page;
 use crate::error::{Error, lock};
 use crate::tools::{
-    self, DragParams, MouseButtonParams, MouseClickParams, MouseDragParams, MouseMoveParams,
-    MouseWheelParams, ResizeParams,
+    self, DragParams, DropParams, MouseButtonParams, MouseClickParams, MouseDragParams,
+    MouseMoveParams, MouseWheelParams, ResizeParams,
 };
 
 /// Mouse moves between press and release: enough for sortables that wait
@@ -79,6 +87,63 @@ impl Engine {
                 "await {}.dragTo({});",
                 locator(&sr, &sn),
                 locator(&er, &en)
+            )),
+            snapshot: true,
+            ..Acted::default()
+        })
+    }
+
+    pub(super) fn drop_onto(&mut self, p: &DropParams) -> Result<Acted> {
+        let tab = self.tab()?;
+        let files = read_drop_files(p.paths.as_deref().unwrap_or_default(), self)?;
+        let el = self.resolve_ref(&tab, &p.target)?;
+        let (role, name) = describe(&el.frame, el.backend);
+        let (x, y) = point_of(&tab, &el, &p.target, &role, &name)?;
+        let data: Vec<(&String, &String)> = p.data.iter().flatten().collect();
+        let (_, mark) = self.mark(&tab);
+        let outcome = el.frame.call_on(
+            &el.object,
+            scripts::DROP,
+            &[
+                Value::Array(files.iter().map(|f| f.json.clone()).collect()),
+                json!(data),
+                json!(x),
+                json!(y),
+            ],
+        )?;
+        let target = label(&role, &name, &p.target);
+        match outcome.as_str() {
+            Some("accepted") => {}
+            Some("not-accepted") => bail!(Error::User(format!(
+                "{target} did not accept the drop: its dragover handler did not call preventDefault(); drop onto the element that takes files or data"
+            ))),
+            _ => bail!(Error::NotOnPage(p.target.clone())),
+        }
+        let settled = self.settle(&tab, mark);
+        let mut what: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
+        what.extend(data.iter().map(|(t, _)| format!("{t} data")));
+        let mut payload = Vec::new();
+        if !files.is_empty() {
+            let names: Vec<String> = files.iter().map(|f| js_str(&f.path)).collect();
+            payload.push(if names.len() == 1 {
+                format!("files: {}", names[0])
+            } else {
+                format!("files: [{}]", names.join(", "))
+            });
+        }
+        if !data.is_empty() {
+            let items: Vec<String> = data
+                .iter()
+                .map(|(t, v)| format!("{}: {}", js_str(t), js_str(v)))
+                .collect();
+            payload.push(format!("data: {{ {} }}", items.join(", ")));
+        }
+        Ok(Acted {
+            result: format!("Dropped {} onto {target}{settled}", what.join(", ")),
+            code: Some(format!(
+                "await {}.drop({{ {} }});",
+                locator(&role, &name),
+                payload.join(", ")
             )),
             snapshot: true,
             ..Acted::default()
@@ -249,6 +314,61 @@ impl Engine {
             ..Acted::default()
         })
     }
+}
+
+/// Most bytes of files one `browser_drop` reads (they travel base64 in one
+/// CDP message).
+pub const MAX_DROP_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// A file read for a drop: its name and path for the messages, and the
+/// page's `{name, type, lastModified, base64}`.
+struct DropFile {
+    name: String,
+    path: String,
+    json: Value,
+}
+
+fn read_drop_files(paths: &[String], engine: &Engine) -> Result<Vec<DropFile>> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let roots = crate::modal::upload_roots(&engine.config.browser.upload_roots)
+        .map_err(|e| anyhow!(Error::User(e)))?;
+    let mut total = 0u64;
+    let mut out = Vec::with_capacity(paths.len());
+    for path in paths {
+        let file = crate::modal::check_upload(path, &roots)
+            .map_err(|e| anyhow!(Error::User(format!("browser_drop: {e}"))))?;
+        let meta = std::fs::metadata(&file).with_context(|| format!("reading {path}"))?;
+        total += meta.len();
+        if total > MAX_DROP_FILE_BYTES {
+            bail!(Error::User(format!(
+                "browser_drop: the files add up to more than {} MiB; drop fewer or smaller files",
+                MAX_DROP_FILE_BYTES >> 20
+            )));
+        }
+        let bytes = std::fs::read(&file).with_context(|| format!("reading {path}"))?;
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0.0, |d| d.as_millis() as f64);
+        out.push(DropFile {
+            json: json!({
+                "name": name,
+                "type": mime_guess::from_path(&file).first_or_octet_stream().essence_str(),
+                "lastModified": modified,
+                "base64": base64::engine::general_purpose::STANDARD.encode(&bytes),
+            }),
+            name,
+            path: path.clone(),
+        });
+    }
+    Ok(out)
 }
 
 fn buttons(button: &str) -> u32 {

@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use response_diff::expectation::{ResolvedExpectation, SnapshotFormat};
 use response_diff::response::{DiffTarget, Section, Snapshot, fence, render, truncate_lines};
-use response_diff::tree::{self, Filter, Selector, Tree, TreeDiffOptions};
+use response_diff::tree::{self, Filter, FindOptions, FindQuery, Selector, Tree, TreeDiffOptions};
 use serde_json::{Value, json};
 
 use super::scripts;
@@ -15,6 +15,7 @@ use super::{Engine, Output, Performed};
 use crate::browser::Page;
 use crate::error::{Error, describe as describe_error};
 use crate::refs::Carried;
+use crate::tools;
 
 impl Engine {
     /// Renders a captured call under `resolved`. `key` keys both the
@@ -49,6 +50,13 @@ impl Engine {
         let mut resolved = resolved.clone();
         let mut diff_key = key.to_owned();
         let mut ts = None;
+        if let Some(f) = &p.find {
+            let text = self.find_text(p, f)?;
+            response.result = Some(match response.result.take() {
+                Some(r) => format!("{r}\n{text}"),
+                None => text,
+            });
+        }
         if let Some(list) = &p.network {
             let text = super::listing::render_list(&self.detector, key, list, &resolved)?;
             response.result = Some(match response.result.take() {
@@ -175,6 +183,38 @@ impl Engine {
             is_error: rendered.is_error,
             ts,
         })
+    }
+}
+
+impl Engine {
+    /// `browser_find`: the core's search of the snapshot the agent would
+    /// read (refs carried, so they act like a snapshot's), or its file.
+    fn find_text(&mut self, p: &Performed, f: &tools::FindParams) -> Result<String> {
+        let Some(tree) = &p.tree else {
+            bail!(Error::User(
+                "the page could not be read (a dialog holds it?); answer it, then search again"
+                    .into()
+            ));
+        };
+        let query = match (&f.text, &f.regex) {
+            (Some(t), _) => FindQuery::text(t),
+            (None, Some(r)) => FindQuery::regex(r),
+            (None, None) => bail!(Error::User("browser_find: give `text` or `regex`".into())),
+        }
+        .map_err(|e| anyhow!(Error::User(format!("browser_find: {e}"))))?;
+        let found = tree::find(&tree.to_aria(), &query, &FindOptions::default());
+        let Some(name) = &f.filename else {
+            return Ok(found.text);
+        };
+        let path = self.output_dir()?.join(name);
+        std::fs::write(&path, format!("{}\n", found.text))
+            .with_context(|| format!("writing {}", path.display()))?;
+        Ok(format!(
+            "Saved {} match{} to {}",
+            found.matches,
+            if found.matches == 1 { "" } else { "es" },
+            path.display()
+        ))
     }
 }
 

@@ -20,6 +20,28 @@ pub(super) const HIT_TEST: &str = r#"function (x, y, left, top) {
   return '<' + hit.tagName.toLowerCase() + '>' + (name ? ' "' + name + '"' : '');
 }"#;
 
+/// `browser_drop`: a drag from outside the page onto the element, as page
+/// events (`dragenter`, `dragover`, then `drop` if the page's `dragover`
+/// handler accepted it, else `dragleave`) carrying a `DataTransfer` with
+/// the files (base64) and the MIME-typed data. `x`, `y` are the point in
+/// the element's viewport. Returns "accepted" or "not-accepted".
+pub(super) const DROP: &str = r#"function (files, data, x, y) {
+  if (!this.isConnected || this.nodeType !== 1) return 'not-connected';
+  const dt = new DataTransfer();
+  for (const f of files) {
+    const bytes = Uint8Array.from(atob(f.base64), c => c.charCodeAt(0));
+    dt.items.add(new File([bytes], f.name, { type: f.type, lastModified: f.lastModified }));
+  }
+  for (const [type, value] of data) dt.setData(type, value);
+  const ev = type => new DragEvent(type, { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, dataTransfer: dt });
+  this.dispatchEvent(ev('dragenter'));
+  const over = ev('dragover');
+  this.dispatchEvent(over);
+  if (!over.defaultPrevented) { this.dispatchEvent(ev('dragleave')); return 'not-accepted'; }
+  this.dispatchEvent(ev('drop'));
+  return 'accepted';
+}"#;
+
 pub(super) const FOCUS_AND_SELECT: &str = r#"function () {
   // Page globals are not trusted: polyfills (webcomponents.js in Polymer's
   // TodoMVC) replace HTMLInputElement and document with wrappers, so an

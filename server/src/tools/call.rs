@@ -2,6 +2,7 @@
 
 use response_diff::expectation::Expectation;
 
+use super::extra::{DropParams, EmulateMediaParams, FindParams, NetworkRequestParams};
 use super::interaction::{
     DragParams, FillFormParams, MouseButtonParams, MouseClickParams, MouseDragParams,
     MouseMoveParams, MouseWheelParams, NetworkParams, PdfParams, ResizeParams, StorageStateParams,
@@ -55,6 +56,14 @@ pub enum Call {
     CompareFingerprint(CompareParams),
     /// browser_network_requests
     NetworkRequests(NetworkParams),
+    /// browser_network_request
+    NetworkRequest(NetworkRequestParams),
+    /// browser_find
+    Find(FindParams),
+    /// browser_emulate_media
+    EmulateMedia(EmulateMediaParams),
+    /// browser_drop
+    Drop(DropParams),
     /// browser_fill_form
     FillForm(FillFormParams),
     /// browser_drag

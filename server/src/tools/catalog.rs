@@ -25,6 +25,7 @@ pub mod desc {
     pub const BATCH: &str = "Run tool calls in order; returns a summary and each step's result. Every step is validated before any runs.";
     pub const GET_FINGERPRINT: &str = "Compact semantic summary of the page (landmarks, headings, forms, interactive elements, errors); saveAs keeps it as a named baseline.";
     pub const COMPARE_FINGERPRINT: &str = "Compare the page with a baseline name or fingerprint hash; reports typed changes with severities.";
+    pub use crate::tools::extra::desc::*;
     pub use crate::tools::interaction::desc::*;
 }
 
@@ -55,6 +56,10 @@ macro_rules! for_each_tool {
             browser_get_dom_fingerprint => FingerprintParams, GET_FINGERPRINT;
             browser_compare_dom_fingerprint => CompareParams, COMPARE_FINGERPRINT;
             browser_network_requests => NetworkParams, NETWORK_REQUESTS;
+            browser_network_request => NetworkRequestParams, NETWORK_REQUEST;
+            browser_find => FindParams, FIND;
+            browser_emulate_media => EmulateMediaParams, EMULATE_MEDIA;
+            browser_drop => DropParams, DROP;
             browser_fill_form => FillFormParams, FILL_FORM;
             browser_drag => DragParams, DRAG;
             browser_resize => ResizeParams, RESIZE;

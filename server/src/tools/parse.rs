@@ -18,6 +18,7 @@ use super::call::{Batch, Call, Parsed, Step};
 use super::catalog::{desc, for_each_tool};
 use super::errors::{brief, not_an_object};
 // The catalog's macro (`for_each_tool`) names every parameter type.
+use super::extra::*;
 use super::interaction::*;
 use super::params::*;
 use super::schema::input_schema;
@@ -54,6 +55,9 @@ pub fn parse(tool: &str, args: Map<String, Value>) -> Result<Parsed, String> {
 }
 
 fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, String> {
+    if let Some(why) = refusal(tool) {
+        return Err(format!("{path}{why}"));
+    }
     let name = canonical(tool).ok_or_else(|| {
         format!(
             "{path}unknown tool `{tool}`; use one of: {}",
@@ -343,6 +347,17 @@ pub fn canonical(tool: &str) -> Option<&'static str> {
         .find(|name| name.strip_prefix("browser_") == Some(short))
 }
 
+/// The answer to a tool of @playwright/mcp this server refuses
+/// ([`REFUSED_TOOLS`]), by full or short name.
+pub fn refusal(tool: &str) -> Option<&'static str> {
+    let short = tool.rsplit("__").next().unwrap_or(tool);
+    let short = short.strip_prefix("browser_").unwrap_or(short);
+    REFUSED_TOOLS
+        .iter()
+        .find(|(name, _)| name.strip_prefix("browser_") == Some(short))
+        .map(|(_, why)| *why)
+}
+
 /// `name (type, required)` list of a tool's arguments, for error messages.
 pub(super) fn usage(tool: &str) -> String {
     let Some(info) = TOOLS.iter().find(|t| t.name == tool) else {
@@ -391,6 +406,40 @@ mod validate_interaction {
             check_file_name(f).map_err(|e| a.at(&e))?;
         }
         Ok(Call::NetworkRequests(p))
+    }
+
+    pub(in crate::tools) fn browser_network_request(a: &Args) -> Result<Call, String> {
+        let p: NetworkRequestParams = a.typed()?;
+        if p.index == 0 {
+            return Err(a.at(
+                "browser_network_request: `index` starts at 1 (the numbers browser_network_requests prints)",
+            ));
+        }
+        if let Some(f) = &p.filename {
+            check_file_name(f).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::NetworkRequest(p))
+    }
+
+    pub(in crate::tools) fn browser_find(a: &Args) -> Result<Call, String> {
+        let p: FindParams = a.typed()?;
+        check_find(&p).map_err(|e| a.at(&e))?;
+        if let Some(f) = &p.filename {
+            check_file_name(f).map_err(|e| a.at(&e))?;
+        }
+        Ok(Call::Find(p))
+    }
+
+    pub(in crate::tools) fn browser_emulate_media(a: &Args) -> Result<Call, String> {
+        let p: EmulateMediaParams = a.typed()?;
+        check_emulate(&p).map_err(|e| a.at(&e))?;
+        Ok(Call::EmulateMedia(p))
+    }
+
+    pub(in crate::tools) fn browser_drop(a: &Args) -> Result<Call, String> {
+        let p: DropParams = a.typed()?;
+        check_drop(&p).map_err(|e| a.at(&e))?;
+        Ok(Call::Drop(p))
     }
 
     pub(in crate::tools) fn browser_fill_form(a: &Args) -> Result<Call, String> {

@@ -170,26 +170,28 @@ describe('issue 25 tools', () => {
     await call(server, 'browser_click', { ref: refOf(nav, 'button "Load"') });
     await call(server, 'browser_wait_for', { text: 'done 200 404' });
     const list = await call(server, 'browser_network_requests', {});
+    // Numbered as Playwright numbers them (every request of the page,
+    // shown or not), for browser_network_request.
     const ok = `[GET] ${web.url('/api/ok')} => [200] OK`;
     const missing = `[GET] ${web.url('/api/missing')} => [404] Not Found`;
-    assert.ok(list.includes(`[GET] ${web.url('/api/ok?n=12')} => [200] OK`), list);
-    assert.ok(list.includes(`${ok}\n${missing}`), list);
+    assert.ok(list.includes(`13. [GET] ${web.url('/api/ok?n=12')} => [200] OK`), list);
+    assert.ok(list.includes(`14. ${ok}\n15. ${missing}`), list);
     assert.ok(!list.includes(`[GET] ${web.url('/network.html')}`), list);
     assert.match(list, /\(1 successful static request not shown; pass static: true to list it\)/);
     assert.equal(section(list, 'Page snapshot'), null, 'no snapshot by default');
 
     const filtered = await call(server, 'browser_network_requests', { filter: 'missing' });
-    assert.equal(section(filtered, 'Result'), `Requests since the page loaded:\n${missing}\n(1 successful static request not shown; pass static: true to list it)\n`);
+    assert.equal(section(filtered, 'Result'), `Requests since the page loaded:\n15. ${missing}\n(1 successful static request not shown; pass static: true to list it)\n`);
     const saved = await call(server, 'browser_network_requests', { filter: '/api/ok$', filename: 'net.log' });
     const file = saved.match(/Saved the requests since the page loaded to (\S+) \(2 lines\)/);
     assert.ok(file, saved);
-    assert.ok(readFileSync(file[1], 'utf8').startsWith(`${ok}\n`));
+    assert.ok(readFileSync(file[1], 'utf8').startsWith(`14. ${ok}\n`));
     const badFilter = await server.call('browser_network_requests', { filter: '(' }).catch((e) => ({ isError: true, text: e.message }));
     assert.match(badFilter.text, /`filter` `\(` is not a valid regex/);
 
     const all = await call(server, 'browser_network_requests', { static: true });
-    assert.ok(all.includes(`[GET] ${web.url('/network.html')} => [200] OK\n`), all);
-    assert.ok(all.includes(`${ok}\n${missing}`), all);
+    assert.ok(all.includes(`1. [GET] ${web.url('/network.html')} => [200] OK\n`), all);
+    assert.ok(all.includes(`14. ${ok}\n15. ${missing}`), all);
 
     // Diffed like any other section: the second list is one changed line.
     const diff = { diffOptions: { enabled: true } };
@@ -200,7 +202,7 @@ describe('issue 25 tools', () => {
     await call(server, 'browser_wait_for', { time: 0.5, expectation: diff });
     const more = await call(server, 'browser_network_requests', { expectation: diff });
     assert.match(more, /Requests since the page loaded \(diff since the previous list\):/);
-    assert.ok(more.includes(`+${ok}`), more);
+    assert.ok(more.includes(`+16. ${ok}`), more);
 
     // A navigation starts a new list.
     await call(server, 'browser_navigate', { url: web.url('/network.html') });
