@@ -201,6 +201,16 @@ cli-bench:
 	$(CARGO) run -q --release -p response-diff --example bench_inputs -- bench-out/cli-inputs 7000000 > /dev/null
 	python3 scripts/cli_vs_gnu.py --bin $(TARGET_DIR)/release/response-diff --inputs bench-out/cli-inputs --pairs $(CLI_BENCH_PAIRS) --out bench-out/cli.json | tee bench-out/cli.md
 
+## Our tools/list beside the pinned @playwright/mcp's, in o200k tokens,
+## and every tool name of its default list called here (docs/DECISIONS.md
+## D51); fails when ours costs more or a name is unknown here.
+.PHONY: catalog-check
+catalog-check: setup
+	$(CARGO) build -p response-diff-server
+	@mkdir -p bench-out
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	node bench/catalog.mjs --bin $(abspath $(TARGET_DIR))/debug/response-diff --out bench-out/catalog.json
+
 ## The token-savings session alone: one scripted agent session through our
 ## server (full, filtered, diff + since, diff with context 0), @playwright/mcp and fast-playwright-mcp
 ## (with and without diffOptions) on Debian's chromium, pages on 127.0.0.1;
