@@ -13,8 +13,13 @@
 //! on a cloned socket, so a call costs one round trip (~1 ms). Every
 //! message is plain JSON, so a protocol newer than any bundled schema never
 //! breaks parsing.
+//!
+//! The WebSocket runs over a plain socket or over TLS (a remote browser,
+//! `wss://`; `crate::tls` splits the session so that reads and writes
+//! still go on separate threads); `crate::attach` dials a remote one.
 
 use std::collections::HashMap;
+use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -24,8 +29,10 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::{Value, json};
+use tungstenite::client::IntoClientRequest;
+use tungstenite::handshake::client::Request;
 use tungstenite::protocol::{Role, WebSocketConfig};
-use tungstenite::{Message, WebSocket};
+use tungstenite::{HandshakeError, Message, WebSocket};
 
 use crate::error::{Error, lock};
 
@@ -47,9 +54,43 @@ type Pending = Arc<Mutex<Calls>>;
 /// The one method a session held by a dialog still answers.
 const ANSWERS_A_DIALOG: &str = "Page.handleJavaScriptDialog";
 
+/// The bytes under the WebSocket: a socket, or one half of a TLS stream
+/// on it.
+pub enum Stream {
+    /// Plain TCP.
+    Plain(TcpStream),
+    /// TLS (`wss://`).
+    Tls(crate::tls::TlsHalf),
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.read(buf),
+            Stream::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.write(buf),
+            Stream::Tls(s) => s.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Stream::Plain(s) => s.flush(),
+            Stream::Tls(s) => s.flush(),
+        }
+    }
+}
+
 /// A CDP connection.
 pub struct Cdp {
-    writer: Mutex<WebSocket<TcpStream>>,
+    writer: Mutex<WebSocket<Stream>>,
     pending: Pending,
     listeners: Arc<Mutex<HashMap<String, Listener>>>,
     next_id: AtomicU64,
@@ -77,16 +118,51 @@ impl Cdp {
         let host = rest.split('/').next().unwrap_or_default();
         let stream = TcpStream::connect(host).with_context(|| format!("connecting to {host}"))?;
         stream.set_nodelay(true)?;
+        let request = ws_url
+            .into_client_request()
+            .map_err(|e| anyhow!("the browser's WebSocket URL `{ws_url}`: {e}"))?;
+        let writer = Stream::Plain(stream.try_clone()?);
+        let reader = Stream::Plain(stream.try_clone()?);
+        Cdp::handshake(request, writer, reader, stream)
+    }
+
+    /// The WebSocket handshake (`request`, with any headers) over
+    /// `writer`, then the connection: `reader` is another handle on the
+    /// same stream, `socket` the socket under both (its time limits, if
+    /// any, bound the handshake and are lifted after it).
+    pub fn handshake(
+        request: Request,
+        writer: Stream,
+        reader: Stream,
+        socket: TcpStream,
+    ) -> Result<Cdp> {
         let config = WebSocketConfig::default()
             .max_message_size(None)
             .max_frame_size(None);
-        let (ws, _) = tungstenite::client::client_with_config(ws_url, stream, Some(config))
-            .map_err(|e| anyhow!("WebSocket handshake with the browser failed: {e}"))?;
-        let socket = ws.get_ref().try_clone()?;
+        let (ws, _) = tungstenite::client::client_with_config(request, writer, Some(config))
+            .map_err(|e| match e {
+                HandshakeError::Failure(tungstenite::Error::Http(r)) => {
+                    let status = r.status();
+                    let why = match status.as_u16() {
+                        401 | 403 => {
+                            ": the endpoint wants credentials (--cdp-header, or a token in the URL)"
+                        }
+                        404 => ": no browser at this path",
+                        _ => "",
+                    };
+                    anyhow!(
+                        "the WebSocket handshake was refused with HTTP {} {}{why}",
+                        status.as_u16(),
+                        status.canonical_reason().unwrap_or_default()
+                    )
+                }
+                other => anyhow!("WebSocket handshake with the browser failed: {other}"),
+            })?;
+        socket.set_read_timeout(None)?;
+        socket.set_write_timeout(None)?;
         // The reader and the writer are two protocol objects over the same
-        // socket: frames are independent, and the browser sends no pings.
-        let reader_ws =
-            WebSocket::from_raw_socket(ws.get_ref().try_clone()?, Role::Client, Some(config));
+        // stream: frames are independent, and the browser sends no pings.
+        let reader_ws = WebSocket::from_raw_socket(reader, Role::Client, Some(config));
         let pending: Pending = Arc::new(Mutex::new(Calls::default()));
         let listeners: Arc<Mutex<HashMap<String, Listener>>> = Arc::new(Mutex::new(HashMap::new()));
         let open = Arc::new(AtomicBool::new(true));
@@ -220,7 +296,7 @@ impl Cdp {
 }
 
 fn read_loop(
-    mut ws: WebSocket<TcpStream>,
+    mut ws: WebSocket<Stream>,
     pending: Pending,
     listeners: Arc<Mutex<HashMap<String, Listener>>>,
     open: Arc<AtomicBool>,

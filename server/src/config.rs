@@ -45,10 +45,18 @@ pub struct ServeFlags {
     /// All HTTP clients share one browser context (tabs, cookies, refs).
     #[arg(long)]
     pub shared_browser_context: bool,
-    /// Attach to a running Chromium (http://host:port or its ws:// URL)
-    /// instead of launching one; it is never stopped by this server.
+    /// Attach to a running Chromium instead of launching one: http(s)://host:port
+    /// or its ws(s):// URL (a browser service, a grid); never stopped here.
     #[arg(long, value_name = "URL")]
     pub cdp_endpoint: Option<String>,
+    /// Header sent when connecting to --cdp-endpoint, 'Name: value'
+    /// (repeatable, several after one flag too).
+    #[arg(long, value_name = "HEADER", num_args = 1.., action = ArgAction::Append, requires = "cdp_endpoint")]
+    pub cdp_header: Vec<String>,
+    /// Time limit for connecting to --cdp-endpoint, in milliseconds
+    /// (default 30000; 0 for none).
+    #[arg(long, value_name = "MS", requires = "cdp_endpoint")]
+    pub cdp_timeout: Option<u64>,
     /// Playwright storage state (cookies, localStorage) loaded into every
     /// new browser context.
     #[arg(long, value_name = "FILE")]
@@ -94,7 +102,15 @@ impl ServeFlags {
             server: server.clone(),
             bypass: self.proxy_bypass.clone(),
         });
-        let attached = self.cdp_endpoint.is_some();
+        let remote = match &self.cdp_endpoint {
+            Some(e) => Some(crate::attach::Remote::new(
+                e,
+                &self.cdp_header,
+                self.cdp_timeout,
+            )?),
+            None => None,
+        };
+        let attached = remote.is_some();
         let mut browser = browser;
         if !attached {
             // Launch flags cover every tab, popups included.
@@ -128,7 +144,7 @@ impl ServeFlags {
         };
         Ok(HostConfig {
             browser,
-            cdp_endpoint: self.cdp_endpoint.clone(),
+            remote,
             own_contexts,
             shared: http,
             setup: Arc::new(setup),

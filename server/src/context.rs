@@ -30,8 +30,9 @@ pub use crate::browser::{ContextHandle, Proxy, TabSetup, own_contexts};
 pub struct HostConfig {
     /// How a browser is launched (unused when attaching).
     pub browser: BrowserConfig,
-    /// `--cdp-endpoint`, resolved to a `ws://` URL at each connection.
-    pub cdp_endpoint: Option<String>,
+    /// `--cdp-endpoint` with its headers and time limit: a browser that
+    /// runs elsewhere, connected to again when it went away.
+    pub remote: Option<crate::attach::Remote>,
     /// A browser context per session (else the browser's default one).
     pub own_contexts: bool,
     /// Several engines use the browser (HTTP): one closing its session
@@ -89,6 +90,14 @@ impl BrowserHost {
     /// Whether sessions get a browser context of their own.
     pub fn own_contexts(&self) -> bool {
         self.config.own_contexts
+    }
+
+    /// The remote browser's endpoint as messages show it, when attached.
+    pub fn remote(&self) -> Option<String> {
+        self.config
+            .remote
+            .as_ref()
+            .map(crate::attach::Remote::shown)
     }
 
     /// Whether several engines use this browser.
@@ -153,7 +162,7 @@ impl BrowserHost {
                     .load(chromium.cdp(), None, &setup)
                     .map_err(|e| e.context("loading --storage-state"))?;
             }
-            if fresh && self.config.cdp_endpoint.is_none() {
+            if fresh && self.config.remote.is_none() {
                 Session::first(chromium, setup, timeout, dialogs)?
             } else {
                 Session::open(chromium, None, setup, timeout, dialogs)?
@@ -175,19 +184,20 @@ impl BrowserHost {
             *slot = None;
             restarted = true;
         }
-        let chromium = Arc::new(match &self.config.cdp_endpoint {
-            Some(endpoint) => {
-                // The agent cannot fix this; the operator can: say what failed.
+        let chromium = Arc::new(match &self.config.remote {
+            Some(remote) => {
+                // The agent cannot fix this; the operator can: say what
+                // failed (never a credential: crate::attach::redact).
                 let attach = || -> Result<Chromium> {
-                    let ws = crate::attach::ws_url(endpoint)?;
-                    let c = Chromium::attach(&ws, self.config.browser.output_dir.as_deref())
-                        .map_err(|e| e.context(format!("connecting to {ws}")))?;
-                    tracing::info!("attached to the browser at {ws}");
+                    let cdp = remote.connect()?;
+                    let c = Chromium::attach(cdp, self.config.browser.output_dir.as_deref())?;
+                    tracing::info!("attached to the browser at {}", remote.shown());
                     Ok(c)
                 };
                 attach().map_err(|e| {
                     anyhow!(Error::User(format!(
-                        "could not attach to the browser at --cdp-endpoint {endpoint}: {e:#}. Check that it runs with --remote-debugging-port and that this host can reach it"
+                        "could not attach to the browser at --cdp-endpoint {}: {e:#}. Check that it runs (with --remote-debugging-port, or that the service is up) and that this host can reach it; the next call tries again",
+                        remote.shown()
                     )))
                 })?
             }

@@ -25,4 +25,5 @@ pub mod settle;
 pub mod site;
 pub mod stdio;
 pub mod storage;
+pub mod tls;
 pub mod tools;

@@ -26,6 +26,9 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once at start-up: the size of the `mcp` variant (its many
+// flags) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Serve the MCP tools on stdin/stdout (put this in an MCP client's

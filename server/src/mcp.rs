@@ -22,6 +22,8 @@
 //!   says so;
 //! - the browser killed or crashed: the next call relaunches it and says
 //!   so; a call it dies under fails with a note that the next relaunches;
+//!   a remote browser (`--cdp-endpoint`) gone away, the same with
+//!   connecting again (tests/e2e/test/farm.test.js);
 //! - the tab's renderer killed or crashed: the next call reloads the tab
 //!   and says so.
 

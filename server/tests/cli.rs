@@ -276,3 +276,54 @@ fn diff_prints_the_compare_texts_answer() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--cdp-header` and `--cdp-timeout` are checked at start-up, before any
+/// browser or connection, exit code 2, and a header's value is never
+/// echoed (it may be a credential).
+#[test]
+fn farm_flags_are_checked_at_start() {
+    let mut no_endpoint = bin();
+    no_endpoint.args(["mcp", "--cdp-header", "Authorization: Bearer zz-secret"]);
+    let (code, _, err) = run(&mut no_endpoint);
+    assert_eq!(code, 2);
+    assert!(err.contains("--cdp-endpoint"), "{err}");
+    let mut no_colon = bin();
+    no_colon.args([
+        "mcp",
+        "--cdp-endpoint",
+        "https://127.0.0.1:9",
+        "--cdp-header",
+        "Authorization Bearer zz-secret",
+    ]);
+    let (code, _, err) = run(&mut no_colon);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("has no colon") && !err.contains("zz-secret"),
+        "{err}"
+    );
+    let mut bad_timeout = bin();
+    bad_timeout.args([
+        "mcp",
+        "--cdp-endpoint",
+        "http://127.0.0.1:9",
+        "--cdp-timeout",
+        "5s",
+    ]);
+    let (code, _, err) = run(&mut bad_timeout);
+    assert_eq!(code, 2);
+    assert!(err.contains("--cdp-timeout"), "{err}");
+    let mut bad_ca = bin();
+    bad_ca
+        .args([
+            "mcp",
+            "--cdp-endpoint",
+            "wss://127.0.0.1:9/devtools/browser/x",
+        ])
+        .env("NODE_EXTRA_CA_CERTS", "/nonexistent/ca.pem");
+    let (code, _, err) = run(&mut bad_ca);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("NODE_EXTRA_CA_CERTS=/nonexistent/ca.pem"),
+        "{err}"
+    );
+}

@@ -270,10 +270,11 @@ impl Chromium {
         })
     }
 
-    /// Attaches to a running browser's WebSocket endpoint. It is never
-    /// stopped from here: dropping the handle only disconnects.
-    pub fn attach(ws_url: &str, output_dir: Option<&Path>) -> Result<Chromium> {
-        let cdp = Arc::new(Cdp::connect(ws_url)?);
+    /// A running browser on a connection made elsewhere
+    /// (`crate::attach`). It is never stopped from here: dropping the
+    /// handle only disconnects.
+    pub fn attach(cdp: Cdp, output_dir: Option<&Path>) -> Result<Chromium> {
+        let cdp = Arc::new(cdp);
         let downloads = Chromium::watch_downloads(&cdp, output_dir)?;
         Ok(Chromium {
             browser: None,

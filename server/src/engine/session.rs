@@ -79,9 +79,11 @@ impl Engine {
                     msg = format!("{n}\n{msg}");
                 }
                 if !self.session.as_ref().is_some_and(Session::is_alive) {
-                    msg.push_str(
-                        "\nThe browser stopped during this call; it will be relaunched on the next call.",
-                    );
+                    msg.push_str(if self.host.remote().is_some() {
+                        "\nThe connection to the remote browser closed during this call; the next call connects again."
+                    } else {
+                        "\nThe browser stopped during this call; it will be relaunched on the next call."
+                    });
                     self.drop_dead_session();
                 } else if self.session.as_ref().is_some_and(|s| s.current().crashed()) {
                     msg.push_str(
@@ -164,13 +166,17 @@ impl Engine {
             tracing::warn!("the browser is gone; relaunching");
             self.drop_dead_session();
         }
-        // A browser that died is relaunched by the host; this engine says
-        // so when it had tabs there (`crashed`, set above).
+        // A browser that died is relaunched by the host (a remote one
+        // connected to again); this engine says so when it had tabs there
+        // (`crashed`, set above, kept while connecting again fails).
         let (session, _restarted) = self.host.open()?;
         self.stopper.set_context(session.context_handle());
         self.session = Some(session);
-        Ok(self.crashed.take().map(|_| {
-            "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned()
+        Ok(self.crashed.take().map(|_| match self.host.remote() {
+            Some(endpoint) => format!(
+                "The remote browser had gone away (its connection closed) and the server connected to {endpoint} again: earlier tabs, pages and refs are gone."
+            ),
+            None => "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned(),
         }))
     }
 

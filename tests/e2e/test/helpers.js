@@ -122,13 +122,16 @@ export async function closedPort() {
   return port;
 }
 
-/** Starts `response-diff mcp` and connects a real MCP client over stdio. */
-export async function startServer(args = [], { log: level = 'info', bin = binary() } = {}) {
+/** Starts `response-diff mcp` and connects a real MCP client over stdio;
+ * `env` adds to (or, with `undefined` values, removes from) its environment. */
+export async function startServer(args = [], { log: level = 'info', bin = binary(), env = {} } = {}) {
+  const environment = { ...process.env, RESPONSE_DIFF_LOG: `response_diff_server=${level}`, ...env };
+  for (const [k, v] of Object.entries(environment)) if (v === undefined) delete environment[k];
   const transport = new StdioClientTransport({
     command: bin,
     args: ['mcp', ...args],
     stderr: 'pipe',
-    env: { ...process.env, RESPONSE_DIFF_LOG: `response_diff_server=${level}` },
+    env: environment,
   });
   let log = '';
   transport.stderr?.on('data', (d) => { log += d; });
