@@ -1,6 +1,6 @@
 //! `--cdp-endpoint`, `--cdp-header`, `--cdp-timeout`: reaching a browser
 //! that runs elsewhere, a container, a machine of a grid, a hosted
-//! browser service (docs/DECISIONS.md D52, D53).
+//! browser service (docs/DECISIONS.md D53, D54).
 //!
 //! - `ws://…` and `wss://…` are the browser's WebSocket, used as given.
 //! - For `http://host:port/prefix` and `https://…` the browser's

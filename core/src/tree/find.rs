@@ -1,4 +1,4 @@
-//! Find in a snapshot (`browser_find`, docs/DECISIONS.md D51): the lines of
+//! Find in a snapshot (`browser_find`, docs/DECISIONS.md D52): the lines of
 //! an aria snapshot that match a text or a regular expression, each shown
 //! with a few lines of context under its path from the root, so an agent
 //! that only needs to locate an element and its ref pays for a handful of

@@ -1,4 +1,4 @@
-// A browser farm on loopback (docs/DECISIONS.md D52, D53): a real
+// A browser farm on loopback (docs/DECISIONS.md D53, D54): a real
 // Chromium's CDP port on 127.0.0.1 behind a TLS-terminating proxy started
 // here, with a certificate made here (openssl: a CA and a certificate for
 // 127.0.0.1 it signs), that refuses every connection without the
