@@ -89,15 +89,8 @@ impl Engine {
                         request.line()
                     )));
                 }
-                let r = tab
-                    .cdp()
-                    .call(
-                        Some(&request.session),
-                        "Network.getRequestPostData",
-                        json!({ "requestId": request.id }),
-                        self.timeout(),
-                    )
-                    .map_err(|e| gone(n, "request body", &e))?;
+                let r =
+                    self.body_of(&tab, &request, "Network.getRequestPostData", "request body")?;
                 let body = r
                     .get("postData")
                     .and_then(Value::as_str)
@@ -116,15 +109,7 @@ impl Engine {
                         request.line()
                     )));
                 }
-                let r = tab
-                    .cdp()
-                    .call(
-                        Some(&request.session),
-                        "Network.getResponseBody",
-                        json!({ "requestId": request.id }),
-                        self.timeout(),
-                    )
-                    .map_err(|e| gone(n, "response body", &e))?;
+                let r = self.body_of(&tab, &request, "Network.getResponseBody", "response body")?;
                 let body = r.get("body").and_then(Value::as_str).unwrap_or_default();
                 let bytes = if r.get("base64Encoded").and_then(Value::as_bool) == Some(true) {
                     base64::engine::general_purpose::STANDARD
@@ -170,6 +155,35 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// A body the browser keeps, read on the session that saw the
+    /// request (`method`: `Network.getRequestPostData` or
+    /// `Network.getResponseBody`).
+    fn body_of(
+        &self,
+        tab: &crate::browser::Page,
+        request: &Request,
+        method: &str,
+        what: &str,
+    ) -> Result<Value> {
+        tab.cdp()
+            .call(
+                Some(&request.session),
+                method,
+                json!({ "requestId": request.id }),
+                self.timeout(),
+            )
+            .map_err(|e| {
+                anyhow!(Error::User(format!(
+                    "the {what} of {} is not available ({}): the request has not finished, or the browser no longer keeps it ({} MiB of bodies per tab)",
+                    request.line(),
+                    crate::error::describe(&e),
+                    crate::network::BODY_BUFFER_BYTES >> 20
+                )))
+            })
+    }
+}
+
 enum Content {
     Text(String),
     Bytes(Vec<u8>),
@@ -181,15 +195,6 @@ fn said(result: String) -> Acted {
         snapshot: true,
         ..Acted::default()
     }
-}
-
-/// A body the browser no longer has (evicted, or never finished).
-fn gone(n: u64, what: &str, e: &anyhow::Error) -> anyhow::Error {
-    anyhow!(Error::User(format!(
-        "the {what} of request #{n} is not available ({}): the request has not finished, or the browser no longer keeps it ({} MiB of bodies per tab)",
-        crate::error::describe(e),
-        crate::network::BODY_BUFFER_BYTES >> 20
-    )))
 }
 
 /// A body cut to [`MAX_BODY_CHARS`], at a line end when there is one.

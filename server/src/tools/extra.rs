@@ -59,49 +59,41 @@ pub struct NetworkRequestParams {
     pub filename: Option<String>,
 }
 
-/// `prefers-color-scheme`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum ColorScheme {
-    Light,
-    Dark,
+/// The values of a media setting, each with its CSS spelling (which is
+/// also its name in the arguments).
+macro_rules! css_values {
+    ($($(#[$doc:meta])* $name:ident { $($variant:ident => $css:literal),+ })+) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+            #[allow(missing_docs)]
+            pub enum $name {
+                $( #[serde(rename = $css)] $variant ),+
+            }
+
+            impl $name {
+                /// The CSS value.
+                pub fn css(self) -> &'static str {
+                    match self {
+                        $( $name::$variant => $css ),+
+                    }
+                }
+            }
+        )+
+    };
 }
 
-/// `prefers-reduced-motion`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum ReducedMotion {
-    Reduce,
-    NoPreference,
-}
-
-/// `forced-colors`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum ForcedColors {
-    Active,
-    None,
-}
-
-/// `prefers-contrast`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum Contrast {
-    More,
-    NoPreference,
-}
-
-/// The CSS media type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum MediaType {
-    Screen,
-    Print,
+css_values! {
+    /// `prefers-color-scheme`.
+    ColorScheme { Light => "light", Dark => "dark" }
+    /// `prefers-reduced-motion`.
+    ReducedMotion { Reduce => "reduce", NoPreference => "no-preference" }
+    /// `forced-colors`.
+    ForcedColors { Active => "active", None => "none" }
+    /// `prefers-contrast`.
+    Contrast { More => "more", NoPreference => "no-preference" }
+    /// The CSS media type.
+    MediaType { Screen => "screen", Print => "print" }
 }
 
 /// A media setting of `browser_emulate_media`: absent (`None`: leave it),
@@ -144,54 +136,32 @@ pub struct EmulateMediaParams {
 impl EmulateMediaParams {
     /// The media features given, as CDP names and values (`None`: clear).
     pub fn features(&self) -> Vec<(&'static str, Option<&'static str>)> {
-        let mut out = Vec::new();
-        if let Some(v) = self.color_scheme {
-            out.push((
+        [
+            (
                 "prefers-color-scheme",
-                v.map(|v| match v {
-                    ColorScheme::Light => "light",
-                    ColorScheme::Dark => "dark",
-                }),
-            ));
-        }
-        if let Some(v) = self.reduced_motion {
-            out.push((
+                self.color_scheme.map(|v| v.map(ColorScheme::css)),
+            ),
+            (
                 "prefers-reduced-motion",
-                v.map(|v| match v {
-                    ReducedMotion::Reduce => "reduce",
-                    ReducedMotion::NoPreference => "no-preference",
-                }),
-            ));
-        }
-        if let Some(v) = self.forced_colors {
-            out.push((
+                self.reduced_motion.map(|v| v.map(ReducedMotion::css)),
+            ),
+            (
                 "forced-colors",
-                v.map(|v| match v {
-                    ForcedColors::Active => "active",
-                    ForcedColors::None => "none",
-                }),
-            ));
-        }
-        if let Some(v) = self.contrast {
-            out.push((
+                self.forced_colors.map(|v| v.map(ForcedColors::css)),
+            ),
+            (
                 "prefers-contrast",
-                v.map(|v| match v {
-                    Contrast::More => "more",
-                    Contrast::NoPreference => "no-preference",
-                }),
-            ));
-        }
-        out
+                self.contrast.map(|v| v.map(Contrast::css)),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(name, setting)| setting.map(|value| (name, value)))
+        .collect()
     }
 
     /// The media type given: `None` absent, `Some(None)` clear.
     pub fn media_type(&self) -> Setting<&'static str> {
-        self.media.map(|m| {
-            m.map(|m| match m {
-                MediaType::Screen => "screen",
-                MediaType::Print => "print",
-            })
-        })
+        self.media.map(|m| m.map(MediaType::css))
     }
 }
 
