@@ -30,6 +30,10 @@
 //!   ones (up to [`CarrierConfig::views_per_key`]) for what is still
 //!   unmatched: a cleared search, a reopened panel, a re-sorted list get
 //!   their old refs back.
+//! - **Inside its own parent.** A child keeps the ref it had under its own
+//!   parent when the parent keeps its ref: a row that comes back brings
+//!   its "Edit" button's ref with it, not a look-alike's from another row,
+//!   so the whole row can be restored by one reference.
 //! - **Deterministic.** The same inputs give the same refs.
 //!
 //! Elements without a node id (static text) get no ref.
@@ -420,11 +424,14 @@ impl Page {
     /// of a collection (a cell in a row) must come from inside the item
     /// whose ref that item now has, and an item whose cells now show other
     /// text, while another item shows the cells it had, is that other
-    /// item's, so that no ref names the same text in another row. Such refs are dropped; then every element still without a ref
-    /// whose parent has one takes, from the newest view that has it, the
-    /// ref of an element with the same content under the parent with that
-    /// ref (an unnamed row found again by its cells, and its cells with it).
-    /// Returns the carried count.
+    /// item's, so that no ref names the same text in another row. Such refs
+    /// are dropped; so is the ref of an element that never stood under its
+    /// parent's ref while an element of its content did (issue 37: a row's
+    /// "Edit" button that took another row's look-alike). Then every
+    /// element still without a ref whose parent has one takes, from the
+    /// newest view that has it, the ref of an element with the same content
+    /// under the parent with that ref (an unnamed row found again by its
+    /// cells, and its cells and buttons with it). Returns the carried count.
     fn keep_places(
         &self,
         ids: &[Option<&str>],
@@ -481,7 +488,54 @@ impl Page {
             }
             by_place.push(m);
         }
+        // A child keeps the ref it had under its own parent (issue 37): an
+        // element whose parent has a ref, under which some view showed an
+        // element of the same content but never this one's ref, took the
+        // ref of a look-alike in another row (every row's "Edit" button is
+        // alike): it gives that ref back and takes its own. Then every
+        // element still without a ref whose parent has one takes, from the
+        // newest view that has it, the ref of an element with the same
+        // content under the parent with that ref (an unnamed row found
+        // again by its cells, and its cells with it). Twice: first against
+        // the parents' refs as matched, then in document order as parents
+        // get theirs.
+        let misplaced = |out: &[Option<String>], i: usize| -> bool {
+            let (Some(r), Some(pr)) = (
+                out[i].as_deref(),
+                places.parent[i].and_then(|p| out[p].as_deref()),
+            ) else {
+                return false;
+            };
+            let key = (pr, places.content[i]);
+            let mut any = false;
+            for (v, m) in by_place.iter().enumerate() {
+                for &o in m.get(&key).into_iter().flatten() {
+                    if self.views[v].refs[o].as_deref() == Some(r) {
+                        return false;
+                    }
+                    any = true;
+                }
+            }
+            any
+        };
+        let release = |i: usize,
+                       out: &mut [Option<String>],
+                       from: &mut [Option<(usize, usize)>],
+                       used: &mut FxHashSet<String>| {
+            if let Some(r) = out[i].take() {
+                used.remove(&r);
+            }
+            from[i] = None;
+        };
+        let mut gone: Vec<usize> = (0..ids.len()).filter(|&i| misplaced(out, i)).collect();
+        for &i in &gone {
+            release(i, out, from, used);
+        }
         for i in 0..ids.len() {
+            if misplaced(out, i) {
+                release(i, out, from, used);
+                gone.push(i);
+            }
             if out[i].is_some() || ids[i].is_none() {
                 continue;
             }
@@ -502,7 +556,7 @@ impl Page {
                 carried += 1;
             }
         }
-        carried
+        carried - gone.len()
     }
 
     fn push(&mut self, view: View, keep: usize) {
