@@ -5,6 +5,10 @@
 //! a table wrapped in a new container, and a filter cleared after several
 //! responses.
 
+mod common;
+
+use common::Agent;
+use response_diff::diff::ResponseDiffDetector;
 use response_diff::tree::{
     CarrierConfig, PatchOptions, RefCarrier, apply_patch_with, parse_aria, snapshot_patch_with,
 };
@@ -86,4 +90,80 @@ fn identical_buttons_keep_the_ref_they_had_in_their_own_row() {
         p.text
     );
     assert_eq!(apply_patch_with(&page2, &p.text, &seen).unwrap(), big);
+}
+
+/// A product list with a search box and a notes field, drawn in new nodes
+/// on every render (`n<base>…`): what a framework that re-renders its list
+/// gives a host whose refs are node ids.
+fn shop(query: &str, notes: &str, base: usize) -> String {
+    let teas = [
+        "Sencha Kyoto",
+        "Jasmine Pearls",
+        "Assam Breakfast",
+        "Earl Grey",
+        "Oolong Milk",
+        "Rooibos Vanilla",
+        "Darjeeling First Flush",
+        "Lapsang Souchong",
+    ];
+    let mut s = format!(
+        "- main [ref=n1]:\n  - searchbox \"Search\" [ref=n2]: {query}\n  - textbox \"Notes\" [ref=n3]: {notes}\n  - list \"Teas\" [ref=n4]:\n"
+    );
+    for (k, t) in teas.iter().enumerate() {
+        if !t.to_lowercase().contains(query) {
+            continue;
+        }
+        let id = base + 10 * k;
+        s += &format!(
+            "    - listitem [ref=n{id}]:\n      - heading \"{t}\" [level=3] [ref=n{}]\n      - button \"Add to cart\" [ref=n{}]\n      - button \"Quick view\" [ref=n{}]\n",
+            id + 1,
+            id + 2,
+            id + 3
+        );
+    }
+    s.trim_end().to_owned()
+}
+
+/// A search narrows the list, the agent works elsewhere on the page for 20
+/// responses (more than the carrier's 8 views), then clears the search.
+/// Returns the snapshot section of the last response; every response must
+/// rebuild the page.
+fn filter_then_work_then_clear(carrier: &RefCarrier) -> String {
+    let det = ResponseDiffDetector::new();
+    let mut agent = Agent::new(&det);
+    let mut base = 100;
+    let mut step = |agent: &mut Agent<'_>, query: &str, notes: &str| -> String {
+        base += 100;
+        let tree = parse_aria(&shop(query, notes, base), false).unwrap();
+        let carried = carrier.carry("shop", &tree).unwrap().tree.to_aria();
+        agent.step(&carried)
+    };
+    step(&mut agent, "", "");
+    step(&mut agent, "ea", "");
+    let note = "remember the gift wrap and the card";
+    for k in 1..=20 {
+        step(&mut agent, "ea", &note[..k]);
+    }
+    step(&mut agent, "", &note[..20])
+}
+
+/// Pattern 4: after the search is cleared every item comes back by
+/// reference, whatever the number of responses in between; under a small
+/// memory cap the carrier stays under it and the items that left longest
+/// ago come back printed (with new refs), never wrong.
+#[test]
+fn rows_come_back_by_reference_after_a_filter_whatever_came_between() {
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    let body = filter_then_work_then_clear(&carrier);
+    assert!(!body.contains("- listitem"), "items printed again:\n{body}");
+    assert!(body.contains("as last shown"), "{body}");
+    let cap = 24 * 1024;
+    let small = RefCarrier::with_config(
+        CarrierConfig::default()
+            .stable_ids(true)
+            .max_stored_bytes(cap),
+    );
+    let body = filter_then_work_then_clear(&small);
+    assert!(small.memory_usage() <= cap, "{}", small.memory_usage());
+    assert!(body.contains("- listitem"), "{body}");
 }
