@@ -167,3 +167,40 @@ fn rows_come_back_by_reference_after_a_filter_whatever_came_between() {
     assert!(small.memory_usage() <= cap, "{}", small.memory_usage());
     assert!(body.contains("- listitem"), "{body}");
 }
+
+/// Pattern 3: moves across parents, from the fixture every binding checks
+/// (tests/fixtures/patches/moves.json): the writer says each move with the
+/// line that places the element, and patches that also remove it from its
+/// old place (as writers said moves before) apply the same.
+#[test]
+fn a_subtree_moved_under_another_parent_costs_the_line_that_places_it() {
+    let fixture: serde_json::Value =
+        serde_json::from_str(&common::fixture("patches/moves.json")).unwrap();
+    for case in fixture["cases"].as_array().unwrap() {
+        let s = |k: &str| case[k].as_str().unwrap().to_owned();
+        let seen: Vec<String> = case["seen"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
+        let p =
+            snapshot_patch_with(&s("old"), &s("new"), &PatchOptions::seen(seen.clone())).unwrap();
+        assert_eq!(p.text, s("patch"), "{}", s("name"));
+        assert!(
+            !p.text.contains("\n- [") && !p.text.starts_with("- ["),
+            "{}",
+            p.text
+        );
+        assert_eq!(p.moved, 1, "{}", s("name"));
+        for patch in [s("patch"), s("oldStyle")] {
+            assert_eq!(
+                apply_patch_with(&s("old"), &patch, &seen).unwrap(),
+                s("new"),
+                "{}",
+                s("name")
+            );
+        }
+    }
+}

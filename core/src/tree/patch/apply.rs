@@ -146,6 +146,31 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         }
     }
     drop(old_by_ref);
+    // An element of the previous snapshot that the patch places (inside
+    // an insertion, or among a `~` element's new children) moved there: it
+    // leaves its old place, subtree and all (a ref is on one element).
+    let old_refs: FxHashSet<&str> = old
+        .iter()
+        .filter_map(|(_, e)| e.aria_ref.as_deref())
+        .collect();
+    let mut moved: FxHashSet<String> = FxHashSet::default();
+    {
+        let mut note = |e: &Element| {
+            for (_, d) in e.descendants() {
+                if let Some(r) = d.aria_ref.as_deref()
+                    && old_refs.contains(r)
+                {
+                    moved.insert(r.to_owned());
+                }
+            }
+        };
+        inserts.values().flatten().for_each(&mut note);
+        changed
+            .values()
+            .flat_map(|c| &c.children)
+            .for_each(&mut note);
+    }
+    drop(old_refs);
     let mut pending = removed.len() + changed.len() + inserts.len();
     let mut focus_target = focus.clone().flatten();
     if focus_target.is_some() {
@@ -180,6 +205,11 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         let r = e.aria_ref.take();
         if r.as_deref().is_some_and(|r| removed.remove(r)) {
             pending -= 1;
+            continue;
+        }
+        if r.as_deref()
+            .is_some_and(|r| moved.contains(r) && !changed.contains_key(r))
+        {
             continue;
         }
         if focus.is_some() {

@@ -32,7 +32,12 @@
 //!   that has each ref showed them: the previous snapshot itself, else the
 //!   latest of the *seen* snapshots (see below). Indented deeper, the same
 //!   line stands for children of a printed element (a container re-sent
-//!   because its text changed keeps its rows by reference).
+//!   because its text changed keeps its rows by reference). An element of
+//!   the previous snapshot that an insertion (or a `~` element's children)
+//!   names or prints *moved* there: it leaves its old place, subtree and
+//!   all, since a ref is on one element. So a table wrapped in a new
+//!   container, or a row dragged to another list, costs the line that
+//!   places it (`+ after [e40]: [e41] as last shown`), nothing where it was.
 //! - `~ order [e52 e50 e53]`: siblings (elements of one parent in the
 //!   previous snapshot) that kept their parent but not their order (a
 //!   sort, a drag) take the places the listed ones held, in the listed
@@ -68,9 +73,9 @@
 //! replacing its nearest ancestor that has one; anything it cannot say this
 //! way (a change with no ref above it, static text moved among its
 //! siblings) makes it return `None`, and the caller shows a line diff
-//! instead. An element moved under another parent is removed from its old
-//! place and inserted at the new one, by reference (`as last shown`) where
-//! it did not change.
+//! instead. An element moved under another parent is placed at the new
+//! one by reference (`as last shown`) where it did not change, printed
+//! where it did; it needs no removal line.
 
 mod apply;
 mod nodes;

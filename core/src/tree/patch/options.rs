@@ -30,8 +30,9 @@ pub struct SnapshotPatch {
     pub restored: usize,
     /// Elements removed (descendants included).
     pub removed: usize,
-    /// Elements that kept their parent but took another place among their
-    /// siblings (`~ order` lines; their subtrees are not counted).
+    /// Elements that took another place as they were: among their
+    /// siblings (`~ order` lines), or under another parent (an insertion
+    /// naming them `as last shown`); their subtrees are not counted.
     pub moved: usize,
     /// Elements the same in both.
     pub unchanged: usize,
@@ -39,10 +40,10 @@ pub struct SnapshotPatch {
 
 impl SnapshotPatch {
     /// `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`; with
-    /// `N moved (~ order)` after the changed ones when siblings moved.
+    /// `N moved` after the changed ones when elements moved.
     pub fn summary(&self) -> String {
         let moved = if self.moved > 0 {
-            format!(", {} moved (~ order)", self.moved)
+            format!(", {} moved", self.moved)
         } else {
             String::new()
         };

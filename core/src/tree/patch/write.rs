@@ -363,6 +363,16 @@ pub(super) fn write(
         .collect();
     removals.sort_unstable();
     removals.dedup();
+    // An element the new snapshot still has (by its ref) stands elsewhere
+    // now: the insertion that names it moves it there (a ref is on one
+    // element only), so it needs no removal line (issue 37).
+    let (moves, removals): (Vec<usize>, Vec<usize>) = removals.into_iter().partition(|&i| {
+        old_nodes[i]
+            .e
+            .aria_ref
+            .as_deref()
+            .is_some_and(|r| new_by_ref.contains_key(r))
+    });
     let removed: usize = removals
         .iter()
         .map(|&i| old_nodes[i].e.count())
@@ -574,13 +584,33 @@ pub(super) fn write(
     }
     // A rewritten element is changed; its children count as added (and
     // its old children as removed, above).
-    let added: usize = added_roots
+    let mut added: usize = added_roots
         .iter()
         .map(|&i| new_nodes[i].e.count() - usize::from(rewritten.contains(&i)))
         .sum();
+    // An element moved as it was (restored by reference from the previous
+    // snapshot) is one moved element, not its subtree added and removed.
+    let mut moved_as_is: FxHashSet<usize> = FxHashSet::default();
+    for &i in &moves {
+        let e = old_nodes[i].e;
+        let Some(&ni) = e.aria_ref.as_deref().and_then(|r| new_by_ref.get(r)) else {
+            continue;
+        };
+        if restore && new_nodes[ni].e == e {
+            let n = e.count();
+            moved_as_is.insert(ni);
+            added = added.saturating_sub(n);
+            restored = restored.saturating_sub(n);
+        }
+    }
+    let moved = moved + moved_as_is.len();
     let changed = touched_new
         .iter()
-        .filter(|i| !added_roots.contains(*i) && !under(&new_nodes, &replaced_new, **i))
+        .filter(|i| {
+            !added_roots.contains(*i)
+                && !moved_as_is.contains(*i)
+                && !under(&new_nodes, &replaced_new, **i)
+        })
         .count()
         + rewritten.len();
     let patch = SnapshotPatch {
