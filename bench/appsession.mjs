@@ -16,7 +16,7 @@ import { join } from 'node:path';
 
 import { applyUnified, fencedBlock, readSections } from './reconstruct.mjs';
 import {
-  abJson, connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, stripRef,
+  abJson, connect, countTokens, firstDifference, floor, inlineSnapshot, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, stripRef,
 } from './harness.mjs';
 
 const indentOf = (l) => l.length - l.trimStart().length;
@@ -156,7 +156,8 @@ function peerView(cfg, prev, texts, workdir) {
 
 /**
  * Runs `steps` through `cfg`. Returns { rows, snapshots (the full
- * snapshot after each step, agent-browser's with every node), wallMs, error?, … }:
+ * snapshot after each step, agent-browser's with every node), wallMs,
+ * floor (per step, for our configurations whose views are checked), error?, … }:
  * a step that fails ends the run with `error` set (the caller decides
  * whether that fails the benchmark).
  */
@@ -259,6 +260,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
   }
   return {
     id: cfg.id, kind: cfg.kind, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount,
-    wallMs: Math.round(performance.now() - started), rows, snapshots, transcript: transcript.join('\n'), ...(error ? { error } : {}),
+    wallMs: Math.round(performance.now() - started), rows, snapshots, transcript: transcript.join('\n'),
+    ...(cfg.kind === 'ours' && cfg.check ? { floor: floor(snapshots) } : {}), ...(error ? { error } : {}),
   };
 }

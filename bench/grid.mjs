@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 
 import { arg as cliArg } from './cli.mjs';
 import { runConfig } from './appsession.mjs';
-import { floor, here, pkgVersion, repo, serveDir } from './harness.mjs';
+import { floor, floorNote, here, pkgVersion, repo, serveDir } from './harness.mjs';
 
 export { floor };
 
@@ -70,7 +70,6 @@ try {
     const r = await runConfig(cfg, STEPS, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`grid ${l}\n`) });
     transcripts.push(r.transcript);
     delete r.transcript;
-    if (cfg.id === 'ours-diff') r.floor = floor(r.snapshots);
     results.push(r);
     if (r.error) console.error(`${cfg.id}: ${r.error}`);
     if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
@@ -92,7 +91,7 @@ if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.join('\n'));
 const total = (r) => r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
 for (const r of results) {
   const churn = r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0);
-  console.log(`${r.id.padEnd(16)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
+  console.log(`${r.id.padEnd(16)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
 }
 const diff = results.find((r) => r.id === 'ours-diff');
 if (diff?.floor) {

@@ -37,6 +37,14 @@ export function floor(snapshots) {
   });
 }
 
+/** `floor 1,234 tokens, 1.23× the floor` for a run's rows and per-step floor, or ''. */
+export function floorNote(rows, perStep) {
+  if (!perStep) return '';
+  const f = perStep.reduce((a, b) => a + b, 0);
+  const t = rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
+  return `floor ${f} tokens, ${f ? (t / f).toFixed(2) : '–'}× the floor`;
+}
+
 export function pkgVersion(name) {
   return JSON.parse(readFileSync(modulePath(`${name}/package.json`), 'utf8')).version;
 }
