@@ -204,3 +204,75 @@ fn a_subtree_moved_under_another_parent_costs_the_line_that_places_it() {
         }
     }
 }
+
+/// An API-docs page: two operations, each unnamed blocks holding a
+/// summary button and, when expanded, its documented responses (the same
+/// table in both operations, as swagger-ui shows "200 / default"). After
+/// "Execute", the operation's responses move into a new container under
+/// the server's response. `ids`: (op, node ids of its table) per op.
+fn api_docs(ops: &[(&str, Option<(usize, bool)>)]) -> String {
+    let mut s = String::from("- main [ref=n1]:\n");
+    for (k, (name, open)) in ops.iter().enumerate() {
+        let b = 100 * (k + 1);
+        s += &format!(
+            "  - generic [ref=n{b}]:\n    - button \"{name}\" [ref=n{}]\n",
+            b + 1
+        );
+        let Some((t, executed)) = open else { continue };
+        let (pad, wrap) = if *executed {
+            (
+                "      ",
+                format!(
+                    "    - generic [ref=n{}]:\n      - heading \"Server response\" [level=4] [ref=n{}]\n      - code [ref=n{}]: \"{{ \\\"id\\\": {k} }}\"\n",
+                    b + 50,
+                    b + 51,
+                    b + 52
+                ),
+            )
+        } else {
+            ("    ", String::new())
+        };
+        s += &wrap;
+        s += &format!(
+            "{pad}- table [ref=n{t}]:\n{pad}  - row \"200 OK\" [ref=n{}]:\n{pad}    - cell \"200\" [ref=n{}]\n{pad}    - cell \"OK\" [ref=n{}]\n{pad}  - row \"default unexpected error\" [ref=n{}]:\n{pad}    - cell \"default\" [ref=n{}]\n{pad}    - cell \"unexpected error\" [ref=n{}]\n",
+            t + 1,
+            t + 2,
+            t + 3,
+            t + 4,
+            t + 5,
+            t + 6
+        );
+    }
+    s.trim_end().to_owned()
+}
+
+/// Pattern 3 in the ref carrier: the documented responses of the second
+/// operation, moved into a new container by "Execute" (its nodes redrawn),
+/// keep their own refs, not those of the first operation's table of the
+/// same content that an older view showed in a container of that shape;
+/// so the move is the one line that places the table.
+#[test]
+fn a_rewrapped_table_keeps_its_own_refs() {
+    let carrier = RefCarrier::with_config(CarrierConfig::default().stable_ids(true));
+    let carry = |s: String| {
+        carrier
+            .carry("docs", &parse_aria(&s, false).unwrap())
+            .unwrap()
+            .tree
+            .to_aria()
+    };
+    let (a, b) = ("GET /pets List all pets", "POST /pets Create a pet");
+    carry(api_docs(&[(a, Some((1000, false))), (b, None)]));
+    carry(api_docs(&[(a, Some((1100, true))), (b, None)]));
+    carry(api_docs(&[(a, None), (b, None)]));
+    let before = carry(api_docs(&[(a, None), (b, Some((2000, false)))]));
+    let after = carry(api_docs(&[(a, None), (b, Some((2100, true)))]));
+    let table = |s: &str| -> Vec<String> {
+        let at = s.find("- table").unwrap();
+        s[at..].lines().map(|l| l.trim_start().to_owned()).collect()
+    };
+    assert_eq!(table(&after), table(&before));
+    let p = snapshot_patch_with(&before, &after, &PatchOptions::default()).unwrap();
+    assert_eq!(p.text.lines().count(), 5, "{}", p.text);
+    assert!(p.text.ends_with(" as last shown"), "{}", p.text);
+}

@@ -128,6 +128,18 @@ pub(crate) fn match_for_carry(
             by_id[ni as usize] = true;
         }
     }
+    // A subtree moved under another parent (a table wrapped in a new
+    // container) has a new path, so no content id pairs it: pair it whole
+    // with the one element of the same subtree, where each side has only one.
+    let unique = moved_subtrees(&o, &n);
+    for ni in 0..n.len() {
+        let Some(&oi) = unique.get(&(n.local[ni], n.sig[ni])) else {
+            continue;
+        };
+        if m.new_to_old[ni] == NONE && m.old_to_new[oi as usize] == NONE {
+            m.pair_subtrees(oi, ni as u32);
+        }
+    }
     m.match_renames();
     // Top-down: a pair is by content when the content is the same and the
     // parents are paired by content with each other, or neither is paired
@@ -150,7 +162,7 @@ pub(crate) fn match_for_carry(
             (op, NONE) => !old_strong[op as usize],
             (op, np) if m.new_to_old[np as usize] == op => strong[np as usize],
             (op, np) => !strong[np as usize] && !old_strong[op as usize],
-        };
+        } || unique.get(&(n.local[ni], n.sig[ni])) == Some(&(oi as u32));
         // Static text whose words changed in place (a count "2" → "3"
         // that a framework redrew) is the same element: nothing acts on it,
         // so its ref cannot send an action to other content.
@@ -171,4 +183,35 @@ pub(crate) fn match_for_carry(
         }
     }
     out
+}
+
+/// Subtrees that each tree has once (role, name, description and whole
+/// subtree content alike, states included) and that moved: (own key,
+/// subtree signature) → the old element, for elements with children whose
+/// parent's subtree differs (else the parent pairs them as they are).
+fn moved_subtrees(o: &Flat<'_>, n: &Flat<'_>) -> FxHashMap<(u64, u64), u32> {
+    let count = |f: &Flat<'_>| {
+        let mut c: FxHashMap<(u64, u64), (u32, u32)> = FxHashMap::default();
+        for i in 0..f.len() {
+            let e = c.entry((f.local[i], f.sig[i])).or_insert((0, i as u32));
+            e.0 += 1;
+        }
+        c
+    };
+    let (co, cn) = (count(o), count(n));
+    let parent_key = |f: &Flat<'_>, i: usize| match f.parent[i] {
+        NONE => None,
+        p => Some((f.local[p as usize], f.sig[p as usize])),
+    };
+    co.into_iter()
+        .filter(|(k, (c, i))| {
+            *c == 1
+                && cn.get(k).is_some_and(|(c, j)| {
+                    *c == 1
+                        && !o.children_of(*i).is_empty()
+                        && parent_key(o, *i as usize) != parent_key(n, *j as usize)
+                })
+        })
+        .map(|(k, (_, i))| (k, i))
+        .collect()
 }

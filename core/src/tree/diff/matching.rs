@@ -64,6 +64,22 @@ pub(super) struct Matching<'f, 'a> {
 }
 
 impl Matching<'_, '_> {
+    /// Pairs `o` with `n` and their descendants level by level, where the
+    /// two subtrees have the same shape and neither side is paired yet.
+    pub(super) fn pair_subtrees(&mut self, o: u32, n: u32) {
+        let mut stack = vec![(o, n)];
+        while let Some((o, n)) = stack.pop() {
+            if self.old_to_new[o as usize] != NONE || self.new_to_old[n as usize] != NONE {
+                continue;
+            }
+            self.pair(o, n);
+            let (oc, nc) = (self.o.children_of(o), self.n.children_of(n));
+            if oc.len() == nc.len() {
+                stack.extend(oc.iter().copied().zip(nc.iter().copied()));
+            }
+        }
+    }
+
     pub(super) fn pair(&mut self, o: u32, n: u32) {
         self.old_to_new[o as usize] = n;
         self.new_to_old[n as usize] = o;
