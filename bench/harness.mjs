@@ -24,15 +24,21 @@ export const BROWSER_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run'
 
 /**
  * The floor of a session, per step: the o200k tokens of the snapshot lines
- * (exact lines, refs and indentation included) the agent had not been
- * shown before in the session, which no lossless answer can leave out.
- * `snapshots`: the page as the agent must know it after each step, in order.
+ * the agent had not been shown before in the session, which no lossless
+ * answer can leave out. A line is new when, refs and indentation aside,
+ * no earlier snapshot of the session had it (an element that got another
+ * ref, or moved under another parent, shows no new content: issue 37's
+ * measure); a new line costs its tokens as printed, ref and indentation
+ * included (the agent needs the ref to act). `snapshots`: the page as the
+ * agent must know it after each step, in order.
  */
 export function floor(snapshots) {
   const seen = new Set();
+  const norm = (l) => l.replace(/ \[ref=[^\]]*\]/g, '').trim();
   return snapshots.map((s) => {
-    const fresh = s.split('\n').filter((l) => l.trim() && !seen.has(l));
-    for (const l of s.split('\n')) seen.add(l);
+    const lines = s.split('\n').filter((l) => l.trim());
+    const fresh = lines.filter((l) => !seen.has(norm(l)));
+    for (const l of lines) seen.add(norm(l));
     return fresh.length ? countTokens(fresh.join('\n')) : 0;
   });
 }

@@ -308,7 +308,7 @@ def grid_section(grid):
     md.append(f"`bench/grid.mjs` on {grid['app']}, served from 127.0.0.1: 60 people, 10 a page, sorted by a column three times, "
               "one cell changed in the re-sorted grid, paged forward twice, filtered and cleared, a row added, 40 rows a page, "
               "then an unchanged read. Tokens per step (o200k, whole responses; @playwright/mcp's linked snapshot file counted "
-              "in). *floor*: the tokens of the snapshot lines (refs and indentation included) the agent had not been shown "
+              "in). *floor*: the tokens of the snapshot lines (new when unseen with refs and indentation aside, counted as printed) the agent had not been shown "
               "before in the session, which no lossless answer can leave out. *churn*: refs that changed on elements whose "
               "content did not, ours-diff / @playwright/mcp / agent-browser. *rebuilt*: whether the agent's view rebuilt from "
               "each response equals the snapshot taken right after it (✗ marks a peer's miss in its cell).\n")
@@ -578,7 +578,7 @@ def floors_section(out_dir_bench):
         rows.append(["eight tasks (bench/tasks.mjs)", "–", "–", "–", "not measured"])
     md.append("Each session with diffs on, as an agent reads it, against its *floor*: the o200k tokens of the lines "
               "the agent had not been shown before in the session, which no lossless answer can leave out "
-              "(the snapshot's lines, exact, refs and indentation included; for the eight tasks also the other "
+              "(a snapshot line is new when no earlier snapshot had it, refs and indentation aside, and costs its tokens as printed; for the eight tasks also the other "
               "sections' lines, since those tasks read dialogs, tabs and request lists). The floor leaves out what "
               "every response repeats to be read alone (its section headings, the page URL line, a patch's header).\n")
     md.append(table(["session", "ours, diffs on", "floor", "multiple", "≤ 1.5×"], rows, ["---", "---:", "---:", "---:", "---"]))
