@@ -276,3 +276,61 @@ fn a_rewrapped_table_keeps_its_own_refs() {
     assert_eq!(p.text.lines().count(), 5, "{}", p.text);
     assert!(p.text.ends_with(" as last shown"), "{}", p.text);
 }
+
+/// An API-docs operation as swagger-ui prints it: collapsed, its summary
+/// controls in the operation block; expanded, the summary wrapped in a new
+/// container with `[expanded]` on, and a body of `rows` parameter rows.
+fn operation(expanded: bool, rows: usize) -> String {
+    let mut s = String::from(
+        "- main [ref=e1]:\n  - heading \"Pet shop\" [level=1] [ref=e2]\n  - generic [ref=e94]:\n",
+    );
+    let (pad, state) = if expanded {
+        s += "    - generic [ref=e619]:\n";
+        ("      ", " [expanded]")
+    } else {
+        ("    ", "")
+    };
+    s += &format!(
+        "{pad}- button \"GET /pets.json List all pets\"{state} [ref=e91]:\n{pad}  - generic [ref=e86]: GET\n{pad}  - generic [ref=e87]:\n{pad}    - generic [ref=e84]: /pets.json\n{pad}    - generic [ref=e85]: List all pets\n{pad}- button \"Copy path to clipboard\" [ref=e92]\n{pad}- button \"get /pets.json\"{state} [ref=e93]\n"
+    );
+    if expanded {
+        s += "    - generic [ref=e424]:\n      - heading \"Parameters\" [level=4] [ref=e428]\n      - table [ref=e480]:\n";
+        for k in 0..rows {
+            s += &format!(
+                "        - row [ref=e{}]:\n          - cell \"param{k} string (query)\" [ref=e{}]\n          - cell [ref=e{}]:\n            - paragraph [ref=e{}]: What parameter {k} filters by\n            - textbox \"param{k}\" [disabled] [ref=e{}]\n",
+                1000 + 10 * k,
+                1001 + 10 * k,
+                1002 + 10 * k,
+                1003 + 10 * k,
+                1004 + 10 * k
+            );
+        }
+    }
+    s += "  - generic [ref=e109]:\n    - button \"POST /pets.json Create a pet\" [ref=e106]";
+    s
+}
+
+/// Pattern 2: closing an expanded operation removes a large body (125
+/// lines here) and unwraps its summary. The smallest lossless answer is a
+/// patch of a few lines: the body's removal (one line whatever its size),
+/// the summary's controls put back by reference, and the lines that
+/// changed; the response sends it, not the full text or a line diff.
+#[test]
+fn collapsing_a_large_section_is_a_patch_of_a_few_lines() {
+    let (open, closed) = (operation(true, 25), operation(false, 0));
+    assert!(open.lines().count() - closed.lines().count() >= 125);
+    let p = snapshot_patch_with(&open, &closed, &PatchOptions::default()).unwrap();
+    assert_eq!(
+        p.text,
+        "- [e619 e424]\n+ first in [e94]: [e91 e92] as last shown\n  - button \"get /pets.json\" [ref=e93]\n~ button \"GET /pets.json List all pets\" [ref=e91]"
+    );
+    assert_eq!(apply_patch_with(&open, &p.text, &[]).unwrap(), closed);
+    // Rendered with diffs on, after the agent saw it open: the patch.
+    let det = ResponseDiffDetector::new();
+    let mut agent = Agent::new(&det);
+    agent.step(&closed);
+    agent.step(&open);
+    let body = agent.step(&closed);
+    assert!(body.starts_with(" (patch)"), "{body}");
+    assert!(body.lines().count() <= 8, "{body}");
+}

@@ -178,18 +178,35 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
     }
     // Preorder with parent indexes, as `assemble` wants.
     let mut out: Vec<(Element, usize)> = Vec::new();
-    let push_subtrees = |out: &mut Vec<(Element, usize)>, es: Vec<Element>, parent: usize| {
-        for e in &es {
-            let mut stack: Vec<(&Element, usize)> = vec![(e, parent)];
-            while let Some((e, p)) = stack.pop() {
-                out.push((e.shallow_clone(), p));
-                let me = out.len() - 1;
-                stack.extend(e.children.iter().rev().map(|c| (c, me)));
+    // Inserted subtrees (and a `~` element's new children) go in whole; a
+    // `~` line for an element among them (restored with its line changed)
+    // applies there.
+    let push_subtrees = |out: &mut Vec<(Element, usize)>,
+                         es: Vec<Element>,
+                         parent: usize,
+                         changed: &mut FxHashMap<String, Element>,
+                         pending: &mut usize| {
+        let mut stack: Vec<(Element, usize)> = es.into_iter().rev().map(|e| (e, parent)).collect();
+        while let Some((mut e, p)) = stack.pop() {
+            let mut children = core::mem::take(&mut e.children);
+            if let Some(mut c) = e.aria_ref.as_deref().and_then(|r| changed.remove(r)) {
+                *pending -= 1;
+                let theirs = core::mem::take(&mut c.children);
+                if c.props.is_empty() {
+                    c.props = core::mem::take(&mut e.props);
+                }
+                if !theirs.is_empty() {
+                    children = theirs;
+                }
+                e = c;
             }
+            out.push((e, p));
+            let me = out.len() - 1;
+            stack.extend(children.into_iter().rev().map(|c| (c, me)));
         }
     };
     if let Some(es) = inserts.remove(&Anchor::Top) {
-        push_subtrees(&mut out, es, usize::MAX);
+        push_subtrees(&mut out, es, usize::MAX, &mut changed, &mut pending);
         pending -= 1;
     }
     // The old tree is taken apart, not copied: each element moves into
@@ -243,16 +260,16 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         let me = out.len() - 1;
         if let Some(r) = r {
             if let Some(es) = inserts.remove(&Anchor::After(r.clone())) {
-                push_subtrees(&mut out, es, parent);
+                push_subtrees(&mut out, es, parent, &mut changed, &mut pending);
                 pending -= 1;
             }
             if let Some(es) = inserts.remove(&Anchor::FirstIn(r)) {
-                push_subtrees(&mut out, es, me);
+                push_subtrees(&mut out, es, me, &mut changed, &mut pending);
                 pending -= 1;
             }
         }
         if !new_children.is_empty() {
-            push_subtrees(&mut out, new_children, me);
+            push_subtrees(&mut out, new_children, me, &mut changed, &mut pending);
         } else if !children.is_empty() {
             stack.push((children.into_iter(), me));
         }

@@ -21,7 +21,10 @@
 //!   line for all of them).
 //! - `~ <element>`: the element's own line as it is now, in snapshot
 //!   syntax, with its property lines (`- /url: …`) when they changed
-//!   (without any, it keeps those it had); its children are untouched. Followed by
+//!   (without any, it keeps those it had); its children are untouched. It
+//!   applies where the element stands after the patch: in its place, or
+//!   where an insertion put it (an element restored `as last shown` with
+//!   one state flipped is its reference and that one line). Followed by
 //!   indented child lines (`[e5] as last shown` allowed among them), the
 //!   children are replaced by those: how a change in text without a ref
 //!   (a count, "item left" → "items left") is said.
@@ -78,6 +81,7 @@
 //! where it did; it needs no removal line.
 
 mod apply;
+mod change;
 mod nodes;
 mod options;
 mod order;

@@ -2,8 +2,9 @@
 //! shown before, as placeholders while the writer prints and the reader
 //! parses.
 
+use super::change::line_changes;
 use crate::prelude::*;
-use crate::tree::model::Element;
+use crate::tree::model::{Element, assemble};
 
 /// The role of a placeholder for an element restored by reference inside
 /// printed lines (never printed: [`restore_lines`] turns it into
@@ -11,32 +12,37 @@ use crate::tree::model::Element;
 pub(super) const PLACEHOLDER: &str = "restore-as-last-shown";
 
 /// A copy of `e` whose descendants (not `e`) that `shown` has exactly as
-/// they are now are placeholders, and how many elements they stand for.
-pub(super) fn with_placeholders<'a>(
-    e: &Element,
+/// they are now, or with only some elements' own lines changed, are
+/// placeholders; how many elements they stand for; and the elements whose
+/// lines changed, in document order (said by `~` lines after the block).
+pub(super) fn with_placeholders<'a, 'n>(
+    e: &'n Element,
     shown: &impl Fn(&str) -> Option<&'a Element>,
-) -> (Element, usize) {
-    let mut copy = e.clone();
+) -> (Element, usize, Vec<&'n Element>) {
     let mut restored = 0;
-    let mut stack: Vec<&mut Element> = vec![&mut copy];
-    while let Some(x) = stack.pop() {
-        for c in x.children.iter_mut() {
-            let same = c
-                .aria_ref
-                .as_deref()
-                .and_then(shown)
-                .is_some_and(|s| s == c);
-            if same {
-                restored += c.count();
-                let mut p = Element::new(PLACEHOLDER, "");
-                p.aria_ref = c.aria_ref.take();
-                *c = p;
-            } else {
-                stack.push(c);
-            }
+    let mut changed: Vec<&'n Element> = Vec::new();
+    // Preorder with parent indexes, as `assemble` wants.
+    let mut pre: Vec<(Element, usize)> = Vec::new();
+    let mut stack: Vec<(&'n Element, usize)> = vec![(e, usize::MAX)];
+    while let Some((x, parent)) = stack.pop() {
+        let again = (parent != usize::MAX)
+            .then(|| x.aria_ref.as_deref().and_then(shown))
+            .flatten()
+            .and_then(|s| line_changes(s, x));
+        if let Some(lines) = again {
+            restored += x.count();
+            changed.extend(lines);
+            let mut p = Element::new(PLACEHOLDER, "");
+            p.aria_ref = x.aria_ref.clone();
+            pre.push((p, parent));
+            continue;
         }
+        pre.push((x.shallow_clone(), parent));
+        let me = pre.len() - 1;
+        stack.extend(x.children.iter().rev().map(|c| (c, me)));
     }
-    (copy, restored)
+    let copy = assemble(pre).pop().unwrap_or_else(|| e.shallow_clone());
+    (copy, restored, changed)
 }
 
 /// Printed lines with placeholder lines turned into `[ref …] as last

@@ -322,3 +322,29 @@ fn bad_patches_name_the_line_and_the_fix() {
         "{e}"
     );
 }
+
+#[test]
+fn an_element_restored_with_a_line_changed_costs_its_reference_and_that_line() {
+    let all = "- list [ref=e1]:\n  - listitem [ref=e2]:\n    - link \"Tea\" [ref=e3]\n    - button \"Buy\" [ref=e4]\n    - button \"Save\" [ref=e5]\n  - listitem [ref=e6]:\n    - link \"Pie\" [ref=e7]";
+    let one = "- list [ref=e1]:\n  - listitem [ref=e6]:\n    - link \"Pie\" [ref=e7]";
+    // Tea comes back with its "Buy" button now disabled.
+    let back = all.replace("\"Buy\" [ref=e4]", "\"Buy\" [disabled] [ref=e4]");
+    let seen = [all, one];
+    let p = snapshot_patch_with(one, &back, &PatchOptions::seen(seen.to_vec())).unwrap();
+    assert_eq!(
+        p.text,
+        "+ first in [e1]: [e2] as last shown\n~ button \"Buy\" [disabled] [ref=e4]"
+    );
+    assert_eq!(apply_patch_with(one, &p.text, &seen).unwrap(), back);
+    // A `~` line with children for a restored element replaces them there.
+    let swapped = apply_patch_with(
+        one,
+        "+ first in [e1]: [e2] as last shown\n~ listitem [ref=e2]:\n    - link \"Tea\" [ref=e3]",
+        &seen,
+    )
+    .unwrap();
+    assert_eq!(
+        swapped,
+        "- list [ref=e1]:\n  - listitem [ref=e2]:\n    - link \"Tea\" [ref=e3]\n  - listitem [ref=e6]:\n    - link \"Pie\" [ref=e7]"
+    );
+}

@@ -2,6 +2,7 @@
 //! every operation chosen, then checked by applying it.
 
 use super::apply::apply_to;
+use super::change::{change_line, line_changes};
 use super::nodes::{Node, flatten};
 use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
 use super::order::reorders;
@@ -451,11 +452,22 @@ pub(super) fn write(
             None => seen.get(r),
         }
     };
-    let restorable = |i: usize| -> Option<&str> {
+    // As last shown, exactly or with some elements' own lines changed
+    // (those are said by `~` lines after the insertion).
+    let restorable = |i: usize| -> Option<(&str, Vec<&Element>)> {
         let e = new_nodes[i].e;
         let r = e.aria_ref.as_deref()?;
-        (shown(r)? == e).then_some(r)
+        Some((r, line_changes(shown(r)?, e)?))
     };
+    // `~` lines for elements restored with their lines changed.
+    let change_lines = |text: &mut String, es: &[&Element]| -> Option<usize> {
+        for e in es {
+            let before = e.aria_ref.as_deref().and_then(shown).map(|s| &s.props);
+            line(text, &change_line(e, before)?);
+        }
+        Some(es.len())
+    };
+    let mut changed_again = 0;
     let mut restored = 0;
     // Order lines go where their parent is (top level first); a parent
     // re-sent whole says its children's order itself.
@@ -481,7 +493,7 @@ pub(super) fn write(
         flush_orders(&mut text, i)?;
         let node = &new_nodes[i];
         if rewritten.contains(&i) {
-            let (e, n) = with_placeholders(node.e, &shown);
+            let (e, n, again) = with_placeholders(node.e, &shown);
             restored += n;
             let mut block = String::new();
             crate::tree::aria::write_elements(&mut block, core::slice::from_ref(&e), 0);
@@ -493,28 +505,19 @@ pub(super) fn write(
                 text.push_str("\n  ");
                 text.push_str(l);
             }
+            changed_again += change_lines(&mut text, &again)?;
             k += 1;
             continue;
         }
         if !added_roots.contains(&i) {
             // Property lines (`- /url: …`) only when they changed.
-            let mut own = node.e.shallow_clone();
-            let before = own
+            let before = node
+                .e
                 .aria_ref
                 .as_deref()
                 .and_then(|r| old_by_ref.get(r))
                 .map(|&j| &old_nodes[j].e.props);
-            if before == Some(&own.props) {
-                own.props.clear();
-            }
-            let own = own.to_aria();
-            let mut lines = own.lines();
-            let first = lines.next()?.strip_prefix("- ")?;
-            line(&mut text, &format!("~ {first}"));
-            for l in lines {
-                text.push_str("\n  ");
-                text.push_str(l);
-            }
+            line(&mut text, &change_line(node.e, before)?);
             k += 1;
             continue;
         }
@@ -530,15 +533,23 @@ pub(super) fn write(
             k += 1;
         }
         let mut segments: Vec<Segment<'_>> = Vec::new();
+        let mut again: Vec<&Element> = Vec::new();
         for &j in &run {
-            match (restorable(j), segments.last_mut()) {
-                (Some(r), Some(Segment::Restored(rs))) => rs.push(r),
-                (Some(r), _) => segments.push(Segment::Restored(vec![r])),
+            let back = restorable(j);
+            if back.is_some() {
+                restored += new_nodes[j].e.count();
+            }
+            match (back, segments.last_mut()) {
+                (Some((r, lines)), Some(Segment::Restored(rs))) => {
+                    rs.push(r);
+                    again.extend(lines);
+                }
+                (Some((r, lines)), _) => {
+                    segments.push(Segment::Restored(vec![r]));
+                    again.extend(lines);
+                }
                 (None, Some(Segment::Printed(es))) => es.push(new_nodes[j].e),
                 (None, _) => segments.push(Segment::Printed(vec![new_nodes[j].e])),
-            }
-            if restorable(j).is_some() {
-                restored += new_nodes[j].e.count();
             }
         }
         let mut header = match (node.prev, node.parent) {
@@ -561,8 +572,9 @@ pub(super) fn write(
                     for e in es {
                         // Below the header, one level in (it starts the line
                         // itself); descendants shown before, by reference.
-                        let (e, n) = with_placeholders(e, &shown);
+                        let (e, n, lines) = with_placeholders(e, &shown);
                         restored += n;
+                        again.extend(lines);
                         let mut block = String::new();
                         crate::tree::aria::write_elements(&mut block, core::slice::from_ref(&e), 1);
                         text.push('\n');
@@ -571,6 +583,7 @@ pub(super) fn write(
                 }
             }
         }
+        changed_again += change_lines(&mut text, &again)?;
     }
     flush_orders(&mut text, usize::MAX)?;
     if let Some(target) = focus.filter(|_| !implied_focus) {
@@ -612,7 +625,8 @@ pub(super) fn write(
                 && !under(&new_nodes, &replaced_new, **i)
         })
         .count()
-        + rewritten.len();
+        + rewritten.len()
+        + changed_again;
     let patch = SnapshotPatch {
         text,
         changed,
