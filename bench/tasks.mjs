@@ -31,7 +31,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { connect, countTokens, floor, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, repo } from './harness.mjs';
+import { connect, countTokens, floor, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, repo } from './harness.mjs';
 import { readSections } from './reconstruct.mjs';
 
 const args = process.argv.slice(2);
@@ -233,8 +233,7 @@ async function runTask(name, task, sites) {
           s.history.push(view);
         }
         r.view = s.view;
-        const other = readSections(r.text).filter((x) => !x.heading.startsWith('Page snapshot')).map((x) => `### ${x.heading}\n${x.body}`);
-        s.told.push([...other, how === 'no snapshot section' ? '' : (view ?? '')].join('\n'));
+        s.told.push(told(r.text, how === 'no snapshot section' ? '' : view));
       }
       return r;
     },
@@ -262,7 +261,8 @@ async function runTask(name, task, sites) {
     rmSync(workdir, { recursive: true, force: true });
   }
   const floorTokens = diffs ? floor(s.told).reduce((x, y) => x + y, 0) : undefined;
-  return { done, calls: s.calls, tokens: s.tokens + s.fileTokens, ...(s.fileTokens ? { responseTokens: s.tokens, fileTokens: s.fileTokens } : {}), ...(diffs ? { floor: floorTokens } : {}), note: error || s.note };
+  const textFloorTokens = diffs ? textFloor(s.told).reduce((x, y) => x + y, 0) : undefined;
+  return { done, calls: s.calls, tokens: s.tokens + s.fileTokens, ...(s.fileTokens ? { responseTokens: s.tokens, fileTokens: s.fileTokens } : {}), ...(diffs ? { floor: floorTokens, textFloor: textFloorTokens } : {}), note: error || s.note };
 }
 
 const b = await serve((p) => (p === '/card.html' ? { body: CARD } : null));
