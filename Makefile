@@ -232,7 +232,10 @@ token-bench: setup
 ## example, whose sections expand by many lines, with default and very high
 ## maxDiffLines; a data grid (npm gridjs: sorts, paging, a filter, a cell
 ## change, an added row, a larger page) through our server and the peers,
-## with the floor (tokens of lines not shown before); then totals under other diff-or-full ratios from the
+## with the floor (tokens of lines not shown before); an API-docs viewer
+## (npm swagger-ui-dist: operations, tags and a model expanded and
+## collapsed, two requests executed, a filter and its clear) through our
+## server and the peers, with the floor; then totals under other diff-or-full ratios from the
 ## recorded snapshots. Pages on 127.0.0.1. Fails when one of our steps does
 ## not rebuild. APP_BENCH_JOBS runs that many sessions at once.
 APP_BENCH_JOBS ?= 2
@@ -248,7 +251,9 @@ app-bench: setup
 	  expand=$$?; \
 	  node bench/grid.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/grid.json --transcript bench-out/grid-transcript.md; \
 	  grid=$$?; \
-	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ] && [ $$grid = 0 ]
+	  node bench/apidocs.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/apidocs.json --transcript bench-out/apidocs-transcript.md; \
+	  apidocs=$$?; \
+	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ] && [ $$grid = 0 ] && [ $$apidocs = 0 ]
 ## Eight everyday agent tasks (confirm, prompt, upload, cross-site frame,
 ## popup, network list, password, download) through our server and
 ## @playwright/mcp, each judged in the page: bench-out/tasks.{json,md}.

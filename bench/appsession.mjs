@@ -16,7 +16,7 @@ import { join } from 'node:path';
 
 import { applyUnified, fencedBlock, readSections } from './reconstruct.mjs';
 import {
-  abJson, connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, stripRef,
+  abJson, connect, countTokens, firstDifference, floor, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, stripRef,
 } from './harness.mjs';
 
 const indentOf = (l) => l.length - l.trimStart().length;
@@ -156,7 +156,8 @@ function peerView(cfg, prev, texts, workdir) {
 
 /**
  * Runs `steps` through `cfg`. Returns { rows, snapshots (the full
- * snapshot after each step, agent-browser's with every node), wallMs, error?, … }:
+ * snapshot after each step, agent-browser's with every node), wallMs,
+ * floor (per step, for our configurations whose views are checked), error?, … }:
  * a step that fails ends the run with `error` set (the caller decides
  * whether that fails the benchmark).
  */
@@ -166,6 +167,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
   const server = await connect(cfg, { bin, chromium, workdir });
   const rows = [];
   const snapshots = [];
+  const toldSteps = []; // ours, checked: what each response told (bench/harness.mjs told)
   const transcript = [];
   let agentView = null; // what the agent has, rebuilt from responses
   let abPrev = null; // agent-browser delta: { view, revision }
@@ -243,6 +245,10 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
         if (shown && agentView !== null) history.push(agentView);
       }
       row.fullTokens = countTokens(full);
+      if (cfg.kind === 'ours' && cfg.check) {
+        const shows = readSections(texts[texts.length - 1]).some((x) => x.heading.startsWith('Page snapshot'));
+        toldSteps.push(told(texts[texts.length - 1], shows ? full : ''));
+      }
       // Ref churn on the richest full view (agent-browser: every node, not only interactive ones).
       const churnView = cfg.kind === 'ab' && cfg.snapshotArgs.interactive !== false ? await outOfBand(server, cfg, workdir) : full;
       if (prevFull !== null) Object.assign(row, { churn: refChurn(prevFull, churnView) });
@@ -259,6 +265,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
   }
   return {
     id: cfg.id, kind: cfg.kind, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount,
-    wallMs: Math.round(performance.now() - started), rows, snapshots, transcript: transcript.join('\n'), ...(error ? { error } : {}),
+    wallMs: Math.round(performance.now() - started), rows, snapshots, transcript: transcript.join('\n'),
+    ...(cfg.kind === 'ours' && cfg.check ? { floor: floor(toldSteps), textFloor: textFloor(toldSteps) } : {}), ...(error ? { error } : {}),
   };
 }

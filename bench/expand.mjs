@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 
 import { arg as cliArg } from './cli.mjs';
 import { runConfig } from './appsession.mjs';
-import { modulePath, pkgVersion, repo, serveDir } from './harness.mjs';
+import { floorNote, modulePath, pkgVersion, repo, serveDir } from './harness.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/expand.mjs');
 const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
@@ -77,7 +77,7 @@ if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
 if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.join('\n'));
 for (const r of results) {
   const total = r.rows.reduce((a, x) => a + x.tokens, 0);
-  console.log(`${r.id.padEnd(20)} ${String(total).padStart(7)} tokens, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
+  console.log(`${r.id.padEnd(20)} ${String(total).padStart(7)} tokens, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
 }
 if (failed) {
   console.error('a step failed or did not rebuild: see above');

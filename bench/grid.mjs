@@ -16,7 +16,9 @@ import { join, resolve } from 'node:path';
 
 import { arg as cliArg } from './cli.mjs';
 import { runConfig } from './appsession.mjs';
-import { countTokens, here, pkgVersion, repo, serveDir } from './harness.mjs';
+import { floor, floorNote, here, pkgVersion, repo, serveDir } from './harness.mjs';
+
+export { floor };
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/grid.mjs');
 const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
@@ -58,16 +60,6 @@ export const CONFIGS = [
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
 ];
 
-/** Per step, the tokens of the snapshot lines not shown before in the session. */
-export function floor(snapshots) {
-  const seen = new Set();
-  return snapshots.map((s) => {
-    const fresh = s.split('\n').filter((l) => l.trim() && !seen.has(l));
-    for (const l of s.split('\n')) seen.add(l);
-    return fresh.length ? countTokens(fresh.join('\n')) : 0;
-  });
-}
-
 const site = await serveDir(here);
 const results = [];
 const transcripts = [];
@@ -78,7 +70,6 @@ try {
     const r = await runConfig(cfg, STEPS, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`grid ${l}\n`) });
     transcripts.push(r.transcript);
     delete r.transcript;
-    if (cfg.id === 'ours-diff') r.floor = floor(r.snapshots);
     results.push(r);
     if (r.error) console.error(`${cfg.id}: ${r.error}`);
     if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
@@ -100,7 +91,7 @@ if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.join('\n'));
 const total = (r) => r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
 for (const r of results) {
   const churn = r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0);
-  console.log(`${r.id.padEnd(16)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
+  console.log(`${r.id.padEnd(16)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
 }
 const diff = results.find((r) => r.id === 'ours-diff');
 if (diff?.floor) {

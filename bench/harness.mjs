@@ -22,6 +22,60 @@ export { countTokens };
 
 export const BROWSER_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/**
+ * The floor of a session, per step: the o200k tokens of the lines the
+ * agent had not been shown before in the session, which no lossless answer
+ * can leave out (the page's lines; with `told`, the response's other lines
+ * too). A line is known when an earlier snapshot of the
+ * session had it with the same ref, wherever it stood (indentation aside:
+ * an element moved under a new parent shows nothing new); a line with
+ * another element's ref is another element, new however alike (a second
+ * row's "Sales" cell). A new line costs its tokens as printed.
+ * `snapshots`: what the agent must know after each step, in order (the
+ * page, or `told(response, page)`).
+ */
+export function floor(snapshots) {
+  return freshTokens(snapshots, (l) => l.trim());
+}
+
+/**
+ * Issue 37's measure of the floor: as `floor`, with refs ignored too, so a
+ * line any element showed before is known (it undercounts: a new row whose
+ * cells repeat other rows' text costs nothing but its distinct cells).
+ */
+export function textFloor(snapshots) {
+  return freshTokens(snapshots, (l) => l.replace(/ \[ref=[^\]]*\]/g, '').trim());
+}
+
+function freshTokens(snapshots, key) {
+  const seen = new Set();
+  return snapshots.map((s) => {
+    const lines = s.split('\n').filter((l) => l.trim());
+    const fresh = lines.filter((l) => !seen.has(key(l)));
+    for (const l of lines) seen.add(key(l));
+    return fresh.length ? countTokens(fresh.join('\n')) : 0;
+  });
+}
+
+/**
+ * What one of our responses told the agent, for the floor: its sections
+ * other than the snapshot, as they are (a result line, the page URL, a
+ * dialog), and the page it shows as a whole snapshot (`page`, the truth
+ * after the step; '' when the response shows none).
+ */
+export function told(text, page) {
+  const other = readSections(text).filter((x) => !x.heading.startsWith('Page snapshot')).map((x) => `### ${x.heading}\n${x.body}`);
+  return [...other, page ?? ''].join('\n');
+}
+
+/** `floor 1,234 tokens, 1.23× the floor` for a run's rows and per-step floor, or ''. */
+export function floorNote(rows, perStep) {
+  if (!perStep) return '';
+  const f = perStep.reduce((a, b) => a + b, 0);
+  const t = rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
+  return `floor ${f} tokens, ${f ? (t / f).toFixed(2) : '–'}× the floor`;
+}
+
 export function pkgVersion(name) {
   return JSON.parse(readFileSync(modulePath(`${name}/package.json`), 'utf8')).version;
 }

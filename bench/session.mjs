@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 import { arg as cliArg } from './cli.mjs';
 import {
-  connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
+  connect, countTokens, firstDifference, floor, floorNote, textFloor, told, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
 } from './harness.mjs';
 import { readSections } from './reconstruct.mjs';
 import { resolveRef } from './refs.mjs';
@@ -133,6 +133,7 @@ async function runConfig(cfg, origin) {
   const server = await connect(cfg, { bin: BIN, chromium: CHROMIUM, workdir });
   const rows = [];
   const snapshots = []; // the full snapshots taken out of band (bench/ratios.mjs reads them)
+  const toldSteps = []; // what each checked response told (bench/harness.mjs told)
   const transcript = [];
   let view = null; // the latest full snapshot the agent can see (for refs)
   let agentView = null; // ours-diff: rebuilt from diffs
@@ -196,6 +197,7 @@ async function runConfig(cfg, origin) {
         if (shown) history.push(agentView);
         row.fullTokens = countTokens(full);
         snapshots.push(full);
+        toldSteps.push(told(r.text, sections.some((x) => x.heading.startsWith('Page snapshot')) ? full : ''));
       }
       rows.push(row);
       transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${tool} ${JSON.stringify(args)}\n\n${r.text}\n`);
@@ -205,7 +207,7 @@ async function runConfig(cfg, origin) {
     await server.client.close().catch(() => {});
     rmSync(workdir, { recursive: true, force: true });
   }
-  return { id: cfg.id, server: cfg.server, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount, rows, ...(snapshots.length ? { snapshots } : {}), transcript: transcript.join('\n') };
+  return { id: cfg.id, server: cfg.server, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount, rows, ...(snapshots.length ? { snapshots, floor: floor(toldSteps), textFloor: textFloor(toldSteps) } : {}), transcript: transcript.join('\n') };
 }
 
 // ---------------------------------------------------------------- main
@@ -240,7 +242,7 @@ if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
 if (TRANSCRIPT) writeFileSync(TRANSCRIPT, results.map((r) => r.transcript).join('\n'));
 for (const r of results) {
   const total = r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
-  console.log(`${r.id.padEnd(16)} ${String(total).padStart(7)} tokens over ${r.rows.length} steps`);
+  console.log(`${r.id.padEnd(16)} ${String(total).padStart(7)} tokens over ${r.rows.length} steps${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}`);
 }
 if (failed) {
   console.error('information was lost: see the steps above');

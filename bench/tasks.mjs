@@ -22,13 +22,16 @@
 // for a ref or a check (the agent has to open the file to act). `ours-diff`
 // is our server with diffs on (--default-expectation): the agent keeps its
 // view of each page and applies each diff or patch to it, as the app
-// sessions do (bench/harness.mjs rebuildOurs).
+// sessions do (bench/harness.mjs rebuildOurs). Its floor per task: the
+// tokens of the lines the agent had not been shown before in the task,
+// counting each response's sections other than the snapshot as they are
+// and the snapshot as the page it rebuilt (bench/harness.mjs floor).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { connect, countTokens, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, repo } from './harness.mjs';
+import { connect, countTokens, floor, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, repo } from './harness.mjs';
 import { readSections } from './reconstruct.mjs';
 
 const args = process.argv.slice(2);
@@ -213,6 +216,8 @@ async function runTask(name, task, sites) {
     view: null,
     seen: new Map(),
     history: [],
+    // With diffs on: what each response told, for the floor.
+    told: [],
     async call(tool, a) {
       if (!server.tools.some((t) => t.name === tool)) throw new Error(`no tool ${tool}`);
       const r = await server.call(tool, a);
@@ -228,6 +233,7 @@ async function runTask(name, task, sites) {
           s.history.push(view);
         }
         r.view = s.view;
+        s.told.push(told(r.text, how === 'no snapshot section' ? '' : view));
       }
       return r;
     },
@@ -254,7 +260,9 @@ async function runTask(name, task, sites) {
     await server.close();
     rmSync(workdir, { recursive: true, force: true });
   }
-  return { done, calls: s.calls, tokens: s.tokens + s.fileTokens, ...(s.fileTokens ? { responseTokens: s.tokens, fileTokens: s.fileTokens } : {}), note: error || s.note };
+  const floorTokens = diffs ? floor(s.told).reduce((x, y) => x + y, 0) : undefined;
+  const textFloorTokens = diffs ? textFloor(s.told).reduce((x, y) => x + y, 0) : undefined;
+  return { done, calls: s.calls, tokens: s.tokens + s.fileTokens, ...(s.fileTokens ? { responseTokens: s.tokens, fileTokens: s.fileTokens } : {}), ...(diffs ? { floor: floorTokens, textFloor: textFloorTokens } : {}), note: error || s.note };
 }
 
 const b = await serve((p) => (p === '/card.html' ? { body: CARD } : null));
@@ -283,9 +291,11 @@ const head = `| task | ${SERVERS.map((k) => label[k] ?? k).join(' | ')} |\n|---|
 const rows = Object.keys(TASKS).map((t) => `| ${t} | ${SERVERS.map((k) => {
   const r = results[k][t];
   const read = r.fileTokens ? ` (${r.fileTokens} from snapshot files)` : '';
-  return `${r.done ? 'done' : '**not done**'} (${r.calls} calls, ${r.tokens} tokens${read}${r.note ? `; ${r.note}` : ''})`;
+  const fl = r.floor ? `, floor ${r.floor}, ${(r.tokens / r.floor).toFixed(2)}×` : '';
+  return `${r.done ? 'done' : '**not done**'} (${r.calls} calls, ${r.tokens} tokens${fl}${read}${r.note ? `; ${r.note}` : ''})`;
 }).join(' | ')} |`);
 const sum = (k) => Object.values(results[k]).reduce((n, r) => n + r.tokens, 0);
-const total = `| **total** | ${SERVERS.map((k) => `${Object.values(results[k]).filter((r) => r.done).length} of ${Object.keys(TASKS).length}, ${sum(k)} tokens`).join(' | ')} |`;
+const floorSum = (k) => Object.values(results[k]).reduce((n, r) => n + (r.floor ?? 0), 0);
+const total = `| **total** | ${SERVERS.map((k) => `${Object.values(results[k]).filter((r) => r.done).length} of ${Object.keys(TASKS).length}, ${sum(k)} tokens${floorSum(k) ? `, floor ${floorSum(k)}, ${(sum(k) / floorSum(k)).toFixed(2)}×` : ''}`).join(' | ')} |`;
 console.log([head, ...rows, total].join('\n'));
 if (OUT) writeFileSync(OUT, JSON.stringify(results, null, 2));

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 
 import { arg as cliArg } from './cli.mjs';
 import { runConfig } from './appsession.mjs';
-import { modulePath, pkgVersion, repo, serveDir } from './harness.mjs';
+import { floorNote, modulePath, pkgVersion, repo, serveDir } from './harness.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/todomvc.mjs');
 const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
@@ -143,7 +143,7 @@ for (const r of results) {
   const total = r.rows ? r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0) : null;
   const churn = r.rows ? r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0) : null;
   const rebuilt = r.skipped ? `skipped: ${r.skipped}` : `${r.rows ? `${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt` : ''}${r.error ? ` error: ${r.error.split('\n')[0]}` : ''}`;
-  console.log(`${r.framework.padEnd(11)} ${r.id.padEnd(18)} ${total === null ? '' : `${String(total).padStart(7)} tokens, churn ${String(churn).padStart(3)}, `}${rebuilt}`);
+  console.log(`${r.framework.padEnd(11)} ${r.id.padEnd(18)} ${total === null ? '' : `${String(total).padStart(7)} tokens, churn ${String(churn).padStart(3)}, `}${rebuilt}${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}`);
 }
 if (failed) {
   console.error('a configuration of ours failed or lost information: see above');

@@ -308,7 +308,7 @@ def grid_section(grid):
     md.append(f"`bench/grid.mjs` on {grid['app']}, served from 127.0.0.1: 60 people, 10 a page, sorted by a column three times, "
               "one cell changed in the re-sorted grid, paged forward twice, filtered and cleared, a row added, 40 rows a page, "
               "then an unchanged read. Tokens per step (o200k, whole responses; @playwright/mcp's linked snapshot file counted "
-              "in). *floor*: the tokens of the snapshot lines (refs and indentation included) the agent had not been shown "
+              "in). *floor*: the tokens of the snapshot lines (a line is known when shown before with the same ref, indentation aside) the agent had not been shown "
               "before in the session, which no lossless answer can leave out. *churn*: refs that changed on elements whose "
               "content did not, ours-diff / @playwright/mcp / agent-browser. *rebuilt*: whether the agent's view rebuilt from "
               "each response equals the snapshot taken right after it (✗ marks a peer's miss in its cell).\n")
@@ -535,6 +535,58 @@ def tasks_section(out_dir_bench):
     return md
 
 
+def floors_section(out_dir_bench):
+    """Every session with diffs on against its floor (issue 37): the tokens of
+    what the agent had not been shown before. Returns (markdown lines, bars)."""
+    md = ["## 12. Every session against its floor\n"]
+    rows, bars = [], []
+
+    def load(name):
+        p = os.path.join(out_dir_bench, name)
+        return json.load(open(p)) if os.path.exists(p) else None
+
+    def add(label, t, fl, tf):
+        if not fl:
+            rows.append([label, "–", "–", "–", "–", "not measured"])
+            return
+        rows.append([label, f"{t:,}", f"{fl:,}", f"{t / fl:.2f}×", f"{tf:,} ({t / tf:.2f}×)" if tf else "–",
+                     "yes" if t / fl <= 1.5 else "**no**"])
+        bars.append((f"{label}: diffs on within 1.5× of the floor (issue 37)", f"{t / fl:.2f}× ({t:,} vs {fl:,})", t / fl <= 1.5))
+
+    def runs(label, rs):
+        rs = [r for r in rs if r and r.get("floor") and r.get("rows")]
+        add(label, sum(run_total(r) for r in rs), sum(sum(r["floor"]) for r in rs),
+            sum(sum(r.get("textFloor") or [0]) for r in rs))
+
+    shop = load("session.json")
+    runs("shop (bench/session.mjs)", [c for c in (shop or {}).get("configs", []) if c["id"] == "ours-diff"])
+    todo = load("todomvc.json")
+    for fw in (todo or {}).get("frameworks", []) or ["–"]:
+        runs(f"TodoMVC {fw} (bench/todomvc.mjs)", [r for r in (todo or {}).get("results", []) if r.get("framework") == fw and r["id"] == "ours-diff"])
+    for name, label in [("expand.json", "jsoneditor, the app session (bench/expand.mjs)"), ("grid.json", "data grid, gridjs (bench/grid.mjs)"),
+                        ("apidocs.json", "API docs, swagger-ui (bench/apidocs.mjs)")]:
+        d = load(name)
+        runs(label, [r for r in (d or {}).get("results", []) if r["id"] == "ours-diff"])
+    diff = ((load("tasks.json") or {}).get("ours-diff") or {}).values()
+    if diff and all("floor" in r for r in diff):
+        add("eight tasks (bench/tasks.mjs)", sum(r["tokens"] for r in diff), sum(r["floor"] for r in diff), sum(r.get("textFloor", 0) for r in diff))
+    else:
+        add("eight tasks (bench/tasks.mjs)", 0, 0, 0)
+    md.append("Each session with diffs on, as an agent reads it, against its *floor*: the o200k tokens, as printed, of "
+              "the lines the agent had not been shown before in the session, which no lossless answer can leave out: "
+              "the page's lines (each response's snapshot taken as the whole page) and the response's other lines "
+              "(a result line, a new page URL, a dialog). A line is known when the agent was shown it before with "
+              "the same ref, wherever it stood: an element moved under a new parent is no new content, another "
+              "element showing the same text (a second row's \"Sales\" cell) is. The floor still leaves out what "
+              "says where things went (an order, a removal) and the fences and headings of each response. "
+              "*text floor*: issue 37's measure, which ignores refs too, so a line any element showed counts as known; "
+              "it undercounts new rows whose cells repeat other rows' text.\n")
+    md.append(table(["session", "ours, diffs on", "floor", "multiple", "text floor (multiple)", "≤ 1.5× the floor"], rows,
+                    ["---", "---:", "---:", "---:", "---:", "---"]))
+    md.append("")
+    return md, bars
+
+
 def sizes_section():
     """The C library's sizes and the core's crate counts (make sizes)."""
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -710,10 +762,12 @@ def report(target_dir, out_dir):
     # -------------------------------------------------- bars
     red = pct_fewer(ours, full)
     app_md, app_summary = app_sections(out_dir, plt)
+    floors_md, floor_bars = floors_section(BENCH_OUT)
     bars = [
         ("≥ 80 % fewer tokens than full responses (diffOptions + since vs defaults)", f"{red:.1f} % fewer ({ours:,} vs {full:,})", red >= 80),
         ("Shop session with diffOptions + since ≤ 6,000 tokens", f"{ours:,} tokens", ours <= 6000),
         *app_bars(app_summary, os.path.join(BENCH_OUT, "conformance.json")),
+        *floor_bars,
         ("Information preserved at every step (previous + diff = full snapshot)", "; ".join(f"{cid}: {sum(1 for p in ps if p)} of {len(ps)} steps" for cid, ps in checked.items()), all_preserved),
         ("Every response diff under 10 ms (criterion, 2 KB – 2.6 MB, five change kinds)",
          f"slowest {fmt_ns(slowest[0])} ({slowest[1]})" + ("" if rust_complete else "; some inputs missing"), rust_complete and slowest[0] < 10e6),
@@ -928,6 +982,7 @@ def report(target_dir, out_dir):
     md.extend(app_md)
     md.extend(conformance_section(BENCH_OUT))
     md.extend(tasks_section(BENCH_OUT))
+    md.extend(floors_md)
     md.append("## Closing note\n")
     md.append(" ".join([
         f"Over {len(steps)} steps the diff configuration sent {ours:,} tokens where full responses cost {full:,} ({red:.1f} % fewer"

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { findRef } from '../appsession.mjs';
-import { rebuildAgentBrowser, refChurn, refsByContent, stripRef } from '../harness.mjs';
+import { countTokens, floor, rebuildAgentBrowser, refChurn, refsByContent, stripRef, textFloor } from '../harness.mjs';
 
 const todos = [
   '- textbox "What needs to be done?" [ref=e1]',
@@ -84,4 +84,20 @@ test('rebuildAgentBrowser applies full, unchanged and delta answers, and refuses
   assert.equal(delta.view, 'a\nB\nB2\nc');
   assert.throws(() => rebuildAgentBrowser(full, answer({ kind: 'delta', baseRevision: 7, revision: 8 })), /revision 7/);
   assert.throws(() => rebuildAgentBrowser(null, 'not json'), /no snapshot/);
+});
+
+test('floor: a line is known by its text and ref, wherever it stands; textFloor ignores refs too', () => {
+  const first = '- list [ref=e1]:\n  - listitem "Tea" [ref=e2]';
+  // Re-wrapped (indentation): nothing new but the wrapper and the new item.
+  const second = '- generic [ref=e9]:\n  - list [ref=e1]:\n    - listitem "Tea" [ref=e2]\n    - listitem "Cake" [ref=e8]';
+  const [a, b] = floor([first, second]);
+  assert.equal(a, countTokens(first));
+  assert.equal(b, countTokens('- generic [ref=e9]:\n    - listitem "Cake" [ref=e8]'));
+  // Another element showing a line seen before is new to the floor, not to textFloor.
+  const third = `${second}\n    - listitem "Tea" [ref=e10]`;
+  assert.equal(floor([second, third])[1], countTokens('    - listitem "Tea" [ref=e10]'));
+  assert.equal(textFloor([second, third])[1], 0);
+  // Two new lines alike in one step count twice (each is an element the agent must learn).
+  assert.equal(floor(['- a', '- b\n- b'])[1], countTokens('- b\n- b'));
+  assert.deepEqual(floor([first, first]), [countTokens(first), 0]);
 });

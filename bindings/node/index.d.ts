@@ -832,7 +832,7 @@ export interface SnapshotPatch {
   restored: number
   /** Elements removed, descendants included. */
   removed: number
-  /** Siblings that took another place (`~ order` lines). */
+  /** Elements that took another place as they were: among their siblings (`~ order`) or under another parent. */
   moved: number
   /** Elements the same in both. */
   unchanged: number

@@ -6,9 +6,8 @@
 
 mod common;
 
+use common::Agent;
 use response_diff::diff::{DetectorConfig, ResponseDiffDetector};
-use response_diff::expectation::Expectation;
-use response_diff::response::{DiffTarget, Response, Snapshot, render};
 use response_diff::tree::{RefCarrier, apply_patch_with, parse_aria};
 
 #[derive(Clone)]
@@ -58,64 +57,6 @@ fn page(rows: &[Person], page: usize, size: usize) -> String {
         rows.len()
     );
     s
-}
-
-/// The agent: its view, every view it was shown, and what each step cost.
-struct Agent<'a> {
-    detector: &'a ResponseDiffDetector,
-    view: Option<String>,
-    history: Vec<String>,
-}
-
-impl<'a> Agent<'a> {
-    fn new(detector: &'a ResponseDiffDetector) -> Self {
-        Agent {
-            detector,
-            view: None,
-            history: Vec::new(),
-        }
-    }
-
-    /// Renders `aria` with diffs on, rebuilds the view from the response
-    /// and checks it; returns the snapshot section's body.
-    fn step(&mut self, aria: &str) -> String {
-        let e = Expectation::from_json(r#"{"diffOptions": {"enabled": true}}"#).unwrap();
-        let exp = Expectation::resolve("browser_click", &[&e]).unwrap();
-        let target = DiffTarget {
-            detector: self.detector,
-            key: "tab",
-        };
-        let response = Response {
-            snapshot: Some(Snapshot::aria(aria)),
-            ..Response::default()
-        };
-        let text = render(&response, &exp, Some(target)).unwrap().text;
-        let body = text.split_once("### Page snapshot").unwrap().1.to_owned();
-        let block = |lang: &str| -> String {
-            let open = format!("```{lang}\n");
-            let from = body.find(&open).unwrap() + open.len();
-            body[from..from + body[from..].find("\n```").unwrap()].to_owned()
-        };
-        let rebuilt = if body.starts_with(" (patch)") {
-            let seen: Vec<&str> = self.history.iter().map(String::as_str).collect();
-            apply_patch_with(self.view.as_deref().unwrap(), &block(""), &seen).unwrap()
-        } else if body.starts_with(" (diff") {
-            common::apply_diff(self.view.as_deref().unwrap(), &block("diff")).unwrap()
-        } else if body.contains("No changes since") {
-            self.view.clone().unwrap()
-        } else {
-            block("yaml")
-        };
-        assert_eq!(
-            rebuilt,
-            aria.trim_end(),
-            "the response does not rebuild the page:\n{text}"
-        );
-        if let Some(v) = self.view.replace(rebuilt) {
-            self.history.push(v);
-        }
-        body
-    }
 }
 
 fn patch_lines(body: &str) -> Vec<&str> {

@@ -402,7 +402,7 @@ pub struct SnapshotPatch {
     pub restored: u32,
     /// Elements removed, descendants included.
     pub removed: u32,
-    /// Siblings that took another place (`~ order` lines).
+    /// Elements that took another place as they were: among their siblings (`~ order`) or under another parent.
     pub moved: u32,
     /// Elements the same in both.
     pub unchanged: u32,

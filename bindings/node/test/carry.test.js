@@ -101,3 +101,14 @@ test('order lines apply as the shared fixtures say (issue 29)', () => {
   }
   assert.throws(() => applySnapshotPatch('- list [ref=l]:\n  - listitem "a" [ref=a]', '~ order [a a]'), { code: 'PARSE_ERROR', message: /is listed twice/ })
 })
+
+test('moves across parents apply as the shared fixtures say (issue 37)', () => {
+  const { fixture } = require('./helpers')
+  for (const c of JSON.parse(fixture('patches/moves.json')).cases) {
+    const p = snapshotPatch(c.old, c.new, { seen: c.seen })
+    assert.equal(p.text, c.patch, c.name)
+    assert.equal(p.moved, 1, c.name)
+    assert.equal(applySnapshotPatch(c.old, c.patch, c.seen), c.new, c.name)
+    assert.equal(applySnapshotPatch(c.old, c.oldStyle, c.seen), c.new, c.name)
+  }
+})

@@ -462,7 +462,7 @@ impl PySnapshotPatch {
     fn removed(&self) -> usize {
         self.inner.removed
     }
-    /// Siblings that took another place (`~ order` lines).
+    /// Elements that took another place as they were: among their siblings (`~ order`) or under another parent.
     #[getter]
     fn moved(&self) -> usize {
         self.inner.moved

@@ -143,3 +143,17 @@ def test_order_lines_apply_as_the_shared_fixtures_say() -> None:
         assert rd.apply_snapshot_patch(case["old"], case["patch"], case["seen"]) == case["new"]
     with pytest.raises(rd.ParseError, match="is listed twice"):
         rd.apply_snapshot_patch(case["old"], "~ order [r1 r1]")
+
+
+def test_moves_across_parents_apply_as_the_shared_fixtures_say() -> None:
+    """A subtree moved under another parent costs the line that places it (issue 37)."""
+    import json
+
+    from conftest import fixture
+
+    for case in json.loads(fixture("patches/moves.json"))["cases"]:
+        p = rd.snapshot_patch(case["old"], case["new"], seen=case["seen"])
+        assert p is not None and p.text == case["patch"], case["name"]
+        assert p.moved == 1, case["name"]
+        for patch in (case["patch"], case["oldStyle"]):
+            assert rd.apply_snapshot_patch(case["old"], patch, case["seen"]) == case["new"], case["name"]

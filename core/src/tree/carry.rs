@@ -29,13 +29,21 @@
 //! - **Elements come back.** The newest view is matched first, then older
 //!   ones (up to [`CarrierConfig::views_per_key`]) for what is still
 //!   unmatched: a cleared search, a reopened panel, a re-sorted list get
-//!   their old refs back.
+//!   their old refs back. What left those views is kept, each element as
+//!   last shown under its ancestors, within 1/[`RETIRED_SHARE`] of the
+//!   memory cap, and matched last: an element back after any number of
+//!   snapshots gets its old ref too (the oldest go first past the budget).
+//! - **Inside its own parent.** A child keeps the ref it had under its own
+//!   parent when the parent keeps its ref: a row that comes back brings
+//!   its "Edit" button's ref with it, not a look-alike's from another row,
+//!   so the whole row can be restored by one reference.
 //! - **Deterministic.** The same inputs give the same refs.
 //!
 //! Elements without a node id (static text) get no ref.
 
 use super::diff::{ITEM_ROLES, match_for_carry};
 use super::model::{Element, Tree};
+use super::retired::Retired;
 use crate::prelude::*;
 use crate::sync::{Mutex, lock};
 use crate::{Error, Result};
@@ -222,11 +230,14 @@ impl Places {
     }
 }
 
-/// What a page remembers: its recent views (oldest first), every ref handed
-/// out, and the counter for new refs.
+/// What a page remembers: its recent views (oldest first), what left them
+/// (`tree::retired`), every ref handed out, and the counter for new refs.
 #[derive(Debug, Default)]
 struct Page {
     views: VecDeque<View>,
+    retired: Retired,
+    /// `retired` as a view, matched as the oldest one.
+    retired_view: Option<View>,
     handed: FxHashSet<String>,
     /// The last number a new ref was given; never below the largest number
     /// that ends an id or a ref seen, so new refs look like the host's.
@@ -310,17 +321,18 @@ impl Page {
         // Pairs by content from every view first (newest first), then pairs
         // by node id alone: a reused node showing a row seen two views ago
         // takes that row's ref, not the one its node had last time.
-        let matches: Vec<Vec<Option<(usize, bool)>>> = self
-            .views
+        // What left the recent views is the oldest view.
+        let views: Vec<&View> = self.retired_view.iter().chain(&self.views).collect();
+        let matches: Vec<Vec<Option<(usize, bool)>>> = views
             .iter()
             .rev()
             .map(|view| match_for_carry(&view.tree, current, options.stable_ids))
             .collect();
         // Where each carried ref came from: (view, index in it).
         let mut from: Vec<Option<(usize, usize)>> = vec![None; ids.len()];
-        let newest = self.views.len();
+        let newest = views.len();
         for by_content in [true, false] {
-            for (k, (view, matched)) in self.views.iter().rev().zip(&matches).enumerate() {
+            for (k, (view, matched)) in views.iter().rev().zip(&matches).enumerate() {
                 if left == 0 {
                     break;
                 }
@@ -344,7 +356,9 @@ impl Page {
             }
         }
         let places = Places::of(current);
-        carried = self.keep_places(&ids, &places, &mut out, &mut from, &mut used, carried);
+        carried = Page::keep_places(
+            &views, &ids, &places, &mut out, &mut from, &mut used, carried,
+        );
         // New elements: their own id when never handed out, else the counter.
         let avoid: FxHashSet<&str> = ids.iter().flatten().copied().collect();
         self.next = self
@@ -420,13 +434,16 @@ impl Page {
     /// of a collection (a cell in a row) must come from inside the item
     /// whose ref that item now has, and an item whose cells now show other
     /// text, while another item shows the cells it had, is that other
-    /// item's, so that no ref names the same text in another row. Such refs are dropped; then every element still without a ref
-    /// whose parent has one takes, from the newest view that has it, the
-    /// ref of an element with the same content under the parent with that
-    /// ref (an unnamed row found again by its cells, and its cells with it).
-    /// Returns the carried count.
+    /// item's, so that no ref names the same text in another row. Such refs
+    /// are dropped; so is the ref of an element that never stood under its
+    /// parent's ref while an element of its content did (issue 37: a row's
+    /// "Edit" button that took another row's look-alike). Then every
+    /// element still without a ref whose parent has one takes, from the
+    /// newest view that has it, the ref of an element with the same content
+    /// under the parent with that ref (an unnamed row found again by its
+    /// cells, and its cells and buttons with it). Returns the carried count.
     fn keep_places(
-        &self,
+        views: &[&View],
         ids: &[Option<&str>],
         places: &Places,
         out: &mut [Option<String>],
@@ -437,7 +454,7 @@ impl Page {
         let shown_cells: FxHashSet<u64> = places.cells.iter().flatten().copied().collect();
         for i in 0..ids.len() {
             let Some((v, o)) = from[i] else { continue };
-            let view = &self.views[v];
+            let view = views[v];
             // Only items that show cells (a grid's rows) hold what is in
             // them to themselves; a list item's button that a framework
             // redrew elsewhere keeps the diff's pairing (TodoMVC's edit).
@@ -469,7 +486,7 @@ impl Page {
         }
         // The second chance: (parent's ref, content) → refs, per view.
         let mut by_place: Vec<FxHashMap<(&str, u64), Vec<usize>>> = Vec::new();
-        for view in &self.views {
+        for view in views {
             let mut m: FxHashMap<(&str, u64), Vec<usize>> = FxHashMap::default();
             for (o, r) in view.refs.iter().enumerate() {
                 let (Some(_), Some(p)) = (r, view.places.parent[o]) else {
@@ -481,7 +498,54 @@ impl Page {
             }
             by_place.push(m);
         }
+        // A child keeps the ref it had under its own parent (issue 37): an
+        // element whose parent has a ref, under which some view showed an
+        // element of the same content but never this one's ref, took the
+        // ref of a look-alike in another row (every row's "Edit" button is
+        // alike): it gives that ref back and takes its own. Then every
+        // element still without a ref whose parent has one takes, from the
+        // newest view that has it, the ref of an element with the same
+        // content under the parent with that ref (an unnamed row found
+        // again by its cells, and its cells with it). Twice: first against
+        // the parents' refs as matched, then in document order as parents
+        // get theirs.
+        let misplaced = |out: &[Option<String>], i: usize| -> bool {
+            let (Some(r), Some(pr)) = (
+                out[i].as_deref(),
+                places.parent[i].and_then(|p| out[p].as_deref()),
+            ) else {
+                return false;
+            };
+            let key = (pr, places.content[i]);
+            let mut any = false;
+            for (v, m) in by_place.iter().enumerate() {
+                for &o in m.get(&key).into_iter().flatten() {
+                    if views[v].refs[o].as_deref() == Some(r) {
+                        return false;
+                    }
+                    any = true;
+                }
+            }
+            any
+        };
+        let release = |i: usize,
+                       out: &mut [Option<String>],
+                       from: &mut [Option<(usize, usize)>],
+                       used: &mut FxHashSet<String>| {
+            if let Some(r) = out[i].take() {
+                used.remove(&r);
+            }
+            from[i] = None;
+        };
+        let mut gone: Vec<usize> = (0..ids.len()).filter(|&i| misplaced(out, i)).collect();
+        for &i in &gone {
+            release(i, out, from, used);
+        }
         for i in 0..ids.len() {
+            if misplaced(out, i) {
+                release(i, out, from, used);
+                gone.push(i);
+            }
             if out[i].is_some() || ids[i].is_none() {
                 continue;
             }
@@ -489,9 +553,9 @@ impl Page {
                 continue;
             };
             let key = (pr.as_str(), places.content[i]);
-            let found = (0..self.views.len()).rev().find_map(|v| {
+            let found = (0..views.len()).rev().find_map(|v| {
                 by_place[v].get(&key)?.iter().find_map(|&o| {
-                    let r = self.views[v].refs[o].as_ref()?;
+                    let r = views[v].refs[o].as_ref()?;
                     (!used.contains(r)).then(|| (v, o, r.clone()))
                 })
             });
@@ -502,18 +566,49 @@ impl Page {
                 carried += 1;
             }
         }
-        carried
+        carried - gone.len()
     }
 
-    fn push(&mut self, view: View, keep: usize) {
+    /// Records `view` as the newest; views past `keep` leave the window
+    /// for the retired archive, kept under `budget` bytes.
+    fn push(&mut self, view: View, keep: usize, budget: usize) {
         self.bytes += view.bytes;
         self.views.push_back(view);
-        while self.views.len() > keep {
-            self.drop_oldest();
+        if self.views.len() <= keep {
+            return;
         }
+        let before = self.retired.bytes();
+        while self.views.len() > keep {
+            let Some(gone) = self.views.pop_front() else {
+                break;
+            };
+            self.bytes -= gone.bytes;
+            let kept: FxHashSet<&str> = self
+                .views
+                .iter()
+                .flat_map(|v| v.refs.iter().flatten().map(String::as_str))
+                .collect();
+            self.retired
+                .fold(&gone.tree, &gone.refs, &kept, budget, view_bytes);
+        }
+        self.bytes = self.bytes + self.retired.bytes() - before;
+        self.retired_view = self.retired.as_view().map(|(tree, refs)| View {
+            places: Places::of(&tree),
+            tree: Arc::new(tree),
+            refs,
+            bytes: 0,
+        });
     }
 
+    /// Drops the retired archive, then the oldest view, without archiving
+    /// it (the memory cap); false when nothing is left to drop.
     fn drop_oldest(&mut self) -> bool {
+        if self.retired.bytes() > 0 || self.retired_view.is_some() {
+            self.bytes -= self.retired.bytes();
+            self.retired.clear();
+            self.retired_view = None;
+            return true;
+        }
         match self.views.pop_front() {
             Some(v) => {
                 self.bytes -= v.bytes;
@@ -561,12 +656,14 @@ pub fn carry_refs(previous: &[&Tree], current: &Tree, options: CarryOptions) -> 
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CarrierConfig {
-    /// Views kept per page key (default 8): how far back an element can
-    /// come from and still get its old ref.
+    /// Views kept per page key (default 8), matched whole; what left them
+    /// is kept as retired elements within 1/[`RETIRED_SHARE`] of
+    /// `max_stored_bytes`, so an element can come back from further back
+    /// and still get its old ref.
     pub views_per_key: usize,
     /// Bytes charged for all keys together (default 8 MiB); least recently
-    /// used keys go first, then the oldest views of the current key (its
-    /// newest view is always kept).
+    /// used keys go first, then the current key's retired elements, then
+    /// its oldest views (its newest view is always kept).
     pub max_stored_bytes: usize,
     /// See [`CarryOptions::stable_ids`] (default off).
     pub stable_ids: bool,
@@ -589,6 +686,12 @@ struct CarrierConfigJson {
     max_stored_bytes: Option<usize>,
     stable_ids: Option<bool>,
 }
+
+/// The share of [`CarrierConfig::max_stored_bytes`] one page's retired
+/// elements may take (`tree::retired`): 1/8, 1 MiB of the default 8 MiB.
+/// Past it the elements that left longest ago go first, and get new refs
+/// when they come back.
+pub const RETIRED_SHARE: usize = 8;
 
 /// Largest accepted `viewsPerKey`.
 pub const MAX_VIEWS_PER_KEY: usize = 64;
@@ -713,7 +816,11 @@ impl RefCarrier {
         let page = inner.pages.get_or_insert_mut(key.to_owned(), Page::default);
         let before = page.bytes;
         let (carry, view) = page.assign(current, options)?;
-        page.push(view, self.config.views_per_key);
+        page.push(
+            view,
+            self.config.views_per_key,
+            self.config.max_stored_bytes / RETIRED_SHARE,
+        );
         let after = page.bytes;
         inner.bytes = inner.bytes + after - before;
         self.evict(&mut inner, key);
@@ -721,7 +828,8 @@ impl RefCarrier {
     }
 
     /// Keeps the total under the cap: other keys first (least recently
-    /// used first), then the oldest views of `key`.
+    /// used first), then the retired elements of `key`, then its oldest
+    /// views.
     fn evict(&self, inner: &mut Inner, key: &str) {
         while inner.bytes > self.config.max_stored_bytes {
             let lru_is_key = inner.pages.peek_lru().is_some_and(|(k, _)| k == key);
@@ -735,7 +843,7 @@ impl RefCarrier {
             let Some(page) = inner.pages.peek_mut(key) else {
                 break;
             };
-            if page.views.len() <= 1 {
+            if page.views.len() <= 1 && page.retired_view.is_none() {
                 break;
             }
             let before = page.bytes;

@@ -27,13 +27,16 @@ mod model;
 mod patch;
 mod render;
 mod request;
+mod retired;
 mod select;
 mod shown;
 #[cfg(feature = "std")]
 mod store;
 
 pub use aria::parse_aria;
-pub use carry::{CarrierConfig, CarryOptions, MAX_VIEWS_PER_KEY, RefCarrier, RefCarry, carry_refs};
+pub use carry::{
+    CarrierConfig, CarryOptions, MAX_VIEWS_PER_KEY, RETIRED_SHARE, RefCarrier, RefCarry, carry_refs,
+};
 pub use diff::{
     Added, ElementContext, Field, IdentityMode, Parent, Removed, TreeChange, TreeDiff,
     TreeDiffOptions, diff, diff_with,

@@ -1,6 +1,10 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use response_diff::diff::ResponseDiffDetector;
+use response_diff::expectation::Expectation;
+use response_diff::response::{DiffTarget, Response, Snapshot, render};
+use response_diff::tree::apply_patch_with;
 use std::path::PathBuf;
 
 /// The repository's shared fixtures folder.
@@ -107,5 +111,65 @@ fn parse_range(s: &str) -> Option<(usize, usize)> {
     match s.split_once(',') {
         Some((a, b)) => Some((a.parse().ok()?, b.parse().ok()?)),
         None => Some((s.parse().ok()?, 1)),
+    }
+}
+
+/// The agent of a session rendered as the server renders it, with diffs
+/// on: its view, rebuilt from each response, and every view it was shown
+/// before (what a patch restores from).
+pub struct Agent<'a> {
+    pub detector: &'a ResponseDiffDetector,
+    pub view: Option<String>,
+    pub history: Vec<String>,
+}
+
+impl<'a> Agent<'a> {
+    pub fn new(detector: &'a ResponseDiffDetector) -> Self {
+        Agent {
+            detector,
+            view: None,
+            history: Vec::new(),
+        }
+    }
+
+    /// Renders `aria` with diffs on, rebuilds the view from the response
+    /// and checks it; returns the snapshot section's body.
+    pub fn step(&mut self, aria: &str) -> String {
+        let e = Expectation::from_json(r#"{"diffOptions": {"enabled": true}}"#).unwrap();
+        let exp = Expectation::resolve("browser_click", &[&e]).unwrap();
+        let target = DiffTarget {
+            detector: self.detector,
+            key: "tab",
+        };
+        let response = Response {
+            snapshot: Some(Snapshot::aria(aria)),
+            ..Response::default()
+        };
+        let text = render(&response, &exp, Some(target)).unwrap().text;
+        let body = text.split_once("### Page snapshot").unwrap().1.to_owned();
+        let block = |lang: &str| -> String {
+            let open = format!("```{lang}\n");
+            let from = body.find(&open).unwrap() + open.len();
+            body[from..from + body[from..].find("\n```").unwrap()].to_owned()
+        };
+        let rebuilt = if body.starts_with(" (patch)") {
+            let seen: Vec<&str> = self.history.iter().map(String::as_str).collect();
+            apply_patch_with(self.view.as_deref().unwrap(), &block(""), &seen).unwrap()
+        } else if body.starts_with(" (diff") {
+            apply_diff(self.view.as_deref().unwrap(), &block("diff")).unwrap()
+        } else if body.contains("No changes since") {
+            self.view.clone().unwrap()
+        } else {
+            block("yaml")
+        };
+        assert_eq!(
+            rebuilt,
+            aria.trim_end(),
+            "the response does not rebuild the page:\n{text}"
+        );
+        if let Some(v) = self.view.replace(rebuilt) {
+            self.history.push(v);
+        }
+        body
     }
 }

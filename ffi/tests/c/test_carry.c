@@ -93,6 +93,22 @@ int main(void) {
   CHECK_CONTAINS(rd_last_error(), "[b] is not a sibling of [r1]");
   CHECK(back == NULL);
 
+  /* A row dragged to another list: the line that places it, no removal
+     (issue 37); the older form with a removal line applies the same. */
+  const char todo[] = "- list \"To do\" [ref=a]:\n  - listitem \"Buy milk\" [ref=a1]\n  - listitem \"Walk the dog\" [ref=a2]:\n    - button \"Done\" [ref=a3]\n- list \"Done\" [ref=b]:\n  - listitem \"Pay rent\" [ref=b1]";
+  const char done[] = "- list \"To do\" [ref=a]:\n  - listitem \"Buy milk\" [ref=a1]\n- list \"Done\" [ref=b]:\n  - listitem \"Walk the dog\" [ref=a2]:\n    - button \"Done\" [ref=a3]\n  - listitem \"Pay rent\" [ref=b1]";
+  CHECK_STATUS(rd_snapshot_patch(S(todo), S(done), NULL, 0, &patch), RD_OK);
+  CHECK_CONTAINS(patch, "\"text\":\"+ first in [b]: [a2] as last shown\"");
+  CHECK_CONTAINS(patch, "\"moved\":1");
+  CHECK_CONTAINS(patch, "\"removed\":0");
+  rd_string_free(&patch);
+  CHECK_STATUS(rd_snapshot_patch_apply(S(todo), S("+ first in [b]: [a2] as last shown"), NULL, 0, &back), RD_OK);
+  CHECK(back && strcmp(back, done) == 0);
+  rd_string_free(&back);
+  CHECK_STATUS(rd_snapshot_patch_apply(S(todo), S("- [a2]\n+ first in [b]: [a2] as last shown"), NULL, 0, &back), RD_OK);
+  CHECK(back && strcmp(back, done) == 0);
+  rd_string_free(&back);
+
   /* A change no ref can say: null, use a line diff. */
   CHECK_STATUS(rd_snapshot_patch(S("- text: a"), S("- text: b"), NULL, 0, &patch), RD_OK);
   CHECK(patch && strcmp(patch, "null") == 0);

@@ -591,7 +591,7 @@ class SnapshotPatch:
     def removed(self) -> int: ...
     @property
     def moved(self) -> int:
-        """Siblings that took another place (``~ order`` lines)."""
+        """Elements that took another place as they were: among their siblings (``~ order``) or under another parent."""
     @property
     def unchanged(self) -> int: ...
     def summary(self) -> str:

@@ -1,0 +1,113 @@
+// The API-docs session: npm `swagger-ui-dist` (an API documentation viewer
+// nobody here wrote) over a made-up pet shop API (bench/apidocs/), served
+// from 127.0.0.1 with the package's own files. Its operations, tags and
+// models are collapsible sections whose controls repeat in each (Try it
+// out, Execute, the expand toggles); "Execute" calls the static JSON under
+// bench/apidocs/api/ and shows the response in a new container above the
+// documented ones. The session expands and collapses operations, tags and
+// a nested model, runs two requests, filters by tag and clears the
+// filter, through our server (full responses and diffs), @playwright/mcp
+// (a snapshot after each action) and agent-browser (delta snapshots),
+// every step rebuilt from the agent's view, with the floor (bench/harness.mjs).
+// Our steps that do not rebuild fail the run (exit 1).
+//
+//   node bench/apidocs.mjs --bin target/release/response-diff --out bench-out/apidocs.json [--transcript FILE] [--only ours-diff]
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import { arg as cliArg } from './cli.mjs';
+import { runConfig } from './appsession.mjs';
+import { floorNote, here, pkgVersion, repo, serveDir } from './harness.mjs';
+
+const arg = (name, fallback) => cliArg(name, fallback, 'bench/apidocs.mjs');
+const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
+const OUT = arg('--out', null);
+const TRANSCRIPT = arg('--transcript', null);
+const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+const ONLY = arg('--only', null);
+
+if (!existsSync(BIN)) {
+  console.error(`no server binary at ${BIN}: build it with \`cargo build --release -p response-diff-server\` or pass --bin`);
+  process.exit(2);
+}
+
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const button = (name) => ({ role: new RegExp(`^- button "${esc(name)}"`) });
+// An operation's summary button, e.g. `GET /pets.json List all pets`.
+// Names with braces are quoted whole in YAML (`- 'button "GET /pets/{petId}.json …"'`).
+const op = (name) => ({ role: new RegExp(`^- '?button "${esc(name)}"`) });
+// A control of the one operation expanded at the time (Try it out, a
+// parameter's field, Execute): the only one on the page.
+const inOp = (summary, role) => ({ role });
+// A tag's collapse toggle, inside the tag's heading.
+const tag = (name) => ({ item: `heading "${name} `, container: /^- heading\b/, role: /^- button "(Collapse|Expand) operation"/ });
+const model = (name) => ({ role: new RegExp(`^- button "${esc(name)}"`) });
+const opCss = (id) => `#operations-${id} .opblock-summary-control`;
+export const STEPS = [
+  { label: 'open the API docs (3 tags, 9 operations, 5 models)', act: 'navigate', path: '/apidocs/index.html' },
+  { label: 'expand GET /pets.json', act: 'click', target: op('GET /pets.json List all pets'), css: opCss('pets-listPets'), element: 'GET /pets.json' },
+  { label: 'Try it out', act: 'click', target: inOp('GET /pets.json List all pets', /^- button "Try it out"/), css: '#operations-pets-listPets .try-out__btn', element: 'Try it out' },
+  { label: 'type a limit of 2', act: 'type', target: inOp('GET /pets.json List all pets', /^- textbox "limit/), css: '#operations-pets-listPets input[placeholder="limit"]', text: '2', element: 'limit' },
+  { label: 'Execute (the response appears)', act: 'click', target: inOp('GET /pets.json List all pets', /^- button "Execute"/), css: '#operations-pets-listPets .execute', element: 'Execute' },
+  { label: 'collapse GET /pets.json', act: 'click', target: op('GET /pets.json List all pets'), css: opCss('pets-listPets'), element: 'GET /pets.json' },
+  { label: 'expand POST /pets.json', act: 'click', target: op('POST /pets.json Create a pet'), css: opCss('pets-createPet'), element: 'POST /pets.json' },
+  { label: 'collapse POST /pets.json', act: 'click', target: op('POST /pets.json Create a pet'), css: opCss('pets-createPet'), element: 'POST /pets.json' },
+  { label: 'collapse the "pets" tag', act: 'click', target: tag('pets'), css: '#operations-tag-pets + div, h3#operations-tag-pets button.expand-operation', element: 'pets tag' },
+  { label: 'expand the "pets" tag again', act: 'click', target: tag('pets'), css: 'h3#operations-tag-pets button.expand-operation', element: 'pets tag' },
+  { label: 'filter by tag "store"', act: 'type', target: { role: /^- textbox "Filter by tag or path"/ }, css: 'input.operation-filter-input', text: 'store', element: 'filter' },
+  { label: 'clear the filter', act: 'type', target: { role: /^- textbox "Filter by tag or path"/ }, css: 'input.operation-filter-input', text: '', element: 'filter' },
+  { label: 'expand GET /pets/{petId}.json', act: 'click', target: op('GET /pets/{petId}.json Info for a specific pet'), css: opCss('pets-showPetById'), element: 'GET /pets/{petId}.json' },
+  { label: 'Try it out', act: 'click', target: inOp('GET /pets/{petId}.json Info for a specific pet', /^- button "Try it out"/), css: '#operations-pets-showPetById .try-out__btn', element: 'Try it out' },
+  { label: 'type petId 3', act: 'type', target: inOp('GET /pets/{petId}.json Info for a specific pet', /^- textbox "petId/), css: '#operations-pets-showPetById input[placeholder="petId"]', text: '3', element: 'petId' },
+  { label: 'Execute (the response appears)', act: 'click', target: inOp('GET /pets/{petId}.json Info for a specific pet', /^- button "Execute"/), css: '#operations-pets-showPetById .execute', element: 'Execute' },
+  { label: 'collapse GET /pets/{petId}.json', act: 'click', target: op('GET /pets/{petId}.json Info for a specific pet'), css: opCss('pets-showPetById'), element: 'GET /pets/{petId}.json' },
+  { label: 'expand the Pet model', act: 'click', target: model('Pet'), css: '#model-Pet button', element: 'Pet model' },
+  { label: 'collapse the Pet model', act: 'click', target: model('Pet'), css: '#model-Pet button', element: 'Pet model' },
+  { label: 'read the page (nothing changed)', act: 'snapshot' },
+];
+
+const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
+export const CONFIGS = [
+  { id: 'ours-full', kind: 'ours', label: 'response-diff, defaults (full responses)' },
+  { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
+  // Its browser_type answers without a snapshot: the agent reads the page after it.
+  { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, a snapshot after each action', snapshotAfter: ['type'] },
+  { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
+];
+
+const site = await serveDir(here);
+const results = [];
+const transcripts = [];
+let failed = false;
+try {
+  for (const cfg of CONFIGS) {
+    if (ONLY && !ONLY.split(',').includes(cfg.id)) continue;
+    const r = await runConfig(cfg, STEPS, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`apidocs ${l}\n`) });
+    transcripts.push(r.transcript);
+    delete r.transcript;
+    results.push(r);
+    if (r.error) console.error(`${cfg.id}: ${r.error}`);
+    if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
+      failed = true;
+      for (const x of r.rows.filter((y) => !y.preserved)) console.error(`${cfg.id}: step ${x.step} (${x.label}) did not rebuild (${x.rebuiltHow}): ${JSON.stringify(x.mismatch)}`);
+    }
+  }
+} finally {
+  await site.close();
+}
+const out = {
+  tokenizer: 'o200k_base (gpt-tokenizer)', app: `swagger-ui-dist ${pkgVersion('swagger-ui-dist')} (bench/apidocs/index.html)`, steps: STEPS.map((s) => s.label),
+  versions: { 'swagger-ui-dist': pkgVersion('swagger-ui-dist'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'agent-browser': pkgVersion('agent-browser'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
+  configs: CONFIGS.map(({ id, kind, label }) => ({ id, kind, label })), results,
+};
+if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
+if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.join('\n'));
+const total = (r) => r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
+for (const r of results) {
+  const churn = r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0);
+  console.log(`${r.id.padEnd(16)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
+}
+if (failed) {
+  console.error('a step of ours failed or did not rebuild: see above');
+  process.exit(1);
+}

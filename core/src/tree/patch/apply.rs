@@ -1,0 +1,297 @@
+//! Applying a patch: the operations read from it, done on the snapshot it
+//! was taken from (orders first, then removals, changes, insertions and
+//! focus in one walk).
+
+use super::order::reorder;
+use super::read::{Anchor, Item, Op, bad, op_refs, parse_patch};
+use super::restore::PLACEHOLDER;
+use super::seen::Seen;
+use crate::Result;
+use crate::prelude::*;
+use crate::tree::aria::parse_aria;
+use crate::tree::model::{Element, State, Tree, assemble};
+
+/// Applies a patch from [`snapshot_patch`](super::snapshot_patch) to the snapshot it was taken
+/// from, giving the new snapshot text. An agent (or a host keeping the
+/// agent's view) uses this to follow a page through patches. A patch that
+/// restores elements `as last shown` needs [`apply_patch_with`].
+///
+/// Errors name the patch line and what was expected, or the ref that is
+/// not in `old`.
+pub fn apply_patch(old: &str, patch: &str) -> Result<String> {
+    apply_patch_with(old, patch, &[])
+}
+
+/// [`apply_patch`] with the snapshots the agent was shown earlier in the
+/// conversation (oldest first), for elements the patch restores `as last
+/// shown`: each comes from the latest of them that has its ref. `seen` is
+/// only parsed when the patch restores something.
+///
+/// ```
+/// use response_diff::tree::apply_patch_with;
+/// let earlier = "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]";
+/// let now = "- list [ref=e1]";
+/// let back = apply_patch_with(now, "+ first in [e1]: [e2] as last shown", &[earlier]).unwrap();
+/// assert_eq!(back, earlier);
+/// let e = apply_patch_with(now, "+ first in [e1]: [e2] as last shown", &[]).unwrap_err();
+/// assert!(e.to_string().contains("[e2] is restored `as last shown`"));
+/// ```
+pub fn apply_patch_with(old: &str, patch: &str, seen: &[&str]) -> Result<String> {
+    let tree = parse_aria(old, false)?;
+    let needs_seen = patch.lines().any(|l| l.ends_with(" as last shown"));
+    let seen = if needs_seen {
+        Some(Seen::parse(seen, true)?)
+    } else {
+        None
+    };
+    Ok(apply_to(tree, patch, seen.as_ref())?.to_aria())
+}
+
+/// Where Playwright prints `[active]` among the states: after `checked`,
+/// `disabled` and `expanded`, before the rest.
+pub(super) fn add_active(states: &mut Vec<State>) {
+    let at = states
+        .iter()
+        .position(|s| !matches!(s.name.as_str(), "checked" | "disabled" | "expanded"))
+        .unwrap_or(states.len());
+    states.insert(at, State::flag("active"));
+}
+
+pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
+    let ops = parse_patch(patch)?;
+    // Orders first: the other lines' anchors are the siblings in their new order.
+    reorder(&mut old, &ops)?;
+    // Where each ref is named first, for the error when it is not in `old`.
+    let mut named: Vec<(usize, String)> = ops
+        .iter()
+        .flat_map(|(n, op)| op_refs(op).into_iter().map(|r| (*n, r.to_owned())))
+        .collect();
+    // As last shown: the old snapshot is the latest view, then `seen`.
+    let mut old_by_ref: FxHashMap<&str, &Element> = FxHashMap::default();
+    if patch.contains(" as last shown") {
+        for (_, e) in old.iter() {
+            if let Some(r) = e.aria_ref.as_deref() {
+                old_by_ref.entry(r).or_insert(e);
+            }
+        }
+    }
+    let shown = |r: &str| {
+        old_by_ref
+            .get(r)
+            .copied()
+            .or_else(|| seen.and_then(|s| s.get(r)))
+    };
+    let missing = |n: usize, r: &str| {
+        bad(
+            n,
+            format!(
+                "[{r}] is restored `as last shown` but no seen snapshot has it (pass the snapshots this conversation showed as `seen`, or ask for patches without restoring)"
+            ),
+        )
+    };
+    let mut removed: FxHashSet<String> = FxHashSet::default();
+    let mut changed: FxHashMap<String, Element> = FxHashMap::default();
+    let mut inserts: FxHashMap<Anchor, Vec<Element>> = FxHashMap::default();
+    let mut focus: Option<Option<String>> = None;
+    // A printed element with `[active]` takes the focus (module docs).
+    let mut takes_focus = false;
+    let active = |e: &Element| e.descendants().any(|(_, d)| d.state("active").is_some());
+    for (n, op) in ops {
+        match op {
+            Op::Remove(rs) => removed.extend(rs),
+            Op::Change(mut e) => {
+                takes_focus |= active(&e);
+                let mut stack: Vec<&mut Element> = vec![&mut e];
+                while let Some(x) = stack.pop() {
+                    for c in x.children.iter_mut() {
+                        if c.role == PLACEHOLDER {
+                            let r = c.aria_ref.clone().unwrap_or_default();
+                            *c = shown(&r).ok_or_else(|| missing(n, &r))?.clone();
+                        } else {
+                            stack.push(c);
+                        }
+                    }
+                }
+                let r = e.aria_ref.clone().unwrap_or_default();
+                changed.insert(r, e);
+            }
+            Op::Insert(a, items) => {
+                let list = inserts.entry(a).or_default();
+                for item in items {
+                    match item {
+                        Item::Printed(mut e) => {
+                            takes_focus |= active(&e);
+                            let mut stack: Vec<&mut Element> = vec![&mut *e];
+                            while let Some(x) = stack.pop() {
+                                for c in x.children.iter_mut() {
+                                    if c.role == PLACEHOLDER {
+                                        let r = c.aria_ref.clone().unwrap_or_default();
+                                        *c = shown(&r).ok_or_else(|| missing(n, &r))?.clone();
+                                    } else {
+                                        stack.push(c);
+                                    }
+                                }
+                            }
+                            list.push(*e)
+                        }
+                        Item::Restored(r) => match shown(&r) {
+                            Some(e) => list.push(e.clone()),
+                            None => return Err(missing(n, &r)),
+                        },
+                    }
+                }
+            }
+            Op::Focus(target) => focus = Some(target),
+            Op::Order(_) => {}
+        }
+    }
+    drop(old_by_ref);
+    // An element of the previous snapshot that the patch places (inside
+    // an insertion, or among a `~` element's new children) moved there: it
+    // leaves its old place, subtree and all (a ref is on one element).
+    let old_refs: FxHashSet<&str> = old
+        .iter()
+        .filter_map(|(_, e)| e.aria_ref.as_deref())
+        .collect();
+    let mut moved: FxHashSet<String> = FxHashSet::default();
+    {
+        let mut note = |e: &Element| {
+            for (_, d) in e.descendants() {
+                if let Some(r) = d.aria_ref.as_deref()
+                    && old_refs.contains(r)
+                {
+                    moved.insert(r.to_owned());
+                }
+            }
+        };
+        inserts.values().flatten().for_each(&mut note);
+        changed
+            .values()
+            .flat_map(|c| &c.children)
+            .for_each(&mut note);
+    }
+    drop(old_refs);
+    let mut pending = removed.len() + changed.len() + inserts.len();
+    let mut focus_target = focus.clone().flatten();
+    if focus_target.is_some() {
+        pending += 1;
+    }
+    // Preorder with parent indexes, as `assemble` wants.
+    let mut out: Vec<(Element, usize)> = Vec::new();
+    // Inserted subtrees (and a `~` element's new children) go in whole; a
+    // `~` line for an element among them (restored with its line changed)
+    // applies there.
+    let push_subtrees = |out: &mut Vec<(Element, usize)>,
+                         es: Vec<Element>,
+                         parent: usize,
+                         changed: &mut FxHashMap<String, Element>,
+                         pending: &mut usize| {
+        let mut stack: Vec<(Element, usize)> = es.into_iter().rev().map(|e| (e, parent)).collect();
+        while let Some((mut e, p)) = stack.pop() {
+            let mut children = core::mem::take(&mut e.children);
+            if let Some(mut c) = e.aria_ref.as_deref().and_then(|r| changed.remove(r)) {
+                *pending -= 1;
+                let theirs = core::mem::take(&mut c.children);
+                if c.props.is_empty() {
+                    c.props = core::mem::take(&mut e.props);
+                }
+                if !theirs.is_empty() {
+                    children = theirs;
+                }
+                e = c;
+            }
+            out.push((e, p));
+            let me = out.len() - 1;
+            stack.extend(children.into_iter().rev().map(|c| (c, me)));
+        }
+    };
+    if let Some(es) = inserts.remove(&Anchor::Top) {
+        push_subtrees(&mut out, es, usize::MAX, &mut changed, &mut pending);
+        pending -= 1;
+    }
+    // The old tree is taken apart, not copied: each element moves into
+    // `out` without its children, which follow it.
+    let mut stack: Vec<(alloc::vec::IntoIter<Element>, usize)> =
+        vec![(old.roots.into_iter(), usize::MAX)];
+    while let Some((it, parent)) = stack.last_mut() {
+        let parent = *parent;
+        let Some(mut e) = it.next() else {
+            stack.pop();
+            continue;
+        };
+        let r = e.aria_ref.take();
+        if r.as_deref().is_some_and(|r| removed.remove(r)) {
+            pending -= 1;
+            continue;
+        }
+        if r.as_deref()
+            .is_some_and(|r| moved.contains(r) && !changed.contains_key(r))
+        {
+            continue;
+        }
+        if focus.is_some() {
+            e.states.retain(|s| s.name != "active");
+            if r.is_some() && r == focus_target {
+                add_active(&mut e.states);
+                focus_target = None;
+                pending -= 1;
+            }
+        } else if takes_focus {
+            e.states.retain(|s| s.name != "active");
+        }
+        let children = core::mem::take(&mut e.children);
+        // A `~` element printed with children has them instead of its own.
+        let mut new_children: Vec<Element> = Vec::new();
+        let own = match r.as_deref().and_then(|r| changed.remove(r)) {
+            Some(mut c) => {
+                pending -= 1;
+                new_children = core::mem::take(&mut c.children);
+                if c.props.is_empty() {
+                    c.props = core::mem::take(&mut e.props);
+                }
+                c
+            }
+            None => {
+                e.aria_ref = r.clone();
+                e
+            }
+        };
+        out.push((own, parent));
+        let me = out.len() - 1;
+        if let Some(r) = r {
+            if let Some(es) = inserts.remove(&Anchor::After(r.clone())) {
+                push_subtrees(&mut out, es, parent, &mut changed, &mut pending);
+                pending -= 1;
+            }
+            if let Some(es) = inserts.remove(&Anchor::FirstIn(r)) {
+                push_subtrees(&mut out, es, me, &mut changed, &mut pending);
+                pending -= 1;
+            }
+        }
+        if !new_children.is_empty() {
+            push_subtrees(&mut out, new_children, me, &mut changed, &mut pending);
+        } else if !children.is_empty() {
+            stack.push((children.into_iter(), me));
+        }
+    }
+    if pending > 0 {
+        let missing: FxHashSet<String> = removed
+            .into_iter()
+            .chain(changed.into_keys())
+            .chain(focus_target)
+            .chain(inserts.into_keys().map(|a| match a {
+                Anchor::After(r) | Anchor::FirstIn(r) => r,
+                Anchor::Top => String::new(),
+            }))
+            .collect();
+        named.retain(|(_, r)| missing.contains(r));
+        let (line, r) = named.into_iter().next().unwrap_or_default();
+        return Err(bad(
+            line,
+            format!(
+                "[{r}] is not in the previous snapshot (apply a patch to the snapshot it was taken from)"
+            ),
+        ));
+    }
+    Ok(Tree::new(assemble(out)))
+}

@@ -1,0 +1,49 @@
+//! `~ <element>`: an element's own line as it is now. The writer prints it
+//! for an element of the previous snapshot whose line changed, and for an
+//! element restored `as last shown` (or moved there) whose line changed
+//! since the agent was shown it, so that a subtree coming back with one
+//! state flipped costs its reference and that one line.
+
+use crate::prelude::*;
+use crate::tree::model::{Element, Prop};
+
+/// The `~` line (with its indented property lines, when they changed from
+/// `before`; without any, the applier keeps those it had) of `e`'s own
+/// line, children left out; `None` when `e` does not print as an element.
+pub(super) fn change_line(e: &Element, before: Option<&Vec<Prop>>) -> Option<String> {
+    let mut own = e.shallow_clone();
+    if before == Some(&own.props) {
+        own.props.clear();
+    }
+    let own = own.to_aria();
+    let mut lines = own.lines();
+    let first = lines.next()?.strip_prefix("- ")?;
+    let mut out = format!("~ {first}");
+    for l in lines {
+        out.push_str("\n  ");
+        out.push_str(l);
+    }
+    Some(out)
+}
+
+/// The elements of `now` whose own line differs from `shown`'s, in
+/// document order, when the two subtrees have the same shape: the same
+/// refs in the same places, and the same line wherever an element has no
+/// ref (it cannot be named); and when fewer than half of the subtree's
+/// elements changed (else printing it says as much in fewer lines).
+/// `None` otherwise.
+pub(super) fn line_changes<'n>(shown: &Element, now: &'n Element) -> Option<Vec<&'n Element>> {
+    let mut out = Vec::new();
+    let mut stack = vec![(shown, now)];
+    while let Some((s, n)) = stack.pop() {
+        if s.aria_ref != n.aria_ref || s.children.len() != n.children.len() {
+            return None;
+        }
+        if !s.shallow_eq(n) {
+            n.aria_ref.as_ref()?;
+            out.push(n);
+        }
+        stack.extend(s.children.iter().zip(&n.children).rev());
+    }
+    (out.is_empty() || 2 * out.len() < now.count()).then_some(out)
+}

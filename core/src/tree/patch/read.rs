@@ -1,0 +1,253 @@
+//! Reading a patch: its lines parsed into operations, errors that name
+//! the line and the fix.
+
+use super::restore::PLACEHOLDER;
+use crate::prelude::*;
+use crate::tree::aria::parse_aria;
+use crate::tree::model::Element;
+use crate::{Error, Result};
+use core::fmt::Write as _;
+
+/// One operation of a parsed patch.
+pub(super) enum Op {
+    Remove(Vec<String>),
+    Change(Element),
+    Insert(Anchor, Vec<Item>),
+    Focus(Option<String>),
+    Order(Vec<String>),
+}
+
+/// One inserted element: printed in the patch, or restored by ref.
+pub(super) enum Item {
+    Printed(Box<Element>),
+    Restored(String),
+}
+
+/// The refs an op is about (for errors).
+pub(super) fn op_refs(op: &Op) -> Vec<&str> {
+    match op {
+        Op::Remove(rs) => rs.iter().map(String::as_str).collect(),
+        Op::Change(e) => vec![e.aria_ref.as_deref().unwrap_or("")],
+        Op::Insert(Anchor::After(r) | Anchor::FirstIn(r), _) => vec![r],
+        Op::Insert(Anchor::Top, _) => vec![""],
+        Op::Focus(r) => vec![r.as_deref().unwrap_or("")],
+        Op::Order(rs) => rs.iter().map(String::as_str).collect(),
+    }
+}
+
+#[derive(PartialEq, Eq, Hash)]
+pub(super) enum Anchor {
+    After(String),
+    FirstIn(String),
+    Top,
+}
+
+pub(super) fn bad(line: usize, why: impl core::fmt::Display) -> Error {
+    Error::Parse {
+        what: "snapshot patch",
+        line,
+        message: format!(
+            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>`, `~ focus [ref]`, `~ order [ref ref …]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown`"
+        ),
+    }
+}
+
+/// `[e1 e2]…` → the refs and what follows the bracket.
+pub(super) fn bracketed_refs(s: &str, line: usize) -> Result<(Vec<String>, &str)> {
+    let (inner, rest) = s
+        .strip_prefix('[')
+        .and_then(|s| s.split_once(']'))
+        .ok_or_else(|| bad(line, format!("expected a ref like `[e12]`, found `{s}`")))?;
+    let refs: Vec<String> = inner.split(' ').map(str::to_owned).collect();
+    if refs
+        .iter()
+        .any(|r| r.is_empty() || r.contains(char::is_whitespace))
+    {
+        return Err(bad(
+            line,
+            format!("expected refs like `[e12 e13]`, found `[{inner}]`"),
+        ));
+    }
+    Ok((refs, rest))
+}
+
+pub(super) fn bracketed_ref(s: &str, line: usize) -> Result<String> {
+    match bracketed_refs(s, line)? {
+        (mut refs, _) if refs.len() == 1 => Ok(refs.remove(0)),
+        _ => Err(bad(
+            line,
+            format!("expected one ref like `[e12]`, found `{s}`"),
+        )),
+    }
+}
+
+/// `[e1 e2] as last shown` → the refs, or `None` when the text is not that.
+pub(super) fn restore_refs(s: &str, line: usize) -> Option<Result<Vec<String>>> {
+    let inner = s.strip_suffix(" as last shown")?;
+    Some(bracketed_refs(inner, line).and_then(|(refs, rest)| {
+        if rest.is_empty() {
+            Ok(refs)
+        } else {
+            Err(bad(line, format!("unexpected `{rest}` after the refs")))
+        }
+    }))
+}
+
+pub(super) fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
+    let lines: Vec<&str> = patch.lines().collect();
+    let mut ops = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let (n, l) = (i + 1, lines[i]);
+        i += 1;
+        if l.trim().is_empty() || l.starts_with('#') {
+            continue;
+        }
+        // The indented lines that belong to this op.
+        let start = i;
+        while i < lines.len() && lines[i].starts_with("  ") {
+            i += 1;
+        }
+        let body = &lines[start..i];
+        let parse_block = |text: &str, at: usize| -> Result<Vec<Element>> {
+            parse_aria(text, false)
+                .map(|t| t.roots)
+                .map_err(|e| bad(at, format!("the element lines do not parse: {e}")))
+        };
+        if let Some(rest) = l.strip_prefix("- ") {
+            if !body.is_empty() {
+                return Err(bad(n, "a removal has no indented lines"));
+            }
+            ops.push((n, Op::Remove(bracketed_refs(rest, n)?.0)));
+        } else if let Some(rest) = l.strip_prefix("~ focus ") {
+            if !body.is_empty() {
+                return Err(bad(n, "a focus line has no indented lines"));
+            }
+            let target = if rest == "none" {
+                None
+            } else {
+                Some(bracketed_ref(rest, n)?)
+            };
+            ops.push((n, Op::Focus(target)));
+        } else if let Some(rest) = l
+            .strip_prefix("~ order ")
+            .filter(|r| r.starts_with('[') && !r.contains('='))
+        {
+            if !body.is_empty() {
+                return Err(bad(n, "an order line has no indented lines"));
+            }
+            let (refs, tail) = bracketed_refs(rest, n)?;
+            if !tail.is_empty() {
+                return Err(bad(n, format!("unexpected `{tail}` after the refs")));
+            }
+            ops.push((n, Op::Order(refs)));
+        } else if let Some(rest) = l.strip_prefix("~ ") {
+            let mut text = format!("- {rest}");
+            for (k, b) in body.iter().enumerate() {
+                let b = &b[2..];
+                let inner = b.trim_start_matches(' ');
+                // Children restored by reference become placeholders.
+                if inner.len() < b.len()
+                    && let Some(refs) = restore_refs(inner, n + 1 + k)
+                {
+                    let indent = &b[..b.len() - inner.len()];
+                    for r in refs? {
+                        let _ = write!(text, "\n{indent}- {PLACEHOLDER} [ref={r}]");
+                    }
+                    continue;
+                }
+                text.push('\n');
+                text.push_str(b);
+            }
+            let mut roots = parse_block(&text, n)?;
+            if roots.len() != 1 || roots[0].aria_ref.is_none() {
+                return Err(bad(n, "a change is one element with a ref"));
+            }
+            ops.push((n, Op::Change(roots.remove(0))));
+        } else if let Some(rest) = l.strip_prefix("+ ") {
+            let (anchor, tail) = if let Some(t) = rest.strip_prefix("first:") {
+                (Anchor::Top, t)
+            } else if let Some(r) = rest.strip_prefix("first in ") {
+                let (mut refs, t) = bracketed_refs(r, n)?;
+                match (refs.len(), t.strip_prefix(':')) {
+                    (1, Some(t)) => (Anchor::FirstIn(refs.remove(0)), t),
+                    _ => return Err(bad(n, format!("unknown insertion point `{rest}`"))),
+                }
+            } else if let Some(r) = rest.strip_prefix("after ") {
+                let (mut refs, t) = bracketed_refs(r, n)?;
+                match (refs.len(), t.strip_prefix(':')) {
+                    (1, Some(t)) => (Anchor::After(refs.remove(0)), t),
+                    _ => return Err(bad(n, format!("unknown insertion point `{rest}`"))),
+                }
+            } else {
+                return Err(bad(n, format!("unknown insertion point `{rest}`")));
+            };
+            let mut items: Vec<Item> = Vec::new();
+            if let Some(t) = tail.strip_prefix(' ') {
+                let refs = restore_refs(t, n).ok_or_else(|| {
+                    bad(n, format!("unexpected `{t}` after the insertion point"))
+                })??;
+                items.extend(refs.into_iter().map(Item::Restored));
+            } else if !tail.is_empty() {
+                return Err(bad(n, format!("unknown insertion point `{rest}`")));
+            }
+            // Printed elements, with `[…] as last shown` lines among them
+            // (nested ones become placeholders, resolved when applied).
+            let mut block = String::new();
+            let mut block_at = n + 1;
+            for (k, b) in body.iter().enumerate() {
+                let b = &b[2..];
+                let inner = b.trim_start_matches(' ');
+                if inner.len() < b.len()
+                    && let Some(refs) = restore_refs(inner, n + 1 + k)
+                {
+                    let indent = &b[..b.len() - inner.len()];
+                    for r in refs? {
+                        if block.is_empty() {
+                            block_at = n + 1 + k;
+                        } else {
+                            block.push('\n');
+                        }
+                        let _ = write!(block, "{indent}- {PLACEHOLDER} [ref={r}]");
+                    }
+                    continue;
+                }
+                match restore_refs(b, n + 1 + k) {
+                    Some(refs) => {
+                        if !block.is_empty() {
+                            items.extend(
+                                parse_block(&block, block_at)?
+                                    .into_iter()
+                                    .map(|e| Item::Printed(Box::new(e))),
+                            );
+                            block.clear();
+                        }
+                        items.extend(refs?.into_iter().map(Item::Restored));
+                    }
+                    None => {
+                        if block.is_empty() {
+                            block_at = n + 1 + k;
+                        } else {
+                            block.push('\n');
+                        }
+                        block.push_str(b);
+                    }
+                }
+            }
+            if !block.is_empty() {
+                items.extend(
+                    parse_block(&block, block_at)?
+                        .into_iter()
+                        .map(|e| Item::Printed(Box::new(e))),
+                );
+            }
+            if items.is_empty() {
+                return Err(bad(n, "an insertion without element lines"));
+            }
+            ops.push((n, Op::Insert(anchor, items)));
+        } else {
+            return Err(bad(n, format!("unknown line `{l}`")));
+        }
+    }
+    Ok(ops)
+}

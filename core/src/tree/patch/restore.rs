@@ -1,0 +1,84 @@
+//! `[e41 e42] as last shown` inside printed lines: elements the agent was
+//! shown before, as placeholders while the writer prints and the reader
+//! parses.
+
+use super::change::line_changes;
+use crate::prelude::*;
+use crate::tree::model::{Element, assemble};
+
+/// The role of a placeholder for an element restored by reference inside
+/// printed lines (never printed: [`restore_lines`] turns it into
+/// `[ref …] as last shown`).
+pub(super) const PLACEHOLDER: &str = "restore-as-last-shown";
+
+/// A copy of `e` whose descendants (not `e`) that `shown` has exactly as
+/// they are now, or with only some elements' own lines changed, are
+/// placeholders; how many elements they stand for; and the elements whose
+/// lines changed, in document order (said by `~` lines after the block).
+pub(super) fn with_placeholders<'a, 'n>(
+    e: &'n Element,
+    shown: &impl Fn(&str) -> Option<&'a Element>,
+) -> (Element, usize, Vec<&'n Element>) {
+    let mut restored = 0;
+    let mut changed: Vec<&'n Element> = Vec::new();
+    // Preorder with parent indexes, as `assemble` wants.
+    let mut pre: Vec<(Element, usize)> = Vec::new();
+    let mut stack: Vec<(&'n Element, usize)> = vec![(e, usize::MAX)];
+    while let Some((x, parent)) = stack.pop() {
+        let again = (parent != usize::MAX)
+            .then(|| x.aria_ref.as_deref().and_then(shown))
+            .flatten()
+            .and_then(|s| line_changes(s, x));
+        if let Some(lines) = again {
+            restored += x.count();
+            changed.extend(lines);
+            let mut p = Element::new(PLACEHOLDER, "");
+            p.aria_ref = x.aria_ref.clone();
+            pre.push((p, parent));
+            continue;
+        }
+        pre.push((x.shallow_clone(), parent));
+        let me = pre.len() - 1;
+        stack.extend(x.children.iter().rev().map(|c| (c, me)));
+    }
+    let copy = assemble(pre).pop().unwrap_or_else(|| e.shallow_clone());
+    (copy, restored, changed)
+}
+
+/// Printed lines with placeholder lines turned into `[ref …] as last
+/// shown`, consecutive ones at one indentation sharing a line.
+pub(super) fn restore_lines(block: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut open: Option<(usize, Vec<String>)> = None;
+    let flush = |out: &mut Vec<String>, open: &mut Option<(usize, Vec<String>)>| {
+        if let Some((indent, refs)) = open.take() {
+            out.push(format!(
+                "{}[{}] as last shown",
+                " ".repeat(indent),
+                refs.join(" ")
+            ));
+        }
+    };
+    for l in block.lines() {
+        let body = l.trim_start_matches(' ');
+        let indent = l.len() - body.len();
+        let r = body
+            .strip_prefix("- ")
+            .and_then(|b| b.strip_prefix(PLACEHOLDER))
+            .and_then(|b| b.strip_prefix(" [ref="))
+            .and_then(|b| b.strip_suffix(']'));
+        match (r, &mut open) {
+            (Some(r), Some((i, refs))) if *i == indent => refs.push(r.to_owned()),
+            (Some(r), _) => {
+                flush(&mut out, &mut open);
+                open = Some((indent, vec![r.to_owned()]));
+            }
+            (None, _) => {
+                flush(&mut out, &mut open);
+                out.push(l.to_owned());
+            }
+        }
+    }
+    flush(&mut out, &mut open);
+    out.join("\n")
+}

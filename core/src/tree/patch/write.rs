@@ -1,0 +1,644 @@
+//! Writing a patch: the tree diff of two snapshots said by ref, with
+//! every operation chosen, then checked by applying it.
+
+use super::apply::apply_to;
+use super::change::{change_line, line_changes};
+use super::nodes::{Node, flatten};
+use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
+use super::order::reorders;
+use super::restore::{restore_lines, with_placeholders};
+use super::seen::Seen;
+use crate::prelude::*;
+use crate::tree::aria::parse_aria;
+use crate::tree::diff::{Field, Parent, diff};
+use crate::tree::model::{Element, Tree};
+use core::fmt::Write as _;
+
+/// The patch from snapshot `old` to snapshot `new` (Playwright aria text),
+/// or `None` when either does not parse or is over [`MAX_PATCH_BYTES`], the
+/// new one does not print back unchanged, or the change cannot be said by
+/// ref (see the module docs). Restores nothing: see [`snapshot_patch_with`].
+///
+/// ```
+/// use response_diff::tree::{apply_patch, snapshot_patch};
+/// let old = "- list \"Cart\" [ref=e1]:\n  - listitem [ref=e2]: Tea\n- button \"Pay\" [disabled] [ref=e3]";
+/// let new = "- list \"Cart\" [ref=e1]:\n  - listitem [ref=e2]: Tea\n  - listitem [ref=e4]: Cake\n- button \"Pay\" [ref=e3]";
+/// let p = snapshot_patch(old, new).unwrap();
+/// assert_eq!(p.text, "+ after [e2]:\n  - listitem [ref=e4]: Cake\n~ button \"Pay\" [ref=e3]");
+/// assert_eq!(p.summary(), "1 changed (~), 1 added (+), 0 removed (-), 2 unchanged");
+/// assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+/// ```
+pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
+    snapshot_patch_with(old, new, &PatchOptions::default())
+}
+
+/// [`snapshot_patch`] with options: elements the agent was shown in one of
+/// `options.seen` (unchanged, same ref) are restored by reference.
+///
+/// ```
+/// use response_diff::tree::{apply_patch_with, snapshot_patch_with, PatchOptions};
+/// let all = "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]\n  - listitem \"Cake\" [ref=e3]\n  - listitem \"Pie\" [ref=e4]";
+/// let some = "- list [ref=e1]:\n  - listitem \"Cake\" [ref=e3]";
+/// // The search is cleared: Tea and Pie come back as the agent saw them.
+/// let p = snapshot_patch_with(some, all, &PatchOptions::seen(vec![all, some])).unwrap();
+/// assert_eq!(p.text, "+ first in [e1]: [e2] as last shown\n+ after [e3]: [e4] as last shown");
+/// assert_eq!(apply_patch_with(some, &p.text, &[all, some]).unwrap(), all);
+/// // Without the seen snapshots (a host that trims its context) every element is printed.
+/// let explicit = snapshot_patch_with(some, all, &PatchOptions::seen(vec![all]).restore(false)).unwrap();
+/// assert!(explicit.text.contains("- listitem \"Tea\" [ref=e2]"));
+/// ```
+pub fn snapshot_patch_with(
+    old: &str,
+    new: &str,
+    options: &PatchOptions<'_>,
+) -> Option<SnapshotPatch> {
+    snapshot_patch_archived(old, new, options, None)
+}
+
+/// Where elements shown before the seen snapshots were last shown: the
+/// element with a ref as the agent last saw it, subtree and all, or `None`
+/// when that is not known (see `tree::shown`).
+pub(crate) type Archive<'a> = &'a dyn Fn(&str) -> Option<Element>;
+
+/// [`snapshot_patch_with`], with `archive` consulted for elements neither
+/// the previous snapshot nor `options.seen` has.
+pub(crate) fn snapshot_patch_archived(
+    old: &str,
+    new: &str,
+    options: &PatchOptions<'_>,
+    archive: Option<Archive<'_>>,
+) -> Option<SnapshotPatch> {
+    // Hosts may end a snapshot with a newline; the printer does not.
+    let new = new.trim_end_matches('\n');
+    if old.len() > MAX_PATCH_BYTES || new.len() > MAX_PATCH_BYTES {
+        return None;
+    }
+    let new_tree = parse_aria(new, false).ok()?;
+    if new_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
+        return None;
+    }
+    let old_tree = parse_aria(old, false).ok()?;
+    if old_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
+        return None;
+    }
+    let mut seen = if options.restore && !options.seen.is_empty() {
+        Seen::parse(&options.seen, false).ok()?
+    } else {
+        Seen::default()
+    };
+    if let Some(archive) = archive.filter(|_| options.restore) {
+        let in_old: FxHashSet<&str> = old_tree
+            .iter()
+            .filter_map(|(_, e)| e.aria_ref.as_deref())
+            .collect();
+        for (_, e) in new_tree.iter() {
+            if let Some(r) = e.aria_ref.as_deref()
+                && !in_old.contains(r)
+                && !seen.at.contains_key(r)
+                && let Some(shown) = archive(r)
+                && shown.aria_ref.as_deref() == Some(r)
+            {
+                seen.at.insert(r.to_owned(), (seen.views.len(), vec![0]));
+                seen.views.push(Tree::new(vec![shown]));
+            }
+        }
+    }
+    if let Some(p) = write(old_tree, &new_tree, new, &seen, true) {
+        return Some(p);
+    }
+    // The focus line and restoring are checked like the rest; should either
+    // not rebuild the text exactly, say everything explicitly instead.
+    let old_tree = parse_aria(old, false).ok()?;
+    write(old_tree, &new_tree, new, &Seen::default(), false)
+}
+
+/// One entry of an insertion: elements printed, or refs restored.
+pub(super) enum Segment<'a> {
+    Printed(Vec<&'a Element>),
+    Restored(Vec<&'a str>),
+}
+
+pub(super) fn write(
+    old_tree: Tree,
+    new_tree: &Tree,
+    new: &str,
+    seen: &Seen,
+    focus_line: bool,
+) -> Option<SnapshotPatch> {
+    // The fallback says everything explicitly: no restores at all.
+    let restore = focus_line;
+    let d = diff(&old_tree, new_tree);
+    let old_nodes = flatten(&old_tree);
+    let new_nodes = flatten(new_tree);
+    // Refs address one element each; a snapshot with a ref twice cannot be patched.
+    fn by_ref<'t>(nodes: &[Node<'t>]) -> Option<FxHashMap<&'t str, usize>> {
+        let mut m = FxHashMap::default();
+        m.reserve(nodes.len());
+        for (i, n) in nodes.iter().enumerate() {
+            if let Some(r) = n.e.aria_ref.as_deref()
+                && m.insert(r, i).is_some()
+            {
+                return None;
+            }
+        }
+        Some(m)
+    }
+    let old_by_ref = by_ref(&old_nodes)?;
+    let new_by_ref = by_ref(&new_nodes)?;
+
+    // Focus: one line when `[active]` moved to an element of the old snapshot
+    // (or away from every element).
+    let active_moved = d
+        .changed
+        .iter()
+        .any(|c| matches!(&c.field, Field::State(s) if s == "active"));
+    let new_active: Vec<usize> = (0..new_nodes.len())
+        .filter(|&i| new_nodes[i].e.state("active").is_some())
+        .collect();
+    // An element whose line is printed anyway (a new one, or one whose own
+    // line changed) carries its `[active]`, and that moves the focus: no
+    // focus line (see the module docs).
+    let printed_anyway = |i: usize| match new_nodes[i].e.aria_ref.as_deref() {
+        None => false,
+        Some(r) => {
+            !old_by_ref.contains_key(r)
+                || d.changed.iter().any(|c| {
+                    c.new_index == i && !matches!(&c.field, Field::State(s) if s == "active")
+                })
+        }
+    };
+    let mut implied_focus = false;
+    let focus: Option<Option<&str>> = if focus_line && active_moved {
+        match new_active.as_slice() {
+            [] => Some(None),
+            [i] if printed_anyway(*i) => {
+                implied_focus = true;
+                new_nodes[*i].e.aria_ref.as_deref().map(Some)
+            }
+            [i] => new_nodes[*i]
+                .e
+                .aria_ref
+                .as_deref()
+                .filter(|r| old_by_ref.contains_key(*r))
+                .map(Some),
+            _ => None,
+        }
+    } else {
+        None
+    };
+
+    // Whether an ancestor of `i` (not `i` itself) is in `set`.
+    let under = |nodes: &[Node<'_>], set: &FxHashSet<usize>, i: usize| {
+        let mut p = nodes[i].parent;
+        while let Some(j) = p {
+            if set.contains(&j) {
+                return true;
+            }
+            p = nodes[j].parent;
+        }
+        false
+    };
+    // An element whose ref changed (matched by its place) is another
+    // element now: the old one goes, the new one comes with its subtree.
+    let mut replaced_old: FxHashSet<usize> = FxHashSet::default();
+    let mut replaced_new: FxHashSet<usize> = FxHashSet::default();
+    let mut changed_new: FxHashSet<usize> = FxHashSet::default();
+    let mut touched_new: FxHashSet<usize> = FxHashSet::default();
+    let mut moved_new: FxHashSet<usize> = FxHashSet::default();
+    for c in &d.changed {
+        touched_new.insert(c.new_index);
+        match &c.field {
+            Field::Bounds => return None,
+            // A moved element (or one whose ref changed, placed elsewhere)
+            // goes from its old place and comes back at the new one, by
+            // reference when it is unchanged.
+            Field::Parent => {
+                replaced_old.insert(c.old_index);
+                replaced_new.insert(c.new_index);
+                moved_new.insert(c.new_index);
+            }
+            Field::Ref => {
+                replaced_old.insert(c.old_index);
+                replaced_new.insert(c.new_index);
+            }
+            Field::State(s) if s == "active" && focus.is_some() => {}
+            _ => {
+                changed_new.insert(c.new_index);
+            }
+        }
+    }
+    // What has no ref of its own is said by replacing its nearest ancestor
+    // that has one (in both snapshots).
+    let lift_new = |i: usize, ro: &mut FxHashSet<usize>, rn: &mut FxHashSet<usize>| {
+        let mut p = new_nodes[i].parent;
+        while let Some(j) = p {
+            if let Some(&oj) = new_nodes[j]
+                .e
+                .aria_ref
+                .as_deref()
+                .and_then(|r| old_by_ref.get(r))
+            {
+                ro.insert(oj);
+                rn.insert(j);
+                return Some(());
+            }
+            p = new_nodes[j].parent;
+        }
+        None
+    };
+    // (Elements inside a subtree that is re-sent anyway need nothing.)
+    let mut refless: Vec<usize> = changed_new
+        .iter()
+        .copied()
+        .filter(|&i| new_nodes[i].e.aria_ref.is_none())
+        .collect();
+    refless.sort_unstable();
+    for i in refless {
+        if !under(&new_nodes, &replaced_new, i) {
+            lift_new(i, &mut replaced_old, &mut replaced_new)?;
+        }
+    }
+    for r in d.removed.iter().filter(|r| !r.parent_removed) {
+        if old_nodes[r.index].e.aria_ref.is_some() || under(&old_nodes, &replaced_old, r.index) {
+            continue;
+        }
+        let mut p = old_nodes[r.index].parent;
+        loop {
+            let j = p?;
+            if let Some(&nj) = old_nodes[j]
+                .e
+                .aria_ref
+                .as_deref()
+                .and_then(|r| new_by_ref.get(r))
+            {
+                replaced_old.insert(j);
+                replaced_new.insert(nj);
+                break;
+            }
+            p = old_nodes[j].parent;
+        }
+    }
+    // Siblings that kept their parent but not their order (a sort, a drag):
+    // one `~ order` line per parent, or, where a few moved far, each run
+    // of them removed and inserted again by reference.
+    let reorders = reorders(&old_nodes, &new_nodes, &old_by_ref, &replaced_new);
+    let mut orders: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    for r in reorders {
+        if r.as_moves {
+            for &i in &r.moved {
+                replaced_old.insert(old_by_ref[new_nodes[i].e.aria_ref.as_deref()?]);
+                replaced_new.insert(i);
+                moved_new.insert(i);
+            }
+        } else {
+            orders.push((r.parent, r.listed));
+        }
+    }
+    // Insertions need an anchor the old snapshot has: lift until they do.
+    let added: FxHashSet<usize> = d.added.iter().map(|a| a.index).collect();
+    let added_roots = loop {
+        let roots: FxHashSet<usize> = d
+            .added
+            .iter()
+            .filter(|a| !matches!(a.parent, Parent::Added(_)))
+            .map(|a| a.index)
+            .chain(replaced_new.iter().copied())
+            .filter(|&i| !under(&new_nodes, &replaced_new, i) && !under(&new_nodes, &added, i))
+            .collect();
+        let anchored = |j: usize| {
+            !roots.contains(&j)
+                && new_nodes[j]
+                    .e
+                    .aria_ref
+                    .as_deref()
+                    .is_some_and(|r| old_by_ref.contains_key(r))
+        };
+        let mut sorted: Vec<usize> = roots.iter().copied().collect();
+        sorted.sort_unstable();
+        let stray = sorted.into_iter().find(|&i| {
+            let node = &new_nodes[i];
+            match (node.prev, node.parent) {
+                (Some(p), _) => !roots.contains(&p) && !anchored(p),
+                (None, Some(p)) => !anchored(p),
+                (None, None) => false,
+            }
+        });
+        match stray {
+            Some(i) => lift_new(i, &mut replaced_old, &mut replaced_new)?,
+            None => break roots,
+        }
+    };
+
+    // A lifted element that kept its ref is re-sent in place: its `~` line
+    // with its children, one op instead of a removal and an insertion.
+    let mut rewritten: FxHashSet<usize> = FxHashSet::default();
+    let mut rewritten_old: FxHashSet<usize> = FxHashSet::default();
+    for &i in &added_roots {
+        let e = new_nodes[i].e;
+        let Some(&oj) = e.aria_ref.as_deref().and_then(|r| old_by_ref.get(r)) else {
+            continue;
+        };
+        if replaced_new.contains(&i)
+            && !moved_new.contains(&i)
+            && replaced_old.contains(&oj)
+            && !e.children.is_empty()
+        {
+            rewritten.insert(i);
+            rewritten_old.insert(oj);
+        }
+    }
+    let mut text = String::new();
+    let line = |text: &mut String, s: &str| {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(s);
+    };
+    let mut removals: Vec<usize> = d
+        .removed
+        .iter()
+        .filter(|r| !r.parent_removed)
+        .map(|r| r.index)
+        .chain(replaced_old.iter().copied())
+        .filter(|&i| !under(&old_nodes, &replaced_old, i) && !rewritten_old.contains(&i))
+        .collect();
+    removals.sort_unstable();
+    removals.dedup();
+    // An element the new snapshot still has (by its ref) stands elsewhere
+    // now: the insertion that names it moves it there (a ref is on one
+    // element only), so it needs no removal line (issue 37).
+    let (moves, removals): (Vec<usize>, Vec<usize>) = removals.into_iter().partition(|&i| {
+        old_nodes[i]
+            .e
+            .aria_ref
+            .as_deref()
+            .is_some_and(|r| new_by_ref.contains_key(r))
+    });
+    let removed: usize = removals
+        .iter()
+        .map(|&i| old_nodes[i].e.count())
+        .sum::<usize>()
+        + rewritten_old
+            .iter()
+            .map(|&i| old_nodes[i].e.count() - 1)
+            .sum::<usize>();
+    // Removed siblings share one line, where the first of them was.
+    let mut groups: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    for i in removals {
+        let parent = old_nodes[i].parent;
+        match groups.iter_mut().find(|(p, _)| *p == parent) {
+            Some((_, g)) => g.push(i),
+            None => groups.push((parent, vec![i])),
+        }
+    }
+    // Removals under several parents share one line too: the refs say it
+    // all, and the agent knows each of them.
+    if groups.len() > 1 {
+        let all: Vec<usize> = groups.iter().flat_map(|(_, g)| g.iter().copied()).collect();
+        groups = vec![(None, all)];
+    }
+    for (_, group) in &groups {
+        if let [i] = group.as_slice() {
+            let e = old_nodes[*i].e;
+            let mut s = format!("- [{}] {}", e.aria_ref.as_deref()?, e.role);
+            // The reader sees what went: its name, or its first named descendant's.
+            let named = e.descendants().map(|(_, d)| d).find(|d| !d.name.is_empty());
+            match named {
+                Some(d) if core::ptr::eq(d, e) => {
+                    let _ = write!(s, " {}", crate::tree::aria::json_quote(&e.name));
+                }
+                Some(d) => {
+                    let _ = write!(
+                        s,
+                        " > {} {}",
+                        d.role,
+                        crate::tree::aria::json_quote(&d.name)
+                    );
+                }
+                None => {}
+            }
+            line(&mut text, &s);
+        } else {
+            let refs: Option<Vec<&str>> = group
+                .iter()
+                .map(|&i| old_nodes[i].e.aria_ref.as_deref())
+                .collect();
+            line(&mut text, &format!("- [{}]", refs?.join(" ")));
+        }
+    }
+
+    // Ops in the new tree's document order: added roots (grouped into runs
+    // of consecutive siblings) and changed elements.
+    let mut changed_at: Vec<usize> = changed_new
+        .iter()
+        .copied()
+        .filter(|i| !replaced_new.contains(i) && !under(&new_nodes, &replaced_new, *i))
+        .collect();
+    changed_at.sort_unstable();
+    let mut ops: Vec<usize> = added_roots
+        .iter()
+        .copied()
+        .chain(changed_at.iter().copied())
+        .collect();
+    ops.sort_unstable();
+    // As last shown: the old snapshot is the latest view, then `seen`
+    // (empty when the caller turned restoring off).
+    let shown = |r: &str| -> Option<&Element> {
+        if !restore {
+            return None;
+        }
+        match old_by_ref.get(r) {
+            Some(&i) => Some(old_nodes[i].e),
+            None => seen.get(r),
+        }
+    };
+    // As last shown, exactly or with some elements' own lines changed
+    // (those are said by `~` lines after the insertion).
+    let restorable = |i: usize| -> Option<(&str, Vec<&Element>)> {
+        let e = new_nodes[i].e;
+        let r = e.aria_ref.as_deref()?;
+        Some((r, line_changes(shown(r)?, e)?))
+    };
+    // `~` lines for elements restored with their lines changed.
+    let change_lines = |text: &mut String, es: &[&Element]| -> Option<usize> {
+        for e in es {
+            let before = e.aria_ref.as_deref().and_then(shown).map(|s| &s.props);
+            line(text, &change_line(e, before)?);
+        }
+        Some(es.len())
+    };
+    let mut changed_again = 0;
+    let mut restored = 0;
+    // Order lines go where their parent is (top level first); a parent
+    // re-sent whole says its children's order itself.
+    orders.retain(|(p, _)| {
+        p.is_none_or(|p| !replaced_new.contains(&p) && !under(&new_nodes, &replaced_new, p))
+    });
+    orders.sort_by_key(|(p, _)| p.map_or(0, |p| p + 1));
+    let moved: usize = orders.iter().map(|(_, l)| l.len()).sum();
+    let mut orders = orders.into_iter().peekable();
+    let mut flush_orders = |text: &mut String, upto: usize| -> Option<()> {
+        while let Some((_, listed)) = orders.next_if(|(p, _)| p.map_or(0, |p| p + 1) <= upto) {
+            let refs: Option<Vec<&str>> = listed
+                .iter()
+                .map(|&i| new_nodes[i].e.aria_ref.as_deref())
+                .collect();
+            line(text, &format!("~ order [{}]", refs?.join(" ")));
+        }
+        Some(())
+    };
+    let mut k = 0;
+    while k < ops.len() {
+        let i = ops[k];
+        flush_orders(&mut text, i)?;
+        let node = &new_nodes[i];
+        if rewritten.contains(&i) {
+            let (e, n, again) = with_placeholders(node.e, &shown);
+            restored += n;
+            let mut block = String::new();
+            crate::tree::aria::write_elements(&mut block, core::slice::from_ref(&e), 0);
+            let block = restore_lines(&block);
+            let mut lines = block.lines();
+            let first = lines.next()?.strip_prefix("- ")?;
+            line(&mut text, &format!("~ {first}"));
+            for l in lines {
+                text.push_str("\n  ");
+                text.push_str(l);
+            }
+            changed_again += change_lines(&mut text, &again)?;
+            k += 1;
+            continue;
+        }
+        if !added_roots.contains(&i) {
+            // Property lines (`- /url: …`) only when they changed.
+            let before = node
+                .e
+                .aria_ref
+                .as_deref()
+                .and_then(|r| old_by_ref.get(r))
+                .map(|&j| &old_nodes[j].e.props);
+            line(&mut text, &change_line(node.e, before)?);
+            k += 1;
+            continue;
+        }
+        // A run of added siblings shares the first one's anchor.
+        let mut run = vec![i];
+        k += 1;
+        while k < ops.len()
+            && added_roots.contains(&ops[k])
+            && !rewritten.contains(&ops[k])
+            && new_nodes[ops[k]].prev == run.last().copied()
+        {
+            run.push(ops[k]);
+            k += 1;
+        }
+        let mut segments: Vec<Segment<'_>> = Vec::new();
+        let mut again: Vec<&Element> = Vec::new();
+        for &j in &run {
+            let back = restorable(j);
+            if back.is_some() {
+                restored += new_nodes[j].e.count();
+            }
+            match (back, segments.last_mut()) {
+                (Some((r, lines)), Some(Segment::Restored(rs))) => {
+                    rs.push(r);
+                    again.extend(lines);
+                }
+                (Some((r, lines)), _) => {
+                    segments.push(Segment::Restored(vec![r]));
+                    again.extend(lines);
+                }
+                (None, Some(Segment::Printed(es))) => es.push(new_nodes[j].e),
+                (None, _) => segments.push(Segment::Printed(vec![new_nodes[j].e])),
+            }
+        }
+        let mut header = match (node.prev, node.parent) {
+            (Some(p), _) => format!("+ after [{}]:", new_nodes[p].e.aria_ref.as_deref()?),
+            (None, Some(p)) => format!("+ first in [{}]:", new_nodes[p].e.aria_ref.as_deref()?),
+            (None, None) => "+ first:".to_owned(),
+        };
+        let mut segments = segments.into_iter().peekable();
+        if let Some(Segment::Restored(rs)) = segments.peek() {
+            let _ = write!(header, " [{}] as last shown", rs.join(" "));
+            segments.next();
+        }
+        line(&mut text, &header);
+        for s in segments {
+            match s {
+                Segment::Restored(rs) => {
+                    let _ = write!(text, "\n  [{}] as last shown", rs.join(" "));
+                }
+                Segment::Printed(es) => {
+                    for e in es {
+                        // Below the header, one level in (it starts the line
+                        // itself); descendants shown before, by reference.
+                        let (e, n, lines) = with_placeholders(e, &shown);
+                        restored += n;
+                        again.extend(lines);
+                        let mut block = String::new();
+                        crate::tree::aria::write_elements(&mut block, core::slice::from_ref(&e), 1);
+                        text.push('\n');
+                        text.push_str(&restore_lines(&block));
+                    }
+                }
+            }
+        }
+        changed_again += change_lines(&mut text, &again)?;
+    }
+    flush_orders(&mut text, usize::MAX)?;
+    if let Some(target) = focus.filter(|_| !implied_focus) {
+        line(
+            &mut text,
+            &format!(
+                "~ focus {}",
+                target.map_or("none".to_owned(), |r| format!("[{r}]"))
+            ),
+        );
+    }
+    // A rewritten element is changed; its children count as added (and
+    // its old children as removed, above).
+    let mut added: usize = added_roots
+        .iter()
+        .map(|&i| new_nodes[i].e.count() - usize::from(rewritten.contains(&i)))
+        .sum();
+    // An element moved as it was (restored by reference from the previous
+    // snapshot) is one moved element, not its subtree added and removed.
+    let mut moved_as_is: FxHashSet<usize> = FxHashSet::default();
+    for &i in &moves {
+        let e = old_nodes[i].e;
+        let Some(&ni) = e.aria_ref.as_deref().and_then(|r| new_by_ref.get(r)) else {
+            continue;
+        };
+        if restore && new_nodes[ni].e == e {
+            let n = e.count();
+            moved_as_is.insert(ni);
+            added = added.saturating_sub(n);
+            restored = restored.saturating_sub(n);
+        }
+    }
+    let moved = moved + moved_as_is.len();
+    let changed = touched_new
+        .iter()
+        .filter(|i| {
+            !added_roots.contains(*i)
+                && !moved_as_is.contains(*i)
+                && !under(&new_nodes, &replaced_new, **i)
+        })
+        .count()
+        + rewritten.len()
+        + changed_again;
+    let patch = SnapshotPatch {
+        text,
+        changed,
+        added,
+        restored,
+        removed,
+        moved,
+        unchanged: new_nodes.len().saturating_sub(added + changed + moved),
+    };
+    // hashbrown's maps (unlike std's) may touch their keys when dropped:
+    // end the borrows of `old_tree` before it moves.
+    drop(old_by_ref);
+    // Lossless or nothing: the patch must rebuild the new text exactly.
+    (apply_to(old_tree, &patch.text, Some(seen)).ok()?.to_aria() == new).then_some(patch)
+}
