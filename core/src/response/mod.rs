@@ -27,6 +27,7 @@
 
 use crate::prelude::*;
 
+mod base;
 mod batch;
 #[cfg(feature = "images")]
 mod image;
@@ -45,6 +46,7 @@ use crate::diff::{
 use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, SnapshotDiff};
 use crate::tree::{PatchOptions, Shown, retire, snapshot_patch_archived};
 
+pub use base::{BaseDiff, REBASE_SHARE, diff_against_base};
 pub use batch::{BatchReport, BatchStep, render_batch};
 pub use model::{ConsoleMessage, Download, Image, PageState, Response, Section, Snapshot, Tab};
 pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
