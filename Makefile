@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: core-lean sizes import-cycles tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: core-lean sizes import-cycles tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test browser-use-env browser-use-test python-bench node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -25,6 +25,7 @@ test: setup
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	$(MAKE) python-test
+	$(MAKE) browser-use-test
 	$(MAKE) node-test
 	$(MAKE) e2e
 	$(MAKE) dropin
@@ -282,6 +283,19 @@ python-dev: python-env
 ## examples/python/session.py in Chromium.
 python-test: python-dev
 	.venv/bin/python -m pytest bindings/python/tests
+
+## The browser-use venv (.venv-browser-use): the pinned browser-use that
+## response_diff.browser_use supports, pytest, maturin (Python >= 3.11).
+browser-use-env:
+	./scripts/browser-use-env.sh
+
+## response_diff.browser_use.attach on the real, pinned browser-use: a
+## scripted chat model drives Debian's chromium on the bundled shop
+## (127.0.0.1); checks the agent finishes, every request holds the base
+## and a diff that rebuilds browser-use's state, and a navigation rebases.
+browser-use-test: browser-use-env
+	VIRTUAL_ENV="$(CURDIR)/.venv-browser-use" .venv-browser-use/bin/maturin develop --quiet -m bindings/python/Cargo.toml
+	.venv-browser-use/bin/python -m pytest bindings/python/tests/test_browser_use.py
 
 ## The third-party apps of the fingerprint regression corpus (npm
 ## `todomvc`, `jsoneditor`, `reveal.js`, locked in tests/browser/apps),

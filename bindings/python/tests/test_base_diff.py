@@ -23,7 +23,7 @@ def test_unchanged_no_base_and_rewrites() -> None:
     fresh = rd.diff_against_base(None, BASE, base_name="the base")
     assert (fresh.rebase, fresh.text) == (True, "No changes since the base (80 lines).")
     assert rd.diff_against_base(BASE, "other\n", base_name="b").rebase
-    assert rd.REBASE_SHARE == 0.25
+    assert rd.REBASE_SHARE == 0.5
 
 
 def test_rebase_share() -> None:

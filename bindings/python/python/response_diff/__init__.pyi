@@ -87,7 +87,7 @@ DEFAULT_MAX_INPUT_BYTES: int
 
 REBASE_SHARE: float
 """``diff_against_base``'s default: past this share of the state's bytes a
-diff gives way to a new base (0.25)."""
+diff gives way to a new base (0.5)."""
 
 _Options = Union[Mapping[str, Any], str, None]
 _DiffFormat = Literal["unified", "split", "minimal"]
