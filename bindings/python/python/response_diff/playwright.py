@@ -34,7 +34,6 @@ from . import (
     RefCarry,
     ResponseDiffDetector,
     ResponseDiffError,
-    Tree,
     render_response,
 )
 
@@ -61,7 +60,6 @@ _DOC_SCRIPT = "() => performance.timeOrigin"
 _READ_TRIES = 5
 # Labels of refs shown earlier kept for errors (server/src/refs.rs, MAX_EARLIER).
 _MAX_LABELS = 20_000
-_REF = re.compile(r"^(.*?)(\d+)$")
 _pages = itertools.count(1)
 
 _Layer = Union[Expectation, Mapping[str, Any], str]
@@ -146,16 +144,17 @@ class _State:
         self.layers: list[_Layer] = [{"diffOptions": {"enabled": True}}, *layers]
         Expectation.resolve(_TOOL, *self.layers)  # a bad option fails here, not mid-session
         self.detector = detector if detector is not None else ResponseDiffDetector()
-        self.carrier = RefCarrier(views_per_key=_VIEWS_PER_PAGE, stable_ids=True)
+        # By content, not by Playwright's ref: Playwright gives a node a new
+        # ref when its role or name changes (a delete button shown on hover),
+        # so its refs name no node the content does not, and matching them
+        # first paired rows wrongly (docs/DECISIONS.md D60).
+        self.carrier = RefCarrier(views_per_key=_VIEWS_PER_PAGE, stable_ids=False)
         self.page_key = f"page-{next(_pages)}"
         self.generation = 0
-        # Playwright numbers refs per document from e1 (f<n>e1 in frames): the
-        # refs of each new document are shifted past every number seen, so
-        # the carrier (which takes equal ids for the same node) never mistakes
-        # a new document's element for an old one's.
+        # The document (its frames' time origins) the latest read is of:
+        # Playwright numbers refs per document from e1, so a ref held from
+        # another document names nothing here.
         self.doc: Optional[tuple[Any, ...]] = None
-        self.offset = 0
-        self.highest = 0
         # Of the latest carried snapshot: ref → Playwright's ref, ref → label.
         self.to_playwright: dict[str, str] = {}
         # Every ref shown → `role "name"`, for the error on a ref that is gone.
@@ -166,30 +165,9 @@ class _State:
 
     def carry(self, doc: tuple[Any, ...], text: str) -> RefCarry:
         """Carries refs over to Playwright's snapshot ``text`` of document ``doc``."""
-        if self.doc is not None and doc != self.doc:
-            self.offset = self.highest
         self.doc = doc
-        tree = Tree.parse(text)
-        node_of: dict[str, str] = {}  # node id → Playwright's ref
-        elements = tree.to_list()
-        for e in _elements(elements):
-            ref = e.get("ref")
-            if not ref:
-                continue
-            m = _REF.match(ref)
-            if m is None:
-                node = ref
-            else:
-                number = int(m.group(2)) + self.offset
-                self.highest = max(self.highest, number)
-                node = f"{m.group(1)}{number}"
-            node_of[node] = ref
-            if isinstance(e, dict):
-                e["ref"] = node
-        if self.offset:
-            tree = Tree.from_json(elements)
-        carried = self.carrier.carry(self.page_key, tree)
-        self.to_playwright = {r: node_of[n] for n, r in carried.refs.items() if n in node_of}
+        carried = self.carrier.carry(self.page_key, text)
+        self.to_playwright = {r: pw for pw, r in carried.refs.items()}
         if len(self.labels) > _MAX_LABELS:
             self.labels = {}
         for e in _elements(carried.tree.to_list()):
