@@ -177,6 +177,7 @@ bench: setup
 	$(MAKE) token-bench
 	$(MAKE) app-bench
 	$(MAKE) tasks-bench
+	$(MAKE) python-bench PYTHON_BENCH_REUSE=1
 	$(MAKE) conformance
 	$(MAKE) load-bench
 	$(MAKE) sizes
@@ -296,6 +297,24 @@ browser-use-env:
 browser-use-test: browser-use-env
 	VIRTUAL_ENV="$(CURDIR)/.venv-browser-use" .venv-browser-use/bin/maturin develop --quiet -m bindings/python/Cargo.toml
 	.venv-browser-use/bin/python -m pytest bindings/python/tests/test_browser_use.py
+
+## The Python adapters (docs/bench/README.md, "Python adapters"), o200k
+## tokens: PageDiff on the shop and TodoMVC sessions against
+## aria_snapshot(mode="ai") re-read each step, our server with diffs on and
+## the floor; browser-use's ten-step scripted run with and without attach.
+## bench-out/python-adapters.{json,md}; fails when a bar fails or a step
+## loses information. PYTHON_BENCH_REUSE=1 reads our server's answers from
+## the transcripts token-bench and app-bench left in bench-out/ (make bench);
+## otherwise it runs those sessions itself.
+PYTHON_BENCH_REUSE ?=
+python-bench: python-dev browser-use-env setup
+	$(CARGO) build --release -p response-diff-server
+	VIRTUAL_ENV="$(CURDIR)/.venv-browser-use" .venv-browser-use/bin/maturin develop --quiet -m bindings/python/Cargo.toml
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	@mkdir -p bench-out
+	node bench/python-adapters.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff \
+	  $(if $(PYTHON_BENCH_REUSE),--session-transcript bench-out/session-transcript.md --todomvc-transcript bench-out/todomvc-transcript.md --todomvc-json bench-out/todomvc.json) \
+	  --out bench-out/python-adapters.json --md bench-out/python-adapters.md
 
 ## The third-party apps of the fingerprint regression corpus (npm
 ## `todomvc`, `jsoneditor`, `reveal.js`, locked in tests/browser/apps),

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 
 import { arg as cliArg } from './cli.mjs';
 import { runConfig } from './appsession.mjs';
-import { countTokens, here, pkgVersion, repo, serveDir } from './harness.mjs';
+import { floor, here, pkgVersion, repo, serveDir } from './harness.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/grid.mjs');
 const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
@@ -58,15 +58,7 @@ export const CONFIGS = [
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
 ];
 
-/** Per step, the tokens of the snapshot lines not shown before in the session. */
-export function floor(snapshots) {
-  const seen = new Set();
-  return snapshots.map((s) => {
-    const fresh = s.split('\n').filter((l) => l.trim() && !seen.has(l));
-    for (const l of s.split('\n')) seen.add(l);
-    return fresh.length ? countTokens(fresh.join('\n')) : 0;
-  });
-}
+export { floor };
 
 const site = await serveDir(here);
 const results = [];

@@ -123,6 +123,16 @@ export async function connect({ kind, id, args: extra = [] }, { bin, chromium, w
   };
 }
 
+/** Per step, the tokens of the snapshot lines not shown before in the session (the floor). */
+export function floor(snapshots) {
+  const seen = new Set();
+  return snapshots.map((s) => {
+    const fresh = s.split('\n').filter((l) => l.trim() && !seen.has(l));
+    for (const l of s.split('\n')) seen.add(l);
+    return fresh.length ? countTokens(fresh.join('\n')) : 0;
+  });
+}
+
 // ------------------------------------------------------ snapshots in responses
 
 /** The full aria snapshot a response carries inline, or null. */

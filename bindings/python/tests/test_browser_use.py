@@ -139,3 +139,20 @@ def test_unknown_layouts_and_versions_fail_clearly(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(rdb, "installed_version", lambda: "0.14.0")
     with pytest.raises(rdb.BrowserUseLayoutError, match=r"browser-use 0\.14\.0 is not a version"):
         rdb.attach(sb.ScriptedModel([]))
+
+
+def test_the_example_attaches_any_chat_model() -> None:
+    import importlib.util
+
+    from browser_use.llm import ChatOpenAI
+
+    spec = importlib.util.spec_from_file_location("browser_use_agent", sb.ROOT / "examples" / "python" / "browser_use_agent.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    llm = example.make_llm("ChatOpenAI", "gpt-4.1-mini")  # built, never called
+    assert isinstance(llm, ChatOpenAI)
+    assert rdb.attach(llm) is llm and rdb.attached(llm) and isinstance(llm, ChatOpenAI)
+    rdb.detach(llm)
+    with pytest.raises(SystemExit, match="no ChatNope"):
+        example.make_llm("ChatNope", "x")
