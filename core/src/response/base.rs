@@ -31,7 +31,7 @@
 use crate::diff::{DiffMode, DiffSettings, compare_texts};
 use crate::prelude::*;
 
-use super::fence;
+use super::snapshot::fence;
 
 /// The share of the state's bytes past which a diff against the base is
 /// no longer worth sending and the host starts a new base: a half.
