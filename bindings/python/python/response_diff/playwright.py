@@ -244,9 +244,10 @@ class PageDiff:
         """The page for the agent: in full the first time (or with
         ``full=True``, after which answers are against it), else the
         smallest lossless answer against what this object last returned."""
+        carried = self._read()
+        # After the read: the URL and title of the document it was of.
         url = self.page.url
         title = self.page.title()
-        carried = self._read()
         return self._state.render(url, title, carried, full)
 
     @property
@@ -306,9 +307,9 @@ class AsyncPageDiff:
 
     async def snapshot(self, *, full: bool = False) -> str:
         """See ``PageDiff.snapshot``."""
+        carried = await self._read()
         url = self.page.url
         title = await self.page.title()
-        carried = await self._read()
         return self._state.render(url, title, carried, full)
 
     @property
