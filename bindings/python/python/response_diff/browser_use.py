@@ -44,8 +44,10 @@ __all__ = [
     "BASE_TAG",
     "BrowserUseLayoutError",
     "attach",
-    "detach",
     "attached",
+    "detach",
+    "installed_version",
+    "last_answer",
 ]
 
 SUPPORTED_VERSIONS = ("0.13.14",)
