@@ -5,7 +5,7 @@ CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
 # dist, dist-test, dropin: installable artefacts and the fast-playwright-mcp drop-in.
-.PHONY: core-lean sizes import-cycles tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test node-build node-test node-example node-bench
+.PHONY: core-lean sizes import-cycles tasks-bench cli-bench explore dist dist-test dropin lint-workflows app-bench test test-under-load golden-release lint fmt bench token-bench conformance demo e2e fuzz setup clean fingerprint-apps c-lib c-example c-valgrind python-env python-dev python-test browser-use-env browser-use-test python-bench node-build node-test node-example node-bench
 
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
@@ -25,6 +25,7 @@ test: setup
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	$(MAKE) python-test
+	$(MAKE) browser-use-test
 	$(MAKE) node-test
 	$(MAKE) e2e
 	$(MAKE) dropin
@@ -176,6 +177,7 @@ bench: setup
 	$(MAKE) token-bench
 	$(MAKE) app-bench
 	$(MAKE) tasks-bench
+	$(MAKE) python-bench PYTHON_BENCH_REUSE=1
 	$(MAKE) conformance
 	$(MAKE) load-bench
 	$(MAKE) sizes
@@ -297,6 +299,37 @@ python-dev: python-env
 ## examples/python/session.py in Chromium.
 python-test: python-dev
 	.venv/bin/python -m pytest bindings/python/tests
+
+## The browser-use venv (.venv-browser-use): the pinned browser-use that
+## response_diff.browser_use supports, pytest, maturin (Python >= 3.11).
+browser-use-env:
+	./scripts/browser-use-env.sh
+
+## response_diff.browser_use.attach on the real, pinned browser-use: a
+## scripted chat model drives Debian's chromium on the bundled shop
+## (127.0.0.1); checks the agent finishes, every request holds the base
+## and a diff that rebuilds browser-use's state, and a navigation rebases.
+browser-use-test: browser-use-env
+	VIRTUAL_ENV="$(CURDIR)/.venv-browser-use" .venv-browser-use/bin/maturin develop --quiet -m bindings/python/Cargo.toml
+	.venv-browser-use/bin/python -m pytest bindings/python/tests/test_browser_use.py
+
+## The Python adapters (docs/bench/README.md, "Python adapters"), o200k
+## tokens: PageDiff on the shop and TodoMVC sessions against
+## aria_snapshot(mode="ai") re-read each step, our server with diffs on and
+## the floor; browser-use's ten-step scripted run with and without attach.
+## bench-out/python-adapters.{json,md}; fails when a bar fails or a step
+## loses information. PYTHON_BENCH_REUSE=1 reads our server's answers from
+## the transcripts token-bench and app-bench left in bench-out/ (make bench);
+## otherwise it runs those sessions itself.
+PYTHON_BENCH_REUSE ?=
+python-bench: python-dev browser-use-env setup
+	$(CARGO) build --release -p response-diff-server
+	VIRTUAL_ENV="$(CURDIR)/.venv-browser-use" .venv-browser-use/bin/maturin develop --quiet -m bindings/python/Cargo.toml
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	@mkdir -p bench-out
+	node bench/python-adapters.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff \
+	  $(if $(PYTHON_BENCH_REUSE),--session-transcript bench-out/session-transcript.md --todomvc-transcript bench-out/todomvc-transcript.md --todomvc-json bench-out/todomvc.json) \
+	  --out bench-out/python-adapters.json --md bench-out/python-adapters.md
 
 ## The third-party apps of the fingerprint regression corpus (npm
 ## `todomvc`, `jsoneditor`, `reveal.js`, locked in tests/browser/apps),

@@ -585,6 +585,20 @@ def floors_section(out_dir_bench):
                     ["---", "---:", "---:", "---:", "---:", "---"]))
     md.append("")
     return md, bars
+def python_adapters_section(out_dir_bench):
+    """Section 13: bench-out/python-adapters.md (make python-bench), or a
+    line saying it was not run."""
+    path = os.path.join(out_dir_bench, "python-adapters.md")
+    md = ["## 13. Python agents: PageDiff and browser-use\n"]
+    if not os.path.exists(path):
+        md.append("Not measured (`make python-bench` writes bench-out/python-adapters.md).\n")
+        return md
+    md.append("`make python-bench` (bench/python-adapters.mjs, docs/DECISIONS.md D59–D62): `PageDiff` on Playwright "
+              "for Python through the shop and TodoMVC sessions, and browser-use's ten-step scripted run with and "
+              "without `attach`.\n")
+    with open(path) as f:
+        md.append(f.read().replace("\n### ", "\n#### ").replace("### ", "#### ", 1))
+    return md
 
 
 def sizes_section():
@@ -983,6 +997,7 @@ def report(target_dir, out_dir):
     md.extend(conformance_section(BENCH_OUT))
     md.extend(tasks_section(BENCH_OUT))
     md.extend(floors_md)
+    md.extend(python_adapters_section(BENCH_OUT))
     md.append("## Closing note\n")
     md.append(" ".join([
         f"Over {len(steps)} steps the diff configuration sent {ours:,} tokens where full responses cost {full:,} ({red:.1f} % fewer"

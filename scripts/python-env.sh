@@ -12,7 +12,7 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
 fi
 stamp="$VENV/.response-diff-deps"
-want="maturin>=1.9,<2 pytest>=8 mypy>=1.10 playwright>=1.49"
+want="maturin>=1.9,<2 pytest>=8 mypy>=1.10 playwright>=1.59"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $want
     echo "$want" > "$stamp"

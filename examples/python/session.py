@@ -1,30 +1,30 @@
-"""A scripted agent session: Playwright for Python drives Chromium on a page
-served from 127.0.0.1, and every response goes through response_diff.
+"""A scripted agent on Playwright for Python with response_diff.playwright.
 
-Each step is what a browser MCP server would send the agent after a tool
-call: the result, the page state and the page's aria snapshot (the
-refs-bearing text playwright-mcp shows). The table compares the full
-response with what the detector lets through (a diff, a one-line
-"unchanged", or the full text when a diff would not help). Tokens are
-estimated as bytes / 4.
+Chromium (the system's; nothing is downloaded) opens a shop served from
+127.0.0.1. Each step the agent acts on a ref it was shown and reads the
+page with ``PageDiff.snapshot()``: the full AI snapshot the first time, then
+only what changed (one line, a patch by ref, or a line diff), rendered by
+the library with the same rules as the response-diff MCP server. Refs stay
+the same across re-renders and ``PageDiff.locator(ref)`` finds the element
+a ref names now. The table compares each answer with re-reading
+``page.aria_snapshot(mode="ai")``. Tokens are estimated as bytes / 4.
 
     pip install ./bindings/python playwright
     python examples/python/session.py          # CHROMIUM=/path/to/chromium to override
-
-No browser is downloaded: Playwright launches the system's Chromium.
 """
 
 from __future__ import annotations
 
 import http.server
 import os
+import re
 import sys
 import threading
-from typing import Callable
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import sync_playwright
 
 import response_diff as rd
+from response_diff.playwright import PageDiff
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -135,8 +135,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def tokens(text: str) -> int:
-    return (len(text.encode()) + 3) // 4  # the library's estimate: bytes / 4
+def ref_of(snapshot: str, line: str) -> str:
+    """The ref of the first element whose line starts with ``line``."""
+    for text in snapshot.splitlines():
+        if text.lstrip().startswith("- " + line):
+            m = re.search(r"\[ref=([A-Za-z0-9]+)\]", text)
+            if m:
+                return m.group(1)
+    raise LookupError(f"no {line} on the page")
 
 
 def main() -> int:
@@ -144,63 +150,58 @@ def main() -> int:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
 
-    detector = rd.ResponseDiffDetector()
-    baselines = rd.BaselineStore()
-    # What an operator would set once for every call: diffs on.
-    expectation = rd.Expectation(diff_options={"enabled": True})
-
-    steps: list[tuple[str, str, Callable[[Page], object]]] = [
-        ("browser_navigate", f"Navigated to {base}/", lambda p: p.goto(base + "/")),
-        ("browser_click", 'Clicked "Add Trail Runner to cart"',
-         lambda p: p.get_by_role("button", name="Add Trail Runner to cart").click()),
-        ("browser_click", 'Clicked "Add Wool Socks to cart"',
-         lambda p: p.get_by_role("button", name="Add Wool Socks to cart").click()),
-        ("browser_type", 'Typed "trail" into "Search products"',
-         lambda p: p.get_by_role("searchbox", name="Search products").fill("trail")),
-        ("browser_click", 'Clicked "View cart"', lambda p: p.get_by_role("button", name="View cart").click()),
-        ("browser_click", 'Clicked "Close"', lambda p: p.get_by_role("button", name="Close").click()),
-        ("browser_snapshot", "Took a snapshot", lambda p: None),
-        ("browser_click", 'Clicked "Place order"', lambda p: p.get_by_role("button", name="Place order").click()),
-        ("browser_navigate", f"Navigated to {base}/checkout", lambda p: p.goto(base + "/checkout")),
+    # (what the agent does, the element it acts on, how)
+    steps = [
+        ("open the shop", None, "goto:/"),
+        ("add Trail Runner", 'button "Add Trail Runner to cart"', "click"),
+        ("add Wool Socks", 'button "Add Wool Socks to cart"', "click"),
+        ('search "trail"', 'searchbox "Search products"', "fill:trail"),
+        ("view the cart", 'button "View cart"', "click"),
+        ("close it", 'button "Close"', "click"),
+        ("read the page again", None, "read"),
+        ("place the order", 'button "Place order"', "click"),
+        ("go to checkout", None, "goto:/checkout"),
     ]
-
     rows = []
     step2 = ""
     comparison: rd.FingerprintComparison | None = None
+    baselines = rd.BaselineStore()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         page = browser.new_page()
-        for i, (tool, result, action) in enumerate(steps, 1):
-            action(page)
-            response = {
-                "result": result,
-                "page": {"url": page.url, "title": page.title()},
-                "snapshot": {"aria": page.aria_snapshot(mode="ai")},
-            }
-            full = rd.render_response(response, tool)  # diffing off: the stored chain is left alone
-            sent = rd.render_response(response, tool, expectation, detector=detector, key="tab-0")
-            mode = sent.snapshot_diff.mode if sent.snapshot_diff else "-"
-            if mode == "diff":
-                assert len(sent.text) < len(full.text), "a diff is never larger than the full text"
-            rows.append((i, tool, mode, tokens(full.text), tokens(sent.text)))
-
+        pd = PageDiff(page)
+        for i, (label, target, how) in enumerate(steps, 1):
+            if how.startswith("goto:"):
+                page.goto(base + how[5:])
+            elif target is not None:
+                element = pd.locator(ref_of(pd.last_snapshot or "", target))
+                if how == "click":
+                    element.click()
+                else:
+                    element.fill(how.split(":", 1)[1])
+            answer = pd.snapshot()
+            plain = page.aria_snapshot(mode="ai")  # what an agent without PageDiff reads
+            heading = next(line for line in answer.splitlines() if line.startswith("### Page snapshot"))
+            kind = heading.removeprefix("### Page snapshot").strip(" ()") or "full"
+            if "No changes" in answer:
+                kind = "unchanged"
+            rows.append((i, label, kind, rd.estimate_tokens(plain), rd.estimate_tokens(answer)))
             if i == 1:
-                # A DOM fingerprint of the fresh page, kept as a named baseline.
                 baselines.save("shop", page.evaluate(rd.FINGERPRINT_SCRIPT, {"scope": "full"}))
             if i == 2:
-                step2 = sent.text
-            if "Place order" in result:
+                step2 = answer
+            if label == "place the order":
                 now = rd.Fingerprint(page.evaluate(rd.FINGERPRINT_SCRIPT, {"scope": "full"}))
                 comparison = baselines.compare("shop", now)
         browser.close()
     server.shutdown()
 
-    print(f"{'step':>4}  {'tool':<17} {'mode':<9} {'full':>7} {'sent':>7}  saved")
-    for i, tool, mode, full_t, sent_t in rows:
-        print(f"{i:>4}  {tool:<17} {mode:<9} {full_t:>7} {sent_t:>7}  {100 - 100 * sent_t / full_t:5.1f}%")
-    full_total = sum(r[3] for r in rows)
+    print(f"{'step':>4}  {'action':<20} {'answer':<32} {'plain':>6} {'sent':>6}  saved")
+    for i, label, kind, plain_t, sent_t in rows:
+        print(f"{i:>4}  {label:<20} {kind:<32} {plain_t:>6} {sent_t:>6}  {100 - 100 * sent_t / plain_t:5.1f}%")
+    plain_total = sum(r[3] for r in rows)
     sent_total = sum(r[4] for r in rows)
-    print(f"{'':>4}  {'total':<17} {'':<9} {full_total:>7} {sent_total:>7}  {100 - 100 * sent_total / full_total:5.1f}%")
+    print(f"{'':>4}  {'total':<20} {'':<32} {plain_total:>6} {sent_total:>6}  {100 - 100 * sent_total / plain_total:5.1f}%")
     print(f"({rd.__name__} {rd.__version__}; tokens estimated as bytes/4)")
     print("\nStep 2 as the agent reads it:\n" + step2)
     print("\nFingerprint after 'Place order' against the baseline 'shop':\n" + str(comparison))
@@ -208,7 +209,7 @@ def main() -> int:
     if comparison is None or not any(c.type == "error_appeared" for c in comparison.changes):
         print("expected an error_appeared change", file=sys.stderr)
         return 1
-    if sent_total >= full_total:
+    if sent_total >= plain_total:
         print("the session did not shrink", file=sys.stderr)
         return 1
     return 0

@@ -49,7 +49,7 @@ mod _native {
         compare_fingerprints, fingerprint_expression,
     };
     #[pymodule_export]
-    use response::{PyImage, PyRenderedResponse, render_response};
+    use response::{PyBaseDiff, PyImage, PyRenderedResponse, diff_against_base, render_response};
     #[pymodule_export]
     use tree::{
         PyElement, PyRefCarrier, PyRefCarry, PySinceRead, PySinceStore, PySnapshotPatch, PyTree,
@@ -87,6 +87,7 @@ mod _native {
             "DEFAULT_MAX_INPUT_BYTES",
             response_diff::diff::DEFAULT_MAX_INPUT_BYTES,
         )?;
+        m.add("REBASE_SHARE", response_diff::response::REBASE_SHARE)?;
         Ok(())
     }
 }

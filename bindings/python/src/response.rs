@@ -1,14 +1,17 @@
-//! `render_response`: a response's sections as Markdown under an expectation.
+//! `render_response`: a response's sections as Markdown under an
+//! expectation; `diff_against_base`: a state against a base the agent holds.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 use response_diff::expectation::Expectation;
-use response_diff::response::{DiffTarget, Image, RenderedResponse, Response, render};
+use response_diff::response::{
+    self, BaseDiff, DiffTarget, Image, REBASE_SHARE, RenderedResponse, Response, render,
+};
 
 use crate::convert::{Keys, to_json, to_py, to_string};
-use crate::diff::{PyDetector, PyDiffResult, py_bool};
+use crate::diff::{PyDetector, PyDiffResult, py_bool, settings};
 use crate::errors::RdResult;
 use crate::expectation::layers;
 
@@ -134,4 +137,67 @@ pub fn render_response(
         render(&response, &exp, target)
     })?;
     Ok(PyRenderedResponse { inner: rendered })
+}
+
+/// What to send for a state against a base the agent holds: the core's
+/// `response::diff_against_base` (docs/DECISIONS.md D61).
+#[pyclass(name = "BaseDiff", module = "response_diff", frozen)]
+pub struct PyBaseDiff {
+    inner: BaseDiff,
+}
+
+#[pymethods]
+impl PyBaseDiff {
+    #[getter]
+    fn rebase(&self) -> bool {
+        self.inner.rebase
+    }
+    #[getter]
+    fn text(&self) -> &str {
+        &self.inner.text
+    }
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.inner.mode.as_str()
+    }
+    fn __str__(&self) -> &str {
+        &self.inner.text
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "BaseDiff(rebase={}, mode='{}', {} characters)",
+            py_bool(self.inner.rebase),
+            self.inner.mode.as_str(),
+            self.inner.text.chars().count()
+        )
+    }
+}
+
+/// `current` against the base the agent holds (`None`: none, or it no
+/// longer applies): the diff in the core's words, or a rebase. Options as
+/// for `DiffOptions`; `rebase_share` defaults to `REBASE_SHARE`.
+#[pyfunction]
+#[pyo3(signature = (base, current, options=None, /, *, base_name, rebase_share=None, **kwargs))]
+pub fn diff_against_base(
+    py: Python<'_>,
+    base: Option<PyBackedStr>,
+    current: PyBackedStr,
+    options: Option<&Bound<'_, PyAny>>,
+    base_name: PyBackedStr,
+    rebase_share: Option<f64>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> RdResult<PyBaseDiff> {
+    let rebase_share = rebase_share.unwrap_or(REBASE_SHARE);
+    if !(0.0..=1.0).contains(&rebase_share) {
+        return Err(response_diff::Error::invalid_option(
+            "rebaseShare",
+            format!("must be between 0 and 1, got {rebase_share}"),
+        )
+        .into());
+    }
+    let s = settings(options, kwargs)?;
+    let inner = py.detach(|| {
+        response::diff_against_base(base.as_deref(), &current, &s, &base_name, rebase_share)
+    });
+    Ok(PyBaseDiff { inner })
 }

@@ -1,5 +1,6 @@
 """examples/python/session.py drives real Chromium (Playwright for Python,
-the system's browser, a page on 127.0.0.1) and must run clean."""
+the system's browser, a page on 127.0.0.1) through PageDiff and must run
+clean."""
 
 from __future__ import annotations
 
@@ -27,9 +28,10 @@ def test_playwright_session_example() -> None:
     )
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0].split() == ["step", "tool", "mode", "full", "sent", "saved"]
-    assert "first" in lines[1] and any(" diff " in line for line in lines[2:9])
+    assert lines[0].split() == ["step", "action", "answer", "plain", "sent", "saved"]
+    assert " full " in lines[1] and any(" patch " in line for line in lines[2:9])
+    assert any(" unchanged " in line for line in lines[2:9])
     total = next(line for line in lines if line.split()[:1] == ["total"])
-    full, sent = (int(x) for x in total.split()[1:3])
-    assert sent < full
+    plain, sent = (int(x) for x in total.split()[1:3])
+    assert sent < plain / 2
     assert "error error_appeared:" in r.stdout

@@ -27,6 +27,7 @@
 
 use crate::prelude::*;
 
+mod base;
 mod batch;
 #[cfg(feature = "images")]
 mod image;
@@ -45,9 +46,10 @@ use crate::diff::{
 use crate::expectation::{ConsoleFilter, ConsoleLevel, ResolvedExpectation, SnapshotDiff};
 use crate::tree::{PatchOptions, Shown, retire, snapshot_patch_archived};
 
+pub use base::{BaseDiff, REBASE_SHARE, diff_against_base};
 pub use batch::{BatchReport, BatchStep, render_batch};
 pub use model::{ConsoleMessage, Download, Image, PageState, Response, Section, Snapshot, Tab};
-pub use snapshot::{SnapshotView, truncate_lines, view_snapshot};
+pub use snapshot::{SnapshotView, fence, truncate_lines, view_snapshot};
 
 /// Where the snapshot diff is kept: a detector and the host's key for the
 /// page (e.g. the tab id). Only used when `diffOptions.enabled` is on.
@@ -276,23 +278,6 @@ fn patch_header(p: &crate::tree::SnapshotPatch) -> String {
 
 fn section(out: &mut String, heading: &str, body: &str) {
     let _ = write!(out, "### {heading}\n{body}\n\n");
-}
-
-/// A Markdown code fence longer than any run of backticks in `body`.
-pub fn fence(lang: &str, body: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in body.chars() {
-        if c == '`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    let ticks = "`".repeat(longest.max(2) + 1);
-    let body = body.strip_suffix('\n').unwrap_or(body);
-    format!("{ticks}{lang}\n{body}\n{ticks}")
 }
 
 /// What a snapshot diff was taken against.

@@ -146,6 +146,23 @@ fn group(n: usize) -> String {
     out
 }
 
+/// A Markdown code fence longer than any run of backticks in `body`.
+pub fn fence(lang: &str, body: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    let ticks = "`".repeat(longest.max(2) + 1);
+    let body = body.strip_suffix('\n').unwrap_or(body);
+    format!("{ticks}{lang}\n{body}\n{ticks}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

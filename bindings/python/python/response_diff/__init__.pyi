@@ -25,8 +25,10 @@ __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
     "DEFAULT_MAX_STORED_BYTES",
     "FINGERPRINT_SCRIPT",
+    "REBASE_SHARE",
     "BaselineNotFoundError",
     "BaselineStore",
+    "BaseDiff",
     "DiffFormatter",
     "DiffMetadata",
     "DiffOptions",
@@ -59,6 +61,7 @@ __all__ = [
     "apply_snapshot_patch",
     "carry_refs",
     "compare_texts",
+    "diff_against_base",
     "estimate_tokens",
     "fingerprint_expression",
     "format_diff",
@@ -81,6 +84,10 @@ DEFAULT_MAX_STORED_BYTES: int
 
 DEFAULT_MAX_INPUT_BYTES: int
 """Default largest text a detector accepts (32 MiB)."""
+
+REBASE_SHARE: float
+"""``diff_against_base``'s default: past this share of the state's bytes a
+diff gives way to a new base (0.5)."""
 
 _Options = Union[Mapping[str, Any], str, None]
 _DiffFormat = Literal["unified", "split", "minimal"]
@@ -427,6 +434,42 @@ def render_response(
     (``data`` as base64 text or ``bytes``). With ``detector`` and ``key`` and
     ``diffOptions.enabled`` on, the snapshot is diffed against the previous
     one under ``key``; with diffing off the stored one is left alone."""
+
+@final
+class BaseDiff:
+    """What to send for a state against a base the agent holds. ``str()``
+    is ``text``."""
+
+    @property
+    def rebase(self) -> bool:
+        """Start a new base: send the current state in full as the base;
+        the state then reads ``text`` ("no changes since" it)."""
+    @property
+    def text(self) -> str:
+        """What the state reads in place of its full text: ``No changes
+        since <base> (N lines).``, or ``Changes since <base>: <counts>`` and
+        the diff in a ```` ```diff ```` block."""
+    @property
+    def mode(self) -> Literal["unchanged", "diff"]:
+        """``diff`` when ``text`` holds a diff, else ``unchanged``."""
+
+def diff_against_base(
+    base: Optional[str],
+    current: str,
+    options: _DiffOptionsArg = None,
+    /,
+    *,
+    base_name: str,
+    rebase_share: Optional[float] = None,
+    **kwargs: Any,
+) -> BaseDiff:
+    """``current`` against the base the agent holds (``None``: there is
+    none, or the host knows it no longer applies, e.g. the URL changed),
+    for hosts that send a cached base and the current state as a diff
+    against it. ``base_name``: how the text names the base (the host's tag).
+    Past ``rebase_share`` (0..1, ``REBASE_SHARE`` when None) of ``current``'s bytes the diff gives way
+    to a new base. Diff options as for ``DiffOptions`` (turn
+    ``ignoreWhitespace`` off to keep the state byte for byte)."""
 
 # ---------------------------------------------------------------------- tree
 

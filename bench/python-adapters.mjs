@@ -1,0 +1,207 @@
+// The Python adapters of `make python-bench` (docs/DECISIONS.md D60, D61),
+// o200k tokens counted here, offline (gpt-tokenizer).
+//
+// PageDiff: the shop session (bench/session.mjs) and the todo session on
+// seven TodoMVC frameworks (bench/todomvc.mjs), run through Playwright for
+// Python by bench/python/pagediff_bench.py. Per step: PageDiff's answer, an
+// agent re-reading page.aria_snapshot(mode="ai"), the floor (tokens of the
+// snapshot lines not shown before, bench/grid.mjs), and our server's
+// snapshot sections (Page state and Page snapshot) with diffs on in the same
+// session, read from the transcripts of session.mjs and todomvc.mjs (run
+// here with --only ours-diff unless given). Every PageDiff answer is rebuilt
+// into the agent's view (rebuildOurs) and compared with the full snapshot.
+//
+// browser-use: the ten-step scripted run of bench/python/browser_use_bench.py
+// with and without attach; per step the tokens of the prompt after the
+// cacheable prefix (the messages equal to the previous request's, as a
+// provider's prompt cache serves them) and of the whole prompt.
+//
+// Bars (exit 1 when one fails, or when a step loses information):
+// PageDiff ≤ 1.25× our server over each session; with attach, the prompt
+// after the cacheable prefix over steps 2–10 ≥ 70 % smaller; the whole
+// prompt over the run ≤ 10 % larger.
+//
+//   node bench/python-adapters.mjs --bin target/release/response-diff --python .venv/bin/python \
+//     --bu-python .venv-browser-use/bin/python --out bench-out/python-adapters.json [--md FILE]
+//     [--session-transcript FILE] [--todomvc-transcript FILE --todomvc-json FILE]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { arg as cliArg } from './cli.mjs';
+import { countTokens, firstDifference, floor, modulePath, pageUrl, rebuildOurs, repo, serveDir } from './harness.mjs';
+import { readSections } from './reconstruct.mjs';
+
+const arg = (name, fallback) => cliArg(name, fallback, 'bench/python-adapters.mjs');
+const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
+const PYTHON = resolve(arg('--python', join(repo, '.venv/bin/python')));
+const BU_PYTHON = resolve(arg('--bu-python', join(repo, '.venv-browser-use/bin/python')));
+const OUT = arg('--out', null);
+const MD = arg('--md', null);
+let SESSION_T = arg('--session-transcript', null);
+let TODO_T = arg('--todomvc-transcript', null);
+let TODO_J = arg('--todomvc-json', null);
+const PAGEDIFF_BAR = 1.25;
+const PREFIX_BAR = 0.7;
+const TOTAL_BAR = 0.1;
+
+for (const [what, path] of [['server binary', BIN], ['Python venv', PYTHON], ['browser-use venv', BU_PYTHON]]) {
+  if (!existsSync(path)) {
+    console.error(`no ${what} at ${path} (make python-bench builds and installs them)`);
+    process.exit(2);
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'rd-python-bench-'));
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+// Asynchronous: the pages are served from this process while the child runs.
+const run = (cmd, args) => new Promise((ok, fail) => {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], cwd: repo });
+  child.on('error', fail);
+  child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`${cmd} ${args.join(' ')} exited with ${code}`))));
+});
+
+/** The Page state and Page snapshot sections of one of our answers, as the agent reads them. */
+function snapshotSections(text) {
+  return readSections(text)
+    .filter((s) => s.heading === 'Page state' || s.heading.startsWith('Page snapshot'))
+    .map((s) => `### ${s.heading}\n${s.body}`)
+    .join('\n\n');
+}
+
+/** A transcript's answers of configuration `id`, one list per run: [[text, …], …]. */
+function transcriptRuns(path, id) {
+  const text = readFileSync(path, 'utf8');
+  const heads = [...text.matchAll(/^## (\S+) (\d+)\. .*$/gm)];
+  const runs = [];
+  heads.forEach((h, k) => {
+    if (h[1] !== id) return;
+    const end = k + 1 < heads.length ? heads[k + 1].index : text.length;
+    // `## id n. label`, a blank line, the call, a blank line, the answer.
+    const body = text.slice(h.index + h[0].length + 2, end).replace(/\n+$/, '');
+    const answer = body.slice(body.indexOf('\n\n') + 2);
+    if (h[2] === '1') runs.push([]);
+    runs[runs.length - 1].push(answer);
+  });
+  return runs;
+}
+
+// ------------------------------------------------- the server's answers
+
+if (!SESSION_T) {
+  SESSION_T = join(work, 'session-transcript.md');
+  await run('node', ['bench/session.mjs', '--bin', BIN, '--only', 'ours-diff', '--transcript', SESSION_T]);
+}
+if (!TODO_T) {
+  TODO_T = join(work, 'todomvc-transcript.md');
+  TODO_J = join(work, 'todomvc.json');
+  await run('node', ['bench/todomvc.mjs', '--bin', BIN, '--only', 'ours-diff', '--transcript', TODO_T, '--out', TODO_J]);
+}
+const frameworks = JSON.parse(readFileSync(TODO_J, 'utf8')).frameworks;
+const server = new Map();
+server.set('shop', transcriptRuns(SESSION_T, 'ours-diff')[0]);
+transcriptRuns(TODO_T, 'ours-diff').forEach((answers, k) => server.set(`todomvc/${frameworks[k]}`, answers));
+
+// ------------------------------------------------------------- PageDiff
+
+const site = await serveDir(join(repo, 'tests/fixtures/site'));
+const todomvc = await serveDir(modulePath('todomvc'));
+const pdJson = join(work, 'pagediff.json');
+try {
+  await run(PYTHON, ['bench/python/pagediff_bench.py', '--site', site.origin, '--todomvc', todomvc.origin, '--frameworks', frameworks.join(','), '--out', pdJson]);
+} finally {
+  await site.close();
+  await todomvc.close();
+}
+const pd = JSON.parse(readFileSync(pdJson, 'utf8'));
+let failed = false;
+const pagediff = pd.sessions.map((s) => {
+  const theirs = server.get(s.name);
+  if (!theirs || theirs.length !== s.steps.length) throw new Error(`${s.name}: the server's transcript has ${theirs?.length} steps, PageDiff ${s.steps.length}`);
+  const floors = floor(s.steps.map((x) => x.full));
+  let view = null;
+  const seenByUrl = new Map();
+  const history = [];
+  let lastUrl = null;
+  const rows = s.steps.map((x, i) => {
+    const rebuilt = rebuildOurs(BIN, view, x.pagediff, seenByUrl, history);
+    view = rebuilt.view;
+    const preserved = view === x.full;
+    if (!preserved) {
+      failed = true;
+      console.error(`${s.name} step ${i + 1} (${x.label}) lost information (${rebuilt.how}): ${JSON.stringify(firstDifference(view ?? '', x.full))}`);
+      view = x.full;
+    }
+    const url = pageUrl(readSections(x.pagediff)) ?? lastUrl;
+    lastUrl = url;
+    if (url !== null) seenByUrl.set(url, view);
+    history.push(view);
+    return {
+      step: i + 1, label: x.label, how: rebuilt.how, preserved,
+      pagediff: countTokens(x.pagediff), ariaSnapshot: countTokens(x.raw), server: countTokens(snapshotSections(theirs[i])), floor: floors[i],
+    };
+  });
+  const t = (k) => sum(rows.map((r) => r[k]));
+  const ratio = t('pagediff') / t('server');
+  if (ratio > PAGEDIFF_BAR) failed = true;
+  return { session: s.name, rows, totals: { pagediff: t('pagediff'), ariaSnapshot: t('ariaSnapshot'), server: t('server'), floor: t('floor') }, ratio };
+});
+
+// ------------------------------------------------------------ browser-use
+
+const buJson = join(work, 'browser-use.json');
+await run(BU_PYTHON, ['bench/python/browser_use_bench.py', '--out', buJson]);
+const bu = JSON.parse(readFileSync(buJson, 'utf8'));
+function promptRows(r) {
+  let prev = null;
+  return r.requests.map((q) => {
+    const tokens = q.messages.map((m) => countTokens(m.text));
+    let k = 0;
+    while (prev && k < q.messages.length && k < prev.length && prev[k].role === q.messages[k].role && prev[k].text === q.messages[k].text) k++;
+    prev = q.messages;
+    return { total: sum(tokens), afterPrefix: sum(tokens.slice(k)), cachedMessages: k, rebuilt: q.rebuilt };
+  });
+}
+const [without, withAttach] = [false, true].map((a) => promptRows(bu.runs.find((r) => r.attach === a)));
+if (without.length !== withAttach.length) throw new Error(`browser-use: ${without.length} requests without attach, ${withAttach.length} with`);
+if (!bu.runs.every((r) => r.done)) {
+  failed = true;
+  console.error('browser-use: the scripted agent did not finish');
+}
+if (withAttach.some((r) => !r.rebuilt)) {
+  failed = true;
+  console.error('browser-use: a state rebuilt from base + diff differs from browser-use\'s own');
+}
+const buRows = without.map((w, i) => ({ step: i + 1, without: w, with: withAttach[i] }));
+const after2 = (rows) => sum(rows.slice(1).map((r) => r.afterPrefix));
+const prefixSaving = 1 - after2(withAttach) / after2(without);
+const totalGrowth = sum(withAttach.map((r) => r.total)) / sum(without.map((r) => r.total)) - 1;
+if (prefixSaving < PREFIX_BAR || totalGrowth > TOTAL_BAR) failed = true;
+
+// ---------------------------------------------------------------- report
+
+const pct = (x) => `${(x * 100).toFixed(1)} %`;
+const md = [];
+md.push('### PageDiff (Playwright for Python), o200k tokens', '');
+md.push('| session | aria_snapshot(mode="ai") each step | PageDiff | our server, diffs on | floor | PageDiff / server |', '|---|---:|---:|---:|---:|---:|');
+for (const p of pagediff) md.push(`| ${p.session} | ${p.totals.ariaSnapshot} | ${p.totals.pagediff} | ${p.totals.server} | ${p.totals.floor} | ${p.ratio.toFixed(2)}× |`);
+const all = (k) => sum(pagediff.map((p) => p.totals[k]));
+md.push(`| **all** | ${all('ariaSnapshot')} | ${all('pagediff')} | ${all('server')} | ${all('floor')} | ${(all('pagediff') / all('server')).toFixed(2)}× |`, '');
+md.push(`Bar: PageDiff ≤ ${PAGEDIFF_BAR}× our server in every session. Every PageDiff answer rebuilt the agent's view exactly: ${pagediff.every((p) => p.rows.every((r) => r.preserved)) ? 'yes' : 'NO'}.`, '');
+md.push('Per step of the shop session:', '', '| step | aria_snapshot | PageDiff | server | floor | PageDiff answer |', '|---|---:|---:|---:|---:|---|');
+for (const r of pagediff[0].rows) md.push(`| ${r.step}. ${r.label} | ${r.ariaSnapshot} | ${r.pagediff} | ${r.server} | ${r.floor} | ${r.how} |`);
+md.push('', `### browser-use ${bu.browserUse} with attach, o200k tokens`, '');
+md.push('| step | after the cacheable prefix, without | with attach | fewer | whole prompt, without | with attach |', '|---|---:|---:|---:|---:|---:|');
+for (const r of buRows) md.push(`| ${r.step} | ${r.without.afterPrefix} | ${r.with.afterPrefix} | ${pct(1 - r.with.afterPrefix / r.without.afterPrefix)} | ${r.without.total} | ${r.with.total} |`);
+md.push(`| **2–${buRows.length}** | ${after2(without)} | ${after2(withAttach)} | ${pct(prefixSaving)} | ${sum(without.map((r) => r.total))} | ${sum(withAttach.map((r) => r.total))} (${totalGrowth >= 0 ? '+' : ''}${pct(totalGrowth)}) |`, '');
+md.push(`Bars: after the cacheable prefix, steps 2–${buRows.length}, ≥ ${PREFIX_BAR * 100} % fewer (${pct(prefixSaving)}); the whole prompt ≤ ${TOTAL_BAR * 100} % larger (${pct(totalGrowth)}).`);
+const text = md.join('\n');
+console.log(text);
+if (MD) writeFileSync(MD, `${text}\n`);
+if (OUT) writeFileSync(OUT, JSON.stringify({ tokenizer: 'o200k_base (gpt-tokenizer)', playwright: pd.playwright, browserUse: bu.browserUse, pagediff, browserUseRun: { options: bu.options, rows: buRows, prefixSaving, totalGrowth } }, null, 1));
+rmSync(work, { recursive: true, force: true });
+if (failed) {
+  console.error('python-bench: a bar failed or a step lost information: see above');
+  process.exit(1);
+}

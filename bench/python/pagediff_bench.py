@@ -1,0 +1,231 @@
+"""PageDiff's side of `make python-bench`: the shop session of
+bench/session.mjs (tests/fixtures/site) and the todo session of
+bench/todomvc.mjs (npm `todomvc`, seven frameworks), the same user intents
+in the same order, through Playwright for Python on Debian's chromium with
+response_diff.playwright.PageDiff. Each step resolves its target to a ref
+in the agent's view (PageDiff.last_snapshot, which bench/python-adapters.mjs
+checks equals the view rebuilt from the answers) and acts with
+PageDiff.locator(ref). Per step it records what PageDiff answered, what
+``page.aria_snapshot(mode="ai")`` gives an agent that re-reads the page, and
+the full snapshot with the agent's refs (for the floor). The pages are
+served by the caller (--site, --todomvc: origins on 127.0.0.1).
+
+    .venv/bin/python bench/python/pagediff_bench.py --site URL --todomvc URL --out FILE
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from typing import Any, Optional
+
+from playwright.sync_api import Page, sync_playwright
+
+from response_diff.playwright import PageDiff, playwright_version
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+# The server's window (server/src/browser/launch.rs): the same layout, so the
+# mouse left where a click happened is over the same element.
+VIEWPORT = {"width": 1280, "height": 800}
+FILTER = {"includeCode": False, "consoleOptions": {"levels": ["error", "warn"]}}
+
+# --------------------------------------------------------- the shop session
+# bench/session.mjs's STEPS: `within` is a quoted name in the block holding
+# the target, `target` is `role "name"` as the snapshot prints it.
+CART = 'complementary "Cart"'
+SHOP: list[dict[str, Any]] = [
+    {"label": "navigate to the shop", "act": "navigate", "path": "/index.html"},
+    {"label": "add Sencha Kyoto to the cart (list grows)", "act": "click", "within": '"Sencha Kyoto"', "target": 'button "Add to cart"'},
+    {"label": "add Jasmine Pearls", "act": "click", "within": '"Jasmine Pearls"', "target": 'button "Add to cart"'},
+    {"label": "add Assam Breakfast", "act": "click", "within": '"Assam Breakfast"', "target": 'button "Add to cart"'},
+    {"label": "open Quick view (modal)", "act": "click", "within": '"Oolong Milk"', "target": 'button "Quick view"'},
+    {"label": "add from the modal (closes it)", "act": "click", "within": "- dialog", "target": 'button "Add to cart"'},
+    {"label": "remove Jasmine Pearls", "act": "click", "target": 'button "Remove Jasmine Pearls"'},
+    {"label": "read the page (nothing changed)", "act": "snapshot"},
+    {"label": "checkout (error banner)", "act": "click", "target": 'button "Checkout"'},
+    {"label": 'search "earl" (list filters)', "act": "type", "target": 'searchbox "Search teas"', "text": "earl", "submit": True},
+    {"label": "go to Sign up (navigation)", "act": "click", "within": 'navigation "Main"', "target": 'link "Sign up"'},
+    {"label": "type the name", "act": "type", "target": 'textbox "Full name"', "text": "Ada Lovelace"},
+    {"label": "type a bad email", "act": "type", "target": 'textbox "Email"', "text": "ada@"},
+    {"label": "submit (validation errors)", "act": "click", "target": 'button "Create account"'},
+    {"label": "fix the email", "act": "type", "target": 'textbox "Email"', "text": "ada@example.com"},
+    {"label": "type a password", "act": "type", "target": 'textbox "Password"', "text": "correct horse"},
+    {"label": "choose a country", "act": "select", "target": 'combobox "Country"', "values": ["Japan"]},
+    {"label": "accept the terms", "act": "click", "target": 'checkbox "I accept the terms"'},
+    {"label": "submit (welcome)", "act": "click", "target": 'button "Create account"'},
+    {"label": "back to the shop", "act": "back"},
+]
+
+# --------------------------------------------------------- the todo session
+# bench/todomvc.mjs's STEPS, targets as bench/appsession.mjs's findRef reads them.
+NEW = {"role": r'^- textbox "What needs to be done\?"'}
+TODO: list[dict[str, Any]] = [
+    {"label": "open the app", "act": "navigate"},
+    {"label": 'add "Buy milk"', "act": "type", "spec": NEW, "text": "Buy milk", "submit": True},
+    {"label": 'add "Walk the dog"', "act": "type", "spec": NEW, "text": "Walk the dog", "submit": True},
+    {"label": 'add "Write report"', "act": "type", "spec": NEW, "text": "Write report", "submit": True},
+    {"label": 'complete "Walk the dog"', "act": "click", "spec": {"item": "Walk the dog", "role": r"^- checkbox\b"}},
+    {"label": "filter Active", "act": "click", "spec": {"role": r'^- link "Active"'}},
+    {"label": "filter Completed", "act": "click", "spec": {"role": r'^- link "Completed"'}},
+    {"label": "filter All", "act": "click", "spec": {"role": r'^- link "All"'}},
+    {"label": 'double-click "Buy milk" to edit', "act": "dblclick", "spec": {"item": "Buy milk", "self": True}},
+    {"label": 'rename it "Buy oat milk"', "act": "type", "spec": {"item": "Buy milk", "role": r"^- textbox\b", "field": True}, "text": "Buy oat milk", "submit": True},
+    {"label": 'hover "Write report" (shows its delete button)', "act": "hover", "spec": {"item": "Write report", "self": True}},
+    {"label": 'delete "Write report"', "act": "click", "spec": {"item": "Write report", "role": r"^- button\b"}},
+    {"label": "clear completed", "act": "click", "spec": {"role": r'^- button "Clear completed'}},
+]
+FRAMEWORKS = ["react", "vue", "angularjs", "backbone", "knockoutjs", "mithril", "vanillajs"]
+
+# ---------------------------------------------------- refs from the view
+
+_REF = re.compile(r"\bref=([A-Za-z0-9_]+)")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _strip_ref(line: str) -> str:
+    line = re.sub(r" ?\[ref=[A-Za-z0-9_]+\]", "", line, count=1)
+    line = re.sub(r", ref=[A-Za-z0-9_]+\]", "]", line, count=1)
+    return re.sub(r"\[ref=[A-Za-z0-9_]+, ", "[", line, count=1)
+
+
+def resolve_ref(snapshot: str, target: str, within: Optional[str] = None) -> Optional[str]:
+    """bench/refs.mjs's resolveRef: `target` inside the block around `within`."""
+    lines = snapshot.split("\n")
+    pattern = re.compile(r"^\s*- " + re.escape(target) + r"(?=[\s:\[]|$)")
+    start, floor = 0, 0
+    if within:
+        at = next((i for i, line in enumerate(lines) if within in line), None)
+        if at is None:
+            return None
+        start, floor = at, _indent(lines[at])
+    for i in range(start, len(lines)):
+        if i > start and _indent(lines[i]) < floor:
+            break
+        if pattern.search(lines[i]):
+            m = re.search(r"\[ref=([A-Za-z0-9_]+)\]", lines[i])
+            if m:
+                return m.group(1)
+    return None
+
+
+def find_ref(snapshot: str, spec: dict[str, Any]) -> Optional[str]:
+    """bench/appsession.mjs's findRef."""
+    lines = snapshot.split("\n")
+
+    def ref_of(i: int) -> Optional[str]:
+        m = _REF.search(lines[i])
+        return m.group(1) if m else None
+
+    lo, hi = 0, len(lines)
+    if spec.get("item"):
+        item = spec["item"]
+        at = next(
+            (i for i, line in enumerate(lines)
+             if item in line and not re.match(r"^\s*- /url", line) and (spec.get("field") or not re.match(r"^\s*- textbox", line))),
+            None,
+        )
+        if at is None:
+            return None
+        top = at
+        while top >= 0 and not re.search(r"^- listitem\b", _strip_ref(lines[top].strip())):
+            ind = _indent(lines[top])
+            up = top - 1
+            while up >= 0 and _indent(lines[up]) >= ind:
+                up -= 1
+            top = up
+        if spec.get("self"):
+            return ref_of(at) or (ref_of(top) if top >= 0 else None)
+        if top < 0:
+            return None
+        lo, hi = top, top + 1
+        while hi < len(lines) and _indent(lines[hi]) > _indent(lines[top]):
+            hi += 1
+    role = re.compile(spec["role"])
+    for i in range(lo, hi):
+        if role.search(_strip_ref(lines[i].strip())) and ref_of(i):
+            return ref_of(i)
+    return None
+
+
+# ------------------------------------------------------------- a session
+
+
+def settle(page: Page) -> None:
+    """Lets the page finish what the action started: its load, then two
+    frames for a framework's re-render."""
+    page.wait_for_load_state()
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Optional[str] = None) -> list[dict[str, str]]:
+    pd = PageDiff(page, expectation=FILTER)
+    rows = []
+    for step in steps:
+        ref = None
+        if "spec" in step or "target" in step:
+            view = pd.last_snapshot or ""
+            ref = find_ref(view, step["spec"]) if "spec" in step else resolve_ref(view, step["target"], step.get("within"))
+            if ref is None:
+                raise SystemExit(f"{step['label']}: no target in the agent's view:\n{view}")
+        act = step["act"]
+        if act == "navigate":
+            page.goto(origin + (step.get("path") or path or "/"))
+        elif act == "back":
+            page.go_back()
+        elif act == "click":
+            pd.locator(ref).click()  # type: ignore[arg-type]
+        elif act == "dblclick":
+            pd.locator(ref).dblclick()  # type: ignore[arg-type]
+        elif act == "hover":
+            pd.locator(ref).hover()  # type: ignore[arg-type]
+        elif act == "type":
+            loc = pd.locator(ref)  # type: ignore[arg-type]
+            loc.fill(step["text"])
+            if step.get("submit"):
+                loc.press("Enter")
+        elif act == "select":
+            pd.locator(ref).select_option(step["values"])  # type: ignore[arg-type]
+        settle(page)
+        answer = pd.snapshot()
+        raw = page.aria_snapshot(mode="ai")
+        rows.append({"label": step["label"], "pagediff": answer, "raw": raw, "full": pd.last_snapshot or ""})
+        print(f"{step['label']}: {len(answer)} chars (raw {len(raw)})", file=sys.stderr)
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--site", required=True, help="origin serving tests/fixtures/site")
+    ap.add_argument("--todomvc", required=True, help="origin serving npm todomvc")
+    ap.add_argument("--frameworks", default=",".join(FRAMEWORKS))
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    sessions = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            sessions.append({"name": "shop", "steps": run_session(page, args.site, SHOP)})
+            page.close()
+            for fw in args.frameworks.split(","):
+                page = browser.new_page(viewport=VIEWPORT)
+                rows = run_session(page, args.todomvc, TODO, path=f"/examples/{fw}/index.html")
+                sessions.append({"name": f"todomvc/{fw}", "steps": rows})
+                page.close()
+        finally:
+            browser.close()
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump({"playwright": playwright_version(), "sessions": sessions}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
