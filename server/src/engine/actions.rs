@@ -58,12 +58,13 @@ impl Engine {
                 )?;
                 // An entry of the same document (pushState, a fragment)
                 // is back at once; another document loads.
-                let settled = settle::settle(&tab, mark, timeout, true);
+                let nav_timeout = self.navigation_timeout();
+                let settled = settle::settle(&tab, mark, nav_timeout, true);
                 if settled.still.is_some() {
                     let _ = tab.call("Page.stopLoading", json!({}));
                     bail!(Error::User(format!(
-                        "going back did not finish loading in {} s; take a snapshot to see what loaded",
-                        timeout.as_secs()
+                        "going back did not finish loading in {} (--timeout-navigation); take a snapshot to see what loaded",
+                        shown(nav_timeout)
                     )));
                 }
                 Ok(Acted {
@@ -258,8 +259,8 @@ impl Engine {
                 .map_err(|e| {
                     if matches!(Error::of(&e), Some(Error::ScriptTimeout(_))) {
                         anyhow!(Error::User(format!(
-                            "the function did not finish within {} s (--action-timeout) and was stopped; the page is usable again, take a snapshot to see its state",
-                            timeout.as_secs()
+                            "the function did not finish within {} (--timeout-action) and was stopped; the page is usable again, take a snapshot to see its state",
+                            shown(timeout)
                         )))
                     } else {
                         e
@@ -493,8 +494,8 @@ impl Engine {
         tab.wait_loaded(token, timeout).map_err(|e| {
             if matches!(Error::of(&e), Some(Error::Timeout(_))) {
                 anyhow!(Error::User(format!(
-                    "{what} did not finish loading in {} s; take a snapshot to see what loaded",
-                    timeout.as_secs()
+                    "{what} did not finish loading in {} (--timeout-navigation); take a snapshot to see what loaded",
+                    shown(timeout)
                 )))
             } else {
                 e
@@ -505,13 +506,14 @@ impl Engine {
     pub(super) fn navigate(&self, tab: &Page, url: &str) -> Result<()> {
         self.host.check_navigation(url)?;
         let (token, mark) = self.mark(tab);
-        let r = match tab.call_within("Page.navigate", json!({ "url": url }), self.timeout()) {
+        let timeout = self.navigation_timeout();
+        let r = match tab.call_within("Page.navigate", json!({ "url": url }), timeout) {
             Ok(r) => r,
             Err(e) if Error::is_call_timeout(&e) => {
                 let _ = tab.call("Page.stopLoading", json!({}));
                 bail!(Error::User(format!(
-                    "navigation to {url} got no response within {} s and was stopped; check that the server answers",
-                    self.timeout().as_secs()
+                    "navigation to {url} got no response within {} (--timeout-navigation) and was stopped; check that the server answers",
+                    shown(timeout)
                 )));
             }
             Err(e) => return Err(e),
@@ -533,10 +535,10 @@ impl Engine {
         if r.get("loaderId").is_none() {
             // A same-document navigation (a #fragment): nothing loads, but
             // the page's hashchange handler may render a new view.
-            settle::settle(tab, mark, self.timeout(), false);
+            settle::settle(tab, mark, self.settle_timeout(), false);
             return Ok(());
         }
-        let loaded = self.wait_loaded(tab, token, self.timeout(), &format!("navigation to {url}"));
+        let loaded = self.wait_loaded(tab, token, timeout, &format!("navigation to {url}"));
         if loaded.is_err() {
             // Leave the page usable: stop what is still loading.
             let _ = tab.call("Page.stopLoading", json!({}));
@@ -544,7 +546,7 @@ impl Engine {
         }
         // Loaded; then what the page does right after (its first requests,
         // the view it renders from them), as after any other action.
-        settle::settle(tab, mark, self.timeout(), false);
+        settle::settle(tab, mark, self.settle_timeout(), false);
         Ok(())
     }
 
@@ -553,7 +555,19 @@ impl Engine {
     /// result: empty, that the page navigated, or what was still pending
     /// at the time limit.
     pub(super) fn settle(&self, tab: &Page, mark: Mark) -> String {
-        settle::settle(tab, mark, self.timeout(), false).note()
+        settle::settle(tab, mark, self.settle_timeout(), false).note()
+    }
+}
+
+/// A time limit as a person writes it: `500 ms`, `5 s`, `1.5 s`.
+pub(super) fn shown(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{} s", d.as_secs_f64())
     }
 }
 
@@ -704,10 +718,10 @@ pub(super) fn wait_text(tab: &Page, text: &str, appear: bool, timeout: Duration)
         }
         if Instant::now() > deadline {
             bail!(Error::User(format!(
-                "text {} did not {} within {} s",
+                "text {} did not {} within {} (--timeout-action)",
                 js_str(text),
                 if appear { "appear" } else { "disappear" },
-                timeout.as_secs()
+                shown(timeout)
             )));
         }
         std::thread::sleep(Duration::from_millis(50));

@@ -15,6 +15,7 @@ mod files;
 mod form;
 mod listing;
 mod modal;
+mod output;
 mod pointer;
 mod render;
 mod scripts;
@@ -41,6 +42,7 @@ use crate::refs::{Carried, Refs};
 use crate::tools::{self, Batch, Call, Parsed};
 
 pub use capture::capture_fingerprint;
+pub use output::session_log_path;
 
 /// Engine settings.
 #[derive(Debug, Clone, Default)]
@@ -57,6 +59,9 @@ pub struct EngineConfig {
     /// The browser this engine shares with others (the HTTP server's
     /// clients); `None` launches one of its own from `browser`.
     pub host: Option<Arc<BrowserHost>>,
+    /// The operator's response settings (snapshot mode, console level,
+    /// images, code, file paths, the session log).
+    pub response: crate::options::ResponseOptions,
 }
 
 /// What a tool call returns.
@@ -147,7 +152,10 @@ pub struct Engine {
     refs: Refs,
     nav_token: AtomicU64,
     /// The browser died; the next launch reports it.
-    crashed: Option<()>,
+    crashed: Option<String>,
+    /// The host's idle-close count when this engine's session opened
+    /// (a session closed by the idle timer says so, not that it crashed).
+    idle_closes: u64,
     /// Where the coordinate mouse is and which buttons it holds (`--caps
     /// vision`), for the moves, presses and wheel turns that follow.
     mouse: pointer::MouseState,
@@ -193,6 +201,7 @@ impl Engine {
             refs: Refs::new(),
             nav_token: AtomicU64::new(1),
             crashed: None,
+            idle_closes: 0,
             mouse: pointer::MouseState::default(),
             _release: ReleaseMemory,
         })
@@ -251,15 +260,19 @@ impl Engine {
 
     /// Runs a validated call.
     pub fn run(&mut self, parsed: &Parsed) -> Output {
+        self.host.call_started();
+        let started = std::time::SystemTime::now();
         let mut out = match &parsed.call {
             Call::Batch(b) => self.run_batch(b),
             _ => self.run_one(parsed, None),
         };
-        // Password values the page wrote elsewhere (crate::secrets).
+        self.host.call_ended();
+        // Password values the page wrote elsewhere, and the operator's
+        // secrets (crate::secrets).
         if let std::borrow::Cow::Owned(t) = crate::secrets::scrub(&out.text) {
             out.text = t;
         }
-        out
+        self.finish(parsed, out, started)
     }
 
     /// Resolves the expectation of a call: core tool default < server

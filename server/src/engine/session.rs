@@ -169,9 +169,8 @@ impl Engine {
         let (session, _restarted) = self.host.open()?;
         self.stopper.set_context(session.context_handle());
         self.session = Some(session);
-        Ok(self.crashed.take().map(|_| {
-            "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned()
-        }))
+        self.idle_closes = self.host.idle_closes();
+        Ok(self.crashed.take())
     }
 
     /// Before an action: a tab still busy in a page script (a loop that
@@ -195,7 +194,14 @@ impl Engine {
             self.forget(&keys);
         }
         self.stopper.set_context(None);
-        self.crashed = Some(());
+        self.crashed = Some(if self.host.idle_closes() > self.idle_closes {
+            format!(
+                "The browser was closed after {} without a call (--idle-timeout) and was relaunched: earlier tabs, pages and refs are gone.",
+                super::actions::shown(self.host.idle_timeout().unwrap_or_default())
+            )
+        } else {
+            "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned()
+        });
     }
 
     pub(super) fn forget(&mut self, keys: &[String]) {
@@ -214,8 +220,20 @@ impl Engine {
             .ok_or_else(|| anyhow!("the browser is not running"))
     }
 
+    /// The action timeout (`--timeout-action`).
     pub(super) fn timeout(&self) -> Duration {
         self.config.browser.action_timeout
+    }
+
+    /// The navigation timeout (`--timeout-navigation`).
+    pub(super) fn navigation_timeout(&self) -> Duration {
+        self.config.browser.navigation_timeout
+    }
+
+    /// How long an action's aftermath is waited for (`--timeout-settle`,
+    /// else the action timeout).
+    pub(super) fn settle_timeout(&self) -> Duration {
+        self.config.browser.settle_timeout.unwrap_or(self.timeout())
     }
 
     pub(super) fn close(&mut self) -> Output {
