@@ -192,6 +192,11 @@ impl BrowserHost {
         self.pid.store(0, Ordering::SeqCst);
     }
 
+    /// What every tab gets (the emulation, for `browser_resize`).
+    pub fn setup(&self) -> &TabSetup {
+        &self.config.setup
+    }
+
     /// The launch settings.
     pub fn browser_config(&self) -> &BrowserConfig {
         &self.config.browser

@@ -7,6 +7,7 @@ pub mod browser;
 pub mod caps;
 pub mod cdp;
 pub mod cli;
+pub mod codegen;
 pub mod config;
 pub mod context;
 pub mod demo;

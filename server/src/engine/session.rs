@@ -208,6 +208,7 @@ impl Engine {
         for k in keys {
             self.since.clear(k);
             self.refs.forget(k);
+            self.views.remove(k);
         }
         // Detector keys carry a view suffix; the page's chains are dropped
         // wholesale (the next snapshot of a new tab starts fresh anyway).
