@@ -92,6 +92,18 @@ pub enum Codegen {
     None,
 }
 
+impl Codegen {
+    /// The language of its code block, as @playwright/mcp names it.
+    pub fn fence(self) -> &'static str {
+        match self {
+            Codegen::Python => "python",
+            Codegen::Java => "java",
+            Codegen::Csharp => "csharp",
+            Codegen::Typescript | Codegen::None => "js",
+        }
+    }
+}
+
 /// `--file-paths`: how file paths are printed in results.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum FilePaths {

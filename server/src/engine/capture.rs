@@ -104,11 +104,11 @@ impl Engine {
             result.push_str(&note);
         }
         let tree = ax.as_ref().map(|_| carried.tree.clone());
+        let lang = self.config.response.codegen.unwrap_or_default();
         let response = Response {
             result: Some(result).filter(|r| !r.is_empty()),
-            code: acted
-                .code
-                .map(|c| c.render(self.config.response.codegen.unwrap_or_default())),
+            code: acted.code.map(|c| c.render(lang)),
+            code_lang: Some(lang.fence().to_owned()).filter(|l| l != "js"),
             tabs,
             tabs_requested: acted.tabs,
             page,
