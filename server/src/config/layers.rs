@@ -72,6 +72,24 @@ impl Origins {
             None => format!("--{flag}"),
         }
     }
+
+    /// A message that starts with a flag (`--browser webkit: …`) says
+    /// where the flag came from when that was not the command line.
+    pub fn attribute(&self, message: &str) -> String {
+        if message.contains(" (from ") {
+            return message.to_owned();
+        }
+        for (id, origin) in &self.0 {
+            let flag = format!("--{}", id.replace('_', "-"));
+            if let Some(rest) = message.strip_prefix(&flag)
+                && let Some(end) = rest.find(':')
+                && !rest[..end].contains(" --")
+            {
+                return format!("{flag}{} (from {origin}){}", &rest[..end], &rest[end..]);
+            }
+        }
+        message.to_owned()
+    }
 }
 
 /// The merged argument list: `argv` with the layers' arguments put in
@@ -205,6 +223,18 @@ mod tests {
         let m = check(&cmd, &merged[1..], &origins).unwrap();
         assert!(m.get_flag("headed"));
         assert!(!m.get_flag("headless"));
+    }
+
+    #[test]
+    fn messages_about_a_flag_say_where_it_came_from() {
+        let mut o = BTreeMap::new();
+        o.insert("browser".to_owned(), "PLAYWRIGHT_MCP_BROWSER".to_owned());
+        let o = Origins(o);
+        assert_eq!(
+            o.attribute("--browser webkit: not here"),
+            "--browser webkit (from PLAYWRIGHT_MCP_BROWSER): not here"
+        );
+        assert_eq!(o.attribute("--port: x"), "--port: x");
     }
 
     #[test]

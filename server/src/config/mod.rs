@@ -173,8 +173,17 @@ impl McpArgs {
     }
 
     /// Everything checked, before any browser starts: the engine's
-    /// settings (with the host) and the notes to log at start-up.
+    /// settings (with the host) and the notes to log at start-up. An error
+    /// about a flag that came from the environment or the config file says
+    /// so (`--browser webkit (from PLAYWRIGHT_MCP_BROWSER): …`).
     pub fn resolve(&self) -> Result<Resolved> {
+        self.checked().map_err(|e| {
+            let msg = format!("{e:#}");
+            anyhow!(self.origins.attribute(&msg))
+        })
+    }
+
+    fn checked(&self) -> Result<Resolved> {
         if let Some((id, flag, why)) = self.refused.refusal() {
             bail!("{}: {why}", self.named(id, flag));
         }
