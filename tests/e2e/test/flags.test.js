@@ -120,11 +120,28 @@ function cases(ctx) {
   };
 }
 
-/** Starts `mcp` with stdin closed at once: a refusal exits 2 before any browser starts, a start exits 0. */
+/** An MCP client's first two messages, then the end of stdin. */
+const HELLO = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flags', version: '1' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+].map((m) => JSON.stringify(m)).join('\n') + '\n';
+
+/**
+ * Starts `mcp` and says hello over stdio, then closes stdin: a refusal
+ * exits 2 before any browser starts; a server that starts answers the
+ * initialize request and exits 0 when stdin ends.
+ */
 function startOnly(args, env = {}) {
   return spawnSync(binary(), ['mcp', ...args], {
-    input: '', encoding: 'utf8', timeout: 20000, env: { ...process.env, ...env },
+    input: HELLO, encoding: 'utf8', timeout: 20000, env: { ...process.env, ...env },
   });
+}
+
+/** A start: exit 0, the initialize request answered, no error. */
+function assertStarted(r, what) {
+  assert.equal(r.status, 0, `${what}: ${r.stderr}`);
+  assert.match(r.stdout, /"serverInfo":\{"name":"response-diff"/, what);
+  assert.doesNotMatch(r.stderr, /unexpected argument|^error/m, what);
 }
 
 function assertRefused(r, flag, pattern, what) {
@@ -195,11 +212,7 @@ describe(`the command line of @playwright/mcp ${mcpVersion}`, () => {
         tally.refused += 1;
         continue;
       }
-      if (!c.http) {
-        const r = startOnly(args);
-        assert.equal(r.status, 0, `${flag}: ${r.stderr}`);
-        assert.doesNotMatch(r.stderr, /unexpected argument|^error/m, flag);
-      }
+      if (!c.http) assertStarted(startOnly(args), flag);
       await assertWorks(ctx, args, c, flag);
       tally.works += 1;
     }
@@ -233,8 +246,7 @@ describe(`the command line of @playwright/mcp ${mcpVersion}`, () => {
       if (c.http) {
         continue; // --port over HTTP: the flag's own case covers it.
       }
-      const r = startOnly(extra, env);
-      assert.equal(r.status, 0, `${what}: ${r.stderr}`);
+      assertStarted(startOnly(extra, env), what);
     }
     // A value that is not a switch names the variable.
     const bad = startOnly([], { PLAYWRIGHT_MCP_HEADLESS: 'yes' });
