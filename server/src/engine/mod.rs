@@ -371,11 +371,13 @@ impl Engine {
     }
 
     /// A `browser_snapshot` with diffs on: answered with the whole page
-    /// when asked (`full`) or when the tab shows another document than at
-    /// its last full view; the tab's diff chain then starts again from it.
+    /// when asked (`full`) or, under `--snapshot-mode diff`, when the tab
+    /// shows another document than at its last full view; the tab's diff
+    /// chain then starts again from it.
     fn view(&mut self, key: &str, doc: &str, full: bool) {
+        let by_mode = self.config.response.snapshot_mode == SnapshotMode::Diff;
         let (seen, generation) = self.views.entry(key.to_owned()).or_default();
-        if full || seen != doc {
+        if full || (by_mode && seen != doc) {
             *seen = doc.to_owned();
             *generation += 1;
         }
