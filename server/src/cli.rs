@@ -149,7 +149,6 @@ impl BrowserFlags {
             output_dir: self.output_dir.clone(),
             upload_roots: self.upload_roots.clone(),
             extra_args,
-            ..BrowserConfig::default()
         })
     }
 }
