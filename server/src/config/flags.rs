@@ -201,9 +201,7 @@ impl RefusedFlags {
     }
 }
 
-/// @playwright/mcp's flags accepted here that change nothing, and why
-/// (said on stderr at start-up when given; the README's table).
-pub const NO_EFFECT: &[(&str, &str)] = &[(
-    "no-webmcp",
-    "this server never collects or exposes tools a page registers through WebMCP, so there is nothing to turn off",
-)];
+/// Why `--no-webmcp`, the one @playwright/mcp flag accepted here with
+/// nothing to change, does nothing (said on stderr at start-up when given;
+/// the README's table).
+pub const NO_WEBMCP: &str = "this server never collects or exposes tools a page registers through WebMCP, so there is nothing to turn off";

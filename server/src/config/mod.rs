@@ -34,7 +34,7 @@ use crate::storage::StorageState;
 
 pub use env::{PREFIX as ENV_PREFIX, variables as env_variables};
 pub use file::{camel, kebab};
-pub use flags::{NO_EFFECT, OutputFlags, PageFlags, REFUSED, RefusedFlags};
+pub use flags::{NO_WEBMCP, OutputFlags, PageFlags, REFUSED, RefusedFlags};
 pub use layers::Origins;
 
 /// Every flag of `mcp`.
@@ -188,13 +188,11 @@ impl McpArgs {
             bail!("{}: {why}", self.named(id, flag));
         }
         let mut notes = Vec::new();
-        for (flag, why) in NO_EFFECT {
-            if flag == &"no-webmcp" && self.output.no_webmcp {
-                notes.push(format!(
-                    "{} has no effect here: {why}",
-                    self.named("no_webmcp", flag)
-                ));
-            }
+        if self.output.no_webmcp {
+            notes.push(format!(
+                "{} has no effect here: {NO_WEBMCP}",
+                self.named("no_webmcp", "no-webmcp")
+            ));
         }
         let mut browser = self.browser.config().map_err(|e| anyhow!("{e:#}"))?;
         if self.output.save_session && browser.output_dir.is_none() {
