@@ -47,9 +47,9 @@ export const STEPS = [
 
 const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
 export const CONFIGS = [
-  { id: 'ours-full', kind: 'ours', label: 'response-diff, defaults (full responses)' },
-  { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions (default maxDiffLines)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
-  { id: 'ours-diff-maxlines', kind: 'ours', label: 'response-diff, diffOptions, maxDiffLines 1,000,000', exp: { ...FILTER, diffOptions: { enabled: true, maxDiffLines: 1_000_000 } }, check: true },
+  { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
+  { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions (default maxDiffLines)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
+  { id: 'ours-diff-maxlines', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions, maxDiffLines 1,000,000', exp: { ...FILTER, diffOptions: { enabled: true, maxDiffLines: 1_000_000 } }, check: true },
 ];
 
 const site = await serveDir(modulePath('jsoneditor'));

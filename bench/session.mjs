@@ -82,10 +82,10 @@ const STEPS = [
 const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
 
 const CONFIGS = [
-  { id: 'ours-full', server: 'response-diff', label: 'response-diff, defaults (full responses)', kind: 'ours' },
-  { id: 'ours-filtered', server: 'response-diff', label: 'response-diff, expectation filtering', kind: 'ours', exp: FILTER, scoped: true },
-  { id: 'ours-diff', server: 'response-diff', label: 'response-diff, diffOptions + since', kind: 'ours', exp: { ...FILTER, diffOptions: { enabled: true } }, since: true, check: true },
-  { id: 'ours-diff-lines', server: 'response-diff', label: 'response-diff, diffOptions + since, line diffs only', kind: 'ours', exp: { ...FILTER, snapshotOptions: { diff: 'lines' }, diffOptions: { enabled: true } }, since: true, check: true },
+  { id: 'ours-full', server: 'response-diff', label: 'response-diff, --snapshot-mode full (full responses)', kind: 'ours', args: ['--snapshot-mode', 'full'] },
+  { id: 'ours-filtered', server: 'response-diff', label: 'response-diff, expectation filtering', kind: 'ours', args: ['--snapshot-mode', 'full'], exp: FILTER, scoped: true },
+  { id: 'ours-diff', server: 'response-diff', label: 'response-diff, diffOptions + since', kind: 'ours', args: ['--snapshot-mode', 'full'], exp: { ...FILTER, diffOptions: { enabled: true } }, since: true, check: true },
+  { id: 'ours-diff-lines', server: 'response-diff', label: 'response-diff, diffOptions + since, line diffs only', kind: 'ours', args: ['--snapshot-mode', 'full'], exp: { ...FILTER, snapshotOptions: { diff: 'lines' }, diffOptions: { enabled: true } }, since: true, check: true },
   { id: 'playwright-mcp', server: '@playwright/mcp', label: '@playwright/mcp, defaults', kind: 'pw' },
   { id: 'fast', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot on', kind: 'fast', exp: { includeSnapshot: true } },
   { id: 'fast-diff', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot + diffOptions', kind: 'fast', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },

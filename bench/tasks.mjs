@@ -12,20 +12,22 @@
 //   download  download a file and find it where the response says
 //
 // Usage: node bench/tasks.mjs [--bin target/release/response-diff]
-//          [--servers ours,ours-diff,pw] [--out bench-out/tasks.json] [--ours-args '…']
+//          [--servers ours,ours-full,pw] [--out bench-out/tasks.json] [--ours-args '…']
 // Pages are served on 127.0.0.1, the payment frame on localhost (another
 // site to Chromium). Every server gets the same arguments an agent written
 // for @playwright/mcp sends (`target` for element refs).
 //
 // Tokens are what the agent reads: every response, plus each snapshot file
 // @playwright/mcp links instead of inlining, once, when the task reads it
-// for a ref or a check (the agent has to open the file to act). `ours-diff`
-// is our server with diffs on (--default-expectation): the agent keeps its
+// for a ref or a check (the agent has to open the file to act). `ours` is
+// our server with no flags, which answers with diffs: the agent keeps its
 // view of each page and applies each diff or patch to it, as the app
-// sessions do (bench/harness.mjs rebuildOurs). Its floor per task: the
-// tokens of the lines the agent had not been shown before in the task,
-// counting each response's sections other than the snapshot as they are
-// and the snapshot as the page it rebuilt (bench/harness.mjs floor).
+// sessions do (bench/harness.mjs rebuildOurs). `ours-full` answers in full
+// (--snapshot-mode full); `ours-diff` turns diffs on the older way
+// (--default-expectation), for comparison with earlier runs. Its floor per
+// task: the tokens of the lines the agent had not been shown before in the
+// task, counting each response's sections other than the snapshot as they
+// are and the snapshot as the page it rebuilt (bench/harness.mjs floor).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -41,12 +43,13 @@ const opt = (name, dflt) => {
 };
 const BIN = opt('--bin', join(repo, 'target/release/response-diff'));
 const CHROMIUM = opt('--chromium', '/usr/bin/chromium');
-const SERVERS = opt('--servers', 'ours,ours-diff,pw').split(',');
+const SERVERS = opt('--servers', 'ours,ours-full,pw').split(',');
 const OUT = opt('--out', null);
 // Our server saves downloads under --output-dir; an empty --ours-args runs
 // a build that predates the flag.
 const OURS_ARGS = opt('--ours-args', '--output-dir {workdir}/out').split(' ').filter(Boolean);
 const DIFFS = ['--default-expectation', '{"diffOptions":{"enabled":true}}'];
+const FULL = ['--snapshot-mode', 'full'];
 const PASSWORD = 'hunter2-Secret!';
 const CSV = 'quarter,revenue\nQ1,100\nQ2,120\n';
 
@@ -201,8 +204,9 @@ const TASKS = {
 async function runTask(name, task, sites) {
   const workdir = mkdtempSync(join(tmpdir(), `rd-task-${task}-`));
   const kind = name.startsWith('ours') ? 'ours' : name;
-  const diffs = name === 'ours-diff';
-  const extra = kind === 'ours' ? [...OURS_ARGS.map((x) => x.replace('{workdir}', workdir)), ...(diffs ? DIFFS : [])] : [];
+  const diffs = name === 'ours' || name === 'ours-diff';
+  const mode = { 'ours-diff': DIFFS, 'ours-full': FULL }[name] ?? [];
+  const extra = kind === 'ours' ? [...OURS_ARGS.map((x) => x.replace('{workdir}', workdir)), ...mode] : [];
   const server = await connect({ kind, id: `${name}/${task}`, args: extra }, { bin: BIN, chromium: CHROMIUM, workdir });
   const s = {
     workdir,
@@ -286,7 +290,7 @@ for (const kind of SERVERS) {
 await a.close();
 await b.close();
 
-const label = { ours: 'response-diff', 'ours-diff': 'response-diff, diffs on', pw: `@playwright/mcp ${pkgVersion('@playwright/mcp')}` };
+const label = { ours: 'response-diff, no flags (diffs)', 'ours-full': 'response-diff, --snapshot-mode full', 'ours-diff': 'response-diff, diffs on (--default-expectation)', pw: `@playwright/mcp ${pkgVersion('@playwright/mcp')}` };
 const head = `| task | ${SERVERS.map((k) => label[k] ?? k).join(' | ')} |\n|---|${SERVERS.map(() => '---|').join('')}`;
 const rows = Object.keys(TASKS).map((t) => `| ${t} | ${SERVERS.map((k) => {
   const r = results[k][t];

@@ -77,8 +77,8 @@ const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn']
 // over by content identity (docs/DECISIONS.md D14), so its diff configuration
 // is the one with carried-over refs.
 export const CONFIGS = [
-  { id: 'ours-full', kind: 'ours', label: 'response-diff, defaults (full responses)' },
-  { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions (refs carried over)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
+  { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
+  { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions (refs carried over)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, defaults' },
   { id: 'fast', kind: 'fast', label: 'fast-playwright-mcp, snapshot on', exp: { includeSnapshot: true } },
   { id: 'fast-diff', kind: 'fast', label: 'fast-playwright-mcp, snapshot + diffOptions', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },

@@ -34,11 +34,40 @@ impl FromStr for Cap {
             "vision" => Ok(Cap::Vision),
             "pdf" => Ok(Cap::Pdf),
             "storage" => Ok(Cap::Storage),
-            other => Err(format!(
-                "unknown capability `{other}`; use vision, pdf or storage (comma-separated)"
-            )),
+            other => match refused(other) {
+                Some(why) => Err(format!("capability `{other}`: {why}")),
+                None => Err(format!(
+                    "unknown capability `{other}`; use vision, pdf or storage (comma-separated)"
+                )),
+            },
         }
     }
+}
+
+/// @playwright/mcp's capabilities whose tools are always on here.
+const ALWAYS_ON: &[&str] = &["core", "core-navigation", "core-tabs", "core-input"];
+
+/// Why an @playwright/mcp capability this server does not offer is
+/// refused, and what to use instead.
+fn refused(cap: &str) -> Option<&'static str> {
+    Some(match cap {
+        "devtools" | "tracing" => {
+            "its tools (tracing, video, highlighting, the debugger) are not offered by this server; leave it out"
+        }
+        "testing" => {
+            "its assertion tools (browser_verify_*, browser_generate_locator) are not offered by this server; read the page with browser_snapshot"
+        }
+        "network" => {
+            "its routing tools (browser_route, browser_network_state_set) are not offered by this server; browser_network_requests is always on"
+        }
+        "core-install" => {
+            "browser_install is not offered: this server uses an installed Chromium (make setup installs it)"
+        }
+        "config" => {
+            "browser_get_config is not offered by this server; the resolved settings are the flags, PLAYWRIGHT_MCP_* variables and config file it started with"
+        }
+        _ => return None,
+    })
 }
 
 /// The enabled groups.
@@ -46,16 +75,29 @@ impl FromStr for Cap {
 pub struct Caps(Vec<Cap>);
 
 impl Caps {
-    /// Parses `vision,pdf,storage` (empty items are ignored).
+    /// Parses `vision,pdf,storage` (empty items are ignored, and so are
+    /// @playwright/mcp's `core` capabilities, always on here).
     pub fn parse(list: &str) -> Result<Caps, String> {
         let mut caps = Vec::new();
-        for item in list.split(',').filter(|s| !s.trim().is_empty()) {
+        for item in list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && !ALWAYS_ON.contains(s))
+        {
             let cap: Cap = item.parse()?;
             if !caps.contains(&cap) {
                 caps.push(cap);
             }
         }
         Ok(Caps(caps))
+    }
+
+    /// These groups and `cap`.
+    pub fn with(mut self, cap: Cap) -> Caps {
+        if !self.0.contains(&cap) {
+            self.0.push(cap);
+        }
+        self
     }
 
     /// Every group (for tests and the full catalog).
@@ -112,9 +154,18 @@ mod tests {
         assert!(!Caps::default().allows("browser_pdf_save"));
         assert!(Caps::parse("pdf").unwrap().allows("browser_pdf_save"));
         assert!(
-            Caps::parse("tracing")
+            Caps::parse("teleport")
                 .unwrap_err()
                 .contains("vision, pdf or storage")
+        );
+        assert_eq!(
+            Caps::parse("core,core-tabs,pdf").unwrap(),
+            Caps::parse("pdf").unwrap()
+        );
+        assert!(
+            Caps::parse("devtools")
+                .unwrap_err()
+                .starts_with("capability `devtools`: its tools (tracing")
         );
     }
 }

@@ -23,52 +23,148 @@ use crate::browser::BrowserConfig;
 use crate::engine::{Engine, EngineConfig, capture_fingerprint};
 use crate::tools;
 
-/// Browser flags shared by the commands that open pages.
-#[derive(Args, Clone, Debug)]
+/// Browser flags shared by the commands that open pages (@playwright/mcp's
+/// names and units; our older names are kept as aliases).
+#[derive(Args, Clone, Debug, Default)]
 pub struct BrowserFlags {
-    /// Chromium binary (default: $CHROMIUM, Debian's chromium, then PATH).
+    /// Path to the browser executable (default: $CHROMIUM, Debian's
+    /// chromium, then PATH; see --browser).
     #[arg(long, value_name = "PATH")]
     pub executable_path: Option<PathBuf>,
+    /// Browser or Chrome channel: chromium (the default), chrome, chrome-beta,
+    /// chrome-dev, chrome-canary, msedge, msedge-beta, msedge-dev,
+    /// msedge-canary. firefox and webkit are refused: this server drives
+    /// the browser over CDP.
+    #[arg(long, value_name = "BROWSER")]
+    pub browser: Option<String>,
+    /// Run the browser headless: the default here (--headed shows it).
+    #[arg(long, overrides_with = "headed")]
+    pub headless: bool,
     /// Show the browser window instead of running headless.
-    #[arg(long)]
+    #[arg(long, overrides_with = "headless")]
     pub headed: bool,
-    /// Viewport size, WIDTHxHEIGHT, e.g. 1280x720 (--viewport is the old name).
-    #[arg(long = "viewport-size", visible_alias = "viewport", default_value = "1280x800", value_parser = parse_viewport, value_name = "SIZE")]
-    pub viewport: (u32, u32),
+    /// Enable Chromium's sandbox (the default unless running as root, where
+    /// Chromium cannot run sandboxed).
+    #[arg(long, overrides_with = "no_sandbox")]
+    pub sandbox: bool,
+    /// Disable Chromium's sandbox.
+    #[arg(long, overrides_with = "sandbox")]
+    pub no_sandbox: bool,
+    /// Browser viewport size in pixels, WIDTHxHEIGHT, e.g. 1280x720
+    /// (default 1280x800; --viewport is the old name).
+    #[arg(long = "viewport-size", visible_alias = "viewport", value_parser = parse_viewport, value_name = "SIZE")]
+    pub viewport: Option<(u32, u32)>,
     /// Profile directory (default: a fresh one, removed on exit).
     #[arg(long, value_name = "DIR")]
     pub user_data_dir: Option<PathBuf>,
-    /// Time limit of one action (navigation, waiting), in seconds.
-    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
-    pub action_timeout: u64,
+    /// Name of the profile directory inside --user-data-dir to use, e.g.
+    /// "Profile 1" (Chromium's --profile-directory).
+    #[arg(long, value_name = "NAME")]
+    pub profile_dir_name: Option<String>,
+    /// Action timeout in milliseconds: clicks, typing, waiting for text,
+    /// scripts (default 30000).
+    #[arg(long, value_name = "MS", value_parser = parse_ms)]
+    pub timeout_action: Option<u64>,
+    /// Navigation timeout in milliseconds (default 30000).
+    #[arg(long, value_name = "MS", value_parser = parse_ms)]
+    pub timeout_navigation: Option<u64>,
+    /// The longest wait after an action for the work it started
+    /// (navigation, requests, DOM changes) to settle, in milliseconds
+    /// (default: the action timeout).
+    #[arg(long, value_name = "MS", value_parser = parse_ms)]
+    pub timeout_settle: Option<u64>,
+    /// The old timeout flag, in seconds: sets the action and navigation
+    /// timeouts (--timeout-action and --timeout-navigation win).
+    #[arg(long, value_name = "SECONDS")]
+    pub action_timeout: Option<u64>,
     /// JavaScript dialogs: ask (the agent answers with browser_handle_dialog),
     /// or accept / dismiss them at once (unattended runs).
     #[arg(long, value_enum, default_value = "ask")]
     pub dialogs: crate::modal::DialogPolicy,
-    /// Save downloads here (default: a fresh temporary directory).
+    /// Directory for output files: downloads, PDFs, storage states, saved
+    /// sessions (default: a fresh temporary directory).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
     /// Allow browser_file_upload from this directory (repeatable; default:
     /// the working directory).
     #[arg(long = "upload-root", value_name = "DIR")]
     pub upload_roots: Vec<PathBuf>,
+    /// More Chromium flags (the config file's browser.launchOptions.args).
+    #[arg(
+        long = "chromium-arg",
+        value_name = "FLAG",
+        hide = true,
+        allow_hyphen_values = true
+    )]
+    pub chromium_args: Vec<String>,
 }
 
+/// The default time limit of an action and of a navigation.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default viewport.
+pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 800);
+
 impl BrowserFlags {
-    /// The launch settings.
-    pub fn config(&self) -> BrowserConfig {
-        BrowserConfig {
-            executable: self.executable_path.clone(),
+    /// The launch settings; the browser (`--browser`) and the sandbox are
+    /// checked here, before anything starts.
+    pub fn config(&self) -> Result<BrowserConfig> {
+        let old = self.action_timeout.map(|s| Duration::from_secs(s.max(1)));
+        let ms = |v: Option<u64>| v.map(|ms| Duration::from_millis(ms.max(1)));
+        // A browser that is not Chromium is refused even when the
+        // executable is given.
+        let channel = crate::browser::Channel::parse(self.browser.as_deref())?;
+        let executable = match &self.executable_path {
+            Some(p) => Some(p.clone()),
+            None => channel.executable()?,
+        };
+        let sandbox = if self.sandbox {
+            if crate::browser::is_root() {
+                bail!(
+                    "--sandbox: Chromium cannot run sandboxed as root (uid 0); run the server as another user, or leave --sandbox out"
+                );
+            }
+            true
+        } else if self.no_sandbox {
+            false
+        } else {
+            !crate::browser::is_root()
+        };
+        let mut extra_args = self.chromium_args.clone();
+        if let Some(name) = &self.profile_dir_name {
+            extra_args.push(format!("--profile-directory={name}"));
+        }
+        Ok(BrowserConfig {
+            executable,
             headless: !self.headed,
-            viewport: self.viewport,
+            sandbox,
+            viewport: self.viewport.unwrap_or(DEFAULT_VIEWPORT),
             user_data_dir: self.user_data_dir.clone(),
-            action_timeout: Duration::from_secs(self.action_timeout.max(1)),
+            action_timeout: ms(self.timeout_action).or(old).unwrap_or(DEFAULT_TIMEOUT),
+            navigation_timeout: ms(self.timeout_navigation)
+                .or(old)
+                .unwrap_or(DEFAULT_TIMEOUT),
+            settle_timeout: ms(self.timeout_settle),
             dialogs: self.dialogs,
             output_dir: self.output_dir.clone(),
             upload_roots: self.upload_roots.clone(),
-            extra_args: Vec::new(),
-        }
+            extra_args,
+        })
     }
+}
+
+/// Milliseconds: a whole number (@playwright/mcp's timeouts).
+pub fn parse_ms(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    s.parse::<u64>()
+        .ok()
+        .or_else(|| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite() && *f >= 0.0)
+                .map(|f| f.round() as u64)
+        })
+        .ok_or_else(|| format!("`{s}` is not a number of milliseconds"))
 }
 
 fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
@@ -258,7 +354,7 @@ pub fn default_baseline_dir() -> PathBuf {
 /// Opens `url` in a fresh browser and returns the engine (for more reads).
 fn open(url: &str, browser: &BrowserFlags) -> Result<Engine> {
     let mut engine = Engine::new(EngineConfig {
-        browser: browser.config(),
+        browser: browser.config()?,
         ..EngineConfig::default()
     })?;
     let mut args = Map::new();

@@ -14,8 +14,9 @@
 //! ([`TabSetup`]) are in `browser/context.rs`, which the browser session
 //! uses; they are re-exported here.
 
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
 
@@ -45,6 +46,15 @@ pub struct HostConfig {
     /// Given to every new context (an attached browser was started
     /// without our proxy flags).
     pub proxy: Option<Proxy>,
+    /// CDP permission types granted to every context
+    /// (`--grant-permissions`).
+    pub permissions: Vec<String>,
+    /// Close a launched browser after this long without a call
+    /// (`--idle-timeout`); the next call relaunches it.
+    pub idle_timeout: Option<Duration>,
+    /// Refuse navigations to `file:` URLs (unless
+    /// `--allow-unrestricted-file-access`).
+    pub block_file_urls: bool,
 }
 
 /// The browser every session of this server uses.
@@ -52,6 +62,16 @@ pub struct BrowserHost {
     config: HostConfig,
     chromium: Mutex<Option<Arc<Chromium>>>,
     pid: Arc<AtomicU32>,
+    /// When the last call ended, and whether one runs (the idle timer).
+    activity: Mutex<Activity>,
+    /// How many times the idle timer closed the browser.
+    idle_closes: AtomicU64,
+}
+
+#[derive(Debug)]
+struct Activity {
+    last: Instant,
+    running: usize,
 }
 
 impl std::fmt::Debug for BrowserHost {
@@ -65,11 +85,74 @@ impl std::fmt::Debug for BrowserHost {
 impl BrowserHost {
     /// A host; nothing starts until a session is opened.
     pub fn new(config: HostConfig) -> Arc<BrowserHost> {
-        Arc::new(BrowserHost {
+        let idle = config.idle_timeout;
+        let host = Arc::new(BrowserHost {
             config,
             chromium: Mutex::new(None),
             pid: Arc::new(AtomicU32::new(0)),
-        })
+            activity: Mutex::new(Activity {
+                last: Instant::now(),
+                running: 0,
+            }),
+            idle_closes: AtomicU64::new(0),
+        });
+        if let Some(idle) = idle {
+            let weak = Arc::downgrade(&host);
+            std::thread::Builder::new()
+                .name("idle-timer".into())
+                .spawn(move || idle_timer(weak, idle))
+                .ok();
+        }
+        host
+    }
+
+    /// A call starts: the idle timer waits for it.
+    pub fn call_started(&self) {
+        let mut a = lock(&self.activity);
+        a.running += 1;
+        a.last = Instant::now();
+    }
+
+    /// A call ended: the idle time counts from now.
+    pub fn call_ended(&self) {
+        let mut a = lock(&self.activity);
+        a.running = a.running.saturating_sub(1);
+        a.last = Instant::now();
+    }
+
+    /// How many times the idle timer closed the browser (an engine whose
+    /// session died compares it with the count when it opened).
+    pub fn idle_closes(&self) -> u64 {
+        self.idle_closes.load(Ordering::SeqCst)
+    }
+
+    /// `--idle-timeout`.
+    pub fn idle_timeout(&self) -> Option<Duration> {
+        self.config.idle_timeout
+    }
+
+    /// Closes a launched browser that has been idle for `idle`; returns
+    /// whether it did.
+    fn close_if_idle(&self, idle: Duration) -> bool {
+        {
+            let a = lock(&self.activity);
+            if a.running > 0 || a.last.elapsed() < idle {
+                return false;
+            }
+        }
+        let launched = lock(&self.chromium)
+            .as_ref()
+            .is_some_and(|c| c.pid().is_some());
+        if !launched {
+            return false;
+        }
+        tracing::info!(
+            "closing the browser: no call for {} ms (--idle-timeout); the next call relaunches it",
+            idle.as_millis()
+        );
+        self.idle_closes.fetch_add(1, Ordering::SeqCst);
+        self.shutdown();
+        true
     }
 
     /// A host that launches its browser for one engine, tabs in the
@@ -118,6 +201,11 @@ impl BrowserHost {
         self.pid.store(0, Ordering::SeqCst);
     }
 
+    /// What every tab gets (the emulation, for `browser_resize`).
+    pub fn setup(&self) -> &TabSetup {
+        &self.config.setup
+    }
+
     /// The launch settings.
     pub fn browser_config(&self) -> &BrowserConfig {
         &self.config.browser
@@ -125,6 +213,15 @@ impl BrowserHost {
 
     /// Refuses a navigation the origin policy blocks, with what to do.
     pub fn check_navigation(&self, url: &str) -> Result<()> {
+        if self.config.block_file_urls
+            && url
+                .get(..5)
+                .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+        {
+            bail!(Error::User(format!(
+                "navigation to {url} is refused: file: URLs are blocked unless the server runs with --allow-unrestricted-file-access"
+            )));
+        }
         if let Some(p) = &self.config.setup.policy
             && let Some(why) = p.refusal(url)
         {
@@ -144,7 +241,10 @@ impl BrowserHost {
         let setup = Arc::clone(&self.config.setup);
         let session = if self.config.own_contexts {
             let ctx = ContextHandle::create(chromium.cdp(), self.config.proxy.as_ref())?;
-            if let Err(e) = chromium.allow_downloads(Some(ctx.id())) {
+            if let Err(e) = chromium
+                .allow_downloads(Some(ctx.id()))
+                .and_then(|()| self.grant_permissions(&chromium, Some(ctx.id())))
+            {
                 ctx.dispose();
                 return Err(e);
             }
@@ -157,6 +257,9 @@ impl BrowserHost {
             }
             Session::open(chromium, Some(ctx), setup, timeout, dialogs)?
         } else {
+            if fresh {
+                self.grant_permissions(&chromium, None)?;
+            }
             if fresh && let Some(state) = &self.config.storage_state {
                 state
                     .load(chromium.cdp(), None, &setup)
@@ -169,6 +272,28 @@ impl BrowserHost {
             }
         };
         Ok((session, restarted))
+    }
+
+    /// Grants `--grant-permissions` to a context (`None`: the default one),
+    /// for every origin.
+    fn grant_permissions(&self, chromium: &Chromium, context: Option<&str>) -> Result<()> {
+        if self.config.permissions.is_empty() {
+            return Ok(());
+        }
+        let mut params = serde_json::json!({ "permissions": self.config.permissions });
+        if let Some(c) = context {
+            params["browserContextId"] = serde_json::json!(c);
+        }
+        chromium
+            .cdp()
+            .call(
+                None,
+                "Browser.grantPermissions",
+                params,
+                Duration::from_secs(5),
+            )
+            .map_err(|e| e.context("granting --grant-permissions"))?;
+        Ok(())
     }
 
     /// The browser: the running one, or a new launch (or connection).
@@ -216,6 +341,17 @@ impl BrowserHost {
     pub fn release(&self) {
         lock(&self.chromium).take();
         self.pid.store(0, Ordering::SeqCst);
+    }
+}
+
+/// Closes the host's browser after `idle` without a call, until the host
+/// is gone.
+fn idle_timer(host: Weak<BrowserHost>, idle: Duration) {
+    let tick = (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(30));
+    loop {
+        std::thread::sleep(tick);
+        let Some(host) = host.upgrade() else { return };
+        host.close_if_idle(idle);
     }
 }
 

@@ -499,7 +499,7 @@ pub fn run(a: DemoArgs) -> Result<ExitCode> {
     let site = Site::serve(&dir, 0).with_context(|| format!("serving {}", dir.display()))?;
     eprintln!("serving {} at {}", dir.display(), site.origin());
     let engine = Engine::new(EngineConfig {
-        browser: a.browser.config(),
+        browser: a.browser.config()?,
         ..EngineConfig::default()
     })?;
     let report = session(&site, engine)?;

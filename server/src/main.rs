@@ -1,16 +1,12 @@
 //! `response-diff`: the MCP server (`mcp`) and command-line tools.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow};
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use response_diff::expectation::Expectation;
-use response_diff_server::caps::Caps;
-use response_diff_server::cli::BrowserFlags;
-use response_diff_server::config::{ServeFlags, file_args};
+use anyhow::{Context, Result};
+use clap::{CommandFactory, Parser, Subcommand};
+use response_diff_server::config::{McpArgs, parse_mcp};
 use response_diff_server::context::BrowserHost;
 use response_diff_server::engine::{Engine, EngineConfig};
 use response_diff_server::http::HttpOptions;
@@ -32,29 +28,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the MCP tools on stdin/stdout (put this in an MCP client's
-    /// config), or over streamable HTTP with --port.
+    /// config), or over streamable HTTP with --port. Takes @playwright/mcp's
+    /// flags, PLAYWRIGHT_MCP_* variables and config file.
     #[command(args_override_self = true)]
-    Mcp {
-        #[command(flatten)]
-        browser: BrowserFlags,
-        #[command(flatten)]
-        serve: ServeFlags,
-        /// Default expectation (JSON) for every call, e.g. '{"diffOptions":{"enabled":true}}'.
-        /// Calls and batches refine it.
-        #[arg(long, value_name = "JSON")]
-        default_expectation: Option<String>,
-        /// Keep named fingerprint baselines in this directory (default: memory only).
-        #[arg(long, value_name = "DIR")]
-        baseline_dir: Option<PathBuf>,
-        /// Opt-in tools, comma-separated: vision (coordinate mouse), pdf, storage
-        /// (browser_storage_state) (default: none).
-        #[arg(long, value_name = "LIST", value_parser = Caps::parse)]
-        caps: Option<Caps>,
-        /// Print password field values as they are (for testing a page);
-        /// by default they are masked in every response.
-        #[arg(long)]
-        reveal_passwords: bool,
-    },
+    Mcp(Box<McpArgs>),
     /// Read a web page's accessibility tree; with --since, only what changed.
     Read(cli::ReadArgs),
     /// Diff two text files (response diff: unified, split or minimal).
@@ -81,7 +58,7 @@ fn main() -> ExitCode {
         // SAFETY: first thing in main, before any other thread exists.
         unsafe { std::env::set_var("RUST_LIB_BACKTRACE", "0") };
     }
-    let cli = match parse() {
+    let (cli, notes) = match parse() {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -95,7 +72,7 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Command::Diff(_)) {
         init_logs();
     }
-    match run(cli) {
+    match run(cli, notes) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -116,57 +93,39 @@ fn init_logs() {
         .init();
 }
 
-/// The command line; for `mcp --config FILE`, with the file's flags in
-/// front of the given ones (which win).
-fn parse() -> Result<Cli> {
+/// The command line; for `mcp`, with the `PLAYWRIGHT_MCP_*` variables and
+/// the config file folded in (the command line wins, then the
+/// environment, then the file).
+fn parse() -> Result<(Cli, Vec<String>)> {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = Cli::parse_from(&argv);
-    let Command::Mcp { serve, .. } = &cli.command else {
-        return Ok(cli);
+    let Command::Mcp(_) = &cli.command else {
+        return Ok((cli, Vec::new()));
     };
-    let Some(path) = serve.config.clone() else {
-        return Ok(cli);
-    };
-    let mut cmd = Cli::command();
-    let given = cmd.clone().get_matches_from(&argv);
-    let (_, given) = given.subcommand().ok_or_else(|| anyhow!("no subcommand"))?;
-    let mcp = cmd
-        .find_subcommand_mut("mcp")
-        .ok_or_else(|| anyhow!("no mcp command"))?;
-    let from_file = file_args(&path, mcp, given)?;
-    let at = argv.iter().position(|a| a == "mcp").unwrap_or(1);
-    let mut merged: Vec<std::ffi::OsString> = argv[..=at].to_vec();
-    merged.extend(from_file);
-    merged.extend(argv[at + 1..].iter().cloned());
-    let matches = Cli::command().get_matches_from(&merged);
-    Ok(Cli::from_arg_matches(&matches)?)
+    let lookup = |name: &str| std::env::var(name).ok();
+    let (matches, origins, notes) = parse_mcp(&Cli::command(), &argv, &lookup)?;
+    let args = McpArgs::from_matches(&matches, origins)?;
+    Ok((
+        Cli {
+            command: Command::Mcp(Box::new(args)),
+        },
+        notes,
+    ))
 }
 
-fn run(cli: Cli) -> Result<ExitCode> {
+fn run(cli: Cli, notes: Vec<String>) -> Result<ExitCode> {
     match cli.command {
-        Command::Mcp {
-            browser,
-            serve,
-            default_expectation,
-            baseline_dir,
-            caps,
-            reveal_passwords,
-        } => {
-            response_diff_server::secrets::set_reveal(reveal_passwords);
-            let default_expectation = match default_expectation {
-                Some(json) => Expectation::from_json_at(&json, "--default-expectation")
-                    .map_err(|e| anyhow!("{e}"))?,
-                None => Expectation::default(),
-            };
+        Command::Mcp(args) => {
             // Everything is checked here, before any browser starts.
-            let host_config = serve.host_config(browser.config())?;
-            let host = BrowserHost::new(host_config.clone());
+            let resolved = args.resolve()?;
+            for note in notes.iter().chain(&resolved.notes) {
+                tracing::info!("{note}");
+            }
+            let serve = args.serve.clone();
+            let host = BrowserHost::new(resolved.host.clone());
             let base = EngineConfig {
-                browser: host_config.browser,
-                default_expectation,
-                baseline_dir,
-                caps: caps.unwrap_or_default(),
                 host: Some(Arc::clone(&host)),
+                ..resolved.engine
             };
             let first = Engine::new(base.clone())?;
             let rt = tokio::runtime::Builder::new_multi_thread()

@@ -51,6 +51,8 @@ use crate::tools::{self, Call, Parsed, desc};
 #[derive(Clone)]
 pub struct McpServer {
     engine: Arc<Mutex<Engine>>,
+    /// `--snapshot-mode`, for the instructions.
+    mode: crate::options::SnapshotMode,
     stopper: Stopper,
     action_timeout: Duration,
     tool_router: ToolRouter<Self>,
@@ -60,9 +62,12 @@ impl McpServer {
     /// A server around an engine.
     pub fn new(engine: Engine) -> McpServer {
         let stopper = engine.stopper();
-        let action_timeout = engine.config().browser.action_timeout;
+        let browser = &engine.config().browser;
+        let action_timeout = browser.action_timeout.max(browser.navigation_timeout);
         let tool_router = Self::router_for(&engine.config().caps);
+        let mode = engine.config().response.snapshot_mode;
         McpServer {
+            mode,
             engine: Arc::new(Mutex::new(engine)),
             stopper,
             action_timeout,
@@ -142,7 +147,12 @@ impl McpServer {
 }
 
 fn to_result(out: Output) -> CallToolResult {
-    let mut content = vec![ContentBlock::text(out.text)];
+    // `--image-responses only`: a response with images is the images alone.
+    let mut content = if out.text.is_empty() && !out.images.is_empty() {
+        Vec::new()
+    } else {
+        vec![ContentBlock::text(out.text)]
+    };
     for image in out.images {
         content.push(ContentBlock::image(
             base64::engine::general_purpose::STANDARD.encode(&image.data),
@@ -230,12 +240,20 @@ impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("response-diff", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Drives a headless Chromium. Act on elements by the [ref=eN] of the latest snapshot. \
-                 To pay only for what changed: expectation.diffOptions.enabled (a diff of the page \
-                 snapshot since the previous call on the tab), browser_snapshot with since=<ts>, \
-                 snapshotOptions.selector to scope a snapshot.",
-            )
+            .with_instructions(match self.mode {
+                crate::options::SnapshotMode::Diff => {
+                    "Drives a headless Chromium. Act on elements by the [ref=eN] of the latest snapshot. \
+                     Responses show what changed on the page since your last view of it: a patch by \
+                     ref or a line diff, applied to what you saw; browser_snapshot with full=true \
+                     shows the whole page. snapshotOptions.selector scopes a snapshot."
+                }
+                _ => {
+                    "Drives a headless Chromium. Act on elements by the [ref=eN] of the latest snapshot. \
+                     To pay only for what changed: expectation.diffOptions.enabled (a diff of the page \
+                     snapshot since the previous call on the tab), browser_snapshot with since=<ts>, \
+                     snapshotOptions.selector to scope a snapshot."
+                }
+            })
     }
 }
 

@@ -12,13 +12,22 @@
 //! response text: a console message the page logged it in, the URL a GET
 //! form put it in (raw or form-encoded), a `browser_evaluate` result.
 //!
-//! The switch and the values seen are process-wide: the switch is an
-//! operator flag, set once at start, and the snapshot reader (`crate::ax`)
+//! The operator's secrets (`--secrets FILE`, dotenv, @playwright/mcp's
+//! flag; or the config file's `secrets`) go further: a listed value never
+//! appears in a response. Wherever a response would show it (in any of the
+//! spellings above) it reads `<secret>NAME</secret>`, as in
+//! @playwright/mcp, whatever its length and with or without
+//! `--reveal-passwords`. An agent types a secret by its name
+//! ([`named`]): `browser_type` and `browser_fill_form` given exactly a
+//! secret's name type its value.
+//!
+//! The switch, the secrets and the values seen are process-wide: they are
+//! operator flags, set once at start, and the snapshot reader (`crate::ax`)
 //! has no engine to ask.
 
 use std::borrow::Cow;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, RwLock};
 
 use crate::error::lock;
 
@@ -26,6 +35,31 @@ static REVEAL: AtomicBool = AtomicBool::new(false);
 
 /// Values seen, newest last, at most [`MAX_REMEMBERED`].
 static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// The operator's secrets, `(name, value)`, longest value first.
+static NAMED: RwLock<Vec<(String, String)>> = RwLock::new(Vec::new());
+
+/// Sets the operator's secrets (empty values are left out).
+pub fn set_named(mut secrets: Vec<(String, String)>) {
+    secrets.retain(|(n, v)| !n.is_empty() && !v.is_empty());
+    secrets.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
+    *NAMED.write().unwrap_or_else(|e| e.into_inner()) = secrets;
+}
+
+/// The value of the secret named exactly `text`, if it is one.
+pub fn named(text: &str) -> Option<String> {
+    NAMED
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(n, _)| n == text)
+        .map(|(_, v)| v.clone())
+}
+
+/// How a secret's value reads in a response.
+pub fn secret_mark(name: &str) -> String {
+    format!("<secret>{name}</secret>")
+}
 
 /// Shorter values are masked in fields but not searched for in other
 /// text: a 3-letter password would mask every word that contains it.
@@ -79,23 +113,38 @@ pub fn remember(value: &str) {
     }
 }
 
-/// `text` with every remembered password value (as typed, form-encoded,
-/// URL-encoded or JSON-escaped) replaced by its mask.
+/// The spellings of a value a response may carry it in: as typed,
+/// URL-encoded, form-encoded and JSON-escaped.
+fn spellings(v: &str) -> [String; 4] {
+    let form: String = form_urlencoded::byte_serialize(v.as_bytes()).collect();
+    let json = serde_json::to_string(v).unwrap_or_default();
+    let json = json.trim_matches('"').to_owned();
+    [v.to_owned(), form.replace('+', "%20"), form, json]
+}
+
+/// `text` with every secret of the operator's replaced by its name, and
+/// every remembered password value replaced by its mask (each in any of
+/// its spellings: as typed, form-encoded, URL-encoded or JSON-escaped).
 pub fn scrub(text: &str) -> Cow<'_, str> {
+    let mut out = Cow::Borrowed(text);
+    for (name, value) in NAMED.read().unwrap_or_else(|e| e.into_inner()).iter() {
+        let mark = secret_mark(name);
+        for variant in spellings(value) {
+            if out.contains(&variant) {
+                out = Cow::Owned(out.replace(&variant, &mark));
+            }
+        }
+    }
     if revealed() {
-        return Cow::Borrowed(text);
+        return out;
     }
     let seen = lock(&SEEN);
-    let mut out = Cow::Borrowed(text);
     // Longest first, so a value that contains another is masked whole.
     let mut values: Vec<&String> = seen.iter().collect();
     values.sort_by_key(|v| std::cmp::Reverse(v.len()));
     for v in values {
-        let form: String = form_urlencoded::byte_serialize(v.as_bytes()).collect();
-        let json = serde_json::to_string(v).unwrap_or_default();
-        let json = json.trim_matches('"').to_owned();
         let masked = mask(v);
-        for variant in [v.clone(), form.replace('+', "%20"), form, json] {
+        for variant in spellings(v) {
             if out.contains(&variant) {
                 out = Cow::Owned(out.replace(&variant, &masked));
             }
@@ -124,6 +173,21 @@ mod tests {
         assert_eq!(shown_value(Some("text"), "ada".into()), "ada");
         assert_eq!(shown_value(None, "ada".into()), "ada");
         assert_eq!(shown_value(Some("password"), String::new()), "");
+    }
+
+    #[test]
+    fn secrets_read_as_their_names() {
+        set_named(vec![
+            ("API_KEY".into(), "s3cr3t-value!".into()),
+            ("EMPTY".into(), String::new()),
+        ]);
+        assert_eq!(named("API_KEY").as_deref(), Some("s3cr3t-value!"));
+        assert_eq!(named("EMPTY"), None);
+        assert_eq!(
+            scrub("typed s3cr3t-value! into ?k=s3cr3t-value%21"),
+            "typed <secret>API_KEY</secret> into ?k=<secret>API_KEY</secret>"
+        );
+        set_named(Vec::new());
     }
 
     #[test]

@@ -101,7 +101,8 @@ pub fn render(
     if expectation.include_code
         && let Some(code) = response.code.as_deref().filter(|c| !c.trim().is_empty())
     {
-        section(&mut out, "Ran Playwright code", &fence("js", code));
+        let lang = response.code_lang.as_deref().unwrap_or("js");
+        section(&mut out, "Ran Playwright code", &fence(lang, code));
     }
     if expectation.include_tabs && !response.tabs.is_empty() {
         let mut body = String::new();

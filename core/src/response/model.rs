@@ -21,6 +21,10 @@ pub struct Response {
     /// Code equivalent to what was run (e.g. Playwright JavaScript).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    /// The language of `code`, for its code block (`js` when not given;
+    /// `python`, `java`, `csharp`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_lang: Option<String>,
     /// Open tabs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tabs: Vec<Tab>,

@@ -124,6 +124,7 @@ impl AxSnapshot {
                 children: self.regroup(backend, self.convert_children(i, depth)),
                 targetable: self.targetable(backend),
                 click_root: self.click_root(backend),
+                bounds: None,
             };
             return normalize(node, &|a, b| self.apart(a, b));
         }
@@ -194,6 +195,7 @@ impl AxSnapshot {
             children: Vec::new(),
             targetable: self.targetable(backend),
             click_root: self.click_root(backend),
+            bounds: None,
         };
         if node.name.is_empty()
             && let Some(d) = dom

@@ -92,6 +92,9 @@ pub(super) struct DomNode {
     pub(super) visibility: Option<String>,
     /// A pseudo-element's computed `content`, as CSS.
     pub(super) content: Option<String>,
+    /// Its (first) box in its document's viewport: `[x, y, width, height]`
+    /// in CSS pixels, as `getBoundingClientRect` gives it.
+    pub(super) bounds: Option<[f64; 4]>,
 }
 
 impl DomNode {
@@ -204,6 +207,8 @@ impl DomFacts {
                 }
             }
             let mut seen_pseudo = std::collections::HashSet::new();
+            let scroll = |k: &str| doc.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+            let (scroll_x, scroll_y) = (scroll("scrollOffsetX"), scroll("scrollOffsetY"));
             if let Some(layout) = doc.get("layout") {
                 let styles = layout.get("styles").and_then(Value::as_array);
                 for (k, i) in ints(layout.get("nodeIndex")).into_iter().enumerate() {
@@ -235,6 +240,18 @@ impl DomFacts {
                             r.get(2).and_then(Value::as_f64).unwrap_or(0.0) > 0.0
                                 && r.get(3).and_then(Value::as_f64).unwrap_or(0.0) > 0.0
                         });
+                    if built[i].bounds.is_none()
+                        && let Some(r) = layout
+                            .get("bounds")
+                            .and_then(|b| b.get(k))
+                            .and_then(Value::as_array)
+                        && let [x, y, w, h] = r
+                            .iter()
+                            .map(|v| v.as_f64().unwrap_or(0.0))
+                            .collect::<Vec<_>>()[..]
+                    {
+                        built[i].bounds = Some([x - scroll_x, y - scroll_y, w, h]);
+                    }
                     built[i].visible = sized && style(2).as_deref() == Some("visible");
                     built[i].targetable = built[i].visible && style(3).as_deref() != Some("none");
                     built[i].pointer = style(4).as_deref() == Some("pointer");

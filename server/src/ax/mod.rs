@@ -48,12 +48,27 @@ mod read;
 mod role;
 mod wrappers;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use response_diff::tree::Tree;
 
 pub use dom::{DOM_SNAPSHOT_METHOD, DomFacts, dom_snapshot_params};
 pub use model::AxSnapshot;
 
 pub use crate::frames::parse_ref;
+
+/// `--snapshot-boxes`: an operator flag, set once at start (the reader
+/// has no engine to ask).
+static BOXES: AtomicBool = AtomicBool::new(false);
+
+/// Turns each element's `[box=x,y,width,height]` on or off.
+pub fn set_boxes(on: bool) {
+    BOXES.store(on, Ordering::SeqCst);
+}
+
+fn boxes() -> bool {
+    BOXES.load(Ordering::SeqCst)
+}
 
 impl AxSnapshot {
     /// The whole page as an aria tree.

@@ -56,4 +56,6 @@ pub(super) struct Node {
     /// A click target of its own (see [`super::dom::DomNode::click_root`]): kept
     /// even when it is an empty generic or a nameless image.
     pub(super) click_root: bool,
+    /// Its box in its document's viewport (`--snapshot-boxes`).
+    pub(super) bounds: Option<[f64; 4]>,
 }

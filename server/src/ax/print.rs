@@ -8,7 +8,7 @@
 //! - a generic child repeating its parent's name is dropped; a nameless
 //!   image shows nothing.
 
-use response_diff::tree::Element;
+use response_diff::tree::{Bounds, Element};
 
 use super::dom::MAX_DEPTH;
 use super::model::{AxSnapshot, Item, Node};
@@ -174,6 +174,12 @@ fn to_element(item: Item) -> Element {
             let n = *n;
             let mut e = Element::new(n.role, n.name);
             e.aria_ref = n.backend.map(crate::frames::ref_text);
+            e.bounds = n.bounds.map(|[x, y, width, height]| Bounds {
+                x: x.round(),
+                y: y.round(),
+                width: width.round(),
+                height: height.round(),
+            });
             e.states = n.states;
             e.props = n.props;
             e.value = n.value;
@@ -224,9 +230,25 @@ impl AxSnapshot {
         below(&up_a, &up_b) || below(&up_b, &up_a)
     }
 
+    /// Puts each element's box on it (`--snapshot-boxes`).
+    fn fill_bounds(&self, items: &mut [Item]) {
+        for item in items {
+            if let Item::Node(n) = item {
+                n.bounds = n
+                    .backend
+                    .and_then(|b| self.dom.nodes.get(&b))
+                    .and_then(|d| d.bounds);
+                self.fill_bounds(&mut n.children);
+            }
+        }
+    }
+
     /// Top-level items → elements (text at the top level becomes text nodes).
     pub(super) fn finish(&self, items: Vec<Item>) -> Vec<Element> {
-        let items = merge_text(items, &|a, b| self.apart(a, b));
+        let mut items = merge_text(items, &|a, b| self.apart(a, b));
+        if super::boxes() {
+            self.fill_bounds(&mut items);
+        }
         items.into_iter().map(to_element).collect()
     }
 }

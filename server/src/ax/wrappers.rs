@@ -101,6 +101,7 @@ impl AxSnapshot {
                 children: items,
                 targetable: self.targetable(Some(b)),
                 click_root: self.click_root(Some(b)),
+                bounds: None,
             },
             &|a, b| self.apart(a, b),
         )

@@ -1,8 +1,10 @@
 //! A browser context made for one session ([`ContextHandle`]), and what
 //! every tab of a context gets when adopted ([`TabSetup`]): the origin
 //! policy (`--allowed-origins`, `--blocked-origins`, through the Fetch
-//! domain), the user agent, the viewport of an attached browser, and
-//! certificate errors ignored. The sessions that hold them are made by
+//! domain), the emulation (`crate::emulation`: device, user agent,
+//! viewport, locale, …), certificate errors ignored, the init scripts
+//! (`--init-script`) and service workers blocked
+//! (`--block-service-workers`). The sessions that hold them are made by
 //! `crate::context`'s `BrowserHost`.
 
 use std::collections::BTreeSet;
@@ -111,14 +113,22 @@ pub struct Proxy {
 pub struct TabSetup {
     /// `--allowed-origins` / `--blocked-origins`.
     pub policy: Option<Arc<OriginPolicy>>,
-    /// `--user-agent`.
-    pub user_agent: Option<String>,
-    /// The viewport, set per tab (an attached browser's windows are not
-    /// ours to size).
-    pub viewport: Option<(u32, u32)>,
+    /// The device, user agent, locale and the rest (an attached
+    /// browser's viewport is set here too: its windows are not ours to
+    /// size).
+    pub emulation: crate::emulation::Emulation,
     /// `--ignore-https-errors`.
     pub ignore_https_errors: bool,
+    /// The sources of the `--init-script` files, run in every document
+    /// before its own scripts.
+    pub init_scripts: Vec<String>,
+    /// `--block-service-workers`.
+    pub block_service_workers: bool,
 }
+
+/// Run in every document with `--block-service-workers`: a page cannot
+/// register a service worker (and is told so in its console).
+const NO_SERVICE_WORKERS: &str = "if (navigator.serviceWorker) navigator.serviceWorker.register = async () => { console.warn('Service worker registration is blocked (--block-service-workers)'); };";
 
 impl TabSetup {
     /// Wraps a tab's event listener: with an origin policy, requests the
@@ -166,24 +176,28 @@ impl TabSetup {
                 quick,
             )?;
         }
-        if let Some(ua) = &self.user_agent {
-            page.call_within(
-                "Emulation.setUserAgentOverride",
-                json!({ "userAgent": ua }),
-                quick,
-            )?;
-        }
-        if let Some((w, h)) = self.viewport {
-            page.call_within(
-                "Emulation.setDeviceMetricsOverride",
-                json!({ "width": w, "height": h, "deviceScaleFactor": 0, "mobile": false }),
-                quick,
-            )?;
-        }
+        self.emulation.apply(page)?;
         if self.ignore_https_errors {
             page.call_within(
                 "Security.setIgnoreCertificateErrors",
                 json!({ "ignore": true }),
+                quick,
+            )?;
+        }
+        if self.block_service_workers {
+            page.call_within(
+                "Network.setBypassServiceWorker",
+                json!({ "bypass": true }),
+                quick,
+            )?;
+        }
+        let blocker = self
+            .block_service_workers
+            .then_some(NO_SERVICE_WORKERS.to_owned());
+        for source in blocker.iter().chain(&self.init_scripts) {
+            page.call_within(
+                "Page.addScriptToEvaluateOnNewDocument",
+                json!({ "source": source }),
                 quick,
             )?;
         }

@@ -22,12 +22,20 @@ pub struct BrowserConfig {
     pub executable: Option<PathBuf>,
     /// Headless (the default) or headed.
     pub headless: bool,
+    /// Chromium's sandbox on (the default unless running as root).
+    pub sandbox: bool,
     /// Window (viewport) size in CSS pixels.
     pub viewport: (u32, u32),
     /// Profile directory; `None` makes a fresh one per launch, removed on exit.
     pub user_data_dir: Option<PathBuf>,
-    /// Time limit of one action (navigation, waiting for text).
+    /// Time limit of one action (a click and what it started, waiting for
+    /// text, a script).
     pub action_timeout: Duration,
+    /// Time limit of a navigation (`browser_navigate`, going back).
+    pub navigation_timeout: Duration,
+    /// The longest wait after an action for what it started to settle
+    /// (`--timeout-settle`); `None`: the action's own time limit.
+    pub settle_timeout: Option<Duration>,
     /// What happens to JavaScript dialogs (`--dialogs`).
     pub dialogs: crate::modal::DialogPolicy,
     /// Where downloads are saved (`--output-dir`); `None`: a fresh
@@ -46,9 +54,12 @@ impl Default for BrowserConfig {
         BrowserConfig {
             executable: None,
             headless: true,
+            sandbox: !is_root(),
             viewport: (1280, 800),
             user_data_dir: None,
             action_timeout: Duration::from_secs(30),
+            navigation_timeout: Duration::from_secs(30),
+            settle_timeout: None,
             dialogs: crate::modal::DialogPolicy::Ask,
             output_dir: None,
             upload_roots: Vec::new(),
@@ -87,7 +98,8 @@ pub fn find_chromium() -> Result<PathBuf> {
     )
 }
 
-fn is_root() -> bool {
+/// Whether this process runs as root (Chromium then cannot run sandboxed).
+pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() == 0 }
 }
@@ -246,7 +258,7 @@ impl Chromium {
         let options = LaunchOptions::default_builder()
             .path(Some(path.clone()))
             .headless(config.headless)
-            .sandbox(!is_root())
+            .sandbox(config.sandbox)
             .window_size(Some(config.viewport))
             .user_data_dir(Some(profile.clone()))
             // headless_chrome drops a connection idle for this long (default

@@ -10,12 +10,13 @@
 //! fail on values it does not know (docs/DECISIONS.md D23).
 //!
 //! By concern: `launch` (the browser process: finding, launching or
-//! attaching to Chromium, its flags and profile), `session` (a browser
+//! attaching to Chromium, its flags and profile), `channel` (`--browser`), `session` (a browser
 //! context and its tabs), `context` (the context's handle and what each
 //! of its tabs gets), `page` (one tab: its CDP calls, scripts,
 //! loading), `input` (mouse, keys and element positions on a tab) and
 //! `events` (what a tab's CDP listener records).
 
+mod channel;
 mod context;
 mod events;
 mod input;
@@ -23,11 +24,12 @@ mod launch;
 mod page;
 mod session;
 
+pub use channel::Channel;
 pub use context::{ContextHandle, Proxy, TabSetup, own_contexts};
 pub use events::{ConsoleEntry, TabEvents};
 pub(crate) use events::{on_event, session_setup};
 pub use launch::{
-    BrowserConfig, CHROMIUM_FLAGS, Chromium, find_chromium, kill_process, process_alive,
+    BrowserConfig, CHROMIUM_FLAGS, Chromium, find_chromium, is_root, kill_process, process_alive,
 };
 pub use page::Page;
 pub use session::Session;

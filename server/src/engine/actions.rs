@@ -16,6 +16,7 @@ use super::{Acted, Engine};
 use crate::activity::Mark;
 use crate::ax::{AxSnapshot, parse_ref};
 use crate::browser::Page;
+use crate::codegen::{Arg, Code, Locator, Recv, Step};
 use crate::error::Error;
 use crate::frames::{self, Resolved};
 use crate::refs::Lookup;
@@ -31,7 +32,7 @@ impl Engine {
                 self.navigate(&tab, &p.url)?;
                 Ok(Acted {
                     result: format!("Navigated to {}", p.url),
-                    code: Some(format!("await page.goto({});", js_str(&p.url))),
+                    code: Some(Step::new(Recv::Page, "goto", vec![Arg::Str(p.url.clone())]).into()),
                     snapshot: true,
                     ..Acted::default()
                 })
@@ -58,17 +59,18 @@ impl Engine {
                 )?;
                 // An entry of the same document (pushState, a fragment)
                 // is back at once; another document loads.
-                let settled = settle::settle(&tab, mark, timeout, true);
+                let nav_timeout = self.navigation_timeout();
+                let settled = settle::settle(&tab, mark, nav_timeout, true);
                 if settled.still.is_some() {
                     let _ = tab.call("Page.stopLoading", json!({}));
                     bail!(Error::User(format!(
-                        "going back did not finish loading in {} s; take a snapshot to see what loaded",
-                        timeout.as_secs()
+                        "going back did not finish loading in {} (--timeout-navigation); take a snapshot to see what loaded",
+                        shown(nav_timeout)
                     )));
                 }
                 Ok(Acted {
                     result: "Went back".into(),
-                    code: Some("await page.goBack();".into()),
+                    code: Some(Step::new(Recv::Page, "goBack", vec![]).into()),
                     snapshot: true,
                     ..Acted::default()
                 })
@@ -77,6 +79,7 @@ impl Engine {
                 let tab = self.tab()?;
                 let el = self.resolve_ref(&tab, &p.target)?;
                 let (role, name) = describe(&el.frame, el.backend);
+                let loc = self.locator(&el.frame, el.backend, &role, &name);
                 let (x, y) = point_of(&tab, &el, &p.target, &role, &name)?;
                 let button = p.button.unwrap_or_default().as_str();
                 let double = p.double_click.unwrap_or(false);
@@ -90,13 +93,17 @@ impl Engine {
                 let verb = if double { "Double-clicked" } else { "Clicked" };
                 let method = if double { "dblclick" } else { "click" };
                 let opts = if p.button.is_some_and(|b| b != tools::Button::Left) {
-                    format!("{{ button: '{button}' }}")
+                    vec![("button", Arg::Enum("MouseButton", button.to_owned()))]
                 } else {
-                    String::new()
+                    Vec::new()
                 };
                 Ok(Acted {
                     result: format!("{verb} {}{settled}", label(&role, &name, &p.target)),
-                    code: Some(format!("await {}.{method}({opts});", locator(&role, &name))),
+                    code: Some(
+                        Step::new(Recv::Locator(loc), method, vec![])
+                            .opts("Locator.ClickOptions", opts)
+                            .into(),
+                    ),
                     snapshot: true,
                     ..Acted::default()
                 })
@@ -105,6 +112,7 @@ impl Engine {
                 let tab = self.tab()?;
                 let el = self.resolve_ref(&tab, &p.target)?;
                 let (role, name) = describe(&el.frame, el.backend);
+                let loc = self.locator(&el.frame, el.backend, &role, &name);
                 let (_, mark) = self.mark(&tab);
                 let focused = el.frame.call_on(&el.object, FOCUS_AND_SELECT, &[])?;
                 if focused != Value::Bool(true) {
@@ -113,27 +121,37 @@ impl Engine {
                         label(&role, &name, &p.target)
                     )));
                 }
-                // A password field's text is shown masked (crate::secrets).
-                let shown = super::form::shown_text(&el.frame, &el.object, &p.text);
-                if p.text.is_empty() {
+                // A secret is typed by its name; a password field's text is
+                // shown masked (crate::secrets).
+                let typed = super::form::Typed::of(&el.frame, &el.object, &p.text);
+                if typed.value.is_empty() {
                     tab.press_key("Backspace")?;
                 } else {
-                    tab.call("Input.insertText", json!({ "text": p.text }))?;
+                    tab.call("Input.insertText", json!({ "text": typed.value }))?;
                 }
-                let mut result = format!("Typed {shown} into {}", label(&role, &name, &p.target));
-                let mut code = format!("await {}.fill({shown});", locator(&role, &name));
+                let mut result = format!(
+                    "Typed {} into {}",
+                    typed.shown,
+                    label(&role, &name, &p.target)
+                );
+                let mut code = vec![Step::new(
+                    Recv::Locator(loc.clone()),
+                    "fill",
+                    vec![typed.arg],
+                )];
                 if p.submit.unwrap_or(false) {
                     tab.press_key("Enter")?;
                     result.push_str(" and pressed Enter");
-                    code.push_str(&format!(
-                        "\nawait {}.press('Enter');",
-                        locator(&role, &name)
+                    code.push(Step::new(
+                        Recv::Locator(loc),
+                        "press",
+                        vec![Arg::Str("Enter".into())],
                     ));
                 }
                 result.push_str(&self.settle(&tab, mark));
                 Ok(Acted {
                     result,
-                    code: Some(code),
+                    code: Some(Code(code)),
                     snapshot: true,
                     ..Acted::default()
                 })
@@ -145,7 +163,9 @@ impl Engine {
                 let settled = self.settle(&tab, mark);
                 Ok(Acted {
                     result: format!("Pressed {}{settled}", p.key),
-                    code: Some(format!("await page.keyboard.press({});", js_str(&p.key))),
+                    code: Some(
+                        Step::new(Recv::Keyboard, "press", vec![Arg::Str(p.key.clone())]).into(),
+                    ),
                     snapshot: true,
                     ..Acted::default()
                 })
@@ -154,6 +174,7 @@ impl Engine {
                 let tab = self.tab()?;
                 let el = self.resolve_ref(&tab, &p.target)?;
                 let (role, name) = describe(&el.frame, el.backend);
+                let loc = self.locator(&el.frame, el.backend, &role, &name);
                 let (_, mark) = self.mark(&tab);
                 let r = el
                     .frame
@@ -171,11 +192,14 @@ impl Engine {
                         "Selected {picked} in {}{settled}",
                         label(&role, &name, &p.target)
                     ),
-                    code: Some(format!(
-                        "await {}.selectOption({});",
-                        locator(&role, &name),
-                        serde_json::to_string(&p.values).unwrap_or_default()
-                    )),
+                    code: Some(
+                        Step::new(
+                            Recv::Locator(loc),
+                            "selectOption",
+                            vec![Arg::Strs(p.values.clone())],
+                        )
+                        .into(),
+                    ),
                     snapshot: true,
                     ..Acted::default()
                 })
@@ -184,13 +208,14 @@ impl Engine {
                 let tab = self.tab()?;
                 let el = self.resolve_ref(&tab, &p.target)?;
                 let (role, name) = describe(&el.frame, el.backend);
+                let loc = self.locator(&el.frame, el.backend, &role, &name);
                 let (x, y) = point_of(&tab, &el, &p.target, &role, &name)?;
                 let (_, mark) = self.mark(&tab);
                 tab.mouse("mouseMoved", x, y, "none", 0)?;
                 let settled = self.settle(&tab, mark);
                 Ok(Acted {
                     result: format!("Hovered over {}{settled}", label(&role, &name, &p.target)),
-                    code: Some(format!("await {}.hover();", locator(&role, &name))),
+                    code: Some(Step::new(Recv::Locator(loc), "hover", vec![]).into()),
                     snapshot: true,
                     ..Acted::default()
                 })
@@ -214,13 +239,19 @@ impl Engine {
                 let (image, what) = screenshot(&tab, p.full_page.unwrap_or(false), target)?;
                 Ok(Acted {
                     result: format!("Took a screenshot of {what}"),
-                    code: Some(match &p.target {
-                        Some(_) => "await locator.screenshot();".into(),
-                        None if p.full_page.unwrap_or(false) => {
-                            "await page.screenshot({ fullPage: true });".into()
+                    code: Some(
+                        match &p.target {
+                            Some(_) => Step::new(Recv::Element, "screenshot", vec![]),
+                            None if p.full_page.unwrap_or(false) => {
+                                Step::new(Recv::Page, "screenshot", vec![]).opts(
+                                    "Page.ScreenshotOptions",
+                                    vec![("fullPage", Arg::Bool(true))],
+                                )
+                            }
+                            None => Step::new(Recv::Page, "screenshot", vec![]),
                         }
-                        None => "await page.screenshot();".into(),
-                    }),
+                        .into(),
+                    ),
                     images: vec![image],
                     snapshot: true,
                     ..Acted::default()
@@ -258,8 +289,8 @@ impl Engine {
                 .map_err(|e| {
                     if matches!(Error::of(&e), Some(Error::ScriptTimeout(_))) {
                         anyhow!(Error::User(format!(
-                            "the function did not finish within {} s (--action-timeout) and was stopped; the page is usable again, take a snapshot to see its state",
-                            timeout.as_secs()
+                            "the function did not finish within {} (--timeout-action) and was stopped; the page is usable again, take a snapshot to see its state",
+                            shown(timeout)
                         )))
                     } else {
                         e
@@ -274,7 +305,10 @@ impl Engine {
                 }
                 Ok(Acted {
                     result: text,
-                    code: Some(format!("await page.evaluate({});", js_str(&p.function))),
+                    code: Some(
+                        Step::new(Recv::Page, "evaluate", vec![Arg::Str(p.function.clone())])
+                            .into(),
+                    ),
                     snapshot: true,
                     ..Acted::default()
                 })
@@ -504,8 +538,8 @@ impl Engine {
         tab.wait_loaded(token, timeout).map_err(|e| {
             if matches!(Error::of(&e), Some(Error::Timeout(_))) {
                 anyhow!(Error::User(format!(
-                    "{what} did not finish loading in {} s; take a snapshot to see what loaded",
-                    timeout.as_secs()
+                    "{what} did not finish loading in {} (--timeout-navigation); take a snapshot to see what loaded",
+                    shown(timeout)
                 )))
             } else {
                 e
@@ -516,13 +550,14 @@ impl Engine {
     pub(super) fn navigate(&self, tab: &Page, url: &str) -> Result<()> {
         self.host.check_navigation(url)?;
         let (token, mark) = self.mark(tab);
-        let r = match tab.call_within("Page.navigate", json!({ "url": url }), self.timeout()) {
+        let timeout = self.navigation_timeout();
+        let r = match tab.call_within("Page.navigate", json!({ "url": url }), timeout) {
             Ok(r) => r,
             Err(e) if Error::is_call_timeout(&e) => {
                 let _ = tab.call("Page.stopLoading", json!({}));
                 bail!(Error::User(format!(
-                    "navigation to {url} got no response within {} s and was stopped; check that the server answers",
-                    self.timeout().as_secs()
+                    "navigation to {url} got no response within {} (--timeout-navigation) and was stopped; check that the server answers",
+                    shown(timeout)
                 )));
             }
             Err(e) => return Err(e),
@@ -544,10 +579,10 @@ impl Engine {
         if r.get("loaderId").is_none() {
             // A same-document navigation (a #fragment): nothing loads, but
             // the page's hashchange handler may render a new view.
-            settle::settle(tab, mark, self.timeout(), false);
+            settle::settle(tab, mark, self.settle_timeout(), false);
             return Ok(());
         }
-        let loaded = self.wait_loaded(tab, token, self.timeout(), &format!("navigation to {url}"));
+        let loaded = self.wait_loaded(tab, token, timeout, &format!("navigation to {url}"));
         if loaded.is_err() {
             // Leave the page usable: stop what is still loading.
             let _ = tab.call("Page.stopLoading", json!({}));
@@ -555,7 +590,7 @@ impl Engine {
         }
         // Loaded; then what the page does right after (its first requests,
         // the view it renders from them), as after any other action.
-        settle::settle(tab, mark, self.timeout(), false);
+        settle::settle(tab, mark, self.settle_timeout(), false);
         Ok(())
     }
 
@@ -564,7 +599,19 @@ impl Engine {
     /// result: empty, that the page navigated, or what was still pending
     /// at the time limit.
     pub(super) fn settle(&self, tab: &Page, mark: Mark) -> String {
-        settle::settle(tab, mark, self.timeout(), false).note()
+        settle::settle(tab, mark, self.settle_timeout(), false).note()
+    }
+}
+
+/// A time limit as a person writes it: `500 ms`, `5 s`, `1.5 s`.
+pub(super) fn shown(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{} s", d.as_secs_f64())
     }
 }
 
@@ -576,11 +623,27 @@ pub(super) fn label(role: &str, name: &str, r: &str) -> String {
     }
 }
 
-pub(super) fn locator(role: &str, name: &str) -> String {
-    if name.is_empty() {
-        format!("page.getByRole('{role}')")
-    } else {
-        format!("page.getByRole('{role}', {{ name: {} }})", js_str(name))
+impl Engine {
+    /// How the generated code finds an element: by its test id when it
+    /// has the `--test-id-attribute` (`data-testid`), else by role and
+    /// name.
+    pub(super) fn locator(&self, frame: &Page, backend: i64, role: &str, name: &str) -> Locator {
+        let attr = &self.config.response.test_id_attribute;
+        let test_id = frame
+            .call("DOM.describeNode", json!({ "backendNodeId": backend }))
+            .ok()
+            .and_then(|v| {
+                let attrs = v.pointer("/node/attributes")?.as_array()?.clone();
+                attrs
+                    .chunks(2)
+                    .find(|kv| kv[0].as_str() == Some(attr.as_str()))
+                    .and_then(|kv| kv.get(1)?.as_str().map(str::to_owned))
+            });
+        Locator {
+            role: role.to_owned(),
+            name: name.to_owned(),
+            test_id,
+        }
     }
 }
 
@@ -715,10 +778,10 @@ pub(super) fn wait_text(tab: &Page, text: &str, appear: bool, timeout: Duration)
         }
         if Instant::now() > deadline {
             bail!(Error::User(format!(
-                "text {} did not {} within {} s",
+                "text {} did not {} within {} (--timeout-action)",
                 js_str(text),
                 if appear { "appear" } else { "disappear" },
-                timeout.as_secs()
+                shown(timeout)
             )));
         }
         std::thread::sleep(Duration::from_millis(50));

@@ -59,13 +59,17 @@ impl Engine {
                     format!("({} older messages were not kept)", ev.dropped),
                 ));
             }
-            console.extend(ev.console[from.min(ev.console.len())..].iter().map(|m| {
-                ConsoleMessage {
-                    level: m.level.clone(),
-                    text: m.text.clone(),
-                    location: m.location.clone(),
-                }
-            }));
+            let level = self.config.response.console_level;
+            console.extend(
+                ev.console[from.min(ev.console.len())..]
+                    .iter()
+                    .filter(|m| level.shows(&m.level))
+                    .map(|m| ConsoleMessage {
+                        level: m.level.clone(),
+                        text: m.text.clone(),
+                        location: m.location.clone(),
+                    }),
+            );
             ev.reported = ev.console.len();
             for d in ev.dialogs.drain(..) {
                 result.push_str(&format!("\nA dialog opened: {d}."));
@@ -100,9 +104,11 @@ impl Engine {
             result.push_str(&note);
         }
         let tree = ax.as_ref().map(|_| carried.tree.clone());
+        let lang = self.config.response.codegen.unwrap_or_default();
         let response = Response {
             result: Some(result).filter(|r| !r.is_empty()),
-            code: acted.code,
+            code: acted.code.map(|c| c.render(lang)),
+            code_lang: Some(lang.fence().to_owned()).filter(|l| l != "js"),
             tabs,
             tabs_requested: acted.tabs,
             page,
@@ -115,6 +121,7 @@ impl Engine {
         Ok(Performed {
             tab,
             key,
+            doc,
             response,
             ax,
             tree,

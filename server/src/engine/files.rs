@@ -10,6 +10,7 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::{Acted, Engine};
+use crate::codegen::{Arg, Recv, Step};
 use crate::error::Error;
 use crate::tools::{PdfParams, StorageStateParams};
 
@@ -45,13 +46,14 @@ impl Engine {
         Ok(Acted {
             result: format!(
                 "Saved the page as PDF: {} ({} bytes)",
-                path.display(),
+                self.config.response.file_paths.show(&path),
                 bytes.len()
             ),
-            code: Some(format!(
-                "await page.pdf({{ path: {} }});",
-                super::scripts::js_str(&name)
-            )),
+            code: Some(
+                Step::new(Recv::Page, "pdf", vec![])
+                    .opts("Page.PdfOptions", vec![("path", Arg::Path(name))])
+                    .into(),
+            ),
             ..Acted::default()
         })
     }
@@ -119,14 +121,18 @@ impl Engine {
         Ok(Acted {
             result: format!(
                 "Saved the storage state: {} ({cookies} cookie{}, {origins} origin{} with localStorage); load it with --storage-state",
-                path.display(),
+                self.config.response.file_paths.show(&path),
                 if cookies == 1 { "" } else { "s" },
                 if origins == 1 { "" } else { "s" },
             ),
-            code: Some(format!(
-                "await page.context().storageState({{ path: {} }});",
-                super::scripts::js_str(&name)
-            )),
+            code: Some(
+                Step::new(Recv::Context, "storageState", vec![])
+                    .opts(
+                        "BrowserContext.StorageStateOptions",
+                        vec![("path", Arg::Path(name))],
+                    )
+                    .into(),
+            ),
             ..Acted::default()
         })
     }

@@ -1,15 +1,17 @@
 //! `browser_fill_form`: several fields in one call, each the way a user
 //! sets it (text typed into a textbox, a click on a checkbox or radio, an
-//! option picked in a select, a range input's value), and the masking of
-//! what is typed into a password field (crate::secrets).
+//! option picked in a select, a range input's value), the masking of
+//! what is typed into a password field and secrets typed by their name
+//! (crate::secrets).
 
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Value, json};
 
-use super::actions::{describe, label, locator, point_of};
+use super::actions::{describe, label, point_of};
 use super::scripts::{FOCUS_AND_SELECT, SELECT_OPTIONS, js_str};
 use super::{Acted, Engine};
 use crate::browser::Page;
+use crate::codegen::{Arg, Code, Recv, Step};
 use crate::error::Error;
 use crate::secrets;
 use crate::tools::{FieldType, FillFormParams, FormField};
@@ -34,16 +36,39 @@ const SET_RANGE: &str = r#"function (v) {
   return { value: this.value };
 }"#;
 
-/// What typed text looks like in a response: JS string literals, or the
-/// mask when the field is a password field.
-pub(super) fn shown_text(tab: &Page, object: &str, text: &str) -> String {
-    let password = !secrets::revealed()
-        && tab.call_on(object, secrets::IS_PASSWORD_JS, &[]).ok() == Some(Value::Bool(true));
-    if password && !text.is_empty() {
-        secrets::remember(text);
-        js_str(&secrets::mask(text))
-    } else {
-        js_str(text)
+/// Text an agent asked to type: what is typed, and how the response shows
+/// it.
+pub(super) struct Typed {
+    /// The text typed: the agent's, or the value of the secret it named.
+    pub(super) value: String,
+    /// As the result line shows it: a string literal, the secret's name,
+    /// or the mask when the field is a password field.
+    pub(super) shown: String,
+    /// As the generated code has it.
+    pub(super) arg: Arg,
+}
+
+impl Typed {
+    /// `text` typed into the element `object`: a secret's name is
+    /// replaced by its value (`--secrets`), and a password field's text is
+    /// masked.
+    pub(super) fn of(tab: &Page, object: &str, text: &str) -> Typed {
+        let secret = secrets::named(text);
+        let value = secret.clone().unwrap_or_else(|| text.to_owned());
+        let password = !secrets::revealed()
+            && tab.call_on(object, secrets::IS_PASSWORD_JS, &[]).ok() == Some(Value::Bool(true));
+        if password && !value.is_empty() {
+            secrets::remember(&value);
+        }
+        let (shown, arg) = match (&secret, password && !value.is_empty()) {
+            (Some(_), _) => (secrets::secret_mark(text), Arg::Secret(text.to_owned())),
+            (None, true) => {
+                let m = secrets::mask(&value);
+                (js_str(&m), Arg::Str(m))
+            }
+            (None, false) => (js_str(&value), Arg::Str(value.clone())),
+        };
+        Typed { value, shown, arg }
     }
 }
 
@@ -55,9 +80,9 @@ impl Engine {
         let mut code = Vec::new();
         for (i, f) in p.fields.iter().enumerate() {
             match self.fill_field(&tab, f) {
-                Ok((line, js)) => {
+                Ok((line, step)) => {
                     lines.push(line);
-                    code.push(js);
+                    code.push(step);
                 }
                 Err(e) => {
                     let done = if i == 0 {
@@ -76,19 +101,19 @@ impl Engine {
         let settled = self.settle(&tab, mark);
         Ok(Acted {
             result: format!("{}{settled}", lines.join("\n")),
-            code: Some(code.join("\n")),
+            code: Some(Code(code)),
             snapshot: true,
             ..Acted::default()
         })
     }
 
     /// Fills one field; returns its result line and its Playwright code.
-    fn fill_field(&mut self, tab: &Page, f: &FormField) -> Result<(String, String)> {
+    fn fill_field(&mut self, tab: &Page, f: &FormField) -> Result<(String, Step)> {
         let el = self.resolve_ref(tab, &f.target)?;
         let (frame, object) = (&el.frame, &el.object);
         let (role, name) = describe(frame, el.backend);
         let what = label(&role, &name, &f.target);
-        let loc = locator(&role, &name);
+        let loc = Recv::Locator(self.locator(frame, el.backend, &role, &name));
         match f.kind {
             FieldType::Textbox => {
                 let focused = frame.call_on(object, FOCUS_AND_SELECT, &[])?;
@@ -97,15 +122,15 @@ impl Engine {
                         "{what} cannot take text; give a textbox, searchbox or editable element"
                     )));
                 }
-                let shown = shown_text(frame, object, &f.value);
-                if f.value.is_empty() {
+                let typed = Typed::of(frame, object, &f.value);
+                if typed.value.is_empty() {
                     tab.press_key("Backspace")?;
                 } else {
-                    tab.call("Input.insertText", json!({ "text": f.value }))?;
+                    tab.call("Input.insertText", json!({ "text": typed.value }))?;
                 }
                 Ok((
-                    format!("Filled {what} with {shown}"),
-                    format!("await {loc}.fill({shown});"),
+                    format!("Filled {what} with {}", typed.shown),
+                    Step::new(loc, "fill", vec![typed.arg]),
                 ))
             }
             FieldType::Slider => {
@@ -116,7 +141,7 @@ impl Engine {
                 let v = r.get("value").and_then(Value::as_str).unwrap_or_default();
                 Ok((
                     format!("Set {what} to {v}"),
-                    format!("await {loc}.fill({});", js_str(v)),
+                    Step::new(loc, "fill", vec![Arg::Str(v.to_owned())]),
                 ))
             }
             FieldType::Checkbox | FieldType::Radio => {
@@ -147,7 +172,7 @@ impl Engine {
                 }
                 let verb = if want { "Checked" } else { "Unchecked" };
                 let method = if want { "check" } else { "uncheck" };
-                Ok((format!("{verb} {what}"), format!("await {loc}.{method}();")))
+                Ok((format!("{verb} {what}"), Step::new(loc, method, vec![])))
             }
             FieldType::Combobox => {
                 let r = frame.call_on(object, SELECT_OPTIONS, &[json!([f.value])])?;
@@ -160,7 +185,7 @@ impl Engine {
                     .ok_or_else(|| anyhow!("the select reported no option"))?;
                 Ok((
                     format!("Selected {} in {what}", js_str(picked)),
-                    format!("await {loc}.selectOption({});", js_str(&f.value)),
+                    Step::new(loc, "selectOption", vec![Arg::Str(f.value.clone())]),
                 ))
             }
         }

@@ -12,6 +12,7 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::{Acted, Engine};
+use crate::codegen::{Arg, Code, Recv, Step};
 use crate::tools::EmulateMediaParams;
 
 /// One tab's media overrides.
@@ -59,28 +60,32 @@ impl MediaState {
 }
 
 /// Playwright's `page.emulateMedia({...})` argument for the code line.
-fn code_of(p: &EmulateMediaParams) -> String {
-    let mut keys: Vec<(&str, Option<&str>)> = Vec::new();
+fn code_of(p: &EmulateMediaParams) -> Code {
+    // Each option's Java/C# enum type, as Playwright's libraries name it.
     let name = |cdp: &str| match cdp {
-        "prefers-color-scheme" => "colorScheme",
-        "prefers-reduced-motion" => "reducedMotion",
-        "forced-colors" => "forcedColors",
-        _ => "contrast",
+        "prefers-color-scheme" => ("colorScheme", "ColorScheme"),
+        "prefers-reduced-motion" => ("reducedMotion", "ReducedMotion"),
+        "forced-colors" => ("forcedColors", "ForcedColors"),
+        _ => ("contrast", "Contrast"),
     };
-    for (k, v) in p.features() {
-        keys.push((name(k), v));
-    }
-    if let Some(m) = p.media_type() {
-        keys.push(("media", m));
-    }
-    let items: Vec<String> = keys
+    let value = |ty: &'static str, v: Option<&str>| match v {
+        Some(v) => Arg::Enum(ty, v.to_owned()),
+        None => Arg::Null,
+    };
+    let mut opts: Vec<(&'static str, Arg)> = p
+        .features()
         .into_iter()
-        .map(|(k, v)| match v {
-            Some(v) => format!("{k}: '{v}'"),
-            None => format!("{k}: null"),
+        .map(|(k, v)| {
+            let (key, ty) = name(k);
+            (key, value(ty, v))
         })
         .collect();
-    format!("await page.emulateMedia({{ {} }});", items.join(", "))
+    if let Some(m) = p.media_type() {
+        opts.push(("media", value("Media", m)));
+    }
+    Step::new(Recv::Page, "emulateMedia", vec![])
+        .opts("Page.EmulateMediaOptions", opts)
+        .into()
 }
 
 impl Engine {
@@ -133,8 +138,13 @@ mod tests {
         let s = s.with(&params(json!({"contrast": null})));
         assert_eq!(s, MediaState::default());
         assert_eq!(
-            code_of(&params(json!({"colorScheme": "dark", "media": null}))),
+            code_of(&params(json!({"colorScheme": "dark", "media": null})))
+                .render(crate::options::Codegen::Typescript),
             "await page.emulateMedia({ colorScheme: 'dark', media: null });"
+        );
+        assert_eq!(
+            code_of(&params(json!({"colorScheme": "dark"}))).render(crate::options::Codegen::Java),
+            "page.emulateMedia(new Page.EmulateMediaOptions().setColorScheme(ColorScheme.DARK));"
         );
     }
 }

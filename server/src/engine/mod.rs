@@ -16,6 +16,7 @@ mod form;
 mod listing;
 mod media;
 mod modal;
+mod output;
 mod pointer;
 mod render;
 mod scripts;
@@ -38,10 +39,12 @@ use crate::ax::AxSnapshot;
 use crate::browser::{BrowserConfig, Page, Session};
 use crate::context::{BrowserHost, ReleaseMemory, Stopper};
 use crate::error::Error;
+use crate::options::{Codegen, SnapshotMode};
 use crate::refs::{Carried, Refs};
 use crate::tools::{self, Batch, Call, Parsed};
 
 pub use capture::capture_fingerprint;
+pub use output::session_log_path;
 
 /// Engine settings.
 #[derive(Debug, Clone, Default)]
@@ -58,6 +61,9 @@ pub struct EngineConfig {
     /// The browser this engine shares with others (the HTTP server's
     /// clients); `None` launches one of its own from `browser`.
     pub host: Option<Arc<BrowserHost>>,
+    /// The operator's response settings (snapshot mode, console level,
+    /// images, code, file paths, the session log).
+    pub response: crate::options::ResponseOptions,
 }
 
 /// What a tool call returns.
@@ -87,7 +93,7 @@ impl Output {
 #[derive(Debug, Default)]
 struct Acted {
     result: String,
-    code: Option<String>,
+    code: Option<crate::codegen::Code>,
     images: Vec<Image>,
     /// Show every console message of the page, not only the new ones.
     all_console: bool,
@@ -110,6 +116,8 @@ struct Acted {
 pub struct Performed {
     tab: Page,
     key: String,
+    /// The document (its time origin), to tell a new document.
+    doc: String,
     response: Response,
     ax: Option<AxSnapshot>,
     tree: Option<Tree>,
@@ -151,7 +159,14 @@ pub struct Engine {
     refs: Refs,
     nav_token: AtomicU64,
     /// The browser died; the next launch reports it.
-    crashed: Option<()>,
+    crashed: Option<String>,
+    /// The host's idle-close count when this engine's session opened
+    /// (a session closed by the idle timer says so, not that it crashed).
+    idle_closes: u64,
+    /// Per tab: the document its last `browser_snapshot` showed in full,
+    /// and the generation of its diff chain (a new one starts at each
+    /// full view, so what follows diffs against it).
+    views: std::collections::HashMap<String, (String, u32)>,
     /// Where the coordinate mouse is and which buttons it holds (`--caps
     /// vision`), for the moves, presses and wheel turns that follow.
     mouse: pointer::MouseState,
@@ -159,6 +174,27 @@ pub struct Engine {
     media: std::collections::HashMap<String, media::MediaState>,
     /// Last, so it runs after every other field is dropped.
     _release: ReleaseMemory,
+}
+
+/// What `--snapshot-mode` adds to every call's expectation: diffs on
+/// (`diff`), nothing (`full`), or no snapshot but in `browser_snapshot`
+/// (`none`).
+fn mode_default(mode: SnapshotMode, tool: &str) -> Expectation {
+    match mode {
+        SnapshotMode::Full => Expectation::default(),
+        SnapshotMode::Diff => Expectation {
+            diff_options: Some(response_diff::diff::DiffOptions {
+                enabled: Some(true),
+                ..Default::default()
+            }),
+            ..Expectation::default()
+        },
+        SnapshotMode::None if tool == "browser_snapshot" => Expectation::default(),
+        SnapshotMode::None => Expectation {
+            include_snapshot: Some(false),
+            ..Expectation::default()
+        },
+    }
 }
 
 /// Tools whose defaults the server refines (the core has no entry for
@@ -202,6 +238,8 @@ impl Engine {
             refs: Refs::new(),
             nav_token: AtomicU64::new(1),
             crashed: None,
+            idle_closes: 0,
+            views: std::collections::HashMap::new(),
             mouse: pointer::MouseState::default(),
             media: std::collections::HashMap::new(),
             _release: ReleaseMemory,
@@ -261,19 +299,24 @@ impl Engine {
 
     /// Runs a validated call.
     pub fn run(&mut self, parsed: &Parsed) -> Output {
+        self.host.call_started();
+        let started = std::time::SystemTime::now();
         let mut out = match &parsed.call {
             Call::Batch(b) => self.run_batch(b),
             _ => self.run_one(parsed, None),
         };
-        // Password values the page wrote elsewhere (crate::secrets).
+        self.host.call_ended();
+        // Password values the page wrote elsewhere, and the operator's
+        // secrets (crate::secrets).
         if let std::borrow::Cow::Owned(t) = crate::secrets::scrub(&out.text) {
             out.text = t;
         }
-        out
+        self.finish(parsed, out, started)
     }
 
     /// Resolves the expectation of a call: core tool default < server
-    /// default < operator default < batch global < call.
+    /// default < snapshot mode (`--snapshot-mode`) and code language
+    /// (`--codegen`) < operator default < batch global < call.
     pub fn resolve(
         &self,
         tool: &str,
@@ -281,9 +324,16 @@ impl Engine {
         call: &Expectation,
     ) -> Result<ResolvedExpectation, String> {
         let server = server_default(tool);
+        let mut mode = mode_default(self.config.response.snapshot_mode, tool);
+        // A language given asks for the code lines.
+        let codegen = self.config.response.codegen;
+        if codegen.is_some_and(|c| c != Codegen::None) {
+            mode.include_code = Some(true);
+        }
         let empty = Expectation::default();
         let layers = [
             &server,
+            &mode,
             &self.config.default_expectation,
             global.unwrap_or(&empty),
             call,
@@ -294,6 +344,9 @@ impl Engine {
         // tokens of a typed character on the bench site's form), so it is
         // left out unless a layer asks for it.
         if resolved.diff.enabled && layers.iter().all(|l| l.include_code.is_none()) {
+            resolved.include_code = false;
+        }
+        if codegen == Some(Codegen::None) {
             resolved.include_code = false;
         }
         Ok(resolved)
@@ -317,9 +370,44 @@ impl Engine {
         match self.perform_with(parsed, tree) {
             Ok(performed) => {
                 let key = performed.key.clone();
+                if let Call::Snapshot(p) = &parsed.call
+                    && resolved.diff.enabled
+                    && performed.tree.is_some()
+                {
+                    self.view(&key, &performed.doc, p.full.unwrap_or(false));
+                }
                 self.render(&performed, &resolved, &key)
             }
             Err(out) => out,
+        }
+    }
+
+    /// A `browser_snapshot` with diffs on: answered with the whole page
+    /// when asked (`full`) or, under `--snapshot-mode diff`, when the tab
+    /// shows another document than at its last full view; the tab's diff
+    /// chain then starts again from it.
+    fn view(&mut self, key: &str, doc: &str, full: bool) {
+        let by_mode = self.config.response.snapshot_mode == SnapshotMode::Diff;
+        let (seen, generation) = self.views.entry(key.to_owned()).or_default();
+        if full || (by_mode && seen != doc) {
+            *seen = doc.to_owned();
+            *generation += 1;
+        }
+    }
+
+    /// A response showed the tab's whole page (the first of a chain, or
+    /// the full text where a diff would not be smaller): the agent has a
+    /// full view of this document.
+    pub(crate) fn saw_full(&mut self, key: &str, doc: &str) {
+        self.views.entry(key.to_owned()).or_default().0 = doc.to_owned();
+    }
+
+    /// The key of a tab's diff chain (its current generation, see
+    /// [`Self::view`]).
+    pub(crate) fn chain_key(&self, key: &str) -> String {
+        match self.views.get(key) {
+            Some((_, g)) if *g > 0 => format!("{key}\u{1f}view{g}"),
+            _ => key.to_owned(),
         }
     }
 

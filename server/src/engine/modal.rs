@@ -10,6 +10,7 @@ use serde_json::json;
 use super::scripts::js_str;
 use super::{Acted, Engine, Output};
 use crate::browser::Page;
+use crate::codegen::{Arg, Recv, Step};
 use crate::error::{Error, lock};
 use crate::modal::{ModalState, check_upload, upload_roots};
 use crate::tools::{Call, FileUploadParams, HandleDialogParams, Parsed};
@@ -86,13 +87,13 @@ impl Engine {
         };
         let verb = if p.accept { "Accepted" } else { "Dismissed" };
         let code = match (&p.prompt_text, p.accept) {
-            (Some(t), true) => format!("await dialog.accept({});", js_str(t)),
-            (None, true) => "await dialog.accept();".into(),
-            _ => "await dialog.dismiss();".into(),
+            (Some(t), true) => Step::new(Recv::Dialog, "accept", vec![Arg::Str(t.clone())]),
+            (None, true) => Step::new(Recv::Dialog, "accept", vec![]),
+            _ => Step::new(Recv::Dialog, "dismiss", vec![]),
         };
         Ok(Acted {
             result: format!("{verb} the \"{kind}\" dialog{text}{settled}"),
-            code: Some(code),
+            code: Some(code.into()),
             snapshot: true,
             ..Acted::default()
         })
@@ -158,10 +159,7 @@ impl Engine {
                 if files.len() == 1 { "" } else { "s" },
                 names.join(", ")
             ),
-            code: Some(format!(
-                "await fileChooser.setFiles({});",
-                serde_json::to_string(&paths).unwrap_or_default()
-            )),
+            code: Some(Step::new(Recv::FileChooser, "setFiles", vec![Arg::Paths(paths)]).into()),
             snapshot: true,
             ..Acted::default()
         })
@@ -229,7 +227,7 @@ impl Engine {
         for d in lock(&downloads).take_new(only.as_deref()) {
             acted.downloads.push(Download {
                 name: d.name,
-                path: d.path.map(|p| p.display().to_string()),
+                path: d.path.map(|p| self.config.response.file_paths.show(&p)),
                 size: d.size,
             });
         }

@@ -24,10 +24,11 @@ use anyhow::{Context, Result, anyhow, bail};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::actions::{describe, label, locator, point_of};
-use super::scripts::{self, js_str};
+use super::actions::{describe, label, point_of};
+use super::scripts;
 use super::{Acted, Engine};
 use crate::browser::Page;
+use crate::codegen::{Arg, Code, Recv, Step};
 use crate::error::{Error, lock};
 use crate::tools::{
     self, DragParams, DropParams, MouseButtonParams, MouseClickParams, MouseDragParams,
@@ -69,6 +70,10 @@ impl Engine {
         let end = self.resolve_ref(&tab, &p.end_ref)?;
         let (sr, sn) = describe(&start.frame, start.backend);
         let (er, en) = describe(&end.frame, end.backend);
+        let (from_loc, to_loc) = (
+            self.locator(&start.frame, start.backend, &sr, &sn),
+            self.locator(&end.frame, end.backend, &er, &en),
+        );
         let from = point_of(&tab, &start, &p.start_ref, &sr, &sn)?;
         // The target's point is taken before the press: a sortable may move
         // the dragged element under it once the drag starts.
@@ -83,11 +88,14 @@ impl Engine {
                 label(&er, &en, &p.end_ref),
                 if html5 { " (HTML5 drag and drop)" } else { "" }
             ),
-            code: Some(format!(
-                "await {}.dragTo({});",
-                locator(&sr, &sn),
-                locator(&er, &en)
-            )),
+            code: Some(
+                Step::new(
+                    Recv::Locator(from_loc),
+                    "dragTo",
+                    vec![Arg::Locator(to_loc)],
+                )
+                .into(),
+            ),
             snapshot: true,
             ..Acted::default()
         })
@@ -122,29 +130,28 @@ impl Engine {
         let settled = self.settle(&tab, mark);
         let mut what: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
         what.extend(data.iter().map(|(t, _)| format!("{t} data")));
-        let mut payload = Vec::new();
+        let mut opts = Vec::new();
         if !files.is_empty() {
-            let names: Vec<String> = files.iter().map(|f| js_str(&f.path)).collect();
-            payload.push(if names.len() == 1 {
-                format!("files: {}", names[0])
-            } else {
-                format!("files: [{}]", names.join(", "))
-            });
+            opts.push((
+                "files",
+                match &files[..] {
+                    [one] => Arg::Path(one.path.clone()),
+                    _ => Arg::Paths(files.iter().map(|f| f.path.clone()).collect()),
+                },
+            ));
         }
         if !data.is_empty() {
-            let items: Vec<String> = data
-                .iter()
-                .map(|(t, v)| format!("{}: {}", js_str(t), js_str(v)))
-                .collect();
-            payload.push(format!("data: {{ {} }}", items.join(", ")));
+            let pairs = data.iter().map(|(t, v)| ((*t).clone(), (*v).clone()));
+            opts.push(("data", Arg::Map(pairs.collect())));
         }
+        let at = Recv::Locator(self.locator(&el.frame, el.backend, &role, &name));
         Ok(Acted {
             result: format!("Dropped {} onto {target}{settled}", what.join(", ")),
-            code: Some(format!(
-                "await {}.drop({{ {} }});",
-                locator(&role, &name),
-                payload.join(", ")
-            )),
+            code: Some(
+                Step::new(at, "drop", vec![])
+                    .opts("Locator.DropOptions", opts)
+                    .into(),
+            ),
             snapshot: true,
             ..Acted::default()
         })
@@ -159,7 +166,7 @@ impl Engine {
         let settled = self.settle(&tab, mark);
         Ok(Acted {
             result: format!("Moved the mouse to ({}, {}){settled}", p.x, p.y),
-            code: Some(format!("await page.mouse.move({}, {});", p.x, p.y)),
+            code: Some(Step::new(Recv::Mouse, "move", vec![num(p.x), num(p.y)]).into()),
             snapshot: true,
             ..Acted::default()
         })
@@ -192,22 +199,21 @@ impl Engine {
         let settled = self.settle(&tab, mark);
         let mut opts = Vec::new();
         if p.button.is_some_and(|b| b != tools::Button::Left) {
-            opts.push(format!("button: '{button}'"));
+            opts.push(("button", Arg::Enum("MouseButton", button.to_owned())));
         }
         if count > 1 {
-            opts.push(format!("clickCount: {count}"));
+            opts.push(("clickCount", Arg::Num(count.to_string())));
         }
         if let Some(d) = p.delay.filter(|d| *d > 0.0) {
-            opts.push(format!("delay: {d}"));
+            opts.push(("delay", Arg::Num(d.to_string())));
         }
-        let opts = if opts.is_empty() {
-            String::new()
-        } else {
-            format!(", {{ {} }}", opts.join(", "))
-        };
         Ok(Acted {
             result: format!("Clicked at ({}, {}){settled}", p.x, p.y),
-            code: Some(format!("await page.mouse.click({}, {}{opts});", p.x, p.y)),
+            code: Some(
+                Step::new(Recv::Mouse, "click", vec![num(p.x), num(p.y)])
+                    .opts("Mouse.ClickOptions", opts)
+                    .into(),
+            ),
             snapshot: true,
             ..Acted::default()
         })
@@ -231,10 +237,15 @@ impl Engine {
                 p.end_y,
                 if html5 { " (HTML5 drag and drop)" } else { "" }
             ),
-            code: Some(format!(
-                "await page.mouse.move({}, {});\nawait page.mouse.down();\nawait page.mouse.move({}, {}, {{ steps: {DRAG_STEPS} }});\nawait page.mouse.up();",
-                p.start_x, p.start_y, p.end_x, p.end_y
-            )),
+            code: Some(Code(vec![
+                Step::new(Recv::Mouse, "move", vec![num(p.start_x), num(p.start_y)]),
+                Step::new(Recv::Mouse, "down", vec![]),
+                Step::new(Recv::Mouse, "move", vec![num(p.end_x), num(p.end_y)]).opts(
+                    "Mouse.MoveOptions",
+                    vec![("steps", Arg::Num(DRAG_STEPS.to_string()))],
+                ),
+                Step::new(Recv::Mouse, "up", vec![]),
+            ])),
             snapshot: true,
             ..Acted::default()
         })
@@ -259,19 +270,23 @@ impl Engine {
         let settled = self.settle(&tab, mark);
         let (x, y) = self.mouse.at;
         let opts = if button == "left" {
-            String::new()
+            Vec::new()
         } else {
-            format!("{{ button: '{button}' }}")
+            vec![("button", Arg::Enum("MouseButton", button.to_owned()))]
         };
         Ok(Acted {
             result: format!(
                 "{} the {button} button at ({x}, {y}){settled}",
                 if down { "Pressed" } else { "Released" }
             ),
-            code: Some(format!(
-                "await page.mouse.{}({opts});",
-                if down { "down" } else { "up" }
-            )),
+            code: Some(
+                if down {
+                    Step::new(Recv::Mouse, "down", vec![]).opts("Mouse.DownOptions", opts)
+                } else {
+                    Step::new(Recv::Mouse, "up", vec![]).opts("Mouse.UpOptions", opts)
+                }
+                .into(),
+            ),
             snapshot: true,
             ..Acted::default()
         })
@@ -289,7 +304,7 @@ impl Engine {
         let settled = self.settle(&tab, mark);
         Ok(Acted {
             result: format!("Scrolled the mouse wheel by ({dx}, {dy}) at ({x}, {y}){settled}"),
-            code: Some(format!("await page.mouse.wheel({dx}, {dy});")),
+            code: Some(Step::new(Recv::Mouse, "wheel", vec![num(dx), num(dy)]).into()),
             snapshot: true,
             ..Acted::default()
         })
@@ -299,17 +314,24 @@ impl Engine {
         let tab = self.tab()?;
         let (w, h) = (p.width.round(), p.height.round());
         let (_, mark) = self.mark(&tab);
-        // What Playwright's page.setViewportSize does in Chromium.
+        // What Playwright's page.setViewportSize does in Chromium (an
+        // emulated device keeps its scale and mobile mode).
+        let e = &self.host.setup().emulation;
         tab.call(
             "Emulation.setDeviceMetricsOverride",
-            json!({ "width": w, "height": h, "deviceScaleFactor": 0, "mobile": false }),
+            json!({ "width": w, "height": h, "deviceScaleFactor": e.scale, "mobile": e.mobile }),
         )?;
         let settled = self.settle(&tab, mark);
         Ok(Acted {
             result: format!("Resized the viewport to {w}×{h}{settled}"),
-            code: Some(format!(
-                "await page.setViewportSize({{ width: {w}, height: {h} }});"
-            )),
+            code: Some(
+                Step::new(
+                    Recv::Page,
+                    "setViewportSize",
+                    vec![Arg::Size(w as u32, h as u32)],
+                )
+                .into(),
+            ),
             snapshot: true,
             ..Acted::default()
         })
@@ -369,6 +391,11 @@ fn read_drop_files(paths: &[String], engine: &Engine) -> Result<Vec<DropFile>> {
         });
     }
     Ok(out)
+}
+
+/// A coordinate or distance as the code prints it.
+fn num(v: f64) -> Arg {
+    Arg::Num(v.to_string())
 }
 
 fn buttons(button: &str) -> u32 {

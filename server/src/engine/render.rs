@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
+use response_diff::diff::DiffMode;
 use response_diff::expectation::{ResolvedExpectation, SnapshotFormat};
 use response_diff::response::{DiffTarget, Section, Snapshot, fence, render, truncate_lines};
 use response_diff::tree::{self, Filter, FindOptions, FindQuery, Selector, Tree, TreeDiffOptions};
@@ -48,7 +49,7 @@ impl Engine {
     ) -> Result<Output> {
         let mut response = p.response.clone();
         let mut resolved = resolved.clone();
-        let mut diff_key = key.to_owned();
+        let mut diff_key = self.chain_key(key);
         let mut ts = None;
         if let Some(f) = &p.find {
             let text = self.find_text(p, f)?;
@@ -142,7 +143,7 @@ impl Engine {
                 if scoped_away {
                     // The subtree is already cut; the core must not re-select.
                     resolved.snapshot.selector = None;
-                    diff_key = format!("{key}\u{1f}css:{}", selector.as_deref().unwrap_or(""));
+                    diff_key = format!("{diff_key}\u{1f}css:{}", selector.as_deref().unwrap_or(""));
                 }
                 let html = if resolved.snapshot_format() == SnapshotFormat::Html {
                     Some(outer_html(
@@ -158,7 +159,8 @@ impl Engine {
                 if html.is_some() {
                     // The host scoped the HTML itself.
                     resolved.snapshot.selector = None;
-                    diff_key = format!("{key}\u{1f}html:{}", selector.as_deref().unwrap_or(""));
+                    diff_key =
+                        format!("{diff_key}\u{1f}html:{}", selector.as_deref().unwrap_or(""));
                 }
                 response.snapshot = Some(Snapshot { aria, html });
                 // The ts is for `since` reads; a diffed response already
@@ -177,6 +179,15 @@ impl Engine {
             key: &diff_key,
         };
         let rendered = render(&response, &resolved, Some(target))?;
+        let whole_page = resolved.snapshot.selector.is_none()
+            && resolved.snapshot_format() == SnapshotFormat::Aria
+            && rendered
+                .snapshot_diff
+                .as_ref()
+                .is_some_and(|d| matches!(d.mode, DiffMode::First | DiffMode::Full));
+        if whole_page {
+            self.saw_full(key, &p.doc);
+        }
         Ok(Output {
             text: rendered.text,
             images: rendered.images,

@@ -172,12 +172,8 @@ impl Engine {
         let (session, _restarted) = self.host.open()?;
         self.stopper.set_context(session.context_handle());
         self.session = Some(session);
-        Ok(self.crashed.take().map(|_| match self.host.remote() {
-            Some(endpoint) => format!(
-                "The remote browser had gone away (its connection closed) and the server connected to {endpoint} again: earlier tabs, pages and refs are gone."
-            ),
-            None => "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned(),
-        }))
+        self.idle_closes = self.host.idle_closes();
+        Ok(self.crashed.take())
     }
 
     /// Before an action: a tab still busy in a page script (a loop that
@@ -201,7 +197,18 @@ impl Engine {
             self.forget(&keys);
         }
         self.stopper.set_context(None);
-        self.crashed = Some(());
+        self.crashed = Some(if self.host.idle_closes() > self.idle_closes {
+            format!(
+                "The browser was closed after {} without a call (--idle-timeout) and was relaunched: earlier tabs, pages and refs are gone.",
+                super::actions::shown(self.host.idle_timeout().unwrap_or_default())
+            )
+        } else if let Some(endpoint) = self.host.remote() {
+            format!(
+                "The remote browser had gone away (its connection closed) and the server connected to {endpoint} again: earlier tabs, pages and refs are gone."
+            )
+        } else {
+            "The browser had stopped (it crashed or was killed) and was relaunched: earlier tabs, pages and refs are gone.".to_owned()
+        });
     }
 
     pub(super) fn forget(&mut self, keys: &[String]) {
@@ -209,6 +216,7 @@ impl Engine {
             self.since.clear(k);
             self.refs.forget(k);
             self.media.remove(k);
+            self.views.remove(k);
         }
         // Detector keys carry a view suffix; the page's chains are dropped
         // wholesale (the next snapshot of a new tab starts fresh anyway).
@@ -221,8 +229,20 @@ impl Engine {
             .ok_or_else(|| anyhow!("the browser is not running"))
     }
 
+    /// The action timeout (`--timeout-action`).
     pub(super) fn timeout(&self) -> Duration {
         self.config.browser.action_timeout
+    }
+
+    /// The navigation timeout (`--timeout-navigation`).
+    pub(super) fn navigation_timeout(&self) -> Duration {
+        self.config.browser.navigation_timeout
+    }
+
+    /// How long an action's aftermath is waited for (`--timeout-settle`,
+    /// else the action timeout).
+    pub(super) fn settle_timeout(&self) -> Duration {
+        self.config.browser.settle_timeout.unwrap_or(self.timeout())
     }
 
     pub(super) fn close(&mut self) -> Output {

@@ -117,4 +117,6 @@ pub struct Parsed {
     pub call: Call,
     /// The call's own expectation (empty when none was given).
     pub expectation: Expectation,
+    /// The arguments as sent (for the session log, `--save-session`).
+    pub args: serde_json::Map<String, serde_json::Value>,
 }

@@ -174,6 +174,9 @@ pub struct SnapshotParams {
     /// ts of an earlier read: return only what changed since.
     #[serde(default)]
     pub since: Option<u64>,
+    /// The whole page, not what changed since your last view.
+    #[serde(default)]
+    pub full: Option<bool>,
     #[allow(missing_docs)]
     #[serde(default)]
     pub expectation: Option<Value>,

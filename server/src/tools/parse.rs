@@ -83,6 +83,7 @@ fn parse_at(tool: &str, args: Map<String, Value>, path: &str) -> Result<Parsed, 
         tool: name,
         call,
         expectation,
+        args,
     })
 }
 

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 
 import {
-  binary, childProcesses, gone, refAfter, refOf, section, serveSite, startServer,
+  FULL, binary, childProcesses, gone, refAfter, refOf, section, serveSite, startServer,
 } from './helpers.js';
 
 // Short, so that each timeout below costs seconds, not the default 30.
@@ -106,7 +106,7 @@ describe('malformed JSON-RPC on stdin (raw bytes, not the SDK)', () => {
 
   before(async () => {
     site = await serveSite();
-    raw = rawServer(['--action-timeout', String(ACTION_TIMEOUT)]);
+    raw = rawServer([...FULL, '--action-timeout', String(ACTION_TIMEOUT)]);
     await raw.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {
       protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' },
     } });
@@ -280,7 +280,7 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
       res.write('<!doctype html><title>Never done</title><h1>Half a page</h1>');
     });
     await new Promise((ok) => stall.listen(0, '127.0.0.1', ok));
-    server = await startServer(['--action-timeout', String(ACTION_TIMEOUT)]);
+    server = await startServer([...FULL, '--action-timeout', String(ACTION_TIMEOUT)]);
     pid = server.transport.pid;
   });
 
@@ -339,7 +339,7 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
     const r = await server.call('browser_navigate', { url });
     console.log(`# never-finishing page: answered in ${((Date.now() - started) / 1000).toFixed(1)} s (action timeout ${ACTION_TIMEOUT} s)`);
     assert.equal(r.isError, true, r.text);
-    assert.match(r.text, new RegExp(`navigation to ${url.replaceAll('.', '\\.')} did not finish loading in ${ACTION_TIMEOUT} s; take a snapshot to see what loaded`));
+    assert.match(r.text, new RegExp(`navigation to ${url.replaceAll('.', '\\.')} did not finish loading in ${ACTION_TIMEOUT} s \\(--timeout-navigation\\); take a snapshot to see what loaded`));
     // What did load is readable.
     const seen = await server.call('browser_snapshot');
     assert.equal(seen.isError, false, seen.text);
@@ -351,7 +351,7 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
     await answersNext();
     const loop = await server.call('browser_evaluate', { function: '() => { while (true) {} }' });
     assert.equal(loop.isError, true, loop.text);
-    assert.match(loop.text, new RegExp(`the function did not finish within ${ACTION_TIMEOUT} s \\(--action-timeout\\) and was stopped; the page is usable again`));
+    assert.match(loop.text, new RegExp(`the function did not finish within ${ACTION_TIMEOUT} s \\(--timeout-action\\) and was stopped; the page is usable again`));
     const value = await server.call('browser_evaluate', { function: '() => 6 * 7' });
     assert.equal(value.isError, false, value.text);
     assert.match(value.text, /^### Result\n42\n/);
@@ -361,7 +361,7 @@ describe('faults through the MCP client (--action-timeout 3)', () => {
     const heading = refOf(page.text, 'heading "Help & FAQ"');
     const onRef = await server.call('browser_evaluate', { function: '(el) => { while (el) {} }', ref: heading });
     assert.equal(onRef.isError, true, onRef.text);
-    assert.match(onRef.text, /the function did not finish within 3 s \(--action-timeout\) and was stopped/);
+    assert.match(onRef.text, /the function did not finish within 3 s \(--timeout-action\) and was stopped/);
     const text = await server.call('browser_evaluate', { function: '(el) => el.textContent', ref: heading });
     assert.equal(text.isError, false, text.text);
     assert.match(text.text, /^### Result\n"Help & FAQ"/);
@@ -500,7 +500,7 @@ describe('1,000 sequential tool calls: memory stays bounded', () => {
 
   test(`${CALLS} calls (navigate, snapshot, click; diffs on and off)`, async () => {
     const site = await serveSite();
-    const server = await startServer(['--action-timeout', '10']);
+    const server = await startServer([...FULL, '--action-timeout', '10']);
     const pid = server.transport.pid;
     const diffOn = { diffOptions: { enabled: true } };
     let n = 0;

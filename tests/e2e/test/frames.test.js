@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, afterEach, before, describe, test } from 'node:test';
 
-import { section, serveSite, startServer } from './helpers.js';
+import { FULL, section, serveSite, startServer } from './helpers.js';
 
 const SHOP = (pay) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
@@ -122,7 +122,7 @@ describe('frames from any site', () => {
     // The same page under a banner that covers the frame.
     pages['/covered'] = SHOP(`http://localhost:${port}/pay`).replace('</body>',
       '<div style="position:fixed;inset:0;background:rgba(0,0,0,.4)">Accept the cookies</div></body>');
-    server = await startServer();
+    server = await startServer(FULL);
   });
 
   after(async () => {

@@ -122,6 +122,13 @@ export async function closedPort() {
   return port;
 }
 
+/**
+ * `--snapshot-mode full`: every response carries the whole snapshot
+ * (@playwright/mcp's default), for tests about the full text. With no
+ * flags the server answers with diffs (server.test.js, "with no flags").
+ */
+export const FULL = ['--snapshot-mode', 'full'];
+
 /** Starts `response-diff mcp` and connects a real MCP client over stdio;
  * `env` adds to (or, with `undefined` values, removes from) its environment. */
 export async function startServer(args = [], { log: level = 'info', bin = binary(), env = {} } = {}) {
@@ -200,7 +207,7 @@ export function conformanceSuite() {
   const ctx = {};
   before(async () => {
     ctx.site = await serveSite(join(repo, 'tests/fixtures/conformance'));
-    ctx.server = await startServer();
+    ctx.server = await startServer(FULL);
   });
   after(async () => {
     await ctx.server?.close();

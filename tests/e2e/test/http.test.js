@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 
 import WebSocket from 'ws';
 
-import { binary, childProcesses, gone, section, serveSite } from './helpers.js';
+import { FULL, binary, childProcesses, gone, section, serveSite } from './helpers.js';
 import { connect, startChromium, startHttpServer, until } from './http-helpers.js';
 
 const PAGES = {
@@ -66,7 +66,7 @@ const INIT = JSON.stringify({
 
 describe('HTTP: a browser context per client', () => {
   let server;
-  before(async () => { server = await startHttpServer(['--session-timeout', '8', '--action-timeout', '4']); });
+  before(async () => { server = await startHttpServer([...FULL, '--session-timeout', '8', '--action-timeout', '4']); });
   after(async () => { await server?.stop(); });
 
   test('two clients are isolated: cookies, storage and tabs are their own', async () => {
@@ -143,7 +143,7 @@ describe('HTTP: a browser context per client', () => {
   });
 
   test('--allowed-hosts widens the Host check', async () => {
-    const s = await startHttpServer(['--allowed-hosts', 'mcp.example']);
+    const s = await startHttpServer([...FULL, '--allowed-hosts', 'mcp.example']);
     try {
       assert.equal(await raw(s.port, { host: `mcp.example:${s.port}` }, INIT), 200);
       assert.equal(await raw(s.port, { host: `other.example:${s.port}` }, INIT), 403);
@@ -153,7 +153,7 @@ describe('HTTP: a browser context per client', () => {
   });
 
   test('the browser the server launched stops with it', async () => {
-    const s = await startHttpServer();
+    const s = await startHttpServer(FULL);
     const c = await connect(s.url);
     await c.call('browser_navigate', { url: site.url('/show') });
     const browsers = childProcesses(s.proc.pid, 'chromium');
@@ -170,7 +170,7 @@ describe('HTTP: attach to a running Chromium (--cdp-endpoint)', () => {
     const chromium = await startChromium();
     try {
       const before = (await chromium.pages()).length;
-      const server = await startHttpServer(['--cdp-endpoint', chromium.endpoint]);
+      const server = await startHttpServer([...FULL, '--cdp-endpoint', chromium.endpoint]);
       const a = await connect(server.url, 'a');
       const b = await connect(server.url, 'b');
       await a.call('browser_navigate', { url: site.url('/set?who=ann') });
@@ -196,7 +196,7 @@ describe('HTTP: attach to a running Chromium (--cdp-endpoint)', () => {
 
   test("a renderer crash in one client's context leaves the others alone", async () => {
     const chromium = await startChromium();
-    const server = await startHttpServer(['--cdp-endpoint', chromium.endpoint]);
+    const server = await startHttpServer([...FULL, '--cdp-endpoint', chromium.endpoint]);
     try {
       const a = await connect(server.url, 'a');
       const b = await connect(server.url, 'b');
@@ -227,7 +227,7 @@ describe('HTTP: attach to a running Chromium (--cdp-endpoint)', () => {
   test('a ws:// endpoint works too; a wrong endpoint is a clear tool error', async () => {
     const chromium = await startChromium();
     try {
-      const server = await startHttpServer(['--cdp-endpoint', chromium.ws]);
+      const server = await startHttpServer([...FULL, '--cdp-endpoint', chromium.ws]);
       const c = await connect(server.url);
       const r = await c.call('browser_navigate', { url: site.url('/show') });
       assert.equal(r.isError, false, r.text);
@@ -236,7 +236,7 @@ describe('HTTP: attach to a running Chromium (--cdp-endpoint)', () => {
     } finally {
       await chromium.kill();
     }
-    const server = await startHttpServer(['--cdp-endpoint', 'http://127.0.0.1:9']);
+    const server = await startHttpServer([...FULL, '--cdp-endpoint', 'http://127.0.0.1:9']);
     try {
       const c = await connect(server.url);
       const r = await c.call('browser_navigate', { url: site.url('/show') });
@@ -256,7 +256,7 @@ describe('HTTP: logins, origins, config', () => {
       cookies: [{ name: 'who', value: 'saved', domain: '127.0.0.1', path: '/', expires: -1, httpOnly: false, secure: false, sameSite: 'Lax' }],
       origins: [{ origin: site.origin, localStorage: [{ name: 'who', value: 'kept' }] }],
     }));
-    const server = await startHttpServer(['--storage-state', state]);
+    const server = await startHttpServer([...FULL, '--storage-state', state]);
     try {
       for (const name of ['a', 'b']) {
         const c = await connect(server.url, name);
@@ -279,7 +279,7 @@ describe('HTTP: logins, origins, config', () => {
           () => { document.getElementById('out').textContent = 'request failed'; });
       </script>`,
     }, { '/count': (req, res) => { asked += 1; res.end('x'); } });
-    const server = await startHttpServer(['--blocked-origins', `${other.origin};http://127.0.0.1:1`]);
+    const server = await startHttpServer([...FULL, '--blocked-origins', `${other.origin};http://127.0.0.1:1`]);
     try {
       const c = await connect(server.url);
       await c.call('browser_navigate', { url: page.url('/fetch') });
@@ -306,7 +306,7 @@ describe('HTTP: logins, origins, config', () => {
     const chromium = await startChromium();
     try {
       for (const extra of [[], ['--cdp-endpoint', chromium.endpoint]]) {
-        const server = await startHttpServer(['--user-agent', 'rd-agent/1.0', '--viewport-size', '900x700', ...extra]);
+        const server = await startHttpServer([...FULL, '--user-agent', 'rd-agent/1.0', '--viewport-size', '900x700', ...extra]);
         try {
           const c = await connect(server.url);
           const r = await c.call('browser_navigate', { url: who.url('/who') });
@@ -340,7 +340,7 @@ describe('HTTP: logins, origins, config', () => {
       for (const extra of [[], ['--cdp-endpoint', chromium.endpoint]]) {
         seen.length = 0;
         // Chromium never proxies loopback unless told to (`<-loopback>`).
-        const server = await startHttpServer([
+        const server = await startHttpServer([...FULL, 
           '--proxy-server', `http://127.0.0.1:${proxy.address().port}`, '--proxy-bypass', '<-loopback>', ...extra,
         ]);
         try {
@@ -363,7 +363,7 @@ describe('HTTP: logins, origins, config', () => {
 
   test('--isolated over stdio: a browser context of its own', async () => {
     const { startServer } = await import('./helpers.js');
-    const s = await startServer(['--isolated']);
+    const s = await startServer([...FULL, '--isolated']);
     try {
       await s.call('browser_navigate', { url: site.url('/set?who=iso') });
       const r = await s.call('browser_navigate', { url: site.url('/show') });
@@ -381,7 +381,7 @@ describe('HTTP: logins, origins, config', () => {
       defaultExpectation: { includeSnapshot: false },
       blockedOrigins: ['http://127.0.0.1:1'],
     }));
-    let server = await startHttpServer(['--config', config]);
+    let server = await startHttpServer([...FULL, '--config', config]);
     try {
       const c = await connect(server.url);
       const r = await c.call('browser_navigate', { url: site.url('/show') });
@@ -392,7 +392,7 @@ describe('HTTP: logins, origins, config', () => {
     } finally {
       await server.stop();
     }
-    server = await startHttpServer(['--config', config, '--default-expectation', '{"includeSnapshot": true}']);
+    server = await startHttpServer([...FULL, '--config', config, '--default-expectation', '{"includeSnapshot": true}']);
     try {
       const c = await connect(server.url);
       const r = await c.call('browser_navigate', { url: site.url('/show') });
@@ -409,8 +409,8 @@ describe('HTTP: logins, origins, config', () => {
       [{ isolated: 'yes' }, /key `isolated` must be true or false/],
       [{ port: 'eighty' }, /key `port`: .*invalid value 'eighty'/],
       [{ config: 'other.json' }, /unknown key `config`/],
-      [{ storageState: join(tmp, 'missing.json') }, /--storage-state: reading/],
-      [{ blockedOrigins: 'example.com' }, /--blocked-origins: `example.com` is not an origin/],
+      [{ storageState: join(tmp, 'missing.json') }, /--storage-state \(from config file \S+: key `storageState`\): reading/],
+      [{ blockedOrigins: 'example.com' }, /--blocked-origins \(from config file \S+: key `blockedOrigins`\): `example.com` is not an origin/],
     ];
     for (const [json, message] of cases) {
       const file = join(tmp, 'bad.json');

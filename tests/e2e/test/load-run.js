@@ -3,7 +3,7 @@
 // at once, each on its own page, clicking, typing and reading snapshots;
 // one more client leaves in the middle of a call. The server attaches to a
 // Chromium started here, so the browser's page targets can be counted.
-import { serveSite } from './helpers.js';
+import { FULL, serveSite } from './helpers.js';
 import { connect, rssKiB, startChromium, startHttpServer, until } from './http-helpers.js';
 
 const PAGE = (id) => `<!doctype html><title>Client ${id}</title>
@@ -66,7 +66,7 @@ export async function runLoad({ clients = 6, rounds = 8, sessionTimeout = 8, wav
   handlers['/hold'] = () => { held += 1; };
   const site = await serveSite(undefined, pages, handlers);
   const chromium = await startChromium();
-  const server = await startHttpServer(['--cdp-endpoint', chromium.endpoint, '--session-timeout', String(sessionTimeout), '--action-timeout', '5'], { log: 'info' });
+  const server = await startHttpServer([...FULL, '--cdp-endpoint', chromium.endpoint, '--session-timeout', String(sessionTimeout), '--action-timeout', '5'], { log: 'info' });
   try {
     const targetsBefore = (await chromium.pages()).length;
     // Warm up (connects to the browser, loads the server's code paths).

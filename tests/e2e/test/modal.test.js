@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { refOf, section, serveSite, startServer } from './helpers.js';
+import { FULL, refOf, section, serveSite, startServer } from './helpers.js';
 
 const page = (body) => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
 
@@ -60,7 +60,7 @@ describe('modal states, uploads, tabs and downloads', () => {
         res.end(CSV);
       },
     });
-    server = await startServer(['--upload-root', root, '--output-dir', out, '--action-timeout', '10'], { log: process.env.RD_LOG || 'info' });
+    server = await startServer([...FULL, '--upload-root', root, '--output-dir', out, '--action-timeout', '10'], { log: process.env.RD_LOG || 'info' });
     process.on('exit', () => { if (process.env.RD_LOG) console.error(server.log()); });
   });
 
@@ -205,7 +205,7 @@ describe('--dialogs dismiss (unattended runs)', () => {
   let server;
   before(async () => {
     site = await serveSite(undefined, PAGES);
-    server = await startServer(['--dialogs', 'dismiss']);
+    server = await startServer([...FULL, '--dialogs', 'dismiss']);
   });
   after(async () => {
     await server?.close();

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 
-import { refOf, section, serveSite, startServer } from './helpers.js';
+import { FULL, refOf, section, serveSite, startServer } from './helpers.js';
 
 // A long page: a catalog of 400 products, with the one control the agent
 // wants deep inside it.
@@ -117,7 +117,7 @@ describe('issue 36 tools', () => {
   before(async () => {
     web = await site();
     dir = mkdtempSync(join(tmpdir(), 'rd-pw-tools-'));
-    server = await startServer(['--upload-root', dir, '--output-dir', join(dir, 'out')]);
+    server = await startServer([...FULL, '--upload-root', dir, '--output-dir', join(dir, 'out')]);
   });
 
   after(async () => {
@@ -238,7 +238,7 @@ describe('issue 36 tools', () => {
     const r = await call(server, 'browser_drop', { ref: zone, paths: [a, b], data: { 'text/plain': 'dropped text' } });
     assert.match(r, new RegExp(`Dropped notes\\.txt, data\\.json, text/plain data onto region "Upload area" \\(${zone}\\)`));
     assert.ok(r.includes('files=notes.txt:text/plain:hello notes,data.json:application/json:{\\"n\\":1} text=dropped text'), r);
-    assert.match(r, /await page\.getByRole\('region', \{ name: "Upload area" \}\)\.drop\(\{ files: \[.+notes\.txt", .+data\.json"\], data: \{ "text\/plain": "dropped text" \} \}\);/);
+    assert.match(r, /await page\.getByRole\('region', \{ name: "Upload area" \}\)\.drop\(\{ files: \[.+notes\.txt",.+data\.json"\], data: \{ "text\/plain": "dropped text" \} \}\);/);
 
     const inert = await server.call('browser_drop', { target: refOf(nav, 'region "Not a drop target"'), data: { 'text/plain': 'x' } });
     assert.equal(inert.isError, true);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 
-import { refOf, section, serveSite, startServer } from './helpers.js';
+import { FULL, refOf, section, serveSite, startServer } from './helpers.js';
 
 const LIST = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Cart</title></head>
@@ -86,7 +86,7 @@ describe('refs carried over re-renders', () => {
 
   before(async () => {
     site = await serveSite(undefined, { '/list': LIST, '/other': OTHER });
-    server = await startServer();
+    server = await startServer(FULL);
   });
 
   after(async () => {

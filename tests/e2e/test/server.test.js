@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 
 import {
-  childProcesses, closedPort, gone, refAfter, refOf, section, serveSite, startServer, tsOf,
+  FULL, childProcesses, closedPort, gone, refAfter, refOf, section, serveSite, startServer, tsOf,
 } from './helpers.js';
 
 const golden = join(import.meta.dirname, '../golden/tools-list.json');
@@ -19,7 +19,7 @@ describe('response-diff MCP server', () => {
 
   before(async () => {
     site = await serveSite();
-    server = await startServer();
+    server = await startServer(FULL);
   });
 
   after(async () => {
@@ -296,17 +296,17 @@ describe('a page that hangs (--action-timeout 2)', () => {
     const silent = createServer(() => {});
     await new Promise((ok) => silent.listen(0, '127.0.0.1', ok));
     const site = await serveSite();
-    const server = await startServer(['--action-timeout', '2']);
+    const server = await startServer([...FULL, '--action-timeout', '2']);
     try {
       await server.call('browser_navigate', { url: site.url('/help.html'), expectation: { includeSnapshot: false } });
       const loop = await server.call('browser_evaluate', { function: '() => { while (true) {} }' });
       assert.equal(loop.isError, true);
-      assert.match(loop.text, /the function did not finish within 2 s \(--action-timeout\) and was stopped/);
+      assert.match(loop.text, /the function did not finish within 2 s \(--timeout-action\) and was stopped/);
       const still = await server.call('browser_snapshot');
       assert.match(still.text, /- heading "Help & FAQ"/);
       const nav = await server.call('browser_navigate', { url: `http://127.0.0.1:${silent.address().port}/` });
       assert.equal(nav.isError, true);
-      assert.match(nav.text, /got no response within 2 s and was stopped/);
+      assert.match(nav.text, /got no response within 2 s \(--timeout-navigation\) and was stopped/);
       const back = await server.call('browser_navigate', { url: site.url('/signup.html') });
       assert.equal(back.isError, false, back.text);
     } finally {

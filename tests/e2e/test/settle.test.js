@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { refOf, section, serveSpa, startServer } from './helpers.js';
+import { FULL, refOf, section, serveSpa, startServer } from './helpers.js';
 
 const diffs = { diffOptions: { enabled: true } };
 const PENDING = /still loading|still waiting|has not started/;
@@ -38,7 +38,7 @@ describe('settling after an action (single-page app)', () => {
 
   before(async () => {
     site = await serveSpa({ delayMs: 1500 });
-    server = await startServer();
+    server = await startServer(FULL);
   });
 
   after(async () => {
@@ -192,7 +192,7 @@ describe('settling: a request that outlives the action timeout (--action-timeout
 
   before(async () => {
     site = await serveSpa();
-    server = await startServer(['--action-timeout', '3']);
+    server = await startServer([...FULL, '--action-timeout', '3']);
   });
 
   after(async () => {

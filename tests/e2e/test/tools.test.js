@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { refOf, section, serveSite, startServer, tsOf } from './helpers.js';
+import { FULL, refOf, section, serveSite, startServer, tsOf } from './helpers.js';
 
 const NETWORK = `<!doctype html><title>Network</title>
 <button id="go">Load</button><p id="out">idle</p>
@@ -157,7 +157,7 @@ describe('issue 25 tools', () => {
 
   before(async () => {
     web = await site();
-    server = await startServer();
+    server = await startServer(FULL);
   });
 
   after(async () => {
@@ -285,7 +285,7 @@ describe('--caps vision,pdf', () => {
   before(async () => {
     web = await site();
     out = mkdtempSync(join(tmpdir(), 'rd-caps-'));
-    server = await startServer(['--caps', 'vision,pdf', '--output-dir', out]);
+    server = await startServer([...FULL, '--caps', 'vision,pdf', '--output-dir', out]);
   });
 
   after(async () => {
@@ -384,7 +384,7 @@ describe('password values stay in the page', () => {
   after(async () => { await web?.close(); });
 
   test('no response of a session that types one and reads the page after shows it', async () => {
-    const server = await startServer();
+    const server = await startServer(FULL);
     try {
       const { all, typed, first, signed } = await passwordSession(server, web, { masked: true });
       assert.ok(!all.includes('hunter2'), all);
@@ -403,7 +403,7 @@ describe('password values stay in the page', () => {
   });
 
   test('--reveal-passwords shows them (for testing a page)', async () => {
-    const server = await startServer(['--reveal-passwords']);
+    const server = await startServer([...FULL, '--reveal-passwords']);
     try {
       const { typed, first, signed } = await passwordSession(server, web, { masked: false });
       assert.match(typed, /Typed "hunter2-Secret!" into textbox "Password"/);

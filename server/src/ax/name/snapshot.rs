@@ -259,6 +259,7 @@ impl AxSnapshot {
                 children,
                 targetable: d.targetable,
                 click_root: d.click_root,
+                bounds: None,
             },
             &|a, b| self.apart(a, b),
         ))
