@@ -156,9 +156,9 @@ def main() -> int:
         ("add Trail Runner", 'button "Add Trail Runner to cart"', "click"),
         ("add Wool Socks", 'button "Add Wool Socks to cart"', "click"),
         ('search "trail"', 'searchbox "Search products"', "fill:trail"),
+        ("read the page again", None, "read"),
         ("view the cart", 'button "View cart"', "click"),
         ("close it", 'button "Close"', "click"),
-        ("read the page again", None, "read"),
         ("place the order", 'button "Place order"', "click"),
         ("go to checkout", None, "goto:/checkout"),
     ]
