@@ -867,6 +867,7 @@ module.exports.parseFingerprint = nativeBinding.parseFingerprint
 module.exports.parseSnapshot = nativeBinding.parseSnapshot
 module.exports.printSnapshot = nativeBinding.printSnapshot
 module.exports.renderResponse = nativeBinding.renderResponse
+module.exports.renderSnapshotSection = nativeBinding.renderSnapshotSection
 module.exports.Severity = nativeBinding.Severity
 module.exports.SnapshotDiff = nativeBinding.SnapshotDiff
 module.exports.SnapshotFormat = nativeBinding.SnapshotFormat
