@@ -28,6 +28,7 @@ test: setup
 	$(MAKE) node-test
 	$(MAKE) e2e
 	$(MAKE) dropin
+	$(MAKE) proxy-test
 
 ## The core without default features, `#![no_std]` + `alloc`
 ## (docs/DECISIONS.md D36): builds it, runs the core's unit tests on it
@@ -352,6 +353,16 @@ lint-workflows:
 dropin: node-build setup
 	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
 	cd tests/dropin && npm test --silent
+
+## @playwright/mcp 0.0.83 behind response-diff-proxy (bindings/node/proxy.js)
+## and behind withResponseDiff on createConnection() in process, driven over
+## MCP by the official client on Debian's chromium, pages on 127.0.0.1
+## (tests/proxy; installs what it needs). RD_PROXY_OFF=1 runs the same
+## tests on @playwright/mcp alone, where they fail.
+.PHONY: proxy-test
+proxy-test: node-build setup
+	cd tests/proxy && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd tests/proxy && npm test --silent
 
 clean:
 	$(CARGO) clean
