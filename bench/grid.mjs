@@ -16,7 +16,9 @@ import { join, resolve } from 'node:path';
 
 import { arg as cliArg } from './cli.mjs';
 import { runConfig } from './appsession.mjs';
-import { countTokens, here, pkgVersion, repo, serveDir } from './harness.mjs';
+import { floor, here, pkgVersion, repo, serveDir } from './harness.mjs';
+
+export { floor };
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/grid.mjs');
 const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
@@ -57,16 +59,6 @@ export const CONFIGS = [
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, a snapshot after each action', snapshotAfter: ['type'] },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
 ];
-
-/** Per step, the tokens of the snapshot lines not shown before in the session. */
-export function floor(snapshots) {
-  const seen = new Set();
-  return snapshots.map((s) => {
-    const fresh = s.split('\n').filter((l) => l.trim() && !seen.has(l));
-    for (const l of s.split('\n')) seen.add(l);
-    return fresh.length ? countTokens(fresh.join('\n')) : 0;
-  });
-}
 
 const site = await serveDir(here);
 const results = [];

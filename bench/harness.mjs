@@ -22,6 +22,21 @@ export { countTokens };
 
 export const BROWSER_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/**
+ * The floor of a session, per step: the o200k tokens of the snapshot lines
+ * (exact lines, refs and indentation included) the agent had not been
+ * shown before in the session, which no lossless answer can leave out.
+ * `snapshots`: the page as the agent must know it after each step, in order.
+ */
+export function floor(snapshots) {
+  const seen = new Set();
+  return snapshots.map((s) => {
+    const fresh = s.split('\n').filter((l) => l.trim() && !seen.has(l));
+    for (const l of s.split('\n')) seen.add(l);
+    return fresh.length ? countTokens(fresh.join('\n')) : 0;
+  });
+}
+
 export function pkgVersion(name) {
   return JSON.parse(readFileSync(modulePath(`${name}/package.json`), 'utf8')).version;
 }
