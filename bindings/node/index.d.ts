@@ -737,6 +737,16 @@ export declare function renderResponse(response: ToolResponse, tool: string, opt
  */
 export declare function renderSnapshotSection(snapshot: Snapshot, tool: string, options?: { expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string; url?: string }): RenderedSnapshotSection | null
 
+/**
+ * The lean envelope for a section the host prints itself (the
+ * `@x/response-diff/mcp` wrapper keeps @playwright/mcp's `### Page`):
+ * whether `body` is what the last response with diffing on showed in
+ * section `name` under `key`, so it can be left out; records `body` as
+ * shown. Call it only for responses with diffing on. `name` must not be
+ * `page` or `tabs`, which `renderResponse` keeps this way itself.
+ */
+export declare function sectionUnchanged(detector: ResponseDiffDetector, key: string, name: string, body: string): boolean
+
 /** How serious a change is. */
 export type Severity = 'info' | 'warning' | 'error'
 

@@ -868,6 +868,7 @@ module.exports.parseSnapshot = nativeBinding.parseSnapshot
 module.exports.printSnapshot = nativeBinding.printSnapshot
 module.exports.renderResponse = nativeBinding.renderResponse
 module.exports.renderSnapshotSection = nativeBinding.renderSnapshotSection
+module.exports.sectionUnchanged = nativeBinding.sectionUnchanged
 module.exports.Severity = nativeBinding.Severity
 module.exports.SnapshotDiff = nativeBinding.SnapshotDiff
 module.exports.SnapshotFormat = nativeBinding.SnapshotFormat

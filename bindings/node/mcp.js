@@ -550,11 +550,18 @@ class ResponseDiffTransport {
     const own = exp ?? {}
     const off = (k) => own[k] === false || (own[k] === undefined && this.#defaults[k] === false)
     const layers = [{ includeSnapshot: true }, this.#defaults, own]
+    const diffing = Boolean(rd.mergeExpectation(name, layers).diffOptions?.enabled)
     const modal = pieces.some((p) => p.heading === 'Modal state')
     const out = []
     for (const piece of pieces) {
       if (piece.heading === 'Ran Playwright code' && off('includeCode')) continue
       if (piece.heading === 'Open tabs' && off('includeTabs')) continue
+      // The lean envelope, with diffs on: the page and the tab list the
+      // agent was last shown for this tab, unchanged, are not repeated.
+      if ((piece.heading === 'Page' || piece.heading === 'Open tabs') && diffing && this.#tabs.tab) {
+        const body = piece.body.replace(/\n+$/, '')
+        if (rd.sectionUnchanged(this.#detector, this.#tabs.tab.key, `playwright ${piece.heading}`, body)) continue
+      }
       if (piece.heading === 'Result' && name === 'browser_find') {
         out.push(await this.#carryFound(piece, extra, clientId))
         continue

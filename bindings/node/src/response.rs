@@ -279,3 +279,26 @@ fn image_out(i: core::Image) -> Image {
         data: STANDARD.encode(&i.data),
     }
 }
+
+/// The lean envelope for a section the host prints itself (the
+/// `@x/response-diff/mcp` wrapper keeps @playwright/mcp's `### Page`):
+/// whether `body` is what the last response with diffing on showed in
+/// section `name` under `key`, so it can be left out; records `body` as
+/// shown. Call it only for responses with diffing on. `name` must not be
+/// `page` or `tabs`, which `renderResponse` keeps this way itself.
+#[napi]
+pub fn section_unchanged(
+    detector: &ResponseDiffDetector,
+    key: String,
+    name: String,
+    body: String,
+) -> bool {
+    core::section_unchanged(
+        DiffTarget {
+            detector: &detector.inner,
+            key: &key,
+        },
+        &name,
+        &body,
+    )
+}

@@ -224,6 +224,28 @@ fn previously_shown(chain: Option<DiffTarget<'_>>, name: &str) -> Option<SharedT
         .previous(&format!("{}\u{1f}section\u{1f}{name}", target.key))
 }
 
+/// The lean envelope for a section the host prints itself (a wrapper that
+/// keeps another server's `### Page`): whether `body` is what the last
+/// response with diffing on showed in section `name` under the key, so it
+/// can be left out; records `body` as shown. Call it only for responses
+/// with diffing on, as [`render`] does, so a peek with diffing off neither
+/// reads nor moves it. `name` must not be `page` or `tabs`, the sections
+/// [`render`] keeps this way itself.
+///
+/// ```
+/// use response_diff::diff::ResponseDiffDetector;
+/// use response_diff::response::{section_unchanged, DiffTarget};
+///
+/// let detector = ResponseDiffDetector::default();
+/// let target = DiffTarget { detector: &detector, key: "tab-1" };
+/// assert!(!section_unchanged(target, "Page", "- Page URL: http://127.0.0.1/"));
+/// assert!(section_unchanged(target, "Page", "- Page URL: http://127.0.0.1/"));
+/// assert!(!section_unchanged(target, "Page", "- Page URL: http://127.0.0.1/cart"));
+/// ```
+pub fn section_unchanged(target: DiffTarget<'_>, name: &str, body: &str) -> bool {
+    unchanged_since_shown(Some(target), name, body)
+}
+
 fn unchanged_since_shown(chain: Option<DiffTarget<'_>>, name: &str, body: &str) -> bool {
     let Some(target) = chain else {
         return false;

@@ -104,13 +104,14 @@ test("an action's snapshot link becomes an inline patch; an unchanged read is on
     const view = new View()
     const nav = await call(p.client, 'browser_navigate', { url: `${site.origin}/list` })
     assert.doesNotMatch(nav.text, /\[Snapshot\]\(/)
+    // Playwright's other sections pass through as it wrote them.
+    assert.match(nav.text, /^### Ran Playwright code\n```js\nawait page\.goto\('http:\/\/127\.0\.0\.1:\d+\/list'\);\n```\n### Page\n- Page URL: http:\/\/127\.0\.0\.1:\d+\/list\n- Page Title: Todo\n### Page snapshot\n```yaml\n/)
     view.read(nav.text)
     const added = await call(p.client, 'browser_click', { target: view.ref(/button "Add"/), element: 'Add' })
     assert.doesNotMatch(added.text, /\[Snapshot\]\(/)
-    assert.match(added.text, /^### Page snapshot \(patch\)$/m)
-    // Playwright's other sections pass through as it wrote them.
-    assert.match(added.text, /^### Ran Playwright code\n```js\nawait page\.getByRole\('button', \{ name: 'Add' \}\)\.click\(\);\n```$/m)
-    assert.match(added.text, /^### Page\n- Page URL: http:\/\/127\.0\.0\.1:\d+\/list\n- Page Title: Todo$/m)
+    assert.match(added.text, /^### Ran Playwright code\n```js\nawait page\.getByRole\('button', \{ name: 'Add' \}\)\.click\(\);\n```\n### Page snapshot \(patch\)\n/)
+    // The page is the one the agent was shown: not repeated.
+    assert.doesNotMatch(added.text, /^### Page$/m)
     view.read(added.text)
     const full = await call(p.client, 'browser_snapshot', { expectation: { diffOptions: { enabled: false } } })
     assert.match(full.text, /^### Page\n[\s\S]*\n### Snapshot\n```yaml\n- generic/)
