@@ -70,9 +70,10 @@ export async function serveDir(root) {
 
 /**
  * Starts one MCP server over stdio. kind: 'ours' (our binary), 'pw'
- * (@playwright/mcp), 'fast' (fast-playwright-mcp), 'ab' (agent-browser's
- * `mcp`, every tool profile since double-click is outside `core`). `args`:
- * extra flags for our server.
+ * (@playwright/mcp), 'proxy' (@playwright/mcp behind response-diff-proxy,
+ * bindings/node/proxy.js, which needs the built Node addon), 'fast'
+ * (fast-playwright-mcp), 'ab' (agent-browser's `mcp`, every tool profile
+ * since double-click is outside `core`). `args`: extra flags for our server.
  */
 let sessions = 0;
 
@@ -99,10 +100,11 @@ export async function connect({ kind, id, args: extra = [] }, { bin, chromium, w
     writeFileSync(config, JSON.stringify({
       browser: { browserName: 'chromium', isolated: true, launchOptions: { executablePath: chromium, headless: true, chromiumSandbox: false, args: BROWSER_ARGS } },
     }));
-    const cli = kind === 'pw' ? modulePath('@playwright/mcp/cli.js') : modulePath('@tontoko/fast-playwright-mcp/cli.js');
+    const cli = kind === 'fast' ? modulePath('@tontoko/fast-playwright-mcp/cli.js') : modulePath('@playwright/mcp/cli.js');
     command = process.execPath;
     args = [cli, '--config', config, '--headless', '--isolated', '--no-sandbox', '--executable-path', chromium, '--output-dir', join(workdir, 'out')];
     if (kind === 'fast') args.push('--tool-profile', 'full');
+    if (kind === 'proxy') args = [join(repo, 'bindings/node/proxy.js'), '--', process.execPath, ...args];
   }
   const transport = new StdioClientTransport({ command, args, cwd: workdir, stderr: 'pipe', env });
   let log = '';
@@ -159,9 +161,9 @@ export function linkedSnapshotFile(text, workdir) {
   return existsSync(path) ? { path, text: readFileSync(path, 'utf8') } : null;
 }
 
-/** The page URL (without its fragment) of one of our responses' Page state, or null. */
+/** The page URL (without its fragment) of a response's Page state (ours) or Page (@playwright/mcp's), or null. */
 export function pageUrl(sections) {
-  const state = sections.find((s) => s.heading === 'Page state');
+  const state = sections.find((s) => s.heading === 'Page state' || s.heading === 'Page');
   const m = state && state.body.match(/^- Page URL: (\S+)/m);
   return m ? m[1].split('#')[0] : null;
 }

@@ -80,6 +80,10 @@ export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', label: 'response-diff, defaults (full responses)' },
   { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions (refs carried over)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, defaults' },
+  // Its browser_type answers without a snapshot: the agent reads the page
+  // after it, as it must to see what the action did (make proxy-bench).
+  { id: 'playwright-mcp-read', kind: 'pw', label: '@playwright/mcp, the page read after each action', snapshotAfter: ['type'], optIn: true },
+  { id: 'proxy', kind: 'proxy', label: '@playwright/mcp through response-diff-proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true },
   { id: 'fast', kind: 'fast', label: 'fast-playwright-mcp, snapshot on', exp: { includeSnapshot: true } },
   { id: 'fast-diff', kind: 'fast', label: 'fast-playwright-mcp, snapshot + diffOptions', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
@@ -93,7 +97,8 @@ const runs = [];
 for (const fw of FRAMEWORKS) {
   const steps = STEPS.map((s) => (s.act === 'navigate' ? { ...s, path: `/examples/${fw}/index.html` } : s));
   for (const cfg of CONFIGS) {
-    if (!ONLY || ONLY.split(',').includes(cfg.id)) runs.push({ fw, cfg, steps });
+    // Opt-in configurations (make proxy-bench) run only when named in --only.
+    if (ONLY ? ONLY.split(',').includes(cfg.id) : !cfg.optIn) runs.push({ fw, cfg, steps });
   }
 }
 const results = new Array(runs.length);
@@ -111,7 +116,7 @@ async function one(k) {
   results[k] = { framework: fw, ...r };
   // A peer that cannot do a step is reported, not fatal; ours is.
   if (r.error) console.error(`${fw} ${cfg.id}: ${r.error}`);
-  if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
+  if ((cfg.kind === 'ours' || cfg.kind === 'proxy') && (r.error || r.rows.some((x) => !x.preserved))) {
     failed = true;
     for (const x of r.rows.filter((y) => !y.preserved)) console.error(`${fw} ${cfg.id}: step ${x.step} (${x.label}) did not rebuild (${x.rebuiltHow}): ${JSON.stringify(x.mismatch)}`);
   }
