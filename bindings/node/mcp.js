@@ -151,6 +151,19 @@ class Tab {
     this.toPlaywright = new Map()
     /** Playwright's ref → agent's ref. */
     this.toAgent = new Map()
+    /** The carrier's keys this tab used. */
+    this.pages = new Set()
+  }
+
+  /**
+   * The carrier's key for the tab's page: per URL (fragment aside), as our
+   * server files a document, so a page seen before (back, a return visit)
+   * gets its refs back from its own views.
+   */
+  page() {
+    const key = `${this.key}\u001f${this.url.split('#')[0]}`
+    this.pages.add(key)
+    return key
   }
 
   /** Records a carry's mapping (Playwright's id → agent's ref). */
@@ -290,8 +303,12 @@ class ResponseDiffTransport {
     this.#defaults = this.#options.expectation === undefined ? DEFAULT_EXPECTATION : rd.validateExpectation(this.#options.expectation)
     const cap = this.#options.maxStoredBytes
     this.#detector = this.#options.detector ?? new rd.ResponseDiffDetector(cap === undefined ? undefined : { maxStoredBytes: cap })
-    this.#carrier = new rd.RefCarrier(cap === undefined ? undefined : { maxStoredBytes: cap })
-    this.#tabs = new Tabs((t) => this.#carrier.clear(t.key))
+    // As many views per page as our server keeps (a row paged away and
+    // back keeps its ref).
+    this.#carrier = new rd.RefCarrier({ viewsPerKey: 16, ...(cap === undefined ? {} : { maxStoredBytes: cap }) })
+    this.#tabs = new Tabs((t) => {
+      for (const k of t.pages) this.#carrier.clear(k)
+    })
     this.onmessage = undefined
     this.onclose = undefined
     this.onerror = undefined
@@ -497,7 +514,7 @@ class ResponseDiffTransport {
     if (aria === null || aria.text === null) return
     try {
       const tab = this.#tabs.ensure()
-      tab.learn(this.#carrier.carry(tab.key, aria.text).refs, true)
+      tab.learn(this.#carrier.carry(tab.page(), aria.text).refs, true)
     } catch (e) {
       this.onerror?.(e)
     }
@@ -588,7 +605,7 @@ class ResponseDiffTransport {
     const partial = name === 'browser_snapshot' && (args.target !== undefined || args.depth !== undefined)
     let carry
     try {
-      carry = this.#carrier.carry(tab.key, snap.text)
+      carry = this.#carrier.carry(tab.page(), snap.text)
     } catch (e) {
       // A snapshot the core cannot read (a page's WebMCP listing before it)
       // is left as Playwright wrote it.

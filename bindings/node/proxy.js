@@ -171,6 +171,7 @@ function main() {
   const stderr = new Tail(4096)
   const waiting = new Set() // ids of requests the upstream has not answered
   let dead = null
+  let closing = false
   const child = spawn(cmd, cmdArgs, { stdio: ['pipe', 'pipe', 'pipe'], shell: process.platform === 'win32' })
   child.stderr.on('data', (d) => {
     stderr.push(d.toString())
@@ -178,7 +179,7 @@ function main() {
   })
   const upstreamError = (id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: dead } })
   function die(reason) {
-    if (dead) return
+    if (dead || closing) return
     const tail = stderr.text.trim()
     dead = `response-diff-proxy: the upstream MCP server \`${shown}\` ${reason}${tail ? `; its stderr ended with:\n${tail.split('\n').slice(-20).join('\n')}` : ''}`
     process.stderr.write(`${dead}\n`)
@@ -214,11 +215,12 @@ function main() {
     child.stdin.write(`${JSON.stringify(message)}\n`)
   }
   wrapped.onclose = () => {
+    closing = true
     child.stdin.end()
     const t = setTimeout(() => child.kill('SIGTERM'), 2000)
     t.unref()
+    if (dead || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) process.exit(0)
     child.once('exit', () => process.exit(0))
-    if (dead) process.exit(0)
   }
   wrapped.onerror = (e) => process.stderr.write(`response-diff-proxy: ${e?.stack ?? e}\n`)
   wrapped.start()
