@@ -177,6 +177,7 @@ bench: setup
 	$(MAKE) token-bench
 	$(MAKE) app-bench
 	$(MAKE) tasks-bench
+	$(MAKE) proxy-bench
 	$(MAKE) conformance
 	$(MAKE) load-bench
 	$(MAKE) sizes
@@ -240,6 +241,26 @@ app-bench: setup
 	  node bench/grid.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/grid.json --transcript bench-out/grid-transcript.md; \
 	  grid=$$?; \
 	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ] && [ $$grid = 0 ]
+
+## @playwright/mcp 0.0.83 three ways on the shop, TodoMVC and data-grid
+## sessions: alone with its snapshot read after each action, behind
+## response-diff-proxy (bindings/node/proxy.js, the built addon), and our
+## server with diffs on. Tokens per step, the floor, tool time per call and
+## the bars of issue 34 in docs/bench/proxy.md (bench/proxy-report.mjs: it
+## fails when a session does not reach its final check through the proxy,
+## and lists a missed bar; PROXY_BENCH_STRICT=1 fails on those too); JSON
+## in bench-out/proxy-*.json.
+PROXY_BENCH_RUNS = ours-diff,playwright-mcp-read,proxy
+.PHONY: proxy-bench
+proxy-bench: setup node-build
+	$(CARGO) build --release -p response-diff-server
+	@mkdir -p bench-out
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --out bench-out/proxy-shop.json --transcript bench-out/proxy-shop-transcript.md
+	node bench/todomvc.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --jobs $(APP_BENCH_JOBS) --out bench-out/proxy-todomvc.json --transcript bench-out/proxy-todomvc-transcript.md
+	node bench/grid.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only ours-diff,playwright-mcp,proxy --out bench-out/proxy-grid.json --transcript bench-out/proxy-grid-transcript.md
+	node bench/proxy-report.mjs --shop bench-out/proxy-shop.json --todomvc bench-out/proxy-todomvc.json --grid bench-out/proxy-grid.json --out docs/bench/proxy.md --json bench-out/proxy.json $(if $(PROXY_BENCH_STRICT),--strict)
+
 ## Eight everyday agent tasks (confirm, prompt, upload, cross-site frame,
 ## popup, network list, password, download) through our server and
 ## @playwright/mcp, each judged in the page: bench-out/tasks.{json,md}.

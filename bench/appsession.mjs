@@ -291,5 +291,6 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
   return {
     id: cfg.id, kind: cfg.kind, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount,
     wallMs: Math.round(performance.now() - started), rows, snapshots, transcript: transcript.join('\n'), ...(error ? { error } : {}),
+    ...(cfg.kind === 'proxy' ? { proxyTimings: server.proxyTimings() } : {}),
   };
 }

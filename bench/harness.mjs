@@ -104,7 +104,7 @@ export async function connect({ kind, id, args: extra = [] }, { bin, chromium, w
     command = process.execPath;
     args = [cli, '--config', config, '--headless', '--isolated', '--no-sandbox', '--executable-path', chromium, '--output-dir', join(workdir, 'out')];
     if (kind === 'fast') args.push('--tool-profile', 'full');
-    if (kind === 'proxy') args = [join(repo, 'bindings/node/proxy.js'), '--', process.execPath, ...args];
+    if (kind === 'proxy') args = [join(repo, 'bindings/node/proxy.js'), '--timing', '--', process.execPath, ...args];
   }
   const transport = new StdioClientTransport({ command, args, cwd: workdir, stderr: 'pipe', env });
   let log = '';
@@ -128,6 +128,8 @@ export async function connect({ kind, id, args: extra = [] }, { bin, chromium, w
     catalogTokens: countTokens(JSON.stringify(tools)),
     toolCount: tools.length,
     log: () => log,
+    /** response-diff-proxy's own time per tool call (its --timing lines): [{ tool, ownMs, totalMs }]. */
+    proxyTimings: () => [...log.matchAll(/^response-diff-proxy: timing (\S+) ([\d.]+) ms of ([\d.]+) ms$/gm)].map((m) => ({ tool: m[1], ownMs: Number(m[2]), totalMs: Number(m[3]) })),
     async call(name, args) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 });
       const text = r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');

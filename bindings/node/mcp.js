@@ -293,7 +293,7 @@ class ResponseDiffTransport {
     if (!transport || typeof transport.send !== 'function' || typeof transport.start !== 'function') {
       throw new TypeError('withResponseDiff(transport): pass the MCP transport the server would connect to (an object with start() and send())')
     }
-    const allowed = ['expectation', 'detector', 'maxStoredBytes', 'snapshotMode', 'cwd']
+    const allowed = ['expectation', 'detector', 'maxStoredBytes', 'snapshotMode', 'cwd', 'onTiming']
     for (const k of Object.keys(options ?? {})) {
       if (!allowed.includes(k)) throw new TypeError(`withResponseDiff: unknown option \`${k}\`; allowed: ${allowed.join(', ')}`)
     }
@@ -417,6 +417,8 @@ class ResponseDiffTransport {
 
   /** One tools/call of the client, from its arguments to its answer. */
   async #call(message, extra, entry) {
+    const t0 = performance.now()
+    let upstreamMs = 0
     try {
       if (entry.cancelled) return
       const name = message.params?.name
@@ -437,7 +439,9 @@ class ResponseDiffTransport {
         t = this.#translate(args, paths)
       }
       if (t.missing.length) return await this.#answer(message, this.#gone(t.missing[0]))
+      const f0 = performance.now()
       let reply = await this.#forward(name, t.args, message, extra, message.id)
+      upstreamMs = performance.now() - f0
       const stale = this.#stale(reply, t)
       if (stale !== null) {
         await this.#refresh(extra, message.id)
@@ -458,6 +462,10 @@ class ResponseDiffTransport {
       await this.#answer(message, reply)
     } finally {
       this.#queued.delete(message.id)
+      if (this.#options.onTiming && !entry.cancelled) {
+        const totalMs = performance.now() - t0
+        this.#options.onTiming({ tool: message.params?.name, totalMs, upstreamMs, ownMs: totalMs - upstreamMs })
+      }
     }
   }
 

@@ -33,6 +33,8 @@ Options:
                                 each (default 10 MiB and 8 MiB)
   --snapshot-mode <mode>        the upstream's snapshot mode when it is not on
                                 its command line; "none" passes everything through
+  --timing                      a line on stderr per tool call: the proxy's own
+                                time and the call's in all
   -h, --help                    this text
   -V, --version                 the version`
 
@@ -87,6 +89,9 @@ function parseArgs(argv) {
       }
       case '--snapshot-mode':
         opts.snapshotMode = value()
+        break
+      case '--timing':
+        opts.timing = true
         break
       default:
         throw new Error(`unknown option ${a}${split < 0 ? ' (put the upstream command after --)' : ''}`)
@@ -165,6 +170,12 @@ function main() {
     ...(opts.expectation !== undefined ? { expectation: opts.expectation } : {}),
     ...(opts.maxStoredBytes !== undefined ? { maxStoredBytes: opts.maxStoredBytes } : {}),
     ...(snapshotMode !== undefined ? { snapshotMode } : {}),
+    ...(opts.timing
+      ? {
+          onTiming: (t) =>
+            process.stderr.write(`response-diff-proxy: timing ${t.tool} ${t.ownMs.toFixed(2)} ms of ${t.totalMs.toFixed(2)} ms\n`),
+        }
+      : {}),
   })
 
   // The upstream side: the child's stdin and stdout.
