@@ -37,10 +37,13 @@ document.getElementById('add').onclick = () => { items.push('Item ' + items.leng
 render()
 </script>`
 const OTHER = `<!doctype html><title>Other</title><h1>Other page</h1><p>Second tab</p><button>Only here</button>`
+// A frame whose list is rebuilt on every click, like LIST.
+const FRAME = `<!doctype html><title>Frame</title><h1>Outer</h1>
+<iframe title="inner" srcdoc="<ul id=l></ul><button id=b>More</button><script>let n=1;function r(){const l=document.getElementById('l');l.replaceChildren();for(let i=0;i<n;i++){const li=document.createElement('li');const b=document.createElement('button');b.textContent='Row '+i;b.onclick=()=>{document.title='picked '+i;li.append(' picked')};li.append(b);l.append(li)}}document.getElementById('b').onclick=()=>{n++;r()};r()</script>"></iframe>`
 
 let site
 before(async () => {
-  site = await serve({ '/list': LIST, '/other': OTHER })
+  site = await serve({ '/list': LIST, '/other': OTHER, '/frame': FRAME })
 })
 after(async () => {
   await site?.close()
@@ -67,6 +70,27 @@ test('a re-rendered list keeps its refs, and a click by a carried ref acts on th
     view.read(clicked.text)
     assert.match(view.text, /paragraph \[ref=[^\]]+\]: Clicked Beta/)
     assert.equal(view.ref(/button "Alpha"/), alpha)
+  } finally {
+    await p.close()
+  }
+})
+
+test('refs inside a frame (f1e2) are carried and act in the frame', async () => {
+  const p = await startProxy()
+  try {
+    const view = new View()
+    view.read((await call(p.client, 'browser_navigate', { url: `${site.origin}/frame` })).text)
+    const row = view.ref(/button "Row 0"/)
+    assert.match(row, /^f\d+e\d+$/)
+    const more = await call(p.client, 'browser_click', { target: view.ref(/button "More"/), element: 'More' })
+    assert.equal(view.read(more.text), 'patch', more.text)
+    // Row 0 was rebuilt in the frame: it keeps the ref the agent knows.
+    assert.equal(view.ref(/button "Row 0"/), row)
+    const picked = await call(p.client, 'browser_click', { target: row, element: 'Row 0' })
+    assert.equal(picked.isError, false, picked.text)
+    view.read(picked.text)
+    // The click acted on Row 0 inside the frame.
+    assert.match(view.text, /- button "Row 0" [^\n]*\[ref=f\d+e\d+\]\n\s+- text: picked/)
   } finally {
     await p.close()
   }
