@@ -128,8 +128,9 @@ export async function connect({ kind, id, args: extra = [] }, { bin, chromium, w
     catalogTokens: countTokens(JSON.stringify(tools)),
     toolCount: tools.length,
     log: () => log,
-    /** response-diff-proxy's own time per tool call (its --timing lines): [{ tool, ownMs, totalMs }]. */
-    proxyTimings: () => [...log.matchAll(/^response-diff-proxy: timing (\S+) ([\d.]+) ms of ([\d.]+) ms$/gm)].map((m) => ({ tool: m[1], ownMs: Number(m[2]), totalMs: Number(m[3]) })),
+    /** response-diff-proxy's own time per tool call (its --timing lines): [{ tool, ownMs, totalMs, extraCalls }]. */
+    proxyTimings: () => [...log.matchAll(/^response-diff-proxy: timing (\S+) ([\d.]+) ms of ([\d.]+) ms, (\d+) extra upstream calls$/gm)]
+      .map((m) => ({ tool: m[1], ownMs: Number(m[2]), totalMs: Number(m[3]), extraCalls: Number(m[4]) })),
     async call(name, args) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 });
       const text = r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');

@@ -49,10 +49,11 @@ export interface ResponseDiffOptions {
    * Called after each tools/call with its time: in all (`totalMs`, from
    * taking the call up to sending its answer), the server's answer to the
    * call as the agent made it (`upstreamMs`), and what the wrapper added
-   * (`ownMs`: the rest, a retry and an out-of-sight snapshot included).
-   * For measurements (`response-diff-proxy --timing`).
+   * (`ownMs`: the rest, a retry and an out-of-sight snapshot included),
+   * and how many calls to the server that took beyond the agent's own
+   * (`extraCalls`). For measurements (`response-diff-proxy --timing`).
    */
-  onTiming?: (timing: { tool: string; totalMs: number; upstreamMs: number; ownMs: number }) => void
+  onTiming?: (timing: { tool: string; totalMs: number; upstreamMs: number; ownMs: number; extraCalls: number }) => void
 }
 
 /**

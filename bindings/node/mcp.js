@@ -288,6 +288,7 @@ class ResponseDiffTransport {
   #inFlight = new Map() // client id → our id
   #queue = Promise.resolve()
   #seq = 0
+  #forwards = 0
 
   constructor(transport, options) {
     if (!transport || typeof transport.send !== 'function' || typeof transport.start !== 'function') {
@@ -390,6 +391,7 @@ class ResponseDiffTransport {
   /** Sends a tools/call to the server under our own id and waits for its answer. */
   #forward(name, args, template, extra, clientId) {
     const id = `${OWN_ID}${++this.#seq}`
+    this.#forwards++
     return new Promise((resolve) => {
       this.#upstream.set(id, { resolve, clientId })
       if (clientId !== undefined) {
@@ -419,6 +421,7 @@ class ResponseDiffTransport {
   async #call(message, extra, entry) {
     const t0 = performance.now()
     let upstreamMs = 0
+    this.#forwards = 0
     try {
       if (entry.cancelled) return
       const name = message.params?.name
@@ -464,7 +467,8 @@ class ResponseDiffTransport {
       this.#queued.delete(message.id)
       if (this.#options.onTiming && !entry.cancelled) {
         const totalMs = performance.now() - t0
-        this.#options.onTiming({ tool: message.params?.name, totalMs, upstreamMs, ownMs: totalMs - upstreamMs })
+        const extraCalls = Math.max(0, this.#forwards - 1)
+        this.#options.onTiming({ tool: message.params?.name, totalMs, upstreamMs, ownMs: totalMs - upstreamMs, extraCalls })
       }
     }
   }

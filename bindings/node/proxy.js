@@ -173,7 +173,7 @@ function main() {
     ...(opts.timing
       ? {
           onTiming: (t) =>
-            process.stderr.write(`response-diff-proxy: timing ${t.tool} ${t.ownMs.toFixed(2)} ms of ${t.totalMs.toFixed(2)} ms\n`),
+            process.stderr.write(`response-diff-proxy: timing ${t.tool} ${t.ownMs.toFixed(2)} ms of ${t.totalMs.toFixed(2)} ms, ${t.extraCalls} extra upstream calls\n`),
         }
       : {}),
   })
