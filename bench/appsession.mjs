@@ -16,7 +16,7 @@ import { join } from 'node:path';
 
 import { applyUnified, fencedBlock, readSections } from './reconstruct.mjs';
 import {
-  abJson, connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, stripRef,
+  OurAnswers, abJson, connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, rebuildAgentBrowser, refChurn, stripRef,
 } from './harness.mjs';
 
 const indentOf = (l) => l.length - l.trimStart().length;
@@ -181,22 +181,10 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
   const transcript = [];
   let agentView = null; // what the agent has, rebuilt from responses
   let abPrev = null; // agent-browser delta: { view, revision }
-  const seenByUrl = new Map();
-  const history = []; // ours-diff: every view the agent rebuilt, oldest first
   let prevFull = null;
   // Our answers (ours-diff, the proxy) are read as the agent reads them.
   const checked = (cfg.kind === 'ours' || cfg.kind === 'proxy') && cfg.check;
-  // What an answer of ours showed: the agent's last view of its URL, and its history.
-  let lastUrl = null;
-  const remember = (text, view) => {
-    const sections = readSections(text);
-    // A diffed answer leaves out a page it already showed: the URL is unchanged.
-    const url = pageUrl(sections) ?? lastUrl;
-    lastUrl = url;
-    const shown = sections.some((x) => x.heading.startsWith('Page snapshot'));
-    if (url !== null && shown) seenByUrl.set(url, view);
-    if (shown && view !== null) history.push(view);
-  };
+  const ours = new OurAnswers(bin);
   const started = performance.now();
   let error = null;
   try {
@@ -233,15 +221,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
       try {
         if (checked) {
           // Each answer in turn (an action's, then the page read after it).
-          let view = agentView;
-          const hows = [];
-          for (const [k, text] of texts.entries()) {
-            const r = rebuildOurs(bin, view, text, seenByUrl, history);
-            view = r.view;
-            hows.push(r.how);
-            if (k < texts.length - 1) remember(text, view);
-          }
-          rebuilt = { view, how: hows.join(', then ') };
+          rebuilt = ours.read(agentView, texts);
         } else if (cfg.kind === 'ours') {
           const inline = inlineSnapshot(texts[texts.length - 1]);
           rebuilt = { view: inline ?? agentView, how: inline ? 'full' : 'no snapshot' };
@@ -272,7 +252,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
           if (abPrev && cfg.kind === 'ab') abPrev = { ...abPrev, view: full };
         }
       }
-      if (checked) remember(texts[texts.length - 1], agentView);
+      if (checked) ours.remember(texts[texts.length - 1], agentView);
       row.fullTokens = countTokens(full);
       // Ref churn on the richest full view (agent-browser: every node, not only interactive ones).
       const churnView = cfg.kind === 'ab' && cfg.snapshotArgs.interactive !== false ? await outOfBand(server, cfg, workdir) : full;

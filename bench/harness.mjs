@@ -215,6 +215,43 @@ export function rebuildOurs(bin, prev, text, seenByUrl, history = []) {
   throw new Error(`an unreadable snapshot section "${sec.heading}":\n${sec.body.slice(0, 500)}`);
 }
 
+/**
+ * The agent's view of a session built from our answers (our server with
+ * diffs, or @playwright/mcp behind response-diff-proxy), with what
+ * `rebuildOurs` needs: the last view of each URL and every view shown.
+ */
+export class OurAnswers {
+  constructor(bin) {
+    this.bin = bin;
+    this.seenByUrl = new Map();
+    this.history = [];
+    this.lastUrl = null;
+  }
+
+  /** The view after one step's answers, read in turn from `view`: { view, how }. */
+  read(view, texts) {
+    const hows = [];
+    for (const [k, text] of texts.entries()) {
+      const r = rebuildOurs(this.bin, view, text, this.seenByUrl, this.history);
+      view = r.view;
+      hows.push(r.how);
+      if (k < texts.length - 1) this.remember(text, view);
+    }
+    return { view, how: hows.join(', then ') };
+  }
+
+  /** Records what answer `text` showed: `view`, under its URL and in the history. */
+  remember(text, view) {
+    const sections = readSections(text);
+    // A diffed answer leaves out a page it already showed: the URL is unchanged.
+    const url = pageUrl(sections) ?? this.lastUrl;
+    this.lastUrl = url;
+    const shown = view !== null && sections.some((x) => x.heading.startsWith('Page snapshot'));
+    if (url !== null && shown) this.seenByUrl.set(url, view);
+    if (shown) this.history.push(view);
+  }
+}
+
 /** agent-browser's JSON answer (its MCP text is the CLI's JSON), or null. */
 export function abJson(text) {
   try {

@@ -20,10 +20,9 @@ import { fileURLToPath } from 'node:url';
 
 import { arg as cliArg } from './cli.mjs';
 import {
-  connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
+  OurAnswers, connect, countTokens, firstDifference, inlineSnapshot, linkedSnapshotFile, pkgVersion, serveDir,
 } from './harness.mjs';
 import { HAS_PAGE, OUT_OF_BAND } from './appsession.mjs';
-import { readSections } from './reconstruct.mjs';
 import { resolveRef } from './refs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -140,9 +139,7 @@ async function runConfig(cfg, origin) {
   const transcript = [];
   let view = null; // the latest full snapshot the agent can see (for refs)
   let agentView = null; // ours-diff: rebuilt from diffs
-  const seenByUrl = new Map(); // ours-diff: the agent's last view of each URL
-  const history = []; // ours-diff: every view the agent rebuilt, oldest first
-  let lastUrl = null; // ours-diff: the URL the agent was last shown
+  const ours = new OurAnswers(BIN); // ours-diff, the proxy: the agent's views from our answers
   let lastTs;
   try {
     for (const [i, step] of STEPS.entries()) {
@@ -193,28 +190,10 @@ async function runConfig(cfg, origin) {
       if (ts) lastTs = Number(ts[1] ?? ts[2]);
       if (cfg.check) {
         const full = await outOfBand(server, cfg);
-        // What an answer showed: the agent's last view of its URL, and its history.
-        const remember = (text, seen) => {
-          const sections = readSections(text);
-          // A diffed response leaves out a Page state it already showed: the URL is unchanged.
-          const url = pageUrl(sections) ?? lastUrl;
-          lastUrl = url;
-          const shown = seen !== null && sections.some((x) => x.heading.startsWith('Page snapshot'));
-          if (url !== null && shown) seenByUrl.set(url, seen);
-          if (shown) history.push(seen);
-        };
         let rebuilt;
         try {
           // Each answer in turn (an action's, then the page read after it).
-          let seen = agentView;
-          const hows = [];
-          for (const [k, text] of texts.entries()) {
-            const x = rebuildOurs(BIN, seen, text, seenByUrl, history);
-            seen = x.view;
-            hows.push(x.how);
-            if (k < texts.length - 1) remember(text, seen);
-          }
-          rebuilt = { view: seen, how: hows.join(', then ') };
+          rebuilt = ours.read(agentView, texts);
         } catch (e) {
           rebuilt = { view: null, how: `unreadable: ${e.message}` };
         }
@@ -225,7 +204,7 @@ async function runConfig(cfg, origin) {
           row.mismatch = firstDifference(agentView ?? '', full);
           agentView = full; // go on from the truth so one loss is reported once
         }
-        remember(r.text, agentView);
+        ours.remember(r.text, agentView);
         row.fullTokens = countTokens(full);
         snapshots.push(full);
       }
