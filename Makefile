@@ -29,6 +29,7 @@ test: setup
 	$(MAKE) node-test
 	$(MAKE) e2e
 	$(MAKE) dropin
+	$(MAKE) proxy-test
 
 ## The core without default features, `#![no_std]` + `alloc`
 ## (docs/DECISIONS.md D36): builds it, runs the core's unit tests on it
@@ -178,6 +179,7 @@ bench: setup
 	$(MAKE) app-bench
 	$(MAKE) tasks-bench
 	$(MAKE) python-bench PYTHON_BENCH_REUSE=1
+	$(MAKE) proxy-bench
 	$(MAKE) conformance
 	$(MAKE) load-bench
 	$(MAKE) sizes
@@ -256,6 +258,26 @@ app-bench: setup
 	  node bench/apidocs.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/apidocs.json --transcript bench-out/apidocs-transcript.md; \
 	  apidocs=$$?; \
 	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ] && [ $$grid = 0 ] && [ $$apidocs = 0 ]
+
+## @playwright/mcp 0.0.83 three ways on the shop, TodoMVC and data-grid
+## sessions: alone with its snapshot read after each action, behind
+## response-diff-proxy (bindings/node/proxy.js, the built addon), and our
+## server with diffs on. Tokens per step, the floor, tool time per call and
+## the bars of issue 34 in docs/bench/proxy.md (bench/proxy-report.mjs: it
+## fails when a session does not reach its final check through the proxy,
+## and lists a missed bar; PROXY_BENCH_STRICT=1 fails on those too); JSON
+## in bench-out/proxy-*.json.
+PROXY_BENCH_RUNS = ours-diff,playwright-mcp-read,proxy
+.PHONY: proxy-bench
+proxy-bench: setup node-build
+	$(CARGO) build --release -p response-diff-server
+	@mkdir -p bench-out
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --out bench-out/proxy-shop.json --transcript bench-out/proxy-shop-transcript.md
+	node bench/todomvc.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --jobs $(APP_BENCH_JOBS) --out bench-out/proxy-todomvc.json --transcript bench-out/proxy-todomvc-transcript.md
+	node bench/grid.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only ours-diff,playwright-mcp,proxy --out bench-out/proxy-grid.json --transcript bench-out/proxy-grid-transcript.md
+	node bench/proxy-report.mjs --shop bench-out/proxy-shop.json --todomvc bench-out/proxy-todomvc.json --grid bench-out/proxy-grid.json --out docs/bench/proxy.md --json bench-out/proxy.json $(if $(PROXY_BENCH_STRICT),--strict)
+
 ## Eight everyday agent tasks (confirm, prompt, upload, cross-site frame,
 ## popup, network list, password, download) through our server and
 ## @playwright/mcp, each judged in the page: bench-out/tasks.{json,md}.
@@ -400,6 +422,16 @@ lint-workflows:
 dropin: node-build setup
 	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
 	cd tests/dropin && npm test --silent
+
+## @playwright/mcp 0.0.83 behind response-diff-proxy (bindings/node/proxy.js)
+## and behind withResponseDiff on createConnection() in process, driven over
+## MCP by the official client on Debian's chromium, pages on 127.0.0.1
+## (tests/proxy; installs what it needs). RD_PROXY_OFF=1 runs the same
+## tests on @playwright/mcp alone, where they fail.
+.PHONY: proxy-test
+proxy-test: node-build setup
+	cd tests/proxy && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd tests/proxy && npm test --silent
 
 clean:
 	$(CARGO) clean

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 
 import { applyUnified, fencedBlock, readSections } from './reconstruct.mjs';
 import {
-  abJson, connect, countTokens, firstDifference, floor, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, stripRef,
+  OurAnswers, abJson, connect, countTokens, firstDifference, floor, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, stripRef,
 } from './harness.mjs';
 
 const indentOf = (l) => l.length - l.trimStart().length;
@@ -71,6 +71,7 @@ function callsFor(cfg, step, ref, origin) {
   const kind = cfg.kind;
   const exp = () => {
     if (kind === 'pw' || kind === 'ab') return {};
+    // response-diff-proxy: the agent's expectation, as for our server.
     return cfg.exp ? { expectation: structuredClone(cfg.exp) } : {};
   };
   if (kind === 'ab') {
@@ -86,13 +87,14 @@ function callsFor(cfg, step, ref, origin) {
       default: throw new Error(`unknown act ${step.act}`);
     }
   }
-  const target = kind === 'ours' ? { ref, element: step.element } : kind === 'pw' ? { target: ref, element: step.element } : { selectors: [{ ref }] };
+  const target = kind === 'ours' ? { ref, element: step.element } : kind === 'pw' || kind === 'proxy' ? { target: ref, element: step.element } : { selectors: [{ ref }] };
   // Actions whose answer carries no snapshot in this peer (@playwright/mcp's
   // browser_type): with `snapshotAfter: [acts]`, the agent reads the page
-  // after them, as it must to see what the action did.
+  // after them, as it must to see what the action did (not when the
+  // answer had the page after all: a submit that navigated).
   if (cfg.snapshotAfter?.includes(step.act)) {
     const [call] = callsFor({ ...cfg, snapshotAfter: null }, step, ref, origin);
-    return [call, ['browser_snapshot', {}]];
+    return [call, ['browser_snapshot', {}, 'unless the answer had the page']];
   }
   switch (step.act) {
     case 'navigate': return [['browser_navigate', { url: origin + step.path, ...exp() }]];
@@ -105,6 +107,16 @@ function callsFor(cfg, step, ref, origin) {
   }
 }
 
+/** An answer that carries the page (a snapshot, inline or linked; our diff). */
+export const HAS_PAGE = /^### (Snapshot|Page snapshot)/m;
+
+/** The arguments of an out-of-band full snapshot, per kind (diffs off: the chain does not move). */
+export const OUT_OF_BAND = {
+  ours: { expectation: { diffOptions: { enabled: false }, includeConsole: false } },
+  fast: { expectation: { includeSnapshot: true } },
+  proxy: { expectation: { diffOptions: { enabled: false } } },
+};
+
 /** A full snapshot taken out of band (not counted; moves no diff state). */
 async function outOfBand(server, cfg, workdir, args) {
   if (cfg.kind === 'ab') {
@@ -113,7 +125,7 @@ async function outOfBand(server, cfg, workdir, args) {
     const j = abJson(r.text);
     return (j?.data?.snapshot?.tree ?? j?.data?.snapshot ?? r.text).replace(/\n+$/, '');
   }
-  const a = cfg.kind === 'ours' ? { expectation: { diffOptions: { enabled: false }, includeConsole: false } } : cfg.kind === 'fast' ? { expectation: { includeSnapshot: true } } : {};
+  const a = OUT_OF_BAND[cfg.kind] ?? {};
   const r = await server.call('browser_snapshot', a);
   if (r.isError) throw new Error(`${cfg.id}: the out-of-band snapshot failed: ${r.text.slice(0, 500)}`);
   const s = inlineSnapshot(r.text) ?? linkedSnapshotFile(r.text, workdir)?.text.replace(/\n+$/, '') ?? null;
@@ -171,9 +183,10 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
   const transcript = [];
   let agentView = null; // what the agent has, rebuilt from responses
   let abPrev = null; // agent-browser delta: { view, revision }
-  const seenByUrl = new Map();
-  const history = []; // ours-diff: every view the agent rebuilt, oldest first
   let prevFull = null;
+  // Our answers (ours-diff, the proxy) are read as the agent reads them.
+  const checked = (cfg.kind === 'ours' || cfg.kind === 'proxy') && cfg.check;
+  const ours = new OurAnswers(bin);
   const started = performance.now();
   let error = null;
   try {
@@ -189,7 +202,10 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
       let tokens = 0;
       let fileTokens = 0;
       const t0 = performance.now();
-      for (const [tool, args] of calls) {
+      const made = [];
+      for (const [tool, args, unless] of calls) {
+        if (unless && texts.length && HAS_PAGE.test(texts[texts.length - 1])) continue;
+        made.push(tool);
         const r = await server.call(tool, args);
         if (r.isError || /^### Error|^### Result\nError:/m.test(r.text) || (cfg.kind === 'ab' && abJson(r.text)?.success === false)) {
           throw new Error(`${cfg.id}, step ${i + 1} (${step.label}): ${tool} ${JSON.stringify(args)} failed:\n${r.text.slice(0, 1500)}`);
@@ -201,12 +217,13 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
         transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${tool} ${JSON.stringify(args)}\n\n${r.text}\n`);
       }
       const ms = performance.now() - t0;
-      const row = { step: i + 1, label: step.label, calls: calls.map((c) => c[0]), ms: Math.round(ms), tokens, ...(fileTokens ? { fileTokens } : {}) };
+      const row = { step: i + 1, label: step.label, calls: made, ms: Math.round(ms), tokens, ...(fileTokens ? { fileTokens } : {}) };
       // The agent's view after this step.
       let rebuilt;
       try {
-        if (cfg.kind === 'ours' && cfg.check) {
-          rebuilt = rebuildOurs(bin, agentView, texts[texts.length - 1], seenByUrl, history);
+        if (checked) {
+          // Each answer in turn (an action's, then the page read after it).
+          rebuilt = ours.read(agentView, texts);
         } else if (cfg.kind === 'ours') {
           const inline = inlineSnapshot(texts[texts.length - 1]);
           rebuilt = { view: inline ?? agentView, how: inline ? 'full' : 'no snapshot' };
@@ -237,13 +254,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
           if (abPrev && cfg.kind === 'ab') abPrev = { ...abPrev, view: full };
         }
       }
-      if (cfg.kind === 'ours' && cfg.check) {
-        const sections = readSections(texts[texts.length - 1]);
-        const url = pageUrl(sections);
-        const shown = sections.some((x) => x.heading.startsWith('Page snapshot'));
-        if (url !== null && shown) seenByUrl.set(url, agentView);
-        if (shown && agentView !== null) history.push(agentView);
-      }
+      if (checked) ours.remember(texts[texts.length - 1], agentView);
       row.fullTokens = countTokens(full);
       if (cfg.kind === 'ours' && cfg.check) {
         const shows = readSections(texts[texts.length - 1]).some((x) => x.heading.startsWith('Page snapshot'));
@@ -267,5 +278,6 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
     id: cfg.id, kind: cfg.kind, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount,
     wallMs: Math.round(performance.now() - started), rows, snapshots, transcript: transcript.join('\n'),
     ...(cfg.kind === 'ours' && cfg.check ? { floor: floor(toldSteps), textFloor: textFloor(toldSteps) } : {}), ...(error ? { error } : {}),
+    ...(cfg.kind === 'proxy' ? { proxyTimings: server.proxyTimings() } : {}),
   };
 }

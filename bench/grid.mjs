@@ -57,6 +57,7 @@ export const CONFIGS = [
   { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   // Its browser_type answers without a snapshot: the agent reads the page after it.
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, a snapshot after each action', snapshotAfter: ['type'] },
+  { id: 'proxy', kind: 'proxy', label: '@playwright/mcp through response-diff-proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
 ];
 
@@ -66,10 +67,12 @@ const transcripts = [];
 let failed = false;
 try {
   for (const cfg of CONFIGS) {
-    if (ONLY && !ONLY.split(',').includes(cfg.id)) continue;
+    // Opt-in configurations (make proxy-bench) run only when named in --only.
+    if (ONLY ? !ONLY.split(',').includes(cfg.id) : cfg.optIn) continue;
     const r = await runConfig(cfg, STEPS, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`grid ${l}\n`) });
     transcripts.push(r.transcript);
     delete r.transcript;
+    if (cfg.id === 'proxy') r.floor = floor(r.snapshots);
     results.push(r);
     if (r.error) console.error(`${cfg.id}: ${r.error}`);
     if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {

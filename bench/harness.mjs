@@ -109,9 +109,10 @@ export async function serveDir(root) {
 
 /**
  * Starts one MCP server over stdio. kind: 'ours' (our binary), 'pw'
- * (@playwright/mcp), 'fast' (fast-playwright-mcp), 'ab' (agent-browser's
- * `mcp`, every tool profile since double-click is outside `core`). `args`:
- * extra flags for our server.
+ * (@playwright/mcp), 'proxy' (@playwright/mcp behind response-diff-proxy,
+ * bindings/node/proxy.js, which needs the built Node addon), 'fast'
+ * (fast-playwright-mcp), 'ab' (agent-browser's `mcp`, every tool profile
+ * since double-click is outside `core`). `args`: extra flags for our server.
  */
 let sessions = 0;
 
@@ -138,10 +139,11 @@ export async function connect({ kind, id, args: extra = [] }, { bin, chromium, w
     writeFileSync(config, JSON.stringify({
       browser: { browserName: 'chromium', isolated: true, launchOptions: { executablePath: chromium, headless: true, chromiumSandbox: false, args: BROWSER_ARGS } },
     }));
-    const cli = kind === 'pw' ? modulePath('@playwright/mcp/cli.js') : modulePath('@tontoko/fast-playwright-mcp/cli.js');
+    const cli = kind === 'fast' ? modulePath('@tontoko/fast-playwright-mcp/cli.js') : modulePath('@playwright/mcp/cli.js');
     command = process.execPath;
     args = [cli, '--config', config, '--headless', '--isolated', '--no-sandbox', '--executable-path', chromium, '--output-dir', join(workdir, 'out')];
     if (kind === 'fast') args.push('--tool-profile', 'full');
+    if (kind === 'proxy') args = [join(repo, 'bindings/node/proxy.js'), '--timing', '--', process.execPath, ...args];
   }
   const transport = new StdioClientTransport({ command, args, cwd: workdir, stderr: 'pipe', env });
   let log = '';
@@ -165,6 +167,9 @@ export async function connect({ kind, id, args: extra = [] }, { bin, chromium, w
     catalogTokens: countTokens(JSON.stringify(tools)),
     toolCount: tools.length,
     log: () => log,
+    /** response-diff-proxy's own time per tool call (its --timing lines): [{ tool, ownMs, totalMs, extraCalls }]. */
+    proxyTimings: () => [...log.matchAll(/^response-diff-proxy: timing (\S+) ([\d.]+) ms of ([\d.]+) ms, (\d+) extra upstream calls$/gm)]
+      .map((m) => ({ tool: m[1], ownMs: Number(m[2]), totalMs: Number(m[3]), extraCalls: Number(m[4]) })),
     async call(name, args) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 });
       const text = r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -198,9 +203,9 @@ export function linkedSnapshotFile(text, workdir) {
   return existsSync(path) ? { path, text: readFileSync(path, 'utf8') } : null;
 }
 
-/** The page URL (without its fragment) of one of our responses' Page state, or null. */
+/** The page URL (without its fragment) of a response's Page state (ours) or Page (@playwright/mcp's), or null. */
 export function pageUrl(sections) {
-  const state = sections.find((s) => s.heading === 'Page state');
+  const state = sections.find((s) => s.heading === 'Page state' || s.heading === 'Page');
   const m = state && state.body.match(/^- Page URL: (\S+)/m);
   return m ? m[1].split('#')[0] : null;
 }
@@ -247,6 +252,43 @@ export function rebuildOurs(bin, prev, text, seenByUrl, history = []) {
   const full = fencedBlock(sec.body, 'yaml');
   if (full !== null) return { view: full, how: /^Full response \(/.test(sec.body) ? 'full (diff would not help)' : 'first (full)' };
   throw new Error(`an unreadable snapshot section "${sec.heading}":\n${sec.body.slice(0, 500)}`);
+}
+
+/**
+ * The agent's view of a session built from our answers (our server with
+ * diffs, or @playwright/mcp behind response-diff-proxy), with what
+ * `rebuildOurs` needs: the last view of each URL and every view shown.
+ */
+export class OurAnswers {
+  constructor(bin) {
+    this.bin = bin;
+    this.seenByUrl = new Map();
+    this.history = [];
+    this.lastUrl = null;
+  }
+
+  /** The view after one step's answers, read in turn from `view`: { view, how }. */
+  read(view, texts) {
+    const hows = [];
+    for (const [k, text] of texts.entries()) {
+      const r = rebuildOurs(this.bin, view, text, this.seenByUrl, this.history);
+      view = r.view;
+      hows.push(r.how);
+      if (k < texts.length - 1) this.remember(text, view);
+    }
+    return { view, how: hows.join(', then ') };
+  }
+
+  /** Records what answer `text` showed: `view`, under its URL and in the history. */
+  remember(text, view) {
+    const sections = readSections(text);
+    // A diffed answer leaves out a page it already showed: the URL is unchanged.
+    const url = pageUrl(sections) ?? this.lastUrl;
+    this.lastUrl = url;
+    const shown = view !== null && sections.some((x) => x.heading.startsWith('Page snapshot'));
+    if (url !== null && shown) this.seenByUrl.set(url, view);
+    if (shown) this.history.push(view);
+  }
 }
 
 /** agent-browser's JSON answer (its MCP text is the CLI's JSON), or null. */

@@ -20,9 +20,9 @@ import { fileURLToPath } from 'node:url';
 
 import { arg as cliArg } from './cli.mjs';
 import {
-  connect, countTokens, firstDifference, floor, floorNote, textFloor, told, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
+  OurAnswers, connect, countTokens, firstDifference, floor, floorNote, textFloor, told, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
 } from './harness.mjs';
-import { readSections } from './reconstruct.mjs';
+import { HAS_PAGE, OUT_OF_BAND } from './appsession.mjs';
 import { resolveRef } from './refs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -87,6 +87,10 @@ const CONFIGS = [
   { id: 'ours-diff', server: 'response-diff', label: 'response-diff, diffOptions + since', kind: 'ours', args: ['--snapshot-mode', 'full'], exp: { ...FILTER, diffOptions: { enabled: true } }, since: true, check: true },
   { id: 'ours-diff-lines', server: 'response-diff', label: 'response-diff, diffOptions + since, line diffs only', kind: 'ours', args: ['--snapshot-mode', 'full'], exp: { ...FILTER, snapshotOptions: { diff: 'lines' }, diffOptions: { enabled: true } }, since: true, check: true },
   { id: 'playwright-mcp', server: '@playwright/mcp', label: '@playwright/mcp, defaults', kind: 'pw' },
+  // Its browser_type answers without a snapshot: the agent reads the page
+  // after it, as it must to see what the action did (make proxy-bench).
+  { id: 'playwright-mcp-read', server: '@playwright/mcp', label: '@playwright/mcp, the page read after each action', kind: 'pw', snapshotAfter: ['type'], optIn: true },
+  { id: 'proxy', server: '@playwright/mcp', label: '@playwright/mcp through response-diff-proxy', kind: 'proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true },
   { id: 'fast', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot on', kind: 'fast', exp: { includeSnapshot: true } },
   { id: 'fast-diff', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot + diffOptions', kind: 'fast', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
 ];
@@ -103,7 +107,7 @@ function toolCall(cfg, step, ref, origin, since) {
     if (extra) e = { ...(e || {}), ...extra };
     return e ? { expectation: e } : {};
   };
-  const target = cfg.kind === 'ours' ? { ref, element: step.target } : cfg.kind === 'pw' ? { target: ref, element: step.target } : { selectors: [{ ref }] };
+  const target = cfg.kind === 'ours' ? { ref, element: step.target } : cfg.kind === 'pw' || cfg.kind === 'proxy' ? { target: ref, element: step.target } : { selectors: [{ ref }] };
   switch (step.act) {
     case 'navigate': return ['browser_navigate', { url: origin + step.path, ...exp() }];
     case 'back': return ['browser_navigate_back', { ...exp() }];
@@ -117,8 +121,7 @@ function toolCall(cfg, step, ref, origin, since) {
 
 /** A full snapshot taken out of band (not counted): diff off, so our diff chain does not move. */
 async function outOfBand(server, cfg) {
-  const args = cfg.kind === 'ours' ? { expectation: { diffOptions: { enabled: false }, includeConsole: false } } : cfg.kind === 'fast' ? { expectation: { includeSnapshot: true } } : {};
-  const r = await server.call('browser_snapshot', args);
+  const r = await server.call('browser_snapshot', OUT_OF_BAND[cfg.kind] ?? {});
   if (r.isError) throw new Error(`${cfg.id}: the out-of-band snapshot failed: ${r.text}`);
   const s = inlineSnapshot(r.text);
   if (s === null) throw new Error(`${cfg.id}: the out-of-band snapshot has no aria snapshot:\n${r.text.slice(0, 2000)}`);
@@ -137,9 +140,7 @@ async function runConfig(cfg, origin) {
   const transcript = [];
   let view = null; // the latest full snapshot the agent can see (for refs)
   let agentView = null; // ours-diff: rebuilt from diffs
-  const seenByUrl = new Map(); // ours-diff: the agent's last view of each URL
-  const history = []; // ours-diff: every view the agent rebuilt, oldest first
-  let lastUrl = null; // ours-diff: the URL the agent was last shown
+  const ours = new OurAnswers(BIN); // ours-diff, the proxy: the agent's views from our answers
   let lastTs;
   try {
     for (const [i, step] of STEPS.entries()) {
@@ -155,29 +156,45 @@ async function runConfig(cfg, origin) {
       }
       const since = cfg.since && step.act === 'snapshot' ? lastTs : undefined;
       const [tool, args] = toolCall(cfg, step, ref, origin, since);
-      const t0 = performance.now();
-      const r = await server.call(tool, args);
-      const ms = performance.now() - t0;
-      if (r.isError || /^### Error|^### Result\nError:/m.test(r.text)) {
-        throw new Error(`${cfg.id}, step ${i + 1} (${step.label}): ${tool} ${JSON.stringify(args)} failed:\n${r.text.slice(0, 2000)}`);
+      // With `snapshotAfter: [acts]`, the agent reads the page after those
+      // actions (their answers carry no snapshot in @playwright/mcp).
+      // Not when the answer had the page after all (a submit that navigated).
+      const calls = [[tool, args], ...(cfg.snapshotAfter?.includes(step.act) ? [toolCall(cfg, { act: 'snapshot' }, null, origin)] : [])];
+      const row = { step: i + 1, label: step.label, tool, calls: 0, ms: 0, tokens: 0, chars: 0 };
+      const texts = [];
+      let r;
+      for (const [name, a] of calls) {
+        if (texts.length && HAS_PAGE.test(texts[texts.length - 1])) break;
+        row.calls++;
+        const t0 = performance.now();
+        r = await server.call(name, a);
+        row.ms += performance.now() - t0;
+        if (r.isError || /^### Error|^### Result\nError:/m.test(r.text)) {
+          throw new Error(`${cfg.id}, step ${i + 1} (${step.label}): ${name} ${JSON.stringify(a)} failed:\n${r.text.slice(0, 2000)}`);
+        }
+        texts.push(r.text);
+        row.tokens += countTokens(r.text);
+        row.chars += r.text.length;
+        const file = cfg.kind === 'pw' ? linkedSnapshotFile(r.text, workdir) : null;
+        if (file) {
+          row.fileTokens = (row.fileTokens ?? 0) + countTokens(file.text);
+          view = file.text;
+        } else {
+          const inline = inlineSnapshot(r.text);
+          if (inline !== null && !(cfg.scoped && step.scope)) view = inline;
+          else if (step.act === 'navigate' || step.act === 'back') view = null;
+        }
+        if (calls.length > 1) transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${name} ${JSON.stringify(a)}\n\n${r.text}\n`);
       }
-      const row = { step: i + 1, label: step.label, tool, ms: Math.round(ms), tokens: countTokens(r.text), chars: r.text.length };
-      const file = cfg.kind === 'pw' ? linkedSnapshotFile(r.text, workdir) : null;
-      if (file) {
-        row.fileTokens = countTokens(file.text);
-        view = file.text;
-      } else {
-        const inline = inlineSnapshot(r.text);
-        if (inline !== null && !(cfg.scoped && step.scope)) view = inline;
-        else if (step.act === 'navigate' || step.act === 'back') view = null;
-      }
+      row.ms = Math.round(row.ms);
       const ts = r.text.match(TS_RE);
       if (ts) lastTs = Number(ts[1] ?? ts[2]);
       if (cfg.check) {
         const full = await outOfBand(server, cfg);
         let rebuilt;
         try {
-          rebuilt = rebuildOurs(BIN, agentView, r.text, seenByUrl, history);
+          // Each answer in turn (an action's, then the page read after it).
+          rebuilt = ours.read(agentView, texts);
         } catch (e) {
           rebuilt = { view: null, how: `unreadable: ${e.message}` };
         }
@@ -188,26 +205,24 @@ async function runConfig(cfg, origin) {
           row.mismatch = firstDifference(agentView ?? '', full);
           agentView = full; // go on from the truth so one loss is reported once
         }
-        const sections = readSections(r.text);
-        // A diffed response leaves out a Page state it already showed: the URL is unchanged.
-        const url = pageUrl(sections) ?? lastUrl;
-        lastUrl = url;
-        const shown = agentView !== null && sections.some((x) => x.heading.startsWith('Page snapshot'));
-        if (url !== null && shown) seenByUrl.set(url, agentView);
-        if (shown) history.push(agentView);
+        ours.remember(r.text, agentView);
         row.fullTokens = countTokens(full);
         snapshots.push(full);
         toldSteps.push(told(r.text, sections.some((x) => x.heading.startsWith('Page snapshot')) ? full : ''));
       }
       rows.push(row);
-      transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${tool} ${JSON.stringify(args)}\n\n${r.text}\n`);
+      if (calls.length === 1) transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${tool} ${JSON.stringify(args)}\n\n${r.text}\n`);
       process.stderr.write(`${cfg.id} ${String(i + 1).padStart(2)} ${step.label}: ${row.tokens} tokens${row.fileTokens ? ` (+${row.fileTokens} in the linked file)` : ''}${row.preserved === undefined ? '' : row.preserved ? ' ✓' : ' ✗'}\n`);
     }
   } finally {
     await server.client.close().catch(() => {});
     rmSync(workdir, { recursive: true, force: true });
   }
-  return { id: cfg.id, server: cfg.server, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount, rows, ...(snapshots.length ? { snapshots, floor: floor(toldSteps), textFloor: textFloor(toldSteps) } : {}), transcript: transcript.join('\n') };
+  return {
+    id: cfg.id, server: cfg.server, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount, rows,
+    ...(snapshots.length ? { snapshots, floor: floor(toldSteps), textFloor: textFloor(toldSteps) } : {}),
+    ...(cfg.kind === 'proxy' ? { proxyTimings: server.proxyTimings() } : {}), transcript: transcript.join('\n'),
+  };
 }
 
 // ---------------------------------------------------------------- main
@@ -217,13 +232,17 @@ const results = [];
 let failed = false;
 try {
   for (const cfg of CONFIGS) {
-    if (ONLY && !ONLY.split(',').includes(cfg.id)) continue;
+    // Opt-in configurations (make proxy-bench) run only when named in --only.
+    if (ONLY ? !ONLY.split(',').includes(cfg.id) : cfg.optIn) continue;
     results.push(await runConfig(cfg, site.origin));
   }
 } finally {
   await site.close();
 }
-for (const r of results) {
+// Ours must rebuild at every step; the proxy's checks are judged by
+// bench/proxy-report.mjs (an answer @playwright/mcp took before the page
+// settled is a miss there, not a loss of ours).
+for (const r of results.filter((x) => x.server === 'response-diff')) {
   const lost = r.rows.filter((x) => x.preserved === false);
   if (lost.length) {
     failed = true;

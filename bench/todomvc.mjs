@@ -80,6 +80,10 @@ export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
   { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions (refs carried over)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, defaults' },
+  // Its browser_type answers without a snapshot: the agent reads the page
+  // after it, as it must to see what the action did (make proxy-bench).
+  { id: 'playwright-mcp-read', kind: 'pw', label: '@playwright/mcp, the page read after each action', snapshotAfter: ['type'], optIn: true },
+  { id: 'proxy', kind: 'proxy', label: '@playwright/mcp through response-diff-proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true },
   { id: 'fast', kind: 'fast', label: 'fast-playwright-mcp, snapshot on', exp: { includeSnapshot: true } },
   { id: 'fast-diff', kind: 'fast', label: 'fast-playwright-mcp, snapshot + diffOptions', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
@@ -93,7 +97,8 @@ const runs = [];
 for (const fw of FRAMEWORKS) {
   const steps = STEPS.map((s) => (s.act === 'navigate' ? { ...s, path: `/examples/${fw}/index.html` } : s));
   for (const cfg of CONFIGS) {
-    if (!ONLY || ONLY.split(',').includes(cfg.id)) runs.push({ fw, cfg, steps });
+    // Opt-in configurations (make proxy-bench) run only when named in --only.
+    if (ONLY ? ONLY.split(',').includes(cfg.id) : !cfg.optIn) runs.push({ fw, cfg, steps });
   }
 }
 const results = new Array(runs.length);

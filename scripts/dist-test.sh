@@ -8,8 +8,9 @@
 #           does, so both run the same text)
 #   node    an empty npm project installs the two tarballs; the README's Node
 #           examples (extracted as bindings/node/test/readme.test.js does),
-#           the compat subpath from CommonJS and ESM, and a check that the
-#           addon came from the platform package
+#           the compat subpath from CommonJS and ESM, the mcp subpath and the
+#           response-diff-proxy bin, and a check that the addon came from the
+#           platform package
 #   c       examples/c/hello.c built with `pkg-config --cflags --libs
 #           response_diff` against the unpacked tarball, linked shared (rpath,
 #           then LD_LIBRARY_PATH) and static, and run
@@ -126,6 +127,9 @@ assert.equal(typeof new DiffFormatter().formatUnified, 'function')
 console.log('compat subpath imports from ESM and diffs')
 EOF
     node compat.mjs
+    # The @playwright/mcp adapter: the mcp subpath and the proxy's bin.
+    node -e "const m = require('@x/response-diff/mcp'); if (typeof m.withResponseDiff !== 'function') throw new Error('no withResponseDiff'); console.log('mcp subpath imports')"
+    ./node_modules/.bin/response-diff-proxy --help | grep -q '^Usage: response-diff-proxy' && echo 'response-diff-proxy bin runs'
     node -e "
 const path = require('node:path')
 const fs = require('node:fs')

@@ -704,6 +704,18 @@ export interface RenderedResponse {
   snapshotDiff?: DiffResult
 }
 
+/** The snapshot section of a response, alone. */
+export interface RenderedSnapshotSection {
+  /** The heading, without the `### ` (`Page snapshot (patch)`). */
+  heading: string
+  /** The body: the fenced snapshot, a diff or patch, or one line. */
+  body: string
+  /** `### <heading>\n<body>`, as it stands in a rendered response. */
+  text: string
+  /** The snapshot diff, when diffing was on. */
+  snapshotDiff?: DiffResult
+}
+
 /**
  * Renders `response` as Markdown under `tool`'s defaults merged with
  * `options.expectations`, in the fixed section order every binding shares.
@@ -714,6 +726,26 @@ export interface RenderedResponse {
  * snapshot is neither read nor moved.
  */
 export declare function renderResponse(response: ToolResponse, tool: string, options?: { expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string }): RenderedResponse
+
+/**
+ * The snapshot section `renderResponse` would print for `snapshot`, alone
+ * (same rules, same text, same detector keys), for hosts that print the
+ * other sections themselves (`@x/response-diff/mcp` keeps
+ * @playwright/mcp's). `options.url`: the page's URL, so a page seen
+ * before diffs against its last snapshot. `null` when the expectation
+ * leaves the snapshot out.
+ */
+export declare function renderSnapshotSection(snapshot: Snapshot, tool: string, options?: { expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string; url?: string }): RenderedSnapshotSection | null
+
+/**
+ * The lean envelope for a section the host prints itself (the
+ * `@x/response-diff/mcp` wrapper keeps @playwright/mcp's `### Page`):
+ * whether `body` is what the last response with diffing on showed in
+ * section `name` under `key`, so it can be left out; records `body` as
+ * shown. Call it only for responses with diffing on. `name` must not be
+ * `page` or `tabs`, which `renderResponse` keeps this way itself.
+ */
+export declare function sectionUnchanged(detector: ResponseDiffDetector, key: string, name: string, body: string): boolean
 
 /** How serious a change is. */
 export type Severity = 'info' | 'warning' | 'error'

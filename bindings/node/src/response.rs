@@ -120,6 +120,77 @@ pub struct RenderedResponse {
 pub type Rendered = RenderedResponse;
 
 const RENDER_OPTION_KEYS: [&str; 3] = ["expectations", "detector", "key"];
+const SNAPSHOT_OPTION_KEYS: [&str; 4] = ["expectations", "detector", "key", "url"];
+
+/// The options both renderers take, read and checked: the expectation
+/// resolved for `tool`, the detector, the key and (for the snapshot
+/// section) the page URL.
+struct RenderOptions<'env> {
+    expectation: response_diff::expectation::ResolvedExpectation,
+    detector: Option<ClassInstance<'env, ResponseDiffDetector>>,
+    key: Option<String>,
+    url: Option<String>,
+}
+
+impl<'env> RenderOptions<'env> {
+    fn read(
+        env: &Env,
+        tool: &str,
+        options: Option<&Object<'env>>,
+        allowed: &[&str],
+    ) -> Result<Self> {
+        let mut expectation_layers = Vec::new();
+        let mut detector = None;
+        let mut key = None;
+        let mut url = None;
+        if let Some(o) = options {
+            for k in Object::keys(o)? {
+                if !allowed.contains(&k.as_str()) {
+                    return Err(throw(
+                        env,
+                        CoreError::invalid_option(
+                            format!("renderOptions.{k}"),
+                            format!("unknown option `{k}`; allowed: {}", allowed.join(", ")),
+                        ),
+                    ));
+                }
+            }
+            expectation_layers = layers(env, o.get::<Vec<Json>>("expectations")?)?;
+            detector = o.get::<ClassInstance<ResponseDiffDetector>>("detector")?;
+            key = o.get::<String>("key")?;
+            if allowed.contains(&"url") {
+                url = o.get::<String>("url")?;
+            }
+        }
+        if detector.is_some() && key.is_none() {
+            return Err(throw(
+                env,
+                CoreError::invalid_option(
+                    "renderOptions.key",
+                    "a key (e.g. the tab id) is required with a detector",
+                ),
+            ));
+        }
+        let refs: Vec<&CoreExpectation> = expectation_layers.iter().collect();
+        let expectation = CoreExpectation::resolve(tool, &refs).or_throw(env)?;
+        Ok(RenderOptions {
+            expectation,
+            detector,
+            key,
+            url,
+        })
+    }
+
+    fn target(&self) -> Option<DiffTarget<'_>> {
+        match (&self.detector, &self.key) {
+            (Some(d), Some(k)) => Some(DiffTarget {
+                detector: &d.inner,
+                key: k,
+            }),
+            _ => None,
+        }
+    }
+}
 
 /// Renders `response` as Markdown under `tool`'s defaults merged with
 /// `options.expectations`, in the fixed section order every binding shares.
@@ -139,53 +210,58 @@ pub fn render_response(
     options: Option<Object>,
 ) -> Result<RenderedResponse> {
     let response: core::Response = Response::from_value(&response.0).or_throw(&env)?;
-    let mut expectation_layers = Vec::new();
-    let mut detector: Option<ClassInstance<ResponseDiffDetector>> = None;
-    let mut key: Option<String> = None;
-    if let Some(o) = &options {
-        for k in Object::keys(o)? {
-            if !RENDER_OPTION_KEYS.contains(&k.as_str()) {
-                return Err(throw(
-                    &env,
-                    CoreError::invalid_option(
-                        format!("renderOptions.{k}"),
-                        format!(
-                            "unknown option `{k}`; allowed: {}",
-                            RENDER_OPTION_KEYS.join(", ")
-                        ),
-                    ),
-                ));
-            }
-        }
-        expectation_layers = layers(&env, o.get::<Vec<Json>>("expectations")?)?;
-        detector = o.get::<ClassInstance<ResponseDiffDetector>>("detector")?;
-        key = o.get::<String>("key")?;
-    }
-    let refs: Vec<&CoreExpectation> = expectation_layers.iter().collect();
-    let exp = CoreExpectation::resolve(&tool, &refs).or_throw(&env)?;
-    let target = match (&detector, &key) {
-        (Some(d), Some(k)) => Some(DiffTarget {
-            detector: &d.inner,
-            key: k,
-        }),
-        (Some(_), None) => {
-            return Err(throw(
-                &env,
-                CoreError::invalid_option(
-                    "renderOptions.key",
-                    "a key (e.g. the tab id) is required with a detector",
-                ),
-            ));
-        }
-        (None, _) => None,
-    };
-    let r = core::render(&response, &exp, target).or_throw(&env)?;
+    let o = RenderOptions::read(&env, &tool, options.as_ref(), &RENDER_OPTION_KEYS)?;
+    let r = core::render(&response, &o.expectation, o.target()).or_throw(&env)?;
     Ok(RenderedResponse {
         text: r.text,
         images: r.images.into_iter().map(image_out).collect(),
         is_error: r.is_error,
         snapshot_diff: r.snapshot_diff.map(Into::into),
     })
+}
+
+/// The snapshot section of a response, alone.
+#[napi(object, object_from_js = false)]
+pub struct RenderedSnapshotSection {
+    /// The heading, without the `### ` (`Page snapshot (patch)`).
+    pub heading: String,
+    /// The body: the fenced snapshot, a diff or patch, or one line.
+    pub body: String,
+    /// `### <heading>\n<body>`, as it stands in a rendered response.
+    pub text: String,
+    /// The snapshot diff, when diffing was on.
+    pub snapshot_diff: Option<DiffResult>,
+}
+
+/// The snapshot section `renderResponse` would print for `snapshot`, alone
+/// (same rules, same text, same detector keys), for hosts that print the
+/// other sections themselves (`@x/response-diff/mcp` keeps
+/// @playwright/mcp's). `options.url`: the page's URL, so a page seen
+/// before diffs against its last snapshot. `null` when the expectation
+/// leaves the snapshot out.
+#[napi]
+pub fn render_snapshot_section(
+    env: Env,
+    snapshot: Snapshot,
+    tool: String,
+    #[napi(
+        ts_arg_type = "{ expectations?: Expectation[]; detector?: ResponseDiffDetector; key?: string; url?: string }"
+    )]
+    options: Option<Object>,
+) -> Result<Option<RenderedSnapshotSection>> {
+    let o = RenderOptions::read(&env, &tool, options.as_ref(), &SNAPSHOT_OPTION_KEYS)?;
+    let snap = core::Snapshot {
+        aria: snapshot.aria,
+        html: snapshot.html,
+    };
+    let s = core::render_snapshot_section(&snap, &o.expectation, o.target(), o.url.as_deref())
+        .or_throw(&env)?;
+    Ok(s.map(|s| RenderedSnapshotSection {
+        text: s.to_markdown(),
+        heading: s.heading,
+        body: s.body,
+        snapshot_diff: s.diff.map(Into::into),
+    }))
 }
 
 /// Parses a response object with the core's validation.
@@ -202,4 +278,27 @@ fn image_out(i: core::Image) -> Image {
         mime_type: i.mime_type,
         data: STANDARD.encode(&i.data),
     }
+}
+
+/// The lean envelope for a section the host prints itself (the
+/// `@x/response-diff/mcp` wrapper keeps @playwright/mcp's `### Page`):
+/// whether `body` is what the last response with diffing on showed in
+/// section `name` under `key`, so it can be left out; records `body` as
+/// shown. Call it only for responses with diffing on. `name` must not be
+/// `page` or `tabs`, which `renderResponse` keeps this way itself.
+#[napi]
+pub fn section_unchanged(
+    detector: &ResponseDiffDetector,
+    key: String,
+    name: String,
+    body: String,
+) -> bool {
+    core::section_unchanged(
+        DiffTarget {
+            detector: &detector.inner,
+            key: &key,
+        },
+        &name,
+        &body,
+    )
 }

@@ -237,6 +237,7 @@ test('DiffFormatter formats fast-diff segments as a line diff, every hunk', () =
   })
 })
 
+// compat-types/ also holds mcp.ts: @x/response-diff/mcp's types as an embedder uses them.
 test('the drop-in type-checks the way fast-playwright-mcp uses it (tsc --noEmit)', () => {
   const tsc = require.resolve('typescript/bin/tsc')
   execFileSync(process.execPath, [tsc, '-p', join(__dirname, 'compat-types', 'tsconfig.json')], {

@@ -147,22 +147,9 @@ pub fn render(
         && let Some(snap) = &response.snapshot
     {
         let url = response.page.as_ref().map(|p| p.url.as_str());
-        let (body, result, base, patch) = render_snapshot(snap, expectation, diff, url)?;
-        snapshot_diff = result;
-        // A patch against the previous snapshot is the common case: its
-        // heading says only "patch" (the lean envelope).
-        let heading = match snapshot_diff.as_ref().map(|r| r.mode) {
-            Some(DiffMode::Diff) if patch && base == Base::Previous => {
-                "Page snapshot (patch)".to_owned()
-            }
-            Some(DiffMode::Diff) => format!(
-                "Page snapshot ({} since {})",
-                if patch { "patch" } else { "diff" },
-                base.name()
-            ),
-            _ => "Page snapshot".to_owned(),
-        };
-        section(&mut out, &heading, &body);
+        let s = snapshot_section(snap, expectation, diff, url)?;
+        snapshot_diff = s.diff;
+        section(&mut out, &s.heading, &s.body);
     }
     if expectation.include_console
         && let Some((body, kept)) = render_console(&response.console, &expectation.console)
@@ -240,6 +227,28 @@ fn previously_shown(chain: Option<DiffTarget<'_>>, name: &str) -> Option<SharedT
         .previous(&format!("{}\u{1f}section\u{1f}{name}", target.key))
 }
 
+/// The lean envelope for a section the host prints itself (a wrapper that
+/// keeps another server's `### Page`): whether `body` is what the last
+/// response with diffing on showed in section `name` under the key, so it
+/// can be left out; records `body` as shown. Call it only for responses
+/// with diffing on, as [`render`] does, so a peek with diffing off neither
+/// reads nor moves it. `name` must not be `page` or `tabs`, the sections
+/// [`render`] keeps this way itself.
+///
+/// ```
+/// use response_diff::diff::ResponseDiffDetector;
+/// use response_diff::response::{section_unchanged, DiffTarget};
+///
+/// let detector = ResponseDiffDetector::default();
+/// let target = DiffTarget { detector: &detector, key: "tab-1" };
+/// assert!(!section_unchanged(target, "Page", "- Page URL: http://127.0.0.1/"));
+/// assert!(section_unchanged(target, "Page", "- Page URL: http://127.0.0.1/"));
+/// assert!(!section_unchanged(target, "Page", "- Page URL: http://127.0.0.1/cart"));
+/// ```
+pub fn section_unchanged(target: DiffTarget<'_>, name: &str, body: &str) -> bool {
+    unchanged_since_shown(Some(target), name, body)
+}
+
 fn unchanged_since_shown(chain: Option<DiffTarget<'_>>, name: &str, body: &str) -> bool {
     let Some(target) = chain else {
         return false;
@@ -281,6 +290,87 @@ fn section(out: &mut String, heading: &str, body: &str) {
     let _ = write!(out, "### {heading}\n{body}\n\n");
 }
 
+/// The snapshot section alone, as [`render`] prints it in a response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotSection {
+    /// The heading, without the `### ` (`Page snapshot (patch)`).
+    pub heading: String,
+    /// The body: the fenced snapshot, a diff or patch, or one line.
+    pub body: String,
+    /// The snapshot diff, when diffing was on.
+    pub diff: Option<DiffResult>,
+}
+
+impl SnapshotSection {
+    /// `### <heading>\n<body>`, as it stands in a rendered response.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        section(&mut out, &self.heading, &self.body);
+        out.truncate(out.trim_end_matches('\n').len());
+        out
+    }
+}
+
+/// The snapshot section of a response, alone: the same rules and text as
+/// in [`render`] (view, diff or patch against the previous snapshot under
+/// the key or the last one of `url`, or in full), for hosts that print the
+/// other sections themselves, such as a wrapper around another server
+/// that keeps that server's own sections. `None` when the expectation
+/// leaves the snapshot out.
+///
+/// ```
+/// use response_diff::diff::ResponseDiffDetector;
+/// use response_diff::expectation::Expectation;
+/// use response_diff::response::{render_snapshot_section, DiffTarget, Snapshot};
+///
+/// let on = Expectation::from_json(r#"{"diffOptions": {"enabled": true}}"#).unwrap();
+/// let exp = Expectation::resolve("browser_click", &[&on]).unwrap();
+/// let detector = ResponseDiffDetector::default();
+/// let target = Some(DiffTarget { detector: &detector, key: "tab-1" });
+/// let snap = Snapshot::aria("- button \"Add\" [ref=e1]");
+/// let first = render_snapshot_section(&snap, &exp, target, None).unwrap().unwrap();
+/// assert_eq!(first.to_markdown(), "### Page snapshot\n```yaml\n- button \"Add\" [ref=e1]\n```");
+/// let again = render_snapshot_section(&snap, &exp, target, None).unwrap().unwrap();
+/// assert!(again.body.starts_with("No changes since the previous response"));
+/// ```
+pub fn render_snapshot_section(
+    snap: &Snapshot,
+    expectation: &ResolvedExpectation,
+    diff: Option<DiffTarget<'_>>,
+    url: Option<&str>,
+) -> Result<Option<SnapshotSection>> {
+    if !expectation.include_snapshot {
+        return Ok(None);
+    }
+    snapshot_section(snap, expectation, diff, url).map(Some)
+}
+
+fn snapshot_section(
+    snap: &Snapshot,
+    expectation: &ResolvedExpectation,
+    diff: Option<DiffTarget<'_>>,
+    url: Option<&str>,
+) -> Result<SnapshotSection> {
+    let (body, result, base, patch) = render_snapshot(snap, expectation, diff, url)?;
+    // A patch against the previous snapshot is the common case: its
+    // heading says only "patch" (the lean envelope).
+    let heading = match result.as_ref().map(|r| r.mode) {
+        Some(DiffMode::Diff) if patch && base == Base::Previous => {
+            "Page snapshot (patch)".to_owned()
+        }
+        Some(DiffMode::Diff) => format!(
+            "Page snapshot ({} since {})",
+            if patch { "patch" } else { "diff" },
+            base.name()
+        ),
+        _ => "Page snapshot".to_owned(),
+    };
+    Ok(SnapshotSection {
+        heading,
+        body,
+        diff: result,
+    })
+}
 /// What a snapshot diff was taken against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Base {
@@ -303,14 +393,14 @@ impl Base {
 
 /// The snapshot section's body, its diff result, what it was diffed
 /// against, and whether the body is a snapshot patch.
-type SnapshotSection = (String, Option<DiffResult>, Base, bool);
+type SnapshotParts = (String, Option<DiffResult>, Base, bool);
 
 fn render_snapshot(
     snap: &Snapshot,
     expectation: &ResolvedExpectation,
     diff: Option<DiffTarget<'_>>,
     url: Option<&str>,
-) -> Result<SnapshotSection> {
+) -> Result<SnapshotParts> {
     let view = view_snapshot(snap, &expectation.snapshot)?;
     let lang = view.lang;
     let text = match &view.text {

@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+// response-diff-proxy: @playwright/mcp (or any command that speaks MCP over
+// stdio) behind response diffs, in front of its command line:
+//
+//   response-diff-proxy [OPTIONS] -- npx @playwright/mcp@latest --headless
+//
+// The upstream runs as a child process; both sides speak MCP over stdio
+// (one JSON-RPC message per line), and withResponseDiff (mcp.js) sits
+// between them. An upstream that cannot start or exits answers every
+// request with an MCP error naming the command and its exit status or
+// stderr, never a hang.
+//
+// The line framing is written here with node:readline rather than taken
+// from @modelcontextprotocol/sdk: MCP's stdio transport is one JSON message
+// per line, and the SDK (express, hono, zod, ajv…) is not a dependency of
+// this package.
+'use strict'
+const { spawn } = require('node:child_process')
+const readline = require('node:readline')
+const { withResponseDiff } = require('./mcp.js')
+
+const USAGE = `Usage: response-diff-proxy [OPTIONS] -- <command> [args…]
+
+Runs <command> (an MCP server over stdio, e.g. npx @playwright/mcp@latest
+--headless) and serves it over stdio with response diffs: snapshots come as
+the changes since this client last saw the tab, with refs that survive
+re-renders.
+
+Options:
+  --default-expectation <json>  expectation applied to every call before the
+                                agent's own (default {"diffOptions":{"enabled":true}})
+  --max-stored-bytes <n>        cap of the diff history and of the ref views,
+                                each (default 10 MiB and 8 MiB)
+  --snapshot-mode <mode>        the upstream's snapshot mode when it is not on
+                                its command line; "none" passes everything through
+  --timing                      a line on stderr per tool call: the proxy's own
+                                time and the call's in all
+  -h, --help                    this text
+  -V, --version                 the version`
+
+/** Keeps the last `max` bytes written to it (the upstream's stderr). */
+class Tail {
+  constructor(max) {
+    this.max = max
+    this.text = ''
+  }
+  push(chunk) {
+    this.text = (this.text + chunk).slice(-this.max)
+  }
+}
+
+function parseArgs(argv) {
+  const split = argv.indexOf('--')
+  const own = split < 0 ? argv : argv.slice(0, split)
+  const command = split < 0 ? [] : argv.slice(split + 1)
+  const opts = { command }
+  for (let i = 0; i < own.length; i++) {
+    const a = own[i]
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined]
+    const value = () => {
+      if (inline !== undefined) return inline
+      if (i + 1 >= own.length) throw new Error(`${flag} needs a value`)
+      return own[++i]
+    }
+    switch (flag) {
+      case '-h':
+      case '--help':
+        opts.help = true
+        break
+      case '-V':
+      case '--version':
+        opts.version = true
+        break
+      case '--default-expectation': {
+        const v = value()
+        try {
+          opts.expectation = JSON.parse(v)
+        } catch (e) {
+          throw new Error(`--default-expectation is not JSON (${e.message}): ${v}`)
+        }
+        break
+      }
+      case '--max-stored-bytes': {
+        const v = value()
+        const n = Number(v)
+        if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--max-stored-bytes must be a positive whole number of bytes, not ${v}`)
+        opts.maxStoredBytes = n
+        break
+      }
+      case '--snapshot-mode':
+        opts.snapshotMode = value()
+        break
+      case '--timing':
+        opts.timing = true
+        break
+      default:
+        throw new Error(`unknown option ${a}${split < 0 ? ' (put the upstream command after --)' : ''}`)
+    }
+  }
+  return opts
+}
+
+/** The upstream's snapshot mode, from its own flags or environment. */
+function upstreamSnapshotMode(args, env) {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--snapshot-mode') return args[i + 1]
+    if (args[i].startsWith('--snapshot-mode=')) return args[i].slice('--snapshot-mode='.length)
+  }
+  return env.PLAYWRIGHT_MCP_SNAPSHOT_MODE
+}
+
+const quote = (parts) => parts.map((p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : JSON.stringify(p))).join(' ')
+
+function main() {
+  let opts
+  try {
+    opts = parseArgs(process.argv.slice(2))
+  } catch (e) {
+    process.stderr.write(`response-diff-proxy: ${e.message}\n\n${USAGE}\n`)
+    process.exit(2)
+  }
+  if (opts.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  if (opts.version) {
+    process.stdout.write(`${require('./package.json').version}\n`)
+    return
+  }
+  if (!opts.command.length) {
+    process.stderr.write(`response-diff-proxy: no upstream command; put it after --\n\n${USAGE}\n`)
+    process.exit(2)
+  }
+  const [cmd, ...cmdArgs] = opts.command
+  const shown = quote(opts.command)
+  const snapshotMode = opts.snapshotMode ?? upstreamSnapshotMode(cmdArgs, process.env)
+
+  // The client side: our stdin and stdout.
+  const client = {
+    onmessage: undefined,
+    onclose: undefined,
+    onerror: undefined,
+    async start() {
+      const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity })
+      lines.on('line', (line) => {
+        if (!line.trim()) return
+        let message
+        try {
+          message = JSON.parse(line)
+        } catch (e) {
+          writeOut({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `response-diff-proxy: not a JSON-RPC message (${e.message})` } })
+          return
+        }
+        this.onmessage?.(message)
+      })
+      lines.on('close', () => this.onclose?.())
+    },
+    async send(message) {
+      writeOut(message)
+    },
+    async close() {
+      process.stdin.pause()
+    },
+  }
+  function writeOut(message) {
+    process.stdout.write(`${JSON.stringify(message)}\n`)
+  }
+
+  const wrapped = withResponseDiff(client, {
+    ...(opts.expectation !== undefined ? { expectation: opts.expectation } : {}),
+    ...(opts.maxStoredBytes !== undefined ? { maxStoredBytes: opts.maxStoredBytes } : {}),
+    ...(snapshotMode !== undefined ? { snapshotMode } : {}),
+    ...(opts.timing
+      ? {
+          onTiming: (t) =>
+            process.stderr.write(`response-diff-proxy: timing ${t.tool} ${t.ownMs.toFixed(2)} ms of ${t.totalMs.toFixed(2)} ms, ${t.extraCalls} extra upstream calls\n`),
+        }
+      : {}),
+  })
+
+  // The upstream side: the child's stdin and stdout.
+  const stderr = new Tail(4096)
+  const waiting = new Set() // ids of requests the upstream has not answered
+  let dead = null
+  let closing = false
+  const child = spawn(cmd, cmdArgs, { stdio: ['pipe', 'pipe', 'pipe'], shell: process.platform === 'win32' })
+  child.stderr.on('data', (d) => {
+    stderr.push(d.toString())
+    process.stderr.write(d)
+  })
+  const upstreamError = (id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: dead } })
+  function die(reason) {
+    if (dead || closing) return
+    const tail = stderr.text.trim()
+    dead = `response-diff-proxy: the upstream MCP server \`${shown}\` ${reason}${tail ? `; its stderr ended with:\n${tail.split('\n').slice(-20).join('\n')}` : ''}`
+    process.stderr.write(`${dead}\n`)
+    for (const id of waiting) wrapped.send(upstreamError(id))
+    waiting.clear()
+  }
+  child.on('error', (e) => die(`could not start: ${e.message}`))
+  child.on('exit', (code, signal) => {
+    // Let the last of stderr arrive before it is quoted.
+    setImmediate(() => die(signal ? `was killed by ${signal}` : `exited with status ${code}`))
+  })
+  child.stdin.on('error', () => {})
+  readline.createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+    if (!line.trim()) return
+    let message
+    try {
+      message = JSON.parse(line)
+    } catch {
+      process.stderr.write(`response-diff-proxy: the upstream wrote a line that is not JSON: ${line.slice(0, 200)}\n`)
+      return
+    }
+    if (message.id !== undefined && message.method === undefined) waiting.delete(message.id)
+    wrapped.send(message)
+  })
+
+  wrapped.onmessage = (message) => {
+    const request = message.id !== undefined && typeof message.method === 'string'
+    if (dead) {
+      if (request) wrapped.send(upstreamError(message.id))
+      return
+    }
+    if (request) waiting.add(message.id)
+    child.stdin.write(`${JSON.stringify(message)}\n`)
+  }
+  wrapped.onclose = () => {
+    closing = true
+    child.stdin.end()
+    const t = setTimeout(() => child.kill('SIGTERM'), 2000)
+    t.unref()
+    if (dead || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) process.exit(0)
+    child.once('exit', () => process.exit(0))
+  }
+  wrapped.onerror = (e) => process.stderr.write(`response-diff-proxy: ${e?.stack ?? e}\n`)
+  wrapped.start()
+}
+
+if (require.main === module) main()
+
+module.exports = { parseArgs, upstreamSnapshotMode }
