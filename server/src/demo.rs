@@ -3,13 +3,15 @@
 //! token table counted by o200k (tiktoken-rs), and a DOM fingerprint check
 //! of a deliberately broken deploy against its baseline.
 //!
-//! Each step runs once; its capture is rendered four ways:
-//! - **full**: the tool's default expectation, no diff (what a server without
-//!   response-diff returns);
+//! Each step runs once; its capture is rendered five ways:
+//! - **full**: the tool's default expectation, no diff (`--snapshot-mode
+//!   full`, what a server without response-diff returns);
+//! - **default**: what `response-diff mcp` sends with no flags and no
+//!   expectation (`--snapshot-mode diff`: the tool's defaults with the
+//!   snapshot as a patch or diff since the previous call on the tab);
 //! - **filtered**: the expectation the agent sends (code off, console errors
 //!   and warnings only, the snapshot scoped where the agent knows the region);
-//! - **diffed**: the same plus `diffOptions.enabled` (the snapshot as a diff
-//!   since the previous call on the tab);
+//! - **filtered + diff**: the same plus `diffOptions.enabled`;
 //! - **since**: the same as filtered, the snapshot as a tree diff since the
 //!   previous read (`browser_snapshot` with `since`); after a navigation the
 //!   agent reads the new page in full.
@@ -51,6 +53,8 @@ pub struct Row {
     pub step: String,
     /// Tokens of the full response.
     pub full: usize,
+    /// Tokens of what the server sends with no flags (diffs on).
+    pub default: usize,
     /// Tokens with the agent's expectation.
     pub filtered: usize,
     /// Tokens with the expectation and the response diff.
@@ -105,7 +109,7 @@ struct Session<'a> {
 }
 
 impl Session<'_> {
-    /// Runs one step and records its four renderings.
+    /// Runs one step and records its five renderings.
     fn step(&mut self, label: &str, tool: &str, args: Value, scope: Option<&str>) -> Result<()> {
         let Value::Object(args) = args else {
             bail!("arguments must be an object");
@@ -131,6 +135,15 @@ impl Session<'_> {
             "expectation",
         )?);
         let full_exp = Expectation::resolve(parsed.tool, &[])?;
+        // What `--snapshot-mode diff` (the default) adds to every call.
+        let default_exp = self
+            .engine
+            .resolve(
+                parsed.tool,
+                None,
+                &Expectation::from_value_at(&json!({"diffOptions": {"enabled": true}}), "expectation")?,
+            )
+            .map_err(|e| anyhow!(e))?;
         let agent_exp = self
             .engine
             .resolve(parsed.tool, None, &agent)
@@ -142,6 +155,9 @@ impl Session<'_> {
         let full = self
             .engine
             .render(&performed, &full_exp, &format!("full:{key}"));
+        let default = self
+            .engine
+            .render(&performed, &default_exp, &format!("default:{key}"));
         let filtered = self
             .engine
             .render(&performed, &agent_exp, &format!("filtered:{key}"));
@@ -152,7 +168,7 @@ impl Session<'_> {
         let since =
             self.engine
                 .render_since(&performed, &agent_exp, &format!("since:{key}"), since_at);
-        for o in [&full, &filtered, &diff, &since] {
+        for o in [&full, &default, &filtered, &diff, &since] {
             if o.is_error {
                 bail!("{label}: {}", o.text);
             }
@@ -164,16 +180,17 @@ impl Session<'_> {
         if let Some(t) = performed.tree() {
             self.tree = t.clone();
         }
-        let mode = mode_of(&diff);
+        let mode = mode_of(&default);
         let n = self.rows.len() + 1;
         let _ = write!(
             self.transcript,
-            "\n## {n}. {label}\n\n### full\n\n{}\n\n### filtered\n\n{}\n\n### diffed\n\n{}\n\n### since\n\n{}\n",
-            full.text, filtered.text, diff.text, since.text
+            "\n## {n}. {label}\n\n### full\n\n{}\n\n### default\n\n{}\n\n### filtered\n\n{}\n\n### filtered + diff\n\n{}\n\n### since\n\n{}\n",
+            full.text, default.text, filtered.text, diff.text, since.text
         );
         self.rows.push(Row {
             step: label.to_owned(),
             full: self.counter.count(&full.text),
+            default: self.counter.count(&default.text),
             filtered: self.counter.count(&filtered.text),
             diffed: self.counter.count(&diff.text),
             since: self.counter.count(&since.text),
@@ -447,38 +464,41 @@ pub fn table(r: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Tokens per response, counted with o200k_base (tiktoken-rs), one run of each step rendered four ways.\n"
+        "Tokens per response, counted with o200k_base (tiktoken-rs), one run of each step rendered five ways.\n"
     );
     let _ = writeln!(
         out,
-        "| # | step | full | filtered | diffed | since | diff mode |"
+        "| # | step | full | default (no flags) | filtered | filtered + diff | since | default's answer |"
     );
-    let _ = writeln!(out, "|---:|---|---:|---:|---:|---:|---|");
-    let (mut f, mut fi, mut d, mut s) = (0, 0, 0, 0);
+    let _ = writeln!(out, "|---:|---|---:|---:|---:|---:|---:|---|");
+    let (mut f, mut de, mut fi, mut d, mut s) = (0, 0, 0, 0, 0);
     for (i, row) in r.rows.iter().enumerate() {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             i + 1,
             row.step,
             row.full,
+            row.default,
             row.filtered,
             row.diffed,
             row.since,
             row.mode
         );
         f += row.full;
+        de += row.default;
         fi += row.filtered;
         d += row.diffed;
         s += row.since;
     }
     let _ = writeln!(
         out,
-        "| | **total** | **{f}** | **{fi}** | **{d}** | **{s}** | |"
+        "| | **total** | **{f}** | **{de}** | **{fi}** | **{d}** | **{s}** | |"
     );
     let _ = writeln!(
         out,
-        "| | **fewer than full** | | **{}** | **{}** | **{}** | |",
+        "| | **fewer than full** | | **{}** | **{}** | **{}** | **{}** | |",
+        pct(de, f),
         pct(fi, f),
         pct(d, f),
         pct(s, f)
@@ -498,6 +518,9 @@ pub fn run(a: DemoArgs) -> Result<ExitCode> {
     let dir = a.site.clone().unwrap_or_else(bundled_site_dir);
     let site = Site::serve(&dir, 0).with_context(|| format!("serving {}", dir.display()))?;
     eprintln!("serving {} at {}", dir.display(), site.origin());
+    // An engine made in code answers in full (SnapshotMode::Full): each
+    // variant's expectation says what it asks for, and "default" adds what
+    // `--snapshot-mode diff` adds.
     let engine = Engine::new(EngineConfig {
         browser: a.browser.config()?,
         ..EngineConfig::default()
