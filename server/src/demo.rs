@@ -141,7 +141,10 @@ impl Session<'_> {
             .resolve(
                 parsed.tool,
                 None,
-                &Expectation::from_value_at(&json!({"diffOptions": {"enabled": true}}), "expectation")?,
+                &Expectation::from_value_at(
+                    &json!({"diffOptions": {"enabled": true}}),
+                    "expectation",
+                )?,
             )
             .map_err(|e| anyhow!(e))?;
         let agent_exp = self
