@@ -285,17 +285,9 @@ fn the_memory_cap_not_a_count_bounds_what_comes_back_by_reference() {
 #[test]
 fn the_shared_order_fixtures_are_what_the_writer_says_and_apply() {
     use response_diff::tree::{PatchOptions, snapshot_patch_with};
-    let fixture: serde_json::Value =
-        serde_json::from_str(&common::fixture("patches/order.json")).unwrap();
-    for case in fixture["cases"].as_array().unwrap() {
-        let s = |k: &str| case[k].as_str().unwrap().to_owned();
-        let seen: Vec<String> = case["seen"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap().to_owned())
-            .collect();
-        let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
+    for case in common::patch_cases("order.json") {
+        let s = |k: &str| case.s(k);
+        let seen = case.seen();
         let p =
             snapshot_patch_with(&s("old"), &s("new"), &PatchOptions::seen(seen.clone())).unwrap();
         assert_eq!(p.text, s("patch"), "{}", s("name"));

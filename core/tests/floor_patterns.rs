@@ -174,17 +174,9 @@ fn rows_come_back_by_reference_after_a_filter_whatever_came_between() {
 /// old place (as writers said moves before) apply the same.
 #[test]
 fn a_subtree_moved_under_another_parent_costs_the_line_that_places_it() {
-    let fixture: serde_json::Value =
-        serde_json::from_str(&common::fixture("patches/moves.json")).unwrap();
-    for case in fixture["cases"].as_array().unwrap() {
-        let s = |k: &str| case[k].as_str().unwrap().to_owned();
-        let seen: Vec<String> = case["seen"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap().to_owned())
-            .collect();
-        let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
+    for case in common::patch_cases("moves.json") {
+        let s = |k: &str| case.s(k);
+        let seen = case.seen();
         let p =
             snapshot_patch_with(&s("old"), &s("new"), &PatchOptions::seen(seen.clone())).unwrap();
         assert_eq!(p.text, s("patch"), "{}", s("name"));

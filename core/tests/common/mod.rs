@@ -18,6 +18,46 @@ pub fn fixture(rel: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// One case of a shared patch fixture (`tests/fixtures/patches/*.json`):
+/// its string fields by name, and the snapshots the agent had seen.
+pub struct PatchCase {
+    case: serde_json::Value,
+    /// The `seen` snapshots, oldest first.
+    pub seen: Vec<String>,
+}
+
+impl PatchCase {
+    /// A string field of the case (`name`, `old`, `new`, `patch`, …).
+    pub fn s(&self, key: &str) -> String {
+        self.case[key].as_str().unwrap().to_owned()
+    }
+
+    /// The seen snapshots as the patch functions take them.
+    pub fn seen(&self) -> Vec<&str> {
+        self.seen.iter().map(String::as_str).collect()
+    }
+}
+
+/// The cases of `tests/fixtures/patches/<file>`.
+pub fn patch_cases(file: &str) -> Vec<PatchCase> {
+    let fixture: serde_json::Value =
+        serde_json::from_str(&fixture(&format!("patches/{file}"))).unwrap();
+    fixture["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| PatchCase {
+            seen: case["seen"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().to_owned())
+                .collect(),
+            case: case.clone(),
+        })
+        .collect()
+}
+
 /// One hunk read back from a formatted diff.
 struct ParsedHunk {
     old_start: usize,
