@@ -12,24 +12,19 @@
 // Our steps that do not rebuild fail the run (exit 1).
 //
 //   node bench/apidocs.mjs --bin target/release/response-diff --out bench-out/apidocs.json [--transcript FILE] [--only ours-diff]
-import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { arg as cliArg } from './cli.mjs';
+import { arg as cliArg, serverBin } from './cli.mjs';
 import { runConfig } from './appsession.mjs';
-import { floorNote, here, pkgVersion, repo, serveDir } from './harness.mjs';
+import { floorNote, here, pkgVersion, serveDir } from './harness.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/apidocs.mjs');
-const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
+const BIN = serverBin(arg, { needed: true });
 const OUT = arg('--out', null);
 const TRANSCRIPT = arg('--transcript', null);
 const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const ONLY = arg('--only', null);
-
-if (!existsSync(BIN)) {
-  console.error(`no server binary at ${BIN}: build it with \`cargo build --release -p response-diff-server\` or pass --bin`);
-  process.exit(2);
-}
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const button = (name) => ({ role: new RegExp(`^- button "${esc(name)}"`) });

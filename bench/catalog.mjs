@@ -12,15 +12,16 @@
 // name of its list gets "unknown tool".
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
-import { connect, pkgVersion, repo } from './harness.mjs';
+import { connect, pkgVersion } from './harness.mjs';
+import { serverBin } from './cli.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'debug/response-diff')));
+const BIN = serverBin(arg, { profile: 'debug' });
 const OUT = arg('--out', null);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 

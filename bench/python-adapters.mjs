@@ -29,12 +29,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { arg as cliArg } from './cli.mjs';
+import { arg as cliArg, serverBin } from './cli.mjs';
 import { countTokens, firstDifference, floor, modulePath, pageUrl, rebuildOurs, repo, serveDir } from './harness.mjs';
 import { readSections } from './reconstruct.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/python-adapters.mjs');
-const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
+const BIN = serverBin(arg);
 const PYTHON = resolve(arg('--python', join(repo, '.venv/bin/python')));
 const BU_PYTHON = resolve(arg('--bu-python', join(repo, '.venv-browser-use/bin/python')));
 const OUT = arg('--out', null);

@@ -14,13 +14,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
-import { arg as cliArg } from './cli.mjs';
+import { arg as cliArg, serverBin } from './cli.mjs';
 import { countTokens, repo } from './harness.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/ratios.mjs');
-const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
+const BIN = serverBin(arg);
 const OUT = arg('--out', join(repo, 'bench-out/ratios.json'));
 const DIR = arg('--in', join(repo, 'bench-out'));
 

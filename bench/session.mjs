@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { arg as cliArg } from './cli.mjs';
+import { arg as cliArg, serverBin } from './cli.mjs';
 import {
   OurAnswers, connect, countTokens, firstDifference, floor, floorNote, textFloor, told, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
 } from './harness.mjs';
@@ -30,7 +30,7 @@ const repo = resolve(here, '..');
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/session.mjs');
 
-const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
+const BIN = serverBin(arg);
 const OUT = arg('--out', null);
 const TRANSCRIPT = arg('--transcript', null);
 const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');

@@ -12,14 +12,14 @@
 //   node bench/todomvc.mjs --bin target/release/response-diff --out bench-out/todomvc.json
 //     [--frameworks react,vue] [--only ours-diff,playwright-mcp] [--transcript FILE] [--jobs 2]
 import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
-import { arg as cliArg } from './cli.mjs';
+import { arg as cliArg, serverBin } from './cli.mjs';
 import { runConfig } from './appsession.mjs';
-import { floorNote, modulePath, pkgVersion, repo, serveDir } from './harness.mjs';
+import { floorNote, modulePath, pkgVersion, serveDir } from './harness.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/todomvc.mjs');
-const BIN = resolve(arg('--bin', join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'release/response-diff')));
+const BIN = serverBin(arg);
 const OUT = arg('--out', null);
 const TRANSCRIPT = arg('--transcript', null);
 const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
