@@ -25,6 +25,7 @@ pub mod error;
 pub mod expectation;
 pub mod fingerprint;
 mod json;
+mod lru;
 mod prelude;
 pub mod response;
 mod sync;

@@ -19,7 +19,6 @@ use super::model::{Bounds, Element, Prop, State, Tree, assemble};
 use crate::prelude::*;
 use alloc::borrow::Cow;
 use core::hash::{Hash, Hasher};
-use rustc_hash::FxHasher;
 
 const NONE: u32 = u32::MAX;
 
