@@ -26,6 +26,7 @@ pub mod expectation;
 pub mod fingerprint;
 mod json;
 mod lru;
+mod newlines;
 mod prelude;
 pub mod response;
 mod sync;

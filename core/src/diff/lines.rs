@@ -164,12 +164,12 @@ pub struct LineDiff<'a> {
 
 /// Splits `text` into lines. A trailing `\n` does not start a new line.
 ///
-/// One vectorized scan over the whole text finds every newline, instead of
-/// a search per line (snapshot lines are short, so per-call setup would
-/// dominate).
+/// Each newline is found eight bytes at a time (`crate::newlines`), which
+/// suits snapshot lines: short, so a search with more setup per call
+/// would not pay off.
 pub fn split_lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     let mut start = 0;
-    let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut newlines = crate::newlines::iter(text.as_bytes());
     core::iter::from_fn(move || {
         if start >= text.len() {
             return None;
@@ -196,7 +196,7 @@ pub fn count_lines(text: &str) -> usize {
 }
 
 fn count_newlines(bytes: &[u8]) -> usize {
-    bytecount::count(bytes, b'\n')
+    crate::newlines::count(bytes)
 }
 
 /// Whitespace normalization used by `ignoreWhitespace`: leading indentation
