@@ -27,6 +27,7 @@
 
 use crate::prelude::*;
 
+mod base64;
 mod batch;
 #[cfg(feature = "images")]
 mod image;
