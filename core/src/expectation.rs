@@ -16,7 +16,6 @@
 //! ```
 
 use crate::prelude::*;
-use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
 
 use crate::diff::{DiffOptions, DiffSettings};
@@ -306,7 +305,7 @@ pub struct ConsoleFilter {
     /// Newest messages kept.
     pub max_messages: usize,
     /// Compiled case-insensitive patterns; empty means all.
-    pub patterns: Vec<Regex>,
+    pub patterns: Vec<ConsolePattern>,
     /// Collapse duplicates.
     pub remove_duplicates: bool,
 }
@@ -316,6 +315,42 @@ impl ConsoleFilter {
     pub fn accepts(&self, level: ConsoleLevel, text: &str) -> bool {
         self.levels.as_ref().is_none_or(|l| l.contains(&level))
             && (self.patterns.is_empty() || self.patterns.iter().any(|p| p.is_match(text)))
+    }
+}
+
+/// One compiled `consoleOptions.patterns` entry: a case-insensitive
+/// regular expression in the syntax of the regex-lite crate (the regex
+/// crate's syntax, with ASCII-only `\w`, `\d`, `\s`, `\b` and case
+/// folding and no `\p{…}` classes; docs/DECISIONS.md D67). Needs the
+/// `patterns` feature (default); without it, patterns are an error that
+/// says so.
+#[derive(Debug, Clone)]
+pub struct ConsolePattern {
+    #[cfg(feature = "patterns")]
+    regex: regex_lite::Regex,
+    /// Without the feature no pattern can be made, so none exists.
+    #[cfg(not(feature = "patterns"))]
+    never: core::convert::Infallible,
+}
+
+impl ConsolePattern {
+    /// Whether the pattern matches somewhere in `text`.
+    pub fn is_match(&self, text: &str) -> bool {
+        #[cfg(feature = "patterns")]
+        return self.regex.is_match(text);
+        #[cfg(not(feature = "patterns"))]
+        {
+            let _ = text;
+            match self.never {}
+        }
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        #[cfg(feature = "patterns")]
+        return self.regex.as_str();
+        #[cfg(not(feature = "patterns"))]
+        match self.never {}
     }
 }
 
@@ -465,7 +500,7 @@ impl Expectation {
     }
 }
 
-fn compile_patterns(path: &str, patterns: &[String]) -> Result<Vec<Regex>> {
+fn compile_patterns(path: &str, patterns: &[String]) -> Result<Vec<ConsolePattern>> {
     if patterns.len() > MAX_PATTERNS {
         return Err(Error::invalid_option(
             format!("{path}.patterns"),
@@ -478,22 +513,34 @@ fn compile_patterns(path: &str, patterns: &[String]) -> Result<Vec<Regex>> {
     patterns
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            RegexBuilder::new(p)
-                .case_insensitive(true)
-                .size_limit(PATTERN_SIZE_LIMIT)
-                .build()
-                .map_err(|e| {
-                    Error::invalid_option(
-                        format!("{path}.patterns[{i}]"),
-                        format!(
-                            "`{p}` is not a valid regex: {}",
-                            e.to_string().lines().last().unwrap_or("invalid")
-                        ),
-                    )
-                })
-        })
+        .map(|(i, p)| compile_pattern(&format!("{path}.patterns[{i}]"), p))
         .collect()
+}
+
+#[cfg(feature = "patterns")]
+fn compile_pattern(field: &str, p: &str) -> Result<ConsolePattern> {
+    regex_lite::RegexBuilder::new(p)
+        .case_insensitive(true)
+        .size_limit(PATTERN_SIZE_LIMIT)
+        .build()
+        .map(|regex| ConsolePattern { regex })
+        .map_err(|e| {
+            Error::invalid_option(
+                field,
+                format!(
+                    "`{p}` is not a valid regex: {}",
+                    e.to_string().lines().last().unwrap_or("invalid")
+                ),
+            )
+        })
+}
+
+#[cfg(not(feature = "patterns"))]
+fn compile_pattern(field: &str, _p: &str) -> Result<ConsolePattern> {
+    Err(Error::invalid_option(
+        field,
+        "this build has no regex support (the response-diff crate's `patterns` feature is off): leave consoleOptions.patterns out, or use a build with the feature".to_owned(),
+    ))
 }
 
 #[cfg(test)]
@@ -633,7 +680,17 @@ mod tests {
             ),
         ];
         for (json, field) in cases {
-            assert_eq!(err_field(json), field, "for {json}");
+            if !cfg!(feature = "patterns") && json.contains("patterns") {
+                continue; // tests::patterns_need_the_feature
+            }
+            let got = err_field(json);
+            if cfg!(feature = "std") {
+                assert_eq!(got, field, "for {json}");
+            } else {
+                // Without std serde's errors carry no path (D67): the
+                // field named is the one given or the document around it.
+                assert!(field.starts_with(&got), "for {json}: {got}");
+            }
         }
     }
 
@@ -670,6 +727,22 @@ mod tests {
         }
     }
 
+    #[cfg(not(feature = "patterns"))]
+    #[test]
+    fn patterns_need_the_feature() {
+        let e = Expectation::from_json(r#"{"consoleOptions": {"patterns": ["^fail"]}}"#);
+        match e {
+            Err(Error::InvalidOption { field, message }) => {
+                assert_eq!(field, "expectation.consoleOptions.patterns[0]");
+                assert!(message.contains("`patterns` feature"), "{message}");
+            }
+            other => panic!("expected InvalidOption, got {other:?}"),
+        }
+        // No patterns: fine.
+        assert!(Expectation::from_json(r#"{"consoleOptions": {"patterns": []}}"#).is_ok());
+    }
+
+    #[cfg(feature = "patterns")]
     #[test]
     fn console_filter_levels_and_patterns() {
         let e = Expectation::from_json(

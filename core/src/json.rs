@@ -1,7 +1,7 @@
 //! Strict JSON parsing with errors that name the offending field.
 
 use crate::prelude::*;
-use serde::de::DeserializeOwned;
+use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 
 use crate::{Error, Result};
 
@@ -50,12 +50,34 @@ pub(crate) fn from_value<T: DeserializeOwned>(value: &serde_json::Value, root: &
             format!("must be a JSON object, got {got}"),
         ));
     }
-    serde_path_to_error::deserialize(value).map_err(|e| convert(e, root))
+    deserialize_at(value).map_err(|(path, e)| convert(&path, e, root))
 }
 
-fn convert(e: serde_path_to_error::Error<serde_json::Error>, root: &str) -> Error {
-    let path = e.path().to_string();
-    let inner = e.into_inner();
+/// Deserializes a `T` from `de`; an error comes with the dotted path of
+/// the value it is about (`consoleOptions.levels[1]`, empty at the root).
+/// The path comes from serde_path_to_error, which needs `std`; without it
+/// the path is always empty and errors name the document only
+/// (docs/DECISIONS.md D67, docs/LIMITS.md).
+pub(crate) fn deserialize_at<'de, T, D>(de: D) -> core::result::Result<T, (String, D::Error)>
+where
+    T: Deserialize<'de>,
+    D: Deserializer<'de>,
+{
+    #[cfg(feature = "std")]
+    {
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            (path, e.into_inner())
+        })
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        T::deserialize(de).map_err(|e| (String::new(), e))
+    }
+}
+
+fn convert(path: &str, inner: serde_json::Error, root: &str) -> Error {
     if inner.is_syntax() || inner.is_eof() || inner.is_io() {
         return Error::Parse {
             what: "JSON",
@@ -63,8 +85,8 @@ fn convert(e: serde_path_to_error::Error<serde_json::Error>, root: &str) -> Erro
             message: strip_position(&inner.to_string()),
         };
     }
-    let field = match (root.is_empty(), path.as_str()) {
-        (_, ".") => root.to_owned(),
+    let field = match (root.is_empty(), path) {
+        (_, "") => root.to_owned(),
         (true, p) => p.to_owned(),
         (false, p) => format!("{root}.{p}"),
     };

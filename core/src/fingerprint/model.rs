@@ -429,12 +429,10 @@ impl Fingerprint {
             });
         }
         let de = &mut serde_json::Deserializer::from_str(json);
-        let raw: RawFingerprint = match serde_path_to_error::deserialize(de) {
+        let raw: RawFingerprint = match crate::json::deserialize_at(de) {
             Ok(raw) => raw,
-            Err(e) => {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
-                let at = if path.is_empty() || path == "." {
+            Err((path, inner)) => {
+                let at = if path.is_empty() {
                     String::new()
                 } else {
                     format!("{path}: ")

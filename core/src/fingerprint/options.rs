@@ -212,10 +212,8 @@ impl ExtractOptions {
         // Malformed JSON is a parse error, as for every other option document.
         crate::json::check_syntax(json)?;
         let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            let field = if path.is_empty() || path == "." {
+        crate::json::deserialize_at(de).map_err(|(path, inner)| {
+            let field = if path.is_empty() {
                 "fingerprintOptions".to_owned()
             } else {
                 path

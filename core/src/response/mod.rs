@@ -598,6 +598,7 @@ mod tests {
         Expectation::resolve("browser_click", &[&e]).unwrap()
     }
 
+    #[cfg(feature = "patterns")]
     #[test]
     fn console_levels_patterns_dedupe_and_max() {
         let mut msgs = vec![];

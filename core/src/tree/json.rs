@@ -52,15 +52,13 @@ impl Tree {
         #[cfg(feature = "std")]
         let parsed: core::result::Result<OneOrMany, _> = {
             de.disable_recursion_limit();
-            serde_path_to_error::deserialize(serde_stacker::Deserializer::new(&mut de))
+            crate::json::deserialize_at(serde_stacker::Deserializer::new(&mut de))
         };
         #[cfg(not(feature = "std"))]
-        let parsed: core::result::Result<OneOrMany, _> = serde_path_to_error::deserialize(&mut de);
+        let parsed: core::result::Result<OneOrMany, _> = crate::json::deserialize_at(&mut de);
         match parsed {
             Ok(OneOrMany(roots)) => Ok(Tree { roots }),
-            Err(e) => {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
+            Err((path, inner)) => {
                 Err(Error::Parse {
                     what: "JSON tree",
                     line: inner.line().max(1),
