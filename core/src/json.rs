@@ -1,7 +1,19 @@
 //! Strict JSON parsing with errors that name the offending field.
+//!
+//! The field's path is found here rather than by serde_path_to_error
+//! (docs/DECISIONS.md D67): the core's `no_std` build stays on serde,
+//! serde_json, similar, blake3 and hashbrown, and that crate's wrappers,
+//! instantiated for every type read, were 176 KB of the C library. Only
+//! when deserializing fails, the document is walked again as a `Value`
+//! by a deserializer that records where it is ([`error_path`]); the
+//! paths are the ones serde_path_to_error gave (a test checks them
+//! against it), with and without `std`.
 
 use crate::prelude::*;
-use serde::de::{Deserialize, DeserializeOwned, Deserializer};
+use serde::de::{
+    self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess,
+    SeqAccess, VariantAccess, Visitor,
+};
 
 use crate::{Error, Result};
 
@@ -50,30 +62,375 @@ pub(crate) fn from_value<T: DeserializeOwned>(value: &serde_json::Value, root: &
             format!("must be a JSON object, got {got}"),
         ));
     }
-    deserialize_at(value).map_err(|(path, e)| convert(&path, e, root))
+    T::deserialize(value).map_err(|e| convert(&error_path::<T>(value), e, root))
 }
 
-/// Deserializes a `T` from `de`; an error comes with the dotted path of
-/// the value it is about (`consoleOptions.levels[1]`, empty at the root).
-/// The path comes from serde_path_to_error, which needs `std`; without it
-/// the path is always empty and errors name the document only
-/// (docs/DECISIONS.md D67, docs/LIMITS.md).
-pub(crate) fn deserialize_at<'de, T, D>(de: D) -> core::result::Result<T, (String, D::Error)>
+/// Deserializes a `T` from `de`, which reads the JSON text `json`; an
+/// error comes with the dotted path of the value it is about
+/// (`consoleOptions.levels[1]`, empty at the root or for a syntax error).
+/// The path is found only when there is an error, by reading `json` into
+/// a `Value` and walking it again ([`error_path`]).
+pub(crate) fn deserialize_at<'de, T, D>(
+    de: D,
+    json: &str,
+) -> core::result::Result<T, (String, serde_json::Error)>
 where
-    T: Deserialize<'de>,
-    D: Deserializer<'de>,
+    T: DeserializeOwned,
+    D: Deserializer<'de, Error = serde_json::Error>,
 {
+    T::deserialize(de).map_err(|e| {
+        if !e.is_data() {
+            return (String::new(), e);
+        }
+        let path = match parse_value(json) {
+            Some(value) => {
+                let path = error_path::<T>(&value);
+                drop_flat(value);
+                path
+            }
+            None => String::new(),
+        };
+        (path, e)
+    })
+}
+
+/// `json` as a `Value`, for [`error_path`]: as deep as the tree parser
+/// goes with `std` (the stack grows), serde_json's 128 levels without.
+fn parse_value(json: &str) -> Option<serde_json::Value> {
+    let mut de = serde_json::Deserializer::from_str(json);
     #[cfg(feature = "std")]
     {
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let path = if path == "." { String::new() } else { path };
-            (path, e.into_inner())
-        })
+        de.disable_recursion_limit();
+        serde_json::Value::deserialize(serde_stacker::Deserializer::new(&mut de)).ok()
     }
     #[cfg(not(feature = "std"))]
     {
-        T::deserialize(de).map_err(|e| (String::new(), e))
+        serde_json::Value::deserialize(&mut de).ok()
+    }
+}
+
+/// Drops `value` without recursing (a value 100,000 levels deep would
+/// overflow the stack dropping itself).
+fn drop_flat(value: serde_json::Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Array(items) => stack.extend(items),
+            serde_json::Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// Where deserializing a `T` from `value` fails, as serde_path_to_error
+/// wrote it (which this replaced, docs/DECISIONS.md D67): map keys joined
+/// by `.`, sequence indices as `[i]`, the variant of an enum's content;
+/// empty at the root. The walk fails where serde_json's own `Value`
+/// deserializer fails; the error message is the caller's, from that
+/// deserializer or from the text, so only the place comes from here.
+pub(crate) fn error_path<T: DeserializeOwned>(value: &serde_json::Value) -> String {
+    let track = core::cell::RefCell::new(Track::default());
+    if T::deserialize(Walk {
+        value,
+        track: &track,
+    })
+    .is_ok()
+    {
+        return String::new();
+    }
+    let track = track.into_inner();
+    let mut out = String::new();
+    for segment in track.failed_at.unwrap_or_default() {
+        match segment {
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
+            Segment::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&k);
+            }
+        }
+    }
+    out
+}
+
+#[derive(Clone)]
+enum Segment {
+    Index(usize),
+    Key(String),
+}
+
+/// The walk's position, and where the first (innermost) error happened.
+#[derive(Default)]
+struct Track {
+    at: Vec<Segment>,
+    failed_at: Option<Vec<Segment>>,
+}
+
+impl Track {
+    fn fail(&mut self, extra: Option<Segment>) {
+        if self.failed_at.is_none() {
+            let mut at = self.at.clone();
+            at.extend(extra);
+            self.failed_at = Some(at);
+        }
+    }
+}
+
+type Tracked<'t> = &'t core::cell::RefCell<Track>;
+
+/// A `Value` deserializer that records the path it is at.
+struct Walk<'v, 't> {
+    value: &'v serde_json::Value,
+    track: Tracked<'t>,
+}
+
+impl<'v, 't> Walk<'v, 't> {
+    /// Deserializes `seed` from `value` with `segment` on the path.
+    fn child<'s, S: DeserializeSeed<'v>>(
+        track: Tracked<'t>,
+        segment: Segment,
+        value: &'v serde_json::Value,
+        seed: S,
+    ) -> core::result::Result<S::Value, serde_json::Error> {
+        track.borrow_mut().at.push(segment);
+        let r = seed.deserialize(Walk { value, track });
+        if r.is_err() {
+            track.borrow_mut().fail(None);
+        }
+        track.borrow_mut().at.pop();
+        r
+    }
+}
+
+impl<'v, 't> Deserializer<'v> for Walk<'v, 't> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'v>>(self, visitor: V) -> core::result::Result<V::Value, Self::Error> {
+        // Deep trees: grow the stack as the tree parser does.
+        #[cfg(feature = "std")]
+        return stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.any(visitor));
+        #[cfg(not(feature = "std"))]
+        self.any(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'v>>(self, visitor: V) -> core::result::Result<V::Value, Self::Error> {
+        match self.value {
+            serde_json::Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'v>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> core::result::Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'v>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> core::result::Result<V::Value, Self::Error> {
+        match self.value {
+            serde_json::Value::String(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s)),
+            serde_json::Value::Object(map) if map.len() == 1 => {
+                let (variant, value) = map.iter().next().expect("one entry");
+                visitor.visit_enum(EnumWalk {
+                    variant,
+                    value,
+                    track: self.track,
+                })
+            }
+            other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'v>>(self, visitor: V) -> core::result::Result<V::Value, Self::Error> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'v>>
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+impl<'v, 't> Walk<'v, 't> {
+    fn any<V: Visitor<'v>>(self, visitor: V) -> core::result::Result<V::Value, serde_json::Error> {
+        use serde_json::Value;
+        match self.value {
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => visitor.visit_u64(u),
+                (None, Some(i)) => visitor.visit_i64(i),
+                _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            Value::Array(items) => {
+                let mut seq = SeqWalk {
+                    items: items.iter(),
+                    index: 0,
+                    track: self.track,
+                };
+                let out = visitor.visit_seq(&mut seq)?;
+                match seq.items.len() {
+                    0 => Ok(out),
+                    _ => Err(de::Error::invalid_length(items.len(), &"fewer elements in array")),
+                }
+            }
+            Value::Object(entries) => {
+                let mut map = MapWalk {
+                    entries: entries.iter(),
+                    value: None,
+                    track: self.track,
+                };
+                let out = visitor.visit_map(&mut map)?;
+                match map.entries.len() {
+                    0 => Ok(out),
+                    _ => Err(de::Error::invalid_length(entries.len(), &"fewer elements in map")),
+                }
+            }
+        }
+    }
+}
+
+fn unexpected(value: &serde_json::Value) -> de::Unexpected<'_> {
+    use serde_json::Value;
+    match value {
+        Value::Null => de::Unexpected::Unit,
+        Value::Bool(b) => de::Unexpected::Bool(*b),
+        Value::Number(_) => de::Unexpected::Other("number"),
+        Value::String(s) => de::Unexpected::Str(s),
+        Value::Array(_) => de::Unexpected::Seq,
+        Value::Object(_) => de::Unexpected::Map,
+    }
+}
+
+struct SeqWalk<'v, 't> {
+    items: core::slice::Iter<'v, serde_json::Value>,
+    index: usize,
+    track: Tracked<'t>,
+}
+
+impl<'v, 't> SeqAccess<'v> for &mut SeqWalk<'v, 't> {
+    type Error = serde_json::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'v>>(
+        &mut self,
+        seed: S,
+    ) -> core::result::Result<Option<S::Value>, Self::Error> {
+        let Some(item) = self.items.next() else {
+            return Ok(None);
+        };
+        let index = self.index;
+        self.index += 1;
+        Walk::child(self.track, Segment::Index(index), item, seed).map(Some)
+    }
+}
+
+struct MapWalk<'v, 't> {
+    entries: serde_json::map::Iter<'v>,
+    value: Option<(&'v String, &'v serde_json::Value)>,
+    track: Tracked<'t>,
+}
+
+impl<'v, 't> MapAccess<'v> for &mut MapWalk<'v, 't> {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<S: DeserializeSeed<'v>>(
+        &mut self,
+        seed: S,
+    ) -> core::result::Result<Option<S::Value>, Self::Error> {
+        let Some((key, value)) = self.entries.next() else {
+            return Ok(None);
+        };
+        self.value = Some((key, value));
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(key))
+            .map(Some)
+            .map_err(|e| {
+                // A refused key (an unknown field) is at the key's path.
+                self.track.borrow_mut().fail(Some(Segment::Key(key.clone())));
+                e
+            })
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'v>>(
+        &mut self,
+        seed: S,
+    ) -> core::result::Result<S::Value, Self::Error> {
+        let (key, value) = self
+            .value
+            .take()
+            .ok_or_else(|| de::Error::custom("a map value was read before its key"))?;
+        Walk::child(self.track, Segment::Key(key.clone()), value, seed)
+    }
+}
+
+/// An enum with content (`{"variant": content}`): the content's path has
+/// the variant's name.
+struct EnumWalk<'v, 't> {
+    variant: &'v String,
+    value: &'v serde_json::Value,
+    track: Tracked<'t>,
+}
+
+impl<'v, 't> EnumAccess<'v> for EnumWalk<'v, 't> {
+    type Error = serde_json::Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'v>>(
+        self,
+        seed: S,
+    ) -> core::result::Result<(S::Value, Self), Self::Error> {
+        let v = seed.deserialize(de::value::BorrowedStrDeserializer::new(self.variant))?;
+        Ok((v, self))
+    }
+}
+
+impl<'v, 't> VariantAccess<'v> for EnumWalk<'v, 't> {
+    type Error = serde_json::Error;
+
+    fn unit_variant(self) -> core::result::Result<(), Self::Error> {
+        de::Deserialize::deserialize(Walk {
+            value: self.value,
+            track: self.track,
+        })
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'v>>(
+        self,
+        seed: S,
+    ) -> core::result::Result<S::Value, Self::Error> {
+        Walk::child(self.track, Segment::Key(self.variant.clone()), self.value, seed)
+    }
+
+    fn tuple_variant<V: Visitor<'v>>(self, _len: usize, visitor: V) -> core::result::Result<V::Value, Self::Error> {
+        Walk::child(self.track, Segment::Key(self.variant.clone()), self.value, SeedOf(visitor))
+    }
+
+    fn struct_variant<V: Visitor<'v>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> core::result::Result<V::Value, Self::Error> {
+        Walk::child(self.track, Segment::Key(self.variant.clone()), self.value, SeedOf(visitor))
+    }
+}
+
+/// A visitor as a seed: `deserialize_any` with it.
+struct SeedOf<V>(V);
+
+impl<'v, V: Visitor<'v>> DeserializeSeed<'v> for SeedOf<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: Deserializer<'v>>(self, d: D) -> core::result::Result<V::Value, D::Error> {
+        d.deserialize_any(self.0)
     }
 }
 
@@ -101,5 +458,133 @@ fn strip_position(msg: &str) -> String {
     match msg.rfind(" at line ") {
         Some(i) => msg[..i].to_owned(),
         None => msg.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expectation::Expectation;
+    use crate::tree::Tree;
+    use serde_json::{Value, json};
+
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// Every node of `v` (as pointers, for `pointer_mut`).
+    fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+        out.push(at.clone());
+        match v {
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    pointers(item, format!("{at}/{i}"), out);
+                }
+            }
+            Value::Object(map) => {
+                for (k, item) in map {
+                    pointers(item, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// One or two random mutations of `doc`: a value of another type, an
+    /// unknown key, a missing key, an unknown enum string.
+    fn mutate(doc: &Value, state: &mut u64) -> Value {
+        let mut v = doc.clone();
+        for _ in 0..1 + next(state) % 2 {
+            let mut ps = Vec::new();
+            pointers(&v, String::new(), &mut ps);
+            let p = ps[(next(state) % ps.len() as u64) as usize].clone();
+            let node = v.pointer_mut(&p).expect("a pointer of the document");
+            let replacements = [
+                json!(null),
+                json!(true),
+                json!(7),
+                json!(-1),
+                json!(1.5),
+                json!(100_000_000_000u64),
+                json!("bogus"),
+                json!(""),
+                json!([]),
+                json!([1, "x"]),
+                json!({}),
+                json!({"k": 1}),
+            ];
+            match next(state) % 3 {
+                0 => {
+                    if let Value::Object(map) = node {
+                        map.insert("bogusKey".into(), json!(1));
+                        continue;
+                    }
+                }
+                1 => {
+                    if let Value::Object(map) = node {
+                        if let Some(k) = map.keys().next().cloned() {
+                            map.remove(&k);
+                        }
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            *node = replacements[(next(state) % replacements.len() as u64) as usize].clone();
+        }
+        v
+    }
+
+    /// The path serde_path_to_error (which `error_path` replaced, D67)
+    /// gives, as `error_path` writes it.
+    fn oracle<T: DeserializeOwned>(v: &Value) -> Option<String> {
+        serde_path_to_error::deserialize::<_, T>(v).err().map(|e| {
+            let p = e.path().to_string();
+            if p == "." { String::new() } else { p }
+        })
+    }
+
+    fn agree<T: DeserializeOwned>(doc: &Value, seed: u64) -> usize {
+        let mut state = seed;
+        let mut errors = 0;
+        for case in 0..3_000 {
+            let v = mutate(doc, &mut state);
+            match oracle::<T>(&v) {
+                Some(theirs) => {
+                    errors += 1;
+                    assert_eq!(error_path::<T>(&v), theirs, "case {case}: {v}");
+                }
+                None => assert_eq!(error_path::<T>(&v), "", "case {case}: {v}"),
+            }
+        }
+        errors
+    }
+
+    #[test]
+    fn paths_agree_with_serde_path_to_error() {
+        let expectation = json!({
+            "includeSnapshot": true, "includeConsole": false, "includeDownloads": true,
+            "includeTabs": false, "includeCode": true,
+            "snapshotOptions": {"selector": "main", "maxLength": 1000, "format": "aria"},
+            "consoleOptions": {"levels": ["error", "warn"], "maxMessages": 5,
+                               "patterns": [], "removeDuplicates": true},
+            "imageOptions": {"quality": 50, "maxWidth": 100, "maxHeight": 100, "format": "jpeg"},
+            "diffOptions": {"enabled": true, "threshold": 0.5, "format": "unified",
+                            "maxDiffLines": 10, "ignoreWhitespace": false, "context": 2}
+        });
+        assert!(Expectation::deserialize(&expectation).is_ok());
+        assert!(agree::<Expectation>(&expectation, 5) > 1_000);
+
+        let tree = crate::tree::parse_aria(
+            "- main [ref=e1]:\n  - heading \"Cart\" [level=2] [ref=e2]\n  - list [ref=e3]:\n    - listitem [ref=e4]:\n      - checkbox \"Done\" [checked] [ref=e5]\n      - link \"Open\" [ref=e6]:\n        - /url: /item/1\n    - listitem [ref=e7]: text\n  - textbox \"Name\" [ref=e8]: Ada\n",
+            false,
+        )
+        .unwrap();
+        let tree: Value = serde_json::from_str(&tree.to_json()).unwrap();
+        assert!(Tree::deserialize(&tree).is_ok());
+        assert!(agree::<Tree>(&tree, 9) > 1_000);
     }
 }

@@ -429,7 +429,7 @@ impl Fingerprint {
             });
         }
         let de = &mut serde_json::Deserializer::from_str(json);
-        let raw: RawFingerprint = match crate::json::deserialize_at(de) {
+        let raw: RawFingerprint = match crate::json::deserialize_at(de, json) {
             Ok(raw) => raw,
             Err((path, inner)) => {
                 let at = if path.is_empty() {

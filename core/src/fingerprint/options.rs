@@ -212,7 +212,7 @@ impl ExtractOptions {
         // Malformed JSON is a parse error, as for every other option document.
         crate::json::check_syntax(json)?;
         let de = &mut serde_json::Deserializer::from_str(json);
-        crate::json::deserialize_at(de).map_err(|(path, inner)| {
+        crate::json::deserialize_at(de, json).map_err(|(path, inner)| {
             let field = if path.is_empty() {
                 "fingerprintOptions".to_owned()
             } else {

@@ -52,10 +52,10 @@ impl Tree {
         #[cfg(feature = "std")]
         let parsed: core::result::Result<OneOrMany, _> = {
             de.disable_recursion_limit();
-            crate::json::deserialize_at(serde_stacker::Deserializer::new(&mut de))
+            crate::json::deserialize_at(serde_stacker::Deserializer::new(&mut de), json)
         };
         #[cfg(not(feature = "std"))]
-        let parsed: core::result::Result<OneOrMany, _> = crate::json::deserialize_at(&mut de);
+        let parsed: core::result::Result<OneOrMany, _> = crate::json::deserialize_at(&mut de, json);
         match parsed {
             Ok(OneOrMany(roots)) => Ok(Tree { roots }),
             Err((path, inner)) => {
