@@ -3,11 +3,12 @@
 //! The field's path is found here rather than by serde_path_to_error
 //! (docs/DECISIONS.md D67): the core's `no_std` build stays on serde,
 //! serde_json, similar, blake3 and hashbrown, and that crate's wrappers,
-//! instantiated for every type read, were 176 KB of the C library. Only
-//! when deserializing fails, the document is walked again as a `Value`
-//! by a deserializer that records where it is ([`error_path`]); the
-//! paths are the ones serde_path_to_error gave (a test checks them
-//! against it), with and without `std`.
+//! instantiated for every type read, were 176 KB of the C library. A
+//! `Value` is read by a deserializer of ours that records where it is
+//! ([`from_value`]); JSON text read by serde_json's streaming
+//! deserializer is walked so only when it fails ([`deserialize_at`]). The
+//! paths are the ones serde_path_to_error gave (tests check both against
+//! it), with and without `std`.
 
 use crate::prelude::*;
 use serde::de::{
@@ -62,29 +63,41 @@ pub(crate) fn from_value<T: DeserializeOwned>(value: &serde_json::Value, root: &
             format!("must be a JSON object, got {got}"),
         ));
     }
-    T::deserialize(value).map_err(|e| convert(&error_path::<T>(value), e, root))
+    walk::<T>(value).map_err(|(path, e)| convert(&path, e, root))
 }
 
-/// Deserializes a `T` from `de`, which reads the JSON text `json`; an
-/// error comes with the dotted path of the value it is about
-/// (`consoleOptions.levels[1]`, empty at the root or for a syntax error).
-/// The path is found only when there is an error, by reading `json` into
-/// a `Value` and walking it again ([`error_path`]).
-pub(crate) fn deserialize_at<'de, T, D>(
-    de: D,
+/// Deserializes a `T` from the JSON text `json` with serde_json's
+/// streaming deserializer (trailing text is not looked at); an error
+/// comes with the dotted path of the value it is about
+/// (`structure.interactive[0]`, empty at the root), found from where in
+/// `json`, walked again as a `Value` ([`walk`]). `deep`: with `std`, no
+/// nesting limit and a stack that grows as deep as the document goes
+/// (the tree parser's `MAX_DEPTH`); without `std`, or not `deep`,
+/// serde_json's 128 levels.
+pub(crate) fn deserialize_at<T: DeserializeOwned>(
     json: &str,
-) -> core::result::Result<T, (String, serde_json::Error)>
-where
-    T: DeserializeOwned,
-    D: Deserializer<'de, Error = serde_json::Error>,
-{
-    T::deserialize(de).map_err(|e| {
-        if !e.is_data() {
-            return (String::new(), e);
-        }
-        let path = match parse_value(json) {
+    deep: bool,
+) -> core::result::Result<T, (String, serde_json::Error)> {
+    let mut de = serde_json::Deserializer::from_str(json);
+    #[cfg(feature = "std")]
+    let result = if deep {
+        de.disable_recursion_limit();
+        T::deserialize(serde_stacker::Deserializer::new(&mut de))
+    } else {
+        T::deserialize(&mut de)
+    };
+    #[cfg(not(feature = "std"))]
+    let result = {
+        let _ = deep;
+        T::deserialize(&mut de)
+    };
+    result.map_err(|e| {
+        let path = match parse_value(json, deep) {
             Some(value) => {
-                let path = error_path::<T>(&value);
+                let path = walk::<T>(&value)
+                    .err()
+                    .map(|(path, _)| path)
+                    .unwrap_or_default();
                 drop_flat(value);
                 path
             }
@@ -94,19 +107,17 @@ where
     })
 }
 
-/// `json` as a `Value`, for [`error_path`]: as deep as the tree parser
-/// goes with `std` (the stack grows), serde_json's 128 levels without.
-fn parse_value(json: &str) -> Option<serde_json::Value> {
+/// `json` as a `Value`, to find an error's path: as deep as `deep` lets
+/// the document go (see [`deserialize_at`]).
+fn parse_value(json: &str, deep: bool) -> Option<serde_json::Value> {
     let mut de = serde_json::Deserializer::from_str(json);
     #[cfg(feature = "std")]
-    {
+    if deep {
         de.disable_recursion_limit();
-        serde_json::Value::deserialize(serde_stacker::Deserializer::new(&mut de)).ok()
+        return serde_json::Value::deserialize(serde_stacker::Deserializer::new(&mut de)).ok();
     }
-    #[cfg(not(feature = "std"))]
-    {
-        serde_json::Value::deserialize(&mut de).ok()
-    }
+    let _ = deep;
+    serde_json::Value::deserialize(&mut de).ok()
 }
 
 /// Drops `value` without recursing (a value 100,000 levels deep would
@@ -122,32 +133,36 @@ fn drop_flat(value: serde_json::Value) {
     }
 }
 
-/// Where deserializing a `T` from `value` fails, as serde_path_to_error
-/// wrote it (which this replaced, docs/DECISIONS.md D67): map keys joined
-/// by `.`, sequence indices as `[i]`, the variant of an enum's content;
-/// empty at the root. The walk fails where serde_json's own `Value`
-/// deserializer fails; the error message is the caller's, from that
-/// deserializer or from the text, so only the place comes from here.
-pub(crate) fn error_path<T: DeserializeOwned>(value: &serde_json::Value) -> String {
+/// A `T` from `value` as serde_json's own `Value` deserializer reads it
+/// (the same values accepted, the same error messages), or the error and
+/// where it was: map keys joined by `.`, sequence indices as `[i]`, the
+/// variant of an enum's content; empty at the root (as
+/// serde_path_to_error wrote it, which this replaced, D67).
+fn walk<T: DeserializeOwned>(
+    value: &serde_json::Value,
+) -> core::result::Result<T, (String, serde_json::Error)> {
     let track = core::cell::RefCell::new(Track::default());
-    if T::deserialize(Walk {
+    let e = match T::deserialize(Walk {
         value,
         track: &track,
-    })
-    .is_ok()
-    {
-        return String::new();
-    }
-    let track = track.into_inner();
+    }) {
+        Ok(t) => return Ok(t),
+        Err(e) => e,
+    };
+    Err((render(&track.into_inner().failed_at.unwrap_or_default()), e))
+}
+
+/// A path as serde_path_to_error wrote it: `a.b[2].c`, empty at the root.
+fn render(path: &[Segment]) -> String {
     let mut out = String::new();
-    for segment in track.failed_at.unwrap_or_default() {
+    for segment in path {
         match segment {
             Segment::Index(i) => out.push_str(&format!("[{i}]")),
             Segment::Key(k) => {
                 if !out.is_empty() {
                     out.push('.');
                 }
-                out.push_str(&k);
+                out.push_str(k);
             }
         }
     }
@@ -206,7 +221,10 @@ impl<'v, 't> Walk<'v, 't> {
 impl<'v, 't> Deserializer<'v> for Walk<'v, 't> {
     type Error = serde_json::Error;
 
-    fn deserialize_any<V: Visitor<'v>>(self, visitor: V) -> core::result::Result<V::Value, Self::Error> {
+    fn deserialize_any<V: Visitor<'v>>(
+        self,
+        visitor: V,
+    ) -> core::result::Result<V::Value, Self::Error> {
         // Deep trees: grow the stack as the tree parser does.
         #[cfg(feature = "std")]
         return stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.any(visitor));
@@ -214,7 +232,10 @@ impl<'v, 't> Deserializer<'v> for Walk<'v, 't> {
         self.any(visitor)
     }
 
-    fn deserialize_option<V: Visitor<'v>>(self, visitor: V) -> core::result::Result<V::Value, Self::Error> {
+    fn deserialize_option<V: Visitor<'v>>(
+        self,
+        visitor: V,
+    ) -> core::result::Result<V::Value, Self::Error> {
         match self.value {
             serde_json::Value::Null => visitor.visit_none(),
             _ => visitor.visit_some(self),
@@ -236,20 +257,31 @@ impl<'v, 't> Deserializer<'v> for Walk<'v, 't> {
         visitor: V,
     ) -> core::result::Result<V::Value, Self::Error> {
         match self.value {
-            serde_json::Value::String(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s)),
-            serde_json::Value::Object(map) if map.len() == 1 => {
-                let (variant, value) = map.iter().next().expect("one entry");
-                visitor.visit_enum(EnumWalk {
-                    variant,
-                    value,
-                    track: self.track,
-                })
+            serde_json::Value::String(s) => {
+                visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s))
+            }
+            serde_json::Value::Object(map) => {
+                let mut entries = map.iter();
+                match (entries.next(), entries.next()) {
+                    (Some((variant, value)), None) => visitor.visit_enum(EnumWalk {
+                        variant,
+                        value,
+                        track: self.track,
+                    }),
+                    _ => Err(de::Error::invalid_value(
+                        de::Unexpected::Map,
+                        &"map with a single key",
+                    )),
+                }
             }
             other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
         }
     }
 
-    fn deserialize_ignored_any<V: Visitor<'v>>(self, visitor: V) -> core::result::Result<V::Value, Self::Error> {
+    fn deserialize_ignored_any<V: Visitor<'v>>(
+        self,
+        visitor: V,
+    ) -> core::result::Result<V::Value, Self::Error> {
         visitor.visit_unit()
     }
 
@@ -281,7 +313,10 @@ impl<'v, 't> Walk<'v, 't> {
                 let out = visitor.visit_seq(&mut seq)?;
                 match seq.items.len() {
                     0 => Ok(out),
-                    _ => Err(de::Error::invalid_length(items.len(), &"fewer elements in array")),
+                    _ => Err(de::Error::invalid_length(
+                        items.len(),
+                        &"fewer elements in array",
+                    )),
                 }
             }
             Value::Object(entries) => {
@@ -293,7 +328,10 @@ impl<'v, 't> Walk<'v, 't> {
                 let out = visitor.visit_map(&mut map)?;
                 match map.entries.len() {
                     0 => Ok(out),
-                    _ => Err(de::Error::invalid_length(entries.len(), &"fewer elements in map")),
+                    _ => Err(de::Error::invalid_length(
+                        entries.len(),
+                        &"fewer elements in map",
+                    )),
                 }
             }
         }
@@ -305,7 +343,11 @@ fn unexpected(value: &serde_json::Value) -> de::Unexpected<'_> {
     match value {
         Value::Null => de::Unexpected::Unit,
         Value::Bool(b) => de::Unexpected::Bool(*b),
-        Value::Number(_) => de::Unexpected::Other("number"),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => de::Unexpected::Unsigned(u),
+            (None, Some(i)) => de::Unexpected::Signed(i),
+            _ => de::Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
         Value::String(s) => de::Unexpected::Str(s),
         Value::Array(_) => de::Unexpected::Seq,
         Value::Object(_) => de::Unexpected::Map,
@@ -355,7 +397,9 @@ impl<'v, 't> MapAccess<'v> for &mut MapWalk<'v, 't> {
             .map(Some)
             .map_err(|e| {
                 // A refused key (an unknown field) is at the key's path.
-                self.track.borrow_mut().fail(Some(Segment::Key(key.clone())));
+                self.track
+                    .borrow_mut()
+                    .fail(Some(Segment::Key(key.clone())));
                 e
             })
     }
@@ -407,11 +451,25 @@ impl<'v, 't> VariantAccess<'v> for EnumWalk<'v, 't> {
         self,
         seed: S,
     ) -> core::result::Result<S::Value, Self::Error> {
-        Walk::child(self.track, Segment::Key(self.variant.clone()), self.value, seed)
+        Walk::child(
+            self.track,
+            Segment::Key(self.variant.clone()),
+            self.value,
+            seed,
+        )
     }
 
-    fn tuple_variant<V: Visitor<'v>>(self, _len: usize, visitor: V) -> core::result::Result<V::Value, Self::Error> {
-        Walk::child(self.track, Segment::Key(self.variant.clone()), self.value, SeedOf(visitor))
+    fn tuple_variant<V: Visitor<'v>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> core::result::Result<V::Value, Self::Error> {
+        Walk::child(
+            self.track,
+            Segment::Key(self.variant.clone()),
+            self.value,
+            SeedOf(visitor),
+        )
     }
 
     fn struct_variant<V: Visitor<'v>>(
@@ -419,7 +477,12 @@ impl<'v, 't> VariantAccess<'v> for EnumWalk<'v, 't> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> core::result::Result<V::Value, Self::Error> {
-        Walk::child(self.track, Segment::Key(self.variant.clone()), self.value, SeedOf(visitor))
+        Walk::child(
+            self.track,
+            Segment::Key(self.variant.clone()),
+            self.value,
+            SeedOf(visitor),
+        )
     }
 }
 
@@ -462,13 +525,13 @@ fn strip_position(msg: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::expectation::Expectation;
     use crate::tree::Tree;
     use serde_json::{Value, json};
 
-    fn next(state: &mut u64) -> u64 {
+    pub(crate) fn next(state: &mut u64) -> u64 {
         *state ^= *state << 13;
         *state ^= *state >> 7;
         *state ^= *state << 17;
@@ -486,7 +549,11 @@ mod tests {
             }
             Value::Object(map) => {
                 for (k, item) in map {
-                    pointers(item, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+                    pointers(
+                        item,
+                        format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                        out,
+                    );
                 }
             }
             _ => {}
@@ -495,7 +562,7 @@ mod tests {
 
     /// One or two random mutations of `doc`: a value of another type, an
     /// unknown key, a missing key, an unknown enum string.
-    fn mutate(doc: &Value, state: &mut u64) -> Value {
+    pub(crate) fn mutate(doc: &Value, state: &mut u64) -> Value {
         let mut v = doc.clone();
         for _ in 0..1 + next(state) % 2 {
             let mut ps = Vec::new();
@@ -539,11 +606,12 @@ mod tests {
     }
 
     /// The path serde_path_to_error (which `error_path` replaced, D67)
-    /// gives, as `error_path` writes it.
-    fn oracle<T: DeserializeOwned>(v: &Value) -> Option<String> {
+    /// gives, as `error_path` writes it, and serde_json's message.
+    fn oracle<T: DeserializeOwned>(v: &Value) -> Option<(String, String)> {
         serde_path_to_error::deserialize::<_, T>(v).err().map(|e| {
             let p = e.path().to_string();
-            if p == "." { String::new() } else { p }
+            let p = if p == "." { String::new() } else { p };
+            (p, e.into_inner().to_string())
         })
     }
 
@@ -552,12 +620,53 @@ mod tests {
         let mut errors = 0;
         for case in 0..3_000 {
             let v = mutate(doc, &mut state);
-            match oracle::<T>(&v) {
-                Some(theirs) => {
+            match (oracle::<T>(&v), walk::<T>(&v)) {
+                (Some(theirs), Err((path, e))) => {
                     errors += 1;
-                    assert_eq!(error_path::<T>(&v), theirs, "case {case}: {v}");
+                    assert_eq!((path, e.to_string()), theirs, "case {case}: {v}");
                 }
-                None => assert_eq!(error_path::<T>(&v), "", "case {case}: {v}"),
+                (None, Ok(_)) => {}
+                (theirs, ours) => panic!(
+                    "case {case}: {v}: serde_path_to_error {theirs:?}, ours {:?}",
+                    ours.err()
+                ),
+            }
+        }
+        errors
+    }
+
+    /// As [`agree`] for JSON text read by serde_json's streaming
+    /// deserializer ([`deserialize_at`]): compact and pretty (lines).
+    pub(crate) fn agree_text<T: DeserializeOwned>(doc: &Value, seed: u64) -> usize {
+        let mut state = seed;
+        let mut errors = 0;
+        for case in 0..3_000 {
+            let v = mutate(doc, &mut state);
+            let text = if case % 2 == 0 {
+                serde_json::to_string(&v).unwrap()
+            } else {
+                serde_json::to_string_pretty(&v).unwrap()
+            };
+            let theirs = serde_path_to_error::deserialize::<_, T>(
+                &mut serde_json::Deserializer::from_str(&text),
+            )
+            .err()
+            .map(|e| {
+                let p = e.path().to_string();
+                let p = if p == "." { String::new() } else { p };
+                (p, e.into_inner().to_string())
+            });
+            let ours = deserialize_at::<T>(&text, case % 3 == 0);
+            match (theirs, ours) {
+                (Some(theirs), Err((path, e))) => {
+                    errors += 1;
+                    assert_eq!((path, e.to_string()), theirs, "case {case}: {text}");
+                }
+                (None, Ok(_)) => {}
+                (theirs, ours) => panic!(
+                    "case {case}: {text}: serde_path_to_error {theirs:?}, ours {:?}",
+                    ours.err()
+                ),
             }
         }
         errors
@@ -577,6 +686,7 @@ mod tests {
         });
         assert!(Expectation::deserialize(&expectation).is_ok());
         assert!(agree::<Expectation>(&expectation, 5) > 1_000);
+        assert!(agree_text::<Expectation>(&expectation, 6) > 1_000);
 
         let tree = crate::tree::parse_aria(
             "- main [ref=e1]:\n  - heading \"Cart\" [level=2] [ref=e2]\n  - list [ref=e3]:\n    - listitem [ref=e4]:\n      - checkbox \"Done\" [checked] [ref=e5]\n      - link \"Open\" [ref=e6]:\n        - /url: /item/1\n    - listitem [ref=e7]: text\n  - textbox \"Name\" [ref=e8]: Ada\n",
@@ -586,5 +696,6 @@ mod tests {
         let tree: Value = serde_json::from_str(&tree.to_json()).unwrap();
         assert!(Tree::deserialize(&tree).is_ok());
         assert!(agree::<Tree>(&tree, 9) > 1_000);
+        assert!(agree_text::<Tree>(&tree, 10) > 1_000);
     }
 }

@@ -23,7 +23,9 @@ const BLOCK: usize = 64;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn mask(block: &[u8; BLOCK]) -> u64 {
-    use core::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
     let mut bits = 0u64;
     for k in 0..4 {
         // SAFETY: SSE2 is enabled (the cfg above); the load reads 16 bytes
@@ -212,7 +214,9 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let alphabet = [b'\n', b'\x0b', b'\x08', b'\x8a', b'\x09', b'a', 0, 0xff, b'\n'];
+        let alphabet = [
+            b'\n', b'\x0b', b'\x08', b'\x8a', b'\x09', b'a', 0, 0xff, b'\n',
+        ];
         for len in (0..200).chain([255 * 64 - 1, 255 * 64, 255 * 64 + 65, 40_000]) {
             for density in [0u64, 1, 8, 50, 100] {
                 let bytes: Vec<u8> = (0..len)

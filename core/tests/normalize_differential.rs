@@ -43,42 +43,195 @@ impl Rng {
 
 /// Decimal digits (`\d`) of several scripts, 1 to 4 bytes in UTF-8.
 const DIGIT_ZEROS: &[char] = &[
-    '0', '\u{660}', '\u{6F0}', '\u{7C0}', '\u{966}', '\u{9E6}', '\u{E50}', '\u{FF10}', '\u{1D7CE}',
+    '0',
+    '\u{660}',
+    '\u{6F0}',
+    '\u{7C0}',
+    '\u{966}',
+    '\u{9E6}',
+    '\u{E50}',
+    '\u{FF10}',
+    '\u{1D7CE}',
     '\u{104A0}',
 ];
 /// Numbers that are not decimal digits (`\p{N}`, not `\d`): superscripts,
 /// fractions, Roman numerals (letters too), circled, ideographic zero.
 const OTHER_NUMBERS: &[char] = &[
-    '\u{B2}', '\u{B3}', '\u{B9}', '\u{BD}', '\u{2160}', '\u{216B}', '\u{2460}', '\u{3007}',
-    '\u{2070}', '\u{10107}',
+    '\u{B2}',
+    '\u{B3}',
+    '\u{B9}',
+    '\u{BD}',
+    '\u{2160}',
+    '\u{216B}',
+    '\u{2460}',
+    '\u{3007}',
+    '\u{2070}',
+    '\u{10107}',
 ];
 /// Letters and word characters that are not letters: accented, other
 /// scripts, a combining mark (`\w`, not `\p{L}`), ZWJ (`\w` by
 /// Join_Control), a connector punctuation (`\w`), an Ogham space.
 const UNICODE_CHARS: &[char] = &[
-    'é', 'ß', 'Ж', 'ж', 'Ω', '中', '文', 'ا', 'ש', 'ก', 'ᄀ', 'あ', 'ǅ', 'ʰ', '\u{301}', '\u{200D}',
-    '\u{203F}', '\u{1680}', 'ﬁ', 'Ⓐ', '℃', '€', '\u{1F600}',
+    'é',
+    'ß',
+    'Ж',
+    'ж',
+    'Ω',
+    '中',
+    '文',
+    'ا',
+    'ש',
+    'ก',
+    'ᄀ',
+    'あ',
+    'ǅ',
+    'ʰ',
+    '\u{301}',
+    '\u{200D}',
+    '\u{203F}',
+    '\u{1680}',
+    'ﬁ',
+    'Ⓐ',
+    '℃',
+    '€',
+    '\u{1F600}',
 ];
 const SPACES: &[&str] = &[
-    " ", " ", " ", " ", "  ", "\t", "\n", "\x0B", "\x0C", "\u{85}", "\u{A0}", "\u{202F}", "\u{2003}", "\u{3000}", "\r\n",
+    " ", " ", " ", " ", "  ", "\t", "\n", "\x0B", "\x0C", "\u{85}", "\u{A0}", "\u{202F}",
+    "\u{2003}", "\u{3000}", "\r\n",
 ];
 const PUNCT: &[&str] = &[
-    "-", "/", ".", ",", ":", "'", "#", "_", "+", "?", "=", "&", "[", "]", "\"", "(", ")", "$",
-    "%", ";", "~", "|", "\u{202F}", "\u{A0}", "T", "\\", "@", "*", "!", "<", ">",
+    "-", "/", ".", ",", ":", "'", "#", "_", "+", "?", "=", "&", "[", "]", "\"", "(", ")", "$", "%",
+    ";", "~", "|", "\u{202F}", "\u{A0}", "T", "\\", "@", "*", "!", "<", ">",
 ];
 const WORDS: &[&str] = &[
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sept",
-    "Sep", "Oct", "Nov", "Dec", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
-    "Saturday", "Sunday", "Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat",
-    "Sun", "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour",
-    "hours", "hr", "hrs", "day", "days", "week", "weeks", "month", "months", "year", "years",
-    "s", "m", "h", "d", "w", "ago", "in", "a", "an", "just now", "just", "now", "moment",
-    "moments", "moments ago", "moment ago", "AM", "PM", "am", "pm", "a.m.", "P.M.", "p.m", "A",
-    "Z", "UTC", "GMT", "st", "nd", "rd", "th", "[number]", "[id]", "[date]", "[time]", "Order",
-    "Issue", "todo", "row", "ord", "ch", "field", "name", "value", "Updated", "Visitors", "Total",
-    "items", "Page", "v", "api", "orders", "deadbeef", "DEADBEEF", "cafe", "Fällig", "über",
-    "Straße", "abc", "x", "_", "id", "ID", "e", "E", "T",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sept",
+    "Sep",
+    "Oct",
+    "Nov",
+    "Dec",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "Mon",
+    "Tue",
+    "Tues",
+    "Wed",
+    "Thu",
+    "Thur",
+    "Thurs",
+    "Fri",
+    "Sat",
+    "Sun",
+    "second",
+    "seconds",
+    "sec",
+    "secs",
+    "minute",
+    "minutes",
+    "min",
+    "mins",
+    "hour",
+    "hours",
+    "hr",
+    "hrs",
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "s",
+    "m",
+    "h",
+    "d",
+    "w",
+    "ago",
+    "in",
+    "a",
+    "an",
+    "just now",
+    "just",
+    "now",
+    "moment",
+    "moments",
+    "moments ago",
+    "moment ago",
+    "AM",
+    "PM",
+    "am",
+    "pm",
+    "a.m.",
+    "P.M.",
+    "p.m",
+    "A",
+    "Z",
+    "UTC",
+    "GMT",
+    "st",
+    "nd",
+    "rd",
+    "th",
+    "[number]",
+    "[id]",
+    "[date]",
+    "[time]",
+    "Order",
+    "Issue",
+    "todo",
+    "row",
+    "ord",
+    "ch",
+    "field",
+    "name",
+    "value",
+    "Updated",
+    "Visitors",
+    "Total",
+    "items",
+    "Page",
+    "v",
+    "api",
+    "orders",
+    "deadbeef",
+    "DEADBEEF",
+    "cafe",
+    "Fällig",
+    "über",
+    "Straße",
+    "abc",
+    "x",
+    "_",
+    "id",
+    "ID",
+    "e",
+    "E",
+    "T",
 ];
 
 fn digits(rng: &mut Rng, lo: usize, hi: usize) -> String {
@@ -118,7 +271,11 @@ fn shaped(rng: &mut Rng) -> String {
             let mut parts: Vec<String> = [8, 4, 4, 4, 12]
                 .iter()
                 .map(|&n| {
-                    let n = if rng.chance(10) { n + 1 - rng.below(3) } else { n };
+                    let n = if rng.chance(10) {
+                        n + 1 - rng.below(3)
+                    } else {
+                        n
+                    };
                     hex(rng, n, n, upper)
                 })
                 .collect();
@@ -195,7 +352,9 @@ fn shaped(rng: &mut Rng) -> String {
             "{}{}{}{}ago",
             rng.pick(&["a", "an", "A"]),
             rng.pick(&[" ", "  "]),
-            rng.pick(&["second", "minute", "hour", "day", "week", "month", "year", "hours"]),
+            rng.pick(&[
+                "second", "minute", "hour", "day", "week", "month", "year", "hours"
+            ]),
             rng.pick(&[" ", "  ", ""]),
         ),
         9 => {
@@ -222,7 +381,10 @@ fn shaped(rng: &mut Rng) -> String {
         }
         11 => url(rng),
         12 => selector(rng),
-        13 => { let upper = rng.chance(30); hex(rng, 6, 17, upper) },
+        13 => {
+            let upper = rng.chance(30);
+            hex(rng, 6, 17, upper)
+        }
         14 => alnum(rng, 4, 23),
         15 => format!(
             "{}_{}",
@@ -232,8 +394,21 @@ fn shaped(rng: &mut Rng) -> String {
         16 => d(rng, 1, 14),
         17 => format!("{}{}", rng.pick(OTHER_NUMBERS), d(rng, 0, 5)),
         18 => format!("{}{}{}", token(rng), rng.pick(&[".", ","]), d(rng, 1, 5)),
-        19 => rng.pick(&["just now", "moments ago", "moment ago", "just  now", "momentsago"]).to_string(),
-        20 => format!("{}:{}{}", d(rng, 1, 3), d(rng, 1, 3), rng.pick(&[":", ":00", ""])),
+        19 => rng
+            .pick(&[
+                "just now",
+                "moments ago",
+                "moment ago",
+                "just  now",
+                "momentsago",
+            ])
+            .to_string(),
+        20 => format!(
+            "{}:{}{}",
+            d(rng, 1, 3),
+            d(rng, 1, 3),
+            rng.pick(&[":", ":00", ""])
+        ),
         _ => {
             let n = 1 + rng.below(6);
             (0..n).map(|_| *rng.pick(UNICODE_CHARS)).collect()
@@ -258,7 +433,9 @@ fn time(rng: &mut Rng) -> String {
     }
     if rng.chance(40) {
         s += *rng.pick(&["", " ", "  "]);
-        s += *rng.pick(&["Z", "UTC", "GMT", "+05:30", "-0800", "+5:30", "+05:3", "-08:00x", "z"]);
+        s += *rng.pick(&[
+            "Z", "UTC", "GMT", "+05:30", "-0800", "+5:30", "+05:3", "-08:00x", "z",
+        ]);
     }
     s
 }
@@ -386,7 +563,10 @@ fn check(input: &str, origin: &str) {
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
-        .map(|v| v.parse().unwrap_or_else(|_| panic!("{name} must be a number")))
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("{name} must be a number"))
+        })
         .unwrap_or(default)
 }
 
@@ -397,7 +577,10 @@ fn generated_corpus_normalizes_as_the_regex_did() {
     let mut rng = Rng(seed);
     for i in 0..cases {
         let input = case(&mut rng);
-        check(&input, &format!("generated case {i} (NORMALIZE_DIFF_SEED={seed})"));
+        check(
+            &input,
+            &format!("generated case {i} (NORMALIZE_DIFF_SEED={seed})"),
+        );
     }
 }
 

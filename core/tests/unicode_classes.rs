@@ -15,7 +15,9 @@ use regex_syntax::hir::{Class, HirKind};
 fn ranges(pattern: &str) -> Vec<(char, char)> {
     let hir = regex_syntax::Parser::new().parse(pattern).expect("a class");
     match hir.kind() {
-        HirKind::Class(Class::Unicode(c)) => c.ranges().iter().map(|r| (r.start(), r.end())).collect(),
+        HirKind::Class(Class::Unicode(c)) => {
+            c.ranges().iter().map(|r| (r.start(), r.end())).collect()
+        }
         other => panic!("{pattern} is not a Unicode class: {other:?}"),
     }
 }

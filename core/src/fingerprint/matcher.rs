@@ -351,7 +351,8 @@ fn time_of_day(s: &str, q: usize) -> Option<usize> {
     // (?::\d{2}(?:[.,]\d{1,9})?)?
     if let Some(q) = lit(s, e, ":").and_then(|q| exact(s, q, is_digit, 2)) {
         e = q;
-        if let Some(q) = one(s, e, |c| c == '.' || c == ',').and_then(|q| digits(s, q, 1, 9).next()) {
+        if let Some(q) = one(s, e, |c| c == '.' || c == ',').and_then(|q| digits(s, q, 1, 9).next())
+        {
             e = q;
         }
     }

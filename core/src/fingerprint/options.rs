@@ -211,8 +211,7 @@ impl ExtractOptions {
     pub fn from_json(json: &str) -> Result<Self> {
         // Malformed JSON is a parse error, as for every other option document.
         crate::json::check_syntax(json)?;
-        let de = &mut serde_json::Deserializer::from_str(json);
-        crate::json::deserialize_at(de, json).map_err(|(path, inner)| {
+        crate::json::deserialize_at(json, false).map_err(|(path, inner)| {
             let field = if path.is_empty() {
                 "fingerprintOptions".to_owned()
             } else {

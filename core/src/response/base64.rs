@@ -93,7 +93,9 @@ pub(crate) fn decode(text: &str) -> Result<Vec<u8>, String> {
 
 fn bad(text: &str, offset: usize) -> String {
     let c = text[offset..].chars().next().unwrap_or('?');
-    format!("{c:?} at offset {offset} is not a base64 character (A-Z, a-z, 0-9, +, / and = padding at the end)")
+    format!(
+        "{c:?} at offset {offset} is not a base64 character (A-Z, a-z, 0-9, +, / and = padding at the end)"
+    )
 }
 
 #[cfg(test)]

@@ -619,7 +619,11 @@ mod tests {
         let r = render(&response, &exp("{}"), None).unwrap();
         assert_eq!(r.images, response.images);
         // Work on them asked for: an error naming the option.
-        match render(&response, &exp(r#"{"imageOptions": {"maxWidth": 10}}"#), None) {
+        match render(
+            &response,
+            &exp(r#"{"imageOptions": {"maxWidth": 10}}"#),
+            None,
+        ) {
             Err(crate::Error::InvalidOption { field, message }) => {
                 assert_eq!(field, "expectation.imageOptions");
                 assert!(message.contains("`images` feature"), "{message}");

@@ -45,30 +45,21 @@ impl Tree {
             });
         }
         check_depth(json)?;
-        let mut de = serde_json::Deserializer::from_str(json);
         // With `std` the stack grows as deep as MAX_DEPTH needs; without it
         // there is no stack to grow, and serde_json's own nesting limit
         // (128 JSON levels, 63 tree levels) stands (docs/LIMITS.md).
-        #[cfg(feature = "std")]
-        let parsed: core::result::Result<OneOrMany, _> = {
-            de.disable_recursion_limit();
-            crate::json::deserialize_at(serde_stacker::Deserializer::new(&mut de), json)
-        };
-        #[cfg(not(feature = "std"))]
-        let parsed: core::result::Result<OneOrMany, _> = crate::json::deserialize_at(&mut de, json);
+        let parsed: core::result::Result<OneOrMany, _> = crate::json::deserialize_at(json, true);
         match parsed {
             Ok(OneOrMany(roots)) => Ok(Tree { roots }),
-            Err((path, inner)) => {
-                Err(Error::Parse {
-                    what: "JSON tree",
-                    line: inner.line().max(1),
-                    message: if path.is_empty() || path == "." {
-                        inner.to_string()
-                    } else {
-                        format!("at {path}: {inner}")
-                    },
-                })
-            }
+            Err((path, inner)) => Err(Error::Parse {
+                what: "JSON tree",
+                line: inner.line().max(1),
+                message: if path.is_empty() || path == "." {
+                    inner.to_string()
+                } else {
+                    format!("at {path}: {inner}")
+                },
+            }),
         }
     }
 }
