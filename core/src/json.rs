@@ -92,7 +92,7 @@ pub(crate) fn deserialize_at<T: DeserializeOwned>(
         T::deserialize(&mut de)
     };
     result.map_err(|e| {
-        let path = match parse_value(json, deep) {
+        let path = match parse_value(json) {
             Some(value) => {
                 let path = walk::<T>(&value)
                     .err()
@@ -107,17 +107,20 @@ pub(crate) fn deserialize_at<T: DeserializeOwned>(
     })
 }
 
-/// `json` as a `Value`, to find an error's path: as deep as `deep` lets
-/// the document go (see [`deserialize_at`]).
-fn parse_value(json: &str, deep: bool) -> Option<serde_json::Value> {
+/// `json` as a `Value`, to find an error's path: with `std` at any depth
+/// (the stack grows), without it within serde_json's 128 levels (deeper
+/// documents' errors name no path, docs/LIMITS.md).
+fn parse_value(json: &str) -> Option<serde_json::Value> {
     let mut de = serde_json::Deserializer::from_str(json);
     #[cfg(feature = "std")]
-    if deep {
+    {
         de.disable_recursion_limit();
-        return serde_json::Value::deserialize(serde_stacker::Deserializer::new(&mut de)).ok();
+        serde_json::Value::deserialize(serde_stacker::Deserializer::new(&mut de)).ok()
     }
-    let _ = deep;
-    serde_json::Value::deserialize(&mut de).ok()
+    #[cfg(not(feature = "std"))]
+    {
+        serde_json::Value::deserialize(&mut de).ok()
+    }
 }
 
 /// Drops `value` without recursing (a value 100,000 levels deep would
