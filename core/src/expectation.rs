@@ -547,6 +547,27 @@ fn compile_pattern(field: &str, _p: &str) -> Result<ConsolePattern> {
 mod tests {
     use super::*;
 
+    /// Field paths equal serde_path_to_error's, which `crate::json`
+    /// replaced (docs/DECISIONS.md D67), on mutations of a full
+    /// expectation, as a `Value` and as text.
+    #[test]
+    fn paths_agree_with_serde_path_to_error() {
+        use crate::json::tests::{agree, agree_text};
+        let expectation = serde_json::json!({
+            "includeSnapshot": true, "includeConsole": false, "includeDownloads": true,
+            "includeTabs": false, "includeCode": true,
+            "snapshotOptions": {"selector": "main", "maxLength": 1000, "format": "aria"},
+            "consoleOptions": {"levels": ["error", "warn"], "maxMessages": 5,
+                               "patterns": [], "removeDuplicates": true},
+            "imageOptions": {"quality": 50, "maxWidth": 100, "maxHeight": 100, "format": "jpeg"},
+            "diffOptions": {"enabled": true, "threshold": 0.5, "format": "unified",
+                            "maxDiffLines": 10, "ignoreWhitespace": false, "context": 2}
+        });
+        assert!(Expectation::deserialize(&expectation).is_ok());
+        assert!(agree::<Expectation>(&expectation, 5) > 1_000);
+        assert!(agree_text::<Expectation>(&expectation, 6) > 1_000);
+    }
+
     fn err_field(json: &str) -> String {
         match Expectation::from_json(json) {
             Err(Error::InvalidOption { field, .. }) => field,

@@ -13,7 +13,8 @@
 // Without `std` only the ref carrier uses it, and not every method.
 #![cfg_attr(not(feature = "std"), allow(dead_code))]
 
-use crate::prelude::*;
+// Not the prelude: it re-exports this module.
+use alloc::vec::Vec;
 use core::borrow::Borrow;
 use core::hash::{BuildHasher, Hash};
 use core::num::NonZeroUsize;
@@ -295,6 +296,9 @@ impl<K, V> core::fmt::Debug for LruCache<K, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::borrow::ToOwned;
+    use alloc::format;
+    use alloc::string::String;
 
     fn cap(n: usize) -> NonZeroUsize {
         NonZeroUsize::new(n).unwrap()

@@ -378,6 +378,23 @@ fn maybe_grow<R>(f: impl FnOnce() -> R) -> R {
 mod tests {
     use super::*;
 
+    /// Error paths equal serde_path_to_error's, which `crate::json`
+    /// replaced (docs/DECISIONS.md D67), on mutations of a tree, as a
+    /// `Value` and as text.
+    #[test]
+    fn paths_agree_with_serde_path_to_error() {
+        use crate::json::tests::{agree, agree_text};
+        let tree = crate::tree::parse_aria(
+            "- main [ref=e1]:\n  - heading \"Cart\" [level=2] [ref=e2]\n  - list [ref=e3]:\n    - listitem [ref=e4]:\n      - checkbox \"Done\" [checked] [ref=e5]\n      - link \"Open\" [ref=e6]:\n        - /url: /item/1\n    - listitem [ref=e7]: text\n  - textbox \"Name\" [ref=e8]: Ada\n",
+            false,
+        )
+        .unwrap();
+        let tree: serde_json::Value = serde_json::from_str(&tree.to_json()).unwrap();
+        assert!(Tree::deserialize(&tree).is_ok());
+        assert!(agree::<Tree>(&tree, 9) > 1_000);
+        assert!(agree_text::<Tree>(&tree, 10) > 1_000);
+    }
+
     #[test]
     fn deep_json_is_a_clear_error() {
         let mut s = String::new();
