@@ -605,29 +605,46 @@ pub(crate) mod tests {
         v
     }
 
-    /// The path serde_path_to_error (which `error_path` replaced, D67)
-    /// gives, as `error_path` writes it, and serde_json's message.
-    fn oracle<T: DeserializeOwned>(v: &Value) -> Option<(String, String)> {
-        serde_path_to_error::deserialize::<_, T>(v).err().map(|e| {
+    /// What serde_path_to_error (which this module replaced, D67) makes
+    /// of deserializing a `T` from `de`: the path, as we write it, and
+    /// serde_json's message.
+    fn oracle<'de, T: DeserializeOwned, D: Deserializer<'de, Error = serde_json::Error>>(
+        de: D,
+    ) -> Option<(String, String)> {
+        serde_path_to_error::deserialize::<_, T>(de).err().map(|e| {
             let p = e.path().to_string();
             let p = if p == "." { String::new() } else { p };
             (p, e.into_inner().to_string())
         })
     }
 
-    pub(crate) fn agree<T: DeserializeOwned>(doc: &Value, seed: u64) -> usize {
+    /// 3,000 mutations of `doc`, each given to `case` as a `Value` and its
+    /// number, which returns the input as shown, the oracle's answer and
+    /// ours; they must agree. Returns how many were errors.
+    fn agree_on(
+        doc: &Value,
+        seed: u64,
+        mut case: impl FnMut(
+            Value,
+            usize,
+        ) -> (
+            String,
+            Option<(String, String)>,
+            Result<(), (String, serde_json::Error)>,
+        ),
+    ) -> usize {
         let mut state = seed;
         let mut errors = 0;
-        for case in 0..3_000 {
-            let v = mutate(doc, &mut state);
-            match (oracle::<T>(&v), walk::<T>(&v)) {
+        for n in 0..3_000 {
+            let (shown, theirs, ours) = case(mutate(doc, &mut state), n);
+            match (theirs, ours) {
                 (Some(theirs), Err((path, e))) => {
                     errors += 1;
-                    assert_eq!((path, e.to_string()), theirs, "case {case}: {v}");
+                    assert_eq!((path, e.to_string()), theirs, "case {n}: {shown}");
                 }
-                (None, Ok(_)) => {}
+                (None, Ok(())) => {}
                 (theirs, ours) => panic!(
-                    "case {case}: {v}: serde_path_to_error {theirs:?}, ours {:?}",
+                    "case {n}: {shown}: serde_path_to_error {theirs:?}, ours {:?}",
                     ours.err()
                 ),
             }
@@ -635,40 +652,27 @@ pub(crate) mod tests {
         errors
     }
 
+    /// Paths and messages of `walk` (a `Value` read) against the oracle.
+    pub(crate) fn agree<T: DeserializeOwned>(doc: &Value, seed: u64) -> usize {
+        agree_on(doc, seed, |v, _| {
+            let theirs = oracle::<T, _>(&v);
+            let ours = walk::<T>(&v).map(drop);
+            (v.to_string(), theirs, ours)
+        })
+    }
+
     /// As [`agree`] for JSON text read by serde_json's streaming
     /// deserializer ([`deserialize_at`]): compact and pretty (lines).
     pub(crate) fn agree_text<T: DeserializeOwned>(doc: &Value, seed: u64) -> usize {
-        let mut state = seed;
-        let mut errors = 0;
-        for case in 0..3_000 {
-            let v = mutate(doc, &mut state);
-            let text = if case % 2 == 0 {
+        agree_on(doc, seed, |v, n| {
+            let text = if n % 2 == 0 {
                 serde_json::to_string(&v).unwrap()
             } else {
                 serde_json::to_string_pretty(&v).unwrap()
             };
-            let theirs = serde_path_to_error::deserialize::<_, T>(
-                &mut serde_json::Deserializer::from_str(&text),
-            )
-            .err()
-            .map(|e| {
-                let p = e.path().to_string();
-                let p = if p == "." { String::new() } else { p };
-                (p, e.into_inner().to_string())
-            });
-            let ours = deserialize_at::<T>(&text, case % 3 == 0);
-            match (theirs, ours) {
-                (Some(theirs), Err((path, e))) => {
-                    errors += 1;
-                    assert_eq!((path, e.to_string()), theirs, "case {case}: {text}");
-                }
-                (None, Ok(_)) => {}
-                (theirs, ours) => panic!(
-                    "case {case}: {text}: serde_path_to_error {theirs:?}, ours {:?}",
-                    ours.err()
-                ),
-            }
-        }
-        errors
+            let theirs = oracle::<T, _>(&mut serde_json::Deserializer::from_str(&text));
+            let ours = deserialize_at::<T>(&text, n % 3 == 0).map(drop);
+            (text, theirs, ours)
+        })
     }
 }
