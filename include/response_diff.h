@@ -157,6 +157,13 @@ rd_status rd_expectation_merge(const char *tool,
 // diffed against the previous one under `key`. `*rendered_out` is
 // `{"text", "images", "isError", "snapshotDiff"}` JSON, to free with
 // [`rd_string_free`].
+//
+// **Needs images** for `imageOptions`: the lean library (built without
+// the `images` feature, [`rd_has_images`] false) returns images as they
+// came, and a response with images whose merged expectation sets
+// `imageOptions` is `RD_INVALID_OPTION` ("this build has no image
+// support", `rd_last_error`). Every other function works the same in
+// both builds.
 rd_status rd_response_render(const char *response_json,
                              size_t response_len,
                              const char *tool,
@@ -260,6 +267,11 @@ rd_status rd_baseline_store_compare(const rd_baseline_store *store,
 // Frees the store `*store` points to and sets `*store` to NULL, so calling
 // it again is harmless. `store` and `*store` may be NULL.
 void rd_baseline_store_free(rd_baseline_store **store);
+
+// Whether this build resizes and re-encodes images (`imageOptions` of
+// [`rd_response_render`]): true for `libresponse_diff`, false for the
+// lean build without the `images` feature (same header and functions).
+bool rd_has_images(void);
 
 // The library version, e.g. `"0.1.0"` (static; do not free).
 const char *rd_version(void);

@@ -610,9 +610,10 @@ def sizes_section():
     return [
         "### Sizes: what an embedder links\n",
         "`make sizes`: the C library from the `c-release` profile (release with fat LTO and one codegen unit, "
-        "docs/DECISIONS.md D37; the C API takes `imageOptions`, so it keeps the `images` feature), and the crates "
+        "docs/DECISIONS.md D37; the C API takes `imageOptions`, so it keeps the `images` feature), the lean "
+        "library built without `images` (D67), and the crates "
         "`cargo tree -p response-diff -e normal` lists, deduplicated, the core left out (`make core-lean` "
-        "checks the second count, docs/DECISIONS.md D36).\n",
+        "checks the second count, docs/DECISIONS.md D36, D63-D67).\n",
         markdown(sizes),
     ]
 

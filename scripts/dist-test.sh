@@ -13,7 +13,10 @@
 #           platform package
 #   c       examples/c/hello.c built with `pkg-config --cflags --libs
 #           response_diff` against the unpacked tarball, linked shared (rpath,
-#           then LD_LIBRARY_PATH) and static, and run
+#           then LD_LIBRARY_PATH) and static, and run; the lean tarball's
+#           header equals the full one's, hello.c prints the same on it, and
+#           a screenshot with imageOptions is re-encoded by the full library
+#           and refused (RD_INVALID_OPTION) by the lean one
 #   server  the unpacked binary answers tools/list to the official MCP client
 #
 # Every step runs with a PATH from which every directory holding cargo or
@@ -62,6 +65,7 @@ want python && wheel="$(one "response_diff-$VERSION-*.whl")"
 want node && npm_main="$(one "x-response-diff-$VERSION.tgz")"
 want node && npm_platform="$(one "x-response-diff-linux-*-$VERSION.tgz")"
 want c && c_tar="$(one "libresponse_diff-$VERSION-*.tar.gz")"
+want c && c_lean_tar="$(one "libresponse_diff-lean-$VERSION-*.tar.gz")"
 want server && server_tar="$(one "response-diff-$VERSION-*.tar.gz")"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/response-diff-dist-test.XXXXXX")"
@@ -194,6 +198,55 @@ cmp "$work/c/shared.out" "$work/c/rpath.out"
 echo "hello.c ran shared (LD_LIBRARY_PATH and rpath) and static, same output:"
 sed 's/^/    /' "$work/c/shared.out"
 unset PKG_CONFIG_PATH
+
+# The lean library (no images, docs/DECISIONS.md D67): the same header and
+# hello.c output; rd_has_images() and imageOptions on a screenshot tell
+# the two apart.
+say "C: the full and the lean library on imageOptions ($(basename "$c_lean_tar"))"
+mkdir -p "$work/c-lean"
+tar -C "$work/c-lean" -xzf "$c_lean_tar"
+lean_prefix="$(echo "$work"/c-lean/libresponse_diff-lean-*)"
+cmp "$prefix/include/response_diff.h" "$lean_prefix/include/response_diff.h"
+gcc -std=c11 -Wall -Werror examples/c/hello.c -I"$lean_prefix/include" -L"$lean_prefix/lib" -lresponse_diff \
+    -Wl,-rpath,"$lean_prefix/lib" -o "$work/c-lean/hello"
+"$work/c-lean/hello" >"$work/c-lean/hello.out"
+cmp "$work/c/shared.out" "$work/c-lean/hello.out"
+cat >"$work/c/images.c" <<'EOF'
+/* Prints whether the library has images and what a screenshot with
+   imageOptions gives: "images 1 status 0" or "images 0 status 4 ...". */
+#include <stdio.h>
+#include <string.h>
+#include "response_diff.h"
+int main(void) {
+  const char *response = "{\"images\": [{\"mimeType\": \"image/png\", \"data\": "
+      "\"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==\"}]}";
+  const char *layers = "[{\"imageOptions\": {\"format\": \"jpeg\"}}]";
+  const char *tool = "browser_take_screenshot";
+  char *out = NULL;
+  rd_status s = rd_response_render(response, strlen(response), tool, strlen(tool), layers,
+                                   strlen(layers), NULL, NULL, 0, &out);
+  printf("images %d status %d", rd_has_images() ? 1 : 0, (int)s);
+  if (s != RD_OK) printf(" %s", rd_last_error());
+  else printf(" jpeg %d", strstr(out, "image/jpeg") != NULL);
+  printf("\n");
+  rd_string_free(&out);
+  return 0;
+}
+EOF
+for lib in "$prefix" "$lean_prefix"; do
+    gcc -std=c11 -Wall -Werror "$work/c/images.c" -I"$lib/include" -L"$lib/lib" -lresponse_diff \
+        -Wl,-rpath,"$lib/lib" -o "$work/c/images-$(basename "$lib")"
+    "$work/c/images-$(basename "$lib")" >"$work/c/images-$(basename "$lib").out"
+    sed "s|^|    $(basename "$lib"): |" "$work/c/images-$(basename "$lib").out"
+done
+grep -qx 'images 1 status 0 jpeg 1' "$work/c/images-$(basename "$prefix").out" || {
+    echo "dist-test: libresponse_diff did not re-encode the screenshot" >&2
+    exit 1
+}
+grep -q '^images 0 status 4 .*expectation.imageOptions.*no image support' "$work/c/images-$(basename "$lean_prefix").out" || {
+    echo "dist-test: the lean library did not refuse imageOptions with RD_INVALID_OPTION" >&2
+    exit 1
+}
 fi
 
 # --- Server ------------------------------------------------------------------

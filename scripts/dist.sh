@@ -11,7 +11,9 @@
 #            packages built here, and index.js loads whichever is installed
 #   c        libresponse_diff-<v>-<target>.tar.gz: lib/libresponse_diff.so
 #            (soname libresponse_diff.so), lib/libresponse_diff.a,
-#            include/response_diff.h, lib/pkgconfig/response_diff.pc
+#            include/response_diff.h, lib/pkgconfig/response_diff.pc; and
+#            libresponse_diff-lean-<v>-<target>.tar.gz, the same without
+#            the images feature (no image codecs, docs/DECISIONS.md D67)
 #   server   response-diff-<v>-<target>.tar.gz: the binary and its README
 #
 # Usage: scripts/dist.sh [python|node|c|server ...] (default: all). Builds are
@@ -101,11 +103,19 @@ node_dist() {
 }
 
 c_dist() {
-    say "C library tarball"
+    c_tarball "libresponse_diff-$VERSION-$TARGET" ""
+    # The lean library: the same header and API without images (D67).
+    c_tarball "libresponse_diff-lean-$VERSION-$TARGET" lean
+}
+# c_tarball NAME [lean]: one C library tarball.
+c_tarball() {
+    local name="$1" lean="$2" features=()
+    [ -z "$lean" ] || features=(--no-default-features)
+    say "C library tarball $name"
     # The c-release profile: fat LTO, one codegen unit (docs/DECISIONS.md D37).
-    "$CARGO" build --profile c-release --quiet -p response-diff-ffi --lib ${TARGET_FLAG[@]+"${TARGET_FLAG[@]}"}
+    "$CARGO" build --profile c-release --quiet -p response-diff-ffi --lib \
+        ${features[@]+"${features[@]}"} ${TARGET_FLAG[@]+"${TARGET_FLAG[@]}"}
     local OUT="${OUT%/release}/c-release"
-    local name="libresponse_diff-$VERSION-$TARGET"
     local stage="$TARGET_DIR/dist-c/$name"
     rm -rf "$stage" && mkdir -p "$stage/lib/pkgconfig" "$stage/include"
     cp "$OUT/${DYLIB_PREFIX}response_diff_ffi.$DYLIB" "$stage/lib/${DYLIB_PREFIX}response_diff.$DYLIB"
@@ -153,6 +163,15 @@ gcc hello.c \$(pkg-config --cflags response_diff) lib/libresponse_diff.a \$(pkg-
 Conventions and the API: the header's comments, and "Use it from C" in the
 project's README.
 EOF
+    if [ -n "$lean" ]; then
+        cat >> "$stage/README.md" <<EOF
+
+This is the lean build: no image codecs. \`rd_has_images()\` returns false;
+images in a response come back as they were, and \`imageOptions\` on a
+response with images is \`RD_INVALID_OPTION\`. Everything else is the same
+as libresponse_diff, header included.
+EOF
+    fi
     rm -f "$DIST/$name.tar.gz"
     tar -C "$(dirname "$stage")" --owner=0 --group=0 --numeric-owner -czf "$DIST/$name.tar.gz" "$name"
 }

@@ -7,7 +7,9 @@ Builds the C library as shipped (`--profile c-release`, docs/DECISIONS.md
 D37) and records `libresponse_diff.so` as built, stripped (`strip
 --strip-all`, what a size-minded host ships), `libresponse_diff.a` as built
 and as the dist tarball holds it (`strip --strip-debug -R .llvmbc -R
-.llvmcmd`: no debug info, no LLVM bitcode), and the core's crate counts with and without default features
+.llvmcmd`: no debug info, no LLVM bitcode), the lean library's `.so`
+stripped (built without the `images` feature, D67), and the core's crate
+counts with and without default features
 (`cargo tree -e normal`, deduplicated, the core left out, proc-macros
 counted: the number `make core-lean` checks). Writes <out>/sizes.json and
 <out>/sizes.md; docs/bench/README.md shows the table.
@@ -55,15 +57,20 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     if shutil.which("strip") is None:
         sys.exit("sizes: `strip` (binutils) is needed; run `make setup`.")
-    subprocess.run([CARGO, "build", "-q", "--profile", "c-release", "-p", "response-diff-ffi", "--lib"], check=True)
+    build = [CARGO, "build", "-q", "--profile", "c-release", "-p", "response-diff-ffi", "--lib"]
     lib = os.path.join(args.target, "c-release")
     so = os.path.join(lib, "libresponse_diff_ffi.so")
     a = os.path.join(lib, "libresponse_diff_ffi.a")
+    # The lean build first: both write the same paths, the full one stays.
+    subprocess.run(build + ["--no-default-features"], check=True)
+    lean_so = stripped(so, "--strip-all")
+    subprocess.run(build, check=True)
     default, lean = crates(False), crates(True)
     result = {
         "profile": "c-release",
         "so": os.path.getsize(so),
         "soStripped": stripped(so, "--strip-all"),
+        "soLeanStripped": lean_so,
         "a": os.path.getsize(a),
         "aDist": stripped(a, "--strip-debug", "-R", ".llvmbc", "-R", ".llvmcmd"),
         "cratesDefault": len(default),
@@ -85,9 +92,13 @@ def markdown(r: dict) -> str:
     rows = [
         ("`libresponse_diff.so`", mb(r["so"])),
         ("`libresponse_diff.so`, stripped (`strip --strip-all`)", mb(r["soStripped"])),
+        (
+            "lean `libresponse_diff.so` (no `images` feature: `make c-lib-lean`, `libresponse_diff-lean` in `make dist`), stripped",
+            mb(r["soLeanStripped"]) if "soLeanStripped" in r else "not measured",
+        ),
         ("`libresponse_diff.a`", mb(r["a"])),
         ("`libresponse_diff.a` as in the dist tarball (no debug info, no LLVM bitcode)", mb(r["aDist"])),
-        ("crates the core depends on, default features (`std`, `images`)", str(r["cratesDefault"])),
+        ("crates the core depends on, default features (`std`, `images`, `patterns`)", str(r["cratesDefault"])),
         ("crates the core depends on, `default-features = false` (`no_std`)", str(r["cratesNoDefault"])),
     ]
     out = ["|  |  |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]

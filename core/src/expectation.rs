@@ -16,7 +16,6 @@
 //! ```
 
 use crate::prelude::*;
-use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
 
 use crate::diff::{DiffOptions, DiffSettings};
@@ -306,7 +305,7 @@ pub struct ConsoleFilter {
     /// Newest messages kept.
     pub max_messages: usize,
     /// Compiled case-insensitive patterns; empty means all.
-    pub patterns: Vec<Regex>,
+    pub patterns: Vec<ConsolePattern>,
     /// Collapse duplicates.
     pub remove_duplicates: bool,
 }
@@ -316,6 +315,42 @@ impl ConsoleFilter {
     pub fn accepts(&self, level: ConsoleLevel, text: &str) -> bool {
         self.levels.as_ref().is_none_or(|l| l.contains(&level))
             && (self.patterns.is_empty() || self.patterns.iter().any(|p| p.is_match(text)))
+    }
+}
+
+/// One compiled `consoleOptions.patterns` entry: a case-insensitive
+/// regular expression in the syntax of the regex-lite crate (the regex
+/// crate's syntax, with ASCII-only `\w`, `\d`, `\s`, `\b` and case
+/// folding and no `\p{…}` classes; docs/DECISIONS.md D67). Needs the
+/// `patterns` feature (default); without it, patterns are an error that
+/// says so.
+#[derive(Debug, Clone)]
+pub struct ConsolePattern {
+    #[cfg(feature = "patterns")]
+    regex: regex_lite::Regex,
+    /// Without the feature no pattern can be made, so none exists.
+    #[cfg(not(feature = "patterns"))]
+    never: core::convert::Infallible,
+}
+
+impl ConsolePattern {
+    /// Whether the pattern matches somewhere in `text`.
+    pub fn is_match(&self, text: &str) -> bool {
+        #[cfg(feature = "patterns")]
+        return self.regex.is_match(text);
+        #[cfg(not(feature = "patterns"))]
+        {
+            let _ = text;
+            match self.never {}
+        }
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        #[cfg(feature = "patterns")]
+        return self.regex.as_str();
+        #[cfg(not(feature = "patterns"))]
+        match self.never {}
     }
 }
 
@@ -465,7 +500,7 @@ impl Expectation {
     }
 }
 
-fn compile_patterns(path: &str, patterns: &[String]) -> Result<Vec<Regex>> {
+fn compile_patterns(path: &str, patterns: &[String]) -> Result<Vec<ConsolePattern>> {
     if patterns.len() > MAX_PATTERNS {
         return Err(Error::invalid_option(
             format!("{path}.patterns"),
@@ -478,27 +513,103 @@ fn compile_patterns(path: &str, patterns: &[String]) -> Result<Vec<Regex>> {
     patterns
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            RegexBuilder::new(p)
-                .case_insensitive(true)
-                .size_limit(PATTERN_SIZE_LIMIT)
-                .build()
-                .map_err(|e| {
-                    Error::invalid_option(
-                        format!("{path}.patterns[{i}]"),
-                        format!(
-                            "`{p}` is not a valid regex: {}",
-                            e.to_string().lines().last().unwrap_or("invalid")
-                        ),
-                    )
-                })
-        })
+        .map(|(i, p)| compile_pattern(&format!("{path}.patterns[{i}]"), p))
         .collect()
+}
+
+fn compile_pattern(field: &str, p: &str) -> Result<ConsolePattern> {
+    let flags = PatternFlags {
+        case_insensitive: true,
+        ..PatternFlags::default()
+    };
+    build_pattern(p, flags).map_err(|e| match e {
+        PatternError::Invalid(why) => {
+            Error::invalid_option(field, format!("`{p}` is not a valid regex: {why}"))
+        }
+        PatternError::Unsupported => Error::invalid_option(
+            field,
+            "this build has no regex support (the response-diff crate's `patterns` feature is off): leave consoleOptions.patterns out, or use a build with the feature".to_owned(),
+        ),
+    })
+}
+
+/// How a pattern matches besides its text (the `/…/flags` of a search).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PatternFlags {
+    pub(crate) case_insensitive: bool,
+    pub(crate) multi_line: bool,
+    pub(crate) dot_matches_new_line: bool,
+}
+
+/// Why a pattern could not be compiled.
+#[derive(Debug)]
+pub(crate) enum PatternError {
+    /// Not a valid regex: the engine's own last line of explanation.
+    #[cfg_attr(not(feature = "patterns"), allow(dead_code))]
+    Invalid(String),
+    /// The build has no regex engine (the `patterns` feature is off).
+    #[cfg_attr(feature = "patterns", allow(dead_code))]
+    Unsupported,
+}
+
+/// One regex of the caller's (console patterns, `browser_find`), on
+/// regex-lite and capped at [`PATTERN_SIZE_LIMIT`].
+#[cfg(feature = "patterns")]
+pub(crate) fn build_pattern(
+    p: &str,
+    flags: PatternFlags,
+) -> core::result::Result<ConsolePattern, PatternError> {
+    regex_lite::RegexBuilder::new(p)
+        .case_insensitive(flags.case_insensitive)
+        .multi_line(flags.multi_line)
+        .dot_matches_new_line(flags.dot_matches_new_line)
+        .size_limit(PATTERN_SIZE_LIMIT)
+        .build()
+        .map(|regex| ConsolePattern { regex })
+        .map_err(|e| {
+            PatternError::Invalid(
+                e.to_string()
+                    .lines()
+                    .last()
+                    .unwrap_or("invalid")
+                    .trim()
+                    .to_owned(),
+            )
+        })
+}
+
+#[cfg(not(feature = "patterns"))]
+pub(crate) fn build_pattern(
+    _p: &str,
+    _flags: PatternFlags,
+) -> core::result::Result<ConsolePattern, PatternError> {
+    Err(PatternError::Unsupported)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Field paths equal serde_path_to_error's, which `crate::json`
+    /// replaced (docs/DECISIONS.md D67), on mutations of a full
+    /// expectation, as a `Value` and as text.
+    #[test]
+    fn paths_agree_with_serde_path_to_error() {
+        use crate::json::tests::{agree, agree_text};
+        let expectation = serde_json::json!({
+            "includeSnapshot": true, "includeConsole": false, "includeDownloads": true,
+            "includeTabs": false, "includeCode": true,
+            "snapshotOptions": {"selector": "main", "maxLength": 1000, "format": "aria"},
+            "consoleOptions": {"levels": ["error", "warn"], "maxMessages": 5,
+                               "patterns": [], "removeDuplicates": true},
+            "imageOptions": {"quality": 50, "maxWidth": 100, "maxHeight": 100, "format": "jpeg"},
+            "diffOptions": {"enabled": true, "threshold": 0.5, "format": "unified",
+                            "maxDiffLines": 10, "ignoreWhitespace": false, "context": 2}
+        });
+        assert!(Expectation::deserialize(&expectation).is_ok());
+        assert!(agree::<Expectation>(&expectation, 5) > 1_000);
+        assert!(agree_text::<Expectation>(&expectation, 6) > 1_000);
+    }
 
     fn err_field(json: &str) -> String {
         match Expectation::from_json(json) {
@@ -633,6 +744,9 @@ mod tests {
             ),
         ];
         for (json, field) in cases {
+            if !cfg!(feature = "patterns") && json.contains("patterns") {
+                continue; // tests::patterns_need_the_feature
+            }
             assert_eq!(err_field(json), field, "for {json}");
         }
     }
@@ -670,6 +784,22 @@ mod tests {
         }
     }
 
+    #[cfg(not(feature = "patterns"))]
+    #[test]
+    fn patterns_need_the_feature() {
+        let e = Expectation::from_json(r#"{"consoleOptions": {"patterns": ["^fail"]}}"#);
+        match e {
+            Err(Error::InvalidOption { field, message }) => {
+                assert_eq!(field, "expectation.consoleOptions.patterns[0]");
+                assert!(message.contains("`patterns` feature"), "{message}");
+            }
+            other => panic!("expected InvalidOption, got {other:?}"),
+        }
+        // No patterns: fine.
+        assert!(Expectation::from_json(r#"{"consoleOptions": {"patterns": []}}"#).is_ok());
+    }
+
+    #[cfg(feature = "patterns")]
     #[test]
     fn console_filter_levels_and_patterns() {
         let e = Expectation::from_json(

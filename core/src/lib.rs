@@ -25,6 +25,8 @@ pub mod error;
 pub mod expectation;
 pub mod fingerprint;
 mod json;
+mod lru;
+mod newlines;
 mod prelude;
 pub mod response;
 mod sync;

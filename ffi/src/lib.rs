@@ -336,6 +336,13 @@ fn parse_layers(json: Option<&str>) -> Result<Vec<Expectation>, Error> {
 /// diffed against the previous one under `key`. `*rendered_out` is
 /// `{"text", "images", "isError", "snapshotDiff"}` JSON, to free with
 /// [`rd_string_free`].
+///
+/// **Needs images** for `imageOptions`: the lean library (built without
+/// the `images` feature, [`rd_has_images`] false) returns images as they
+/// came, and a response with images whose merged expectation sets
+/// `imageOptions` is `RD_INVALID_OPTION` ("this build has no image
+/// support", `rd_last_error`). Every other function works the same in
+/// both builds.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rd_response_render(
     response_json: *const c_char,
@@ -617,6 +624,14 @@ pub unsafe extern "C" fn rd_baseline_store_free(store: *mut *mut rd_baseline_sto
         unsafe { free_slot(store) };
         Ok(())
     });
+}
+
+/// Whether this build resizes and re-encodes images (`imageOptions` of
+/// [`rd_response_render`]): true for `libresponse_diff`, false for the
+/// lean build without the `images` feature (same header and functions).
+#[unsafe(no_mangle)]
+pub extern "C" fn rd_has_images() -> bool {
+    cfg!(feature = "images")
 }
 
 /// The library version, e.g. `"0.1.0"` (static; do not free).

@@ -164,12 +164,12 @@ pub struct LineDiff<'a> {
 
 /// Splits `text` into lines. A trailing `\n` does not start a new line.
 ///
-/// One vectorized scan over the whole text finds every newline, instead of
-/// a search per line (snapshot lines are short, so per-call setup would
-/// dominate).
+/// Each newline is found eight bytes at a time (`crate::newlines`), which
+/// suits snapshot lines: short, so a search with more setup per call
+/// would not pay off.
 pub fn split_lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     let mut start = 0;
-    let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut newlines = crate::newlines::iter(text.as_bytes());
     core::iter::from_fn(move || {
         if start >= text.len() {
             return None;
@@ -196,7 +196,7 @@ pub fn count_lines(text: &str) -> usize {
 }
 
 fn count_newlines(bytes: &[u8]) -> usize {
-    bytecount::count(bytes, b'\n')
+    crate::newlines::count(bytes)
 }
 
 /// Whitespace normalization used by `ignoreWhitespace`: leading indentation
@@ -785,8 +785,8 @@ fn lines_equal(a: &Line<'_>, b: &Line<'_>, ignore_whitespace: bool) -> bool {
 }
 
 fn line_hash(line: &Line<'_>, ignore_whitespace: bool) -> u64 {
-    use core::hash::{BuildHasher, Hash, Hasher};
-    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    use core::hash::{Hash, Hasher};
+    let mut h = FxHasher::default();
     if ignore_whitespace {
         // Most lines are already normal: hash them as they are, which is
         // what normalizing would give, without the byte-by-byte pass.
@@ -1178,7 +1178,7 @@ mod tests {
             let hashed = line_hash(&Line { text: &line, newline: true }, true);
             let reference = {
                 use core::hash::BuildHasher;
-                rustc_hash::FxBuildHasher.hash_one(normalize_whitespace(&line))
+                foldhash::fast::FixedState::default().hash_one(normalize_whitespace(&line))
             };
             proptest::prop_assert_eq!(hashed, reference);
         }

@@ -7,7 +7,7 @@
 use crate::prelude::*;
 use alloc::sync::Arc;
 
-use lru::LruCache;
+use crate::lru::LruCache;
 
 use super::SharedText;
 

@@ -12,6 +12,7 @@
 
 use core::ops::Range;
 
+use crate::newlines;
 use crate::prelude::*;
 
 /// Bytes compared (and handed back) at a time: 256 KiB.
@@ -70,7 +71,7 @@ pub(crate) fn find_in_blocks(
     // The old text is UTF-8 up to here (a character boundary).
     let mut valid_to = 0;
     while i + block <= n && a[i..i + block] == b[i..i + block] {
-        head.push(bytecount::count(&a[i..i + block], b'\n'));
+        head.push(newlines::count(&a[i..i + block]));
         valid_to = checked_up_to(a, valid_to, i + block)?;
         done(i..i + block, i..i + block);
         i += block;
@@ -84,11 +85,11 @@ pub(crate) fn find_in_blocks(
     let prefix = if d == la && d == lb {
         d
     } else {
-        memchr::memrchr(b'\n', &a[..d]).map_or(0, |j| j + 1)
+        newlines::rfind(&a[..d]).map_or(0, |j| j + 1)
     };
     // Start after the (context + 1)-th newline before the first
     // difference: at least `context` whole lines of the prefix.
-    let start = memchr::memrchr_iter(b'\n', &a[..d])
+    let start = newlines::iter_rev(&a[..d])
         .nth(context)
         .map_or(0, |j| j + 1);
     let lines_before = counted(&head, block, start, |r| &a[r]);
@@ -101,7 +102,7 @@ pub(crate) fn find_in_blocks(
     // The old text is UTF-8 from here (a character boundary) to its end.
     let mut valid_from = la;
     while j + block <= max && a[la - j - block..la - j] == b[lb - j - block..lb - j] {
-        tail.push(bytecount::count(&a[la - j - block..la - j], b'\n'));
+        tail.push(newlines::count(&a[la - j - block..la - j]));
         // From the block's first character start (a character cut by its
         // start is checked with the block before it).
         let mut from = la - j - block;
@@ -127,12 +128,12 @@ pub(crate) fn find_in_blocks(
     let suffix = if raw == 0 || (at_line_start(a, raw) && at_line_start(b, raw)) {
         raw
     } else {
-        memchr::memchr(b'\n', &a[la - raw..]).map_or(0, |k| raw - (k + 1))
+        newlines::find(&a[la - raw..]).map_or(0, |k| raw - (k + 1))
     };
     // End after `context` whole lines of the suffix, or at the texts' end.
     let end_a = match context.checked_sub(1) {
         None => la - suffix,
-        Some(c) => memchr::memchr_iter(b'\n', &a[la - suffix..])
+        Some(c) => newlines::iter(&a[la - suffix..])
             .nth(c)
             .map_or(la, |k| la - suffix + k + 1),
     };
@@ -172,7 +173,7 @@ fn counted<'a>(
     bytes: impl Fn(Range<usize>) -> &'a [u8],
 ) -> usize {
     let whole = (len / block).min(blocks.len());
-    blocks[..whole].iter().sum::<usize>() + bytecount::count(bytes(whole * block..len), b'\n')
+    blocks[..whole].iter().sum::<usize>() + newlines::count(bytes(whole * block..len))
 }
 
 #[cfg(test)]

@@ -41,11 +41,14 @@
 //! ```
 
 mod compare;
+mod matcher;
 mod model;
 mod normalize;
 mod options;
 #[cfg(feature = "std")]
 mod store;
+#[rustfmt::skip]
+mod unicode_tables;
 
 pub use compare::{
     ChangeKind, ChangedElement, FingerprintChange, FingerprintComparison, Overall, Severity,

@@ -428,13 +428,10 @@ impl Fingerprint {
                 limit: MAX_FINGERPRINT_BYTES,
             });
         }
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let raw: RawFingerprint = match serde_path_to_error::deserialize(de) {
+        let raw: RawFingerprint = match crate::json::deserialize_at(json, false) {
             Ok(raw) => raw,
-            Err(e) => {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
-                let at = if path.is_empty() || path == "." {
+            Err((path, inner)) => {
+                let at = if path.is_empty() {
                     String::new()
                 } else {
                     format!("{path}: ")
@@ -641,5 +638,21 @@ impl core::str::FromStr for Fingerprint {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         Fingerprint::from_json(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RawFingerprint;
+
+    /// Error paths of fingerprint JSON equal serde_path_to_error's, on
+    /// mutations of a fixture (docs/DECISIONS.md D67).
+    #[test]
+    fn error_paths_agree_with_serde_path_to_error() {
+        let doc: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../tests/fixtures/fingerprint/case01.before.json"
+        ))
+        .unwrap();
+        assert!(crate::json::tests::agree_text::<RawFingerprint>(&doc, 11) > 1_000);
     }
 }

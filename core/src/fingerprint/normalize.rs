@@ -9,58 +9,26 @@
 use crate::prelude::*;
 use alloc::borrow::Cow;
 
-use regex::{Captures, Regex};
+use super::matcher::{self, Kind};
 
-use crate::sync::OnceLock;
-
-const MONTH: &str = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?";
-const WEEKDAY: &str = "(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\\.?,?\\s+";
-const UNIT: &str =
-    "(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|[smhdw])";
-const TIME: &str = "\\d{1,2}:\\d{2}(?::\\d{2}(?:[.,]\\d{1,9})?)?(?:\\s?[AaPp]\\.?[Mm]\\.?)?(?:\\s?(?:Z|UTC|GMT|[+-]\\d{2}:?\\d{2}))?";
-
-/// The normalization pattern, compiled on first use.
-fn pattern() -> &'static Regex {
-    static PATTERN: OnceLock<Regex> = OnceLock::new();
-    PATTERN.get_or_init(build_pattern)
-}
-
-fn build_pattern() -> Regex {
-    let alternatives = [
-        // UUIDs first: they contain digit runs the number rule would eat.
-        r"(?P<uuid>\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b)".to_owned(),
-        // ISO 8601 date-time: 2026-01-23T10:30:45.123Z
-        format!(r"(?P<datetime>\b\d{{4}}-\d{{2}}-\d{{2}}[T ]{TIME})"),
-        // 2026-01-23, 2026/01/23, 01/23/2026, 1/2/26, 23.01.2026
-        r"(?P<date>\b(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{1,2}\.\d{1,2}\.\d{4})\b)"
-            .to_owned(),
-        // Mon, Jan 23, 2026 / January 23rd / 23 Jan 2026 / Monday 23 January
-        format!(
-            r"(?P<dateword>\b(?:{WEEKDAY})?(?:{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}}\b)?|\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH}(?:,?\s+\d{{4}}\b)?))"
-        ),
-        // 10:30, 10:30:45, 10:30 PM, 10:30:45.123 UTC
-        format!(r"(?P<time>\b{TIME}|\b\d{{1,2}}\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.))"),
-        // 5 minutes ago, 3h ago, in 2 days, just now, an hour ago
-        format!(
-            r"(?P<relative>\b(?:\d+\s?{UNIT}\s+ago|in\s+\d+\s?{UNIT}|(?:a|an)\s+(?:second|minute|hour|day|week|month|year)\s+ago|just now|moments? ago)\b)"
-        ),
-        // 1,234,567.89 / 12 345 (thin or no-break space) / 1'234
-        r"(?P<grouped>\b\d{1,3}(?:[,.'\u{202F}\u{00A0}]\d{3})+(?:[.,]\d+)?\b)".to_owned(),
-        // `#` then a token with a digit: an id by its position (`Order
-        // #98231`, `#todo-1700000000`, `#row-k2j3h4`), whatever its digits.
-        r"(?P<hashid>#[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*)".to_owned(),
-        // Any word that contains a digit (ids, counters, hex, ord_8fK2…),
-        // with decimals: classified in `classify`.
-        r"(?P<word>[\p{L}\p{N}_]*\p{N}[\p{L}\p{N}_]*(?:[.,]\p{N}+)*)".to_owned(),
-    ];
-    Regex::new(&alternatives.join("|")).expect("the normalization pattern is valid")
-}
-
-/// Runs of 4 or more digits, compiled on first use.
-fn digit_runs() -> &'static Regex {
-    static DIGITS: OnceLock<Regex> = OnceLock::new();
-    DIGITS.get_or_init(|| Regex::new(r"\d{4,}").expect("the digit-run pattern is valid"))
-}
+// The pattern, matched by hand in `matcher` (docs/DECISIONS.md D63), as the
+// regex it was (core/tests/normalize_differential.rs keeps this regex as
+// the oracle), its alternatives tried in this order:
+//
+//   uuid      \b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b
+//   datetime  \b\d{4}-\d{2}-\d{2}[T ]TIME
+//   date      \b(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{1,2}\.\d{1,2}\.\d{4})\b
+//   dateword  \b(?:WEEKDAY)?(?:MONTH\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?|\d{1,2}(?:st|nd|rd|th)?\s+MONTH(?:,?\s+\d{4}\b)?)
+//   time      \bTIME|\b\d{1,2}\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.)
+//   relative  \b(?:\d+\s?UNIT\s+ago|in\s+\d+\s?UNIT|(?:a|an)\s+(?:second|minute|hour|day|week|month|year)\s+ago|just now|moments? ago)\b
+//   grouped   \b\d{1,3}(?:[,.'\u{202F}\u{00A0}]\d{3})+(?:[.,]\d+)?\b
+//   hashid    #[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*
+//   word      [\p{L}\p{N}_]*\p{N}[\p{L}\p{N}_]*(?:[.,]\p{N}+)*
+//
+// MONTH    (?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?
+// WEEKDAY  (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.?,?\s+
+// UNIT     (?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|[smhdw])
+// TIME     \d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?
 
 /// Replaces dynamic text with placeholders so that reloading a page does not
 /// change its fingerprint:
@@ -115,10 +83,20 @@ fn normalize_once(text: &str) -> Cow<'_, str> {
     if !collapsed.bytes().any(|b| b.is_ascii_digit()) && !has_word_date(&collapsed) {
         return collapsed;
     }
-    let replaced = pattern().replace_all(&collapsed, |c: &Captures<'_>| replacement(c));
-    match replaced {
-        Cow::Borrowed(_) => collapsed,
-        Cow::Owned(o) => Cow::Owned(o),
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    for (kind, start, end) in matcher::find_all(&collapsed) {
+        let out = out.get_or_insert_with(|| String::with_capacity(collapsed.len()));
+        out.push_str(&collapsed[last..start]);
+        out.push_str(&replacement(kind, &collapsed[start..end]));
+        last = end;
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(&collapsed[last..]);
+            Cow::Owned(out)
+        }
+        None => collapsed,
     }
 }
 
@@ -286,23 +264,15 @@ fn has_word_date(s: &str) -> bool {
     s.contains("ago") || s.contains("just now") || s.contains("moment")
 }
 
-fn replacement(c: &Captures<'_>) -> String {
-    if c.name("uuid").is_some() {
-        "[id]".into()
-    } else if c.name("datetime").is_some() {
-        "[date] [time]".into()
-    } else if c.name("date").is_some() || c.name("dateword").is_some() {
-        "[date]".into()
-    } else if c.name("time").is_some() || c.name("relative").is_some() {
-        "[time]".into()
-    } else if let Some(m) = c.name("hashid") {
-        format!("#{}", id_position(&normalize_once(&m.as_str()[1..])))
-    } else if let Some(m) = c.name("grouped") {
-        classify_number(m.as_str())
-    } else if let Some(m) = c.name("word") {
-        classify(m.as_str())
-    } else {
-        c[0].to_owned()
+fn replacement(kind: Kind, m: &str) -> String {
+    match kind {
+        Kind::Uuid => "[id]".into(),
+        Kind::DateTime => "[date] [time]".into(),
+        Kind::Date | Kind::DateWord => "[date]".into(),
+        Kind::Time | Kind::Relative => "[time]".into(),
+        Kind::HashId => format!("#{}", id_position(&normalize_once(&m[1..]))),
+        Kind::Grouped => classify_number(m),
+        Kind::Word => classify(m),
     }
 }
 
@@ -346,5 +316,5 @@ fn classify(word: &str) -> String {
     if prefixed_id {
         return "[id]".into();
     }
-    digit_runs().replace_all(word, "[number]").into_owned()
+    matcher::replace_digit_runs(word, "[number]")
 }

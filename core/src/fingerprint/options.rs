@@ -211,11 +211,8 @@ impl ExtractOptions {
     pub fn from_json(json: &str) -> Result<Self> {
         // Malformed JSON is a parse error, as for every other option document.
         crate::json::check_syntax(json)?;
-        let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            let field = if path.is_empty() || path == "." {
+        crate::json::deserialize_at(json, false).map_err(|(path, inner)| {
+            let field = if path.is_empty() {
                 "fingerprintOptions".to_owned()
             } else {
                 path

@@ -7,7 +7,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use lru::LruCache;
+use crate::lru::LruCache;
 use serde::Deserialize;
 
 use super::compare::{FingerprintComparison, Severity, compare};

@@ -28,6 +28,7 @@
 use crate::prelude::*;
 
 mod base;
+mod base64;
 mod batch;
 #[cfg(feature = "images")]
 mod image;
@@ -196,14 +197,21 @@ fn process_images(
         .collect()
 }
 
+/// Without the `images` feature an image is passed through as it came,
+/// unless `imageOptions` asks for work on it: that is an error naming the
+/// option (docs/DECISIONS.md D67), rather than an answer that silently
+/// is not what was asked.
 #[cfg(not(feature = "images"))]
 fn process_images(
     images: &[Image],
     expectation: &ResolvedExpectation,
-    out: &mut String,
+    _out: &mut String,
 ) -> Result<Vec<Image>> {
     if !images.is_empty() && expectation.image != Default::default() {
-        out.push_str("(imageOptions ignored: this build has no image support.)\n");
+        return Err(crate::Error::invalid_option(
+            "expectation.imageOptions",
+            "this build has no image support (the response-diff crate's `images` feature is off): leave imageOptions out to get the images as they are, or use a build with images".to_owned(),
+        ));
     }
     Ok(images.to_vec())
 }
@@ -673,6 +681,34 @@ mod tests {
         Expectation::resolve("browser_click", &[&e]).unwrap()
     }
 
+    #[cfg(not(feature = "images"))]
+    #[test]
+    fn image_options_need_the_images_feature() {
+        let response = Response {
+            images: vec![Image {
+                mime_type: "image/png".into(),
+                data: vec![1, 2, 3],
+            }],
+            ..Default::default()
+        };
+        // Images as they are: fine.
+        let r = render(&response, &exp("{}"), None).unwrap();
+        assert_eq!(r.images, response.images);
+        // Work on them asked for: an error naming the option.
+        match render(
+            &response,
+            &exp(r#"{"imageOptions": {"maxWidth": 10}}"#),
+            None,
+        ) {
+            Err(crate::Error::InvalidOption { field, message }) => {
+                assert_eq!(field, "expectation.imageOptions");
+                assert!(message.contains("`images` feature"), "{message}");
+            }
+            other => panic!("expected InvalidOption, got {other:?}"),
+        }
+    }
+
+    #[cfg(feature = "patterns")]
     #[test]
     fn console_levels_patterns_dedupe_and_max() {
         let mut msgs = vec![];

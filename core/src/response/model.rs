@@ -168,19 +168,17 @@ pub struct Image {
 }
 
 mod base64_bytes {
+    use super::super::base64;
     use crate::prelude::*;
-    use base64::Engine as _;
-    use base64::engine::general_purpose::STANDARD;
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&STANDARD.encode(bytes))
+        s.serialize_str(&base64::encode(bytes))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
         let s = String::deserialize(d)?;
-        STANDARD
-            .decode(s.as_bytes())
+        base64::decode(&s)
             .map_err(|e| serde::de::Error::custom(format!("data is not valid base64: {e}")))
     }
 }

@@ -192,21 +192,21 @@ impl Places {
         let own: Vec<u64> = nodes
             .iter()
             .map(|e| {
-                let mut h = rustc_hash::FxHasher::default();
+                let mut h = FxHasher::default();
                 (&e.role, &e.name, &e.value).hash(&mut h);
                 h.finish()
             })
             .collect();
         // Children before parents: fold each child's subtree into its parent's.
-        let mut content: Vec<rustc_hash::FxHasher> = own
+        let mut content: Vec<FxHasher> = own
             .iter()
             .map(|o| {
-                let mut h = rustc_hash::FxHasher::default();
+                let mut h = FxHasher::default();
                 o.hash(&mut h);
                 h
             })
             .collect();
-        let mut cells: Vec<Option<rustc_hash::FxHasher>> = vec![None; n];
+        let mut cells: Vec<Option<FxHasher>> = vec![None; n];
         let mut done: Vec<u64> = vec![0; n];
         for i in (0..n).rev() {
             done[i] = content[i].finish();

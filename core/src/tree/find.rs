@@ -25,10 +25,8 @@
 //! heading says how many there were, so a query that matches most of the
 //! page does not cost more than the snapshot itself would.
 
-use regex::{Regex, RegexBuilder};
-
 use crate::error::{Error, Result};
-use crate::expectation::PATTERN_SIZE_LIMIT;
+use crate::expectation::{ConsolePattern, PatternError, PatternFlags, build_pattern};
 use crate::prelude::*;
 
 /// What to look for.
@@ -39,7 +37,7 @@ pub enum FindQuery {
     /// A compiled regex and its source as the agent wrote it.
     Regex {
         /// The compiled pattern.
-        regex: Regex,
+        regex: ConsolePattern,
         /// `/pattern/flags`, for the heading.
         shown: String,
     },
@@ -66,21 +64,14 @@ impl FindQuery {
                 "is empty; give a pattern such as `Sign (in|up)` or `/error/i`",
             ));
         }
-        let mut builder = RegexBuilder::new(pattern);
-        builder.size_limit(PATTERN_SIZE_LIMIT);
+        let mut flags_set = PatternFlags::default();
         let mut kept = String::new();
         for flag in flags.chars() {
             match flag {
-                'i' => {
-                    builder.case_insensitive(true);
-                }
-                'm' => {
-                    builder.multi_line(true);
-                }
-                's' => {
-                    builder.dot_matches_new_line(true);
-                }
-                // A line is searched once; Rust regexes are Unicode-aware.
+                'i' => flags_set.case_insensitive = true,
+                'm' => flags_set.multi_line = true,
+                's' => flags_set.dot_matches_new_line = true,
+                // A line is searched once; `u` and the others change nothing here.
                 'g' | 'u' | 'y' | 'd' | 'v' => continue,
                 other => {
                     return Err(Error::invalid_option(
@@ -93,13 +84,15 @@ impl FindQuery {
             }
             kept.push(flag);
         }
-        let regex = builder.build().map_err(|e| {
+        let regex = build_pattern(pattern, flags_set).map_err(|e| {
             Error::invalid_option(
                 "regex",
-                format!(
-                    "`{source}` is not a valid regex ({}); the syntax is Rust's regex crate: no look-around, no backreferences",
-                    e.to_string().lines().last().unwrap_or("invalid").trim()
-                ),
+                match e {
+                    PatternError::Invalid(why) => format!(
+                        "`{source}` is not a valid regex ({why}); the syntax is Rust's regex syntax with ASCII classes: no look-around, no backreferences"
+                    ),
+                    PatternError::Unsupported => "this build has no regex support (the response-diff crate's `patterns` feature is off): search by text".to_owned(),
+                },
             )
         })?;
         Ok(FindQuery::Regex {

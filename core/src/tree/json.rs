@@ -45,32 +45,21 @@ impl Tree {
             });
         }
         check_depth(json)?;
-        let mut de = serde_json::Deserializer::from_str(json);
         // With `std` the stack grows as deep as MAX_DEPTH needs; without it
         // there is no stack to grow, and serde_json's own nesting limit
         // (128 JSON levels, 63 tree levels) stands (docs/LIMITS.md).
-        #[cfg(feature = "std")]
-        let parsed: core::result::Result<OneOrMany, _> = {
-            de.disable_recursion_limit();
-            serde_path_to_error::deserialize(serde_stacker::Deserializer::new(&mut de))
-        };
-        #[cfg(not(feature = "std"))]
-        let parsed: core::result::Result<OneOrMany, _> = serde_path_to_error::deserialize(&mut de);
+        let parsed: core::result::Result<OneOrMany, _> = crate::json::deserialize_at(json, true);
         match parsed {
             Ok(OneOrMany(roots)) => Ok(Tree { roots }),
-            Err(e) => {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
-                Err(Error::Parse {
-                    what: "JSON tree",
-                    line: inner.line().max(1),
-                    message: if path.is_empty() || path == "." {
-                        inner.to_string()
-                    } else {
-                        format!("at {path}: {inner}")
-                    },
-                })
-            }
+            Err((path, inner)) => Err(Error::Parse {
+                what: "JSON tree",
+                line: inner.line().max(1),
+                message: if path.is_empty() || path == "." {
+                    inner.to_string()
+                } else {
+                    format!("at {path}: {inner}")
+                },
+            }),
         }
     }
 }
@@ -388,6 +377,23 @@ fn maybe_grow<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Error paths equal serde_path_to_error's, which `crate::json`
+    /// replaced (docs/DECISIONS.md D67), on mutations of a tree, as a
+    /// `Value` and as text.
+    #[test]
+    fn paths_agree_with_serde_path_to_error() {
+        use crate::json::tests::{agree, agree_text};
+        let tree = crate::tree::parse_aria(
+            "- main [ref=e1]:\n  - heading \"Cart\" [level=2] [ref=e2]\n  - list [ref=e3]:\n    - listitem [ref=e4]:\n      - checkbox \"Done\" [checked] [ref=e5]\n      - link \"Open\" [ref=e6]:\n        - /url: /item/1\n    - listitem [ref=e7]: text\n  - textbox \"Name\" [ref=e8]: Ada\n",
+            false,
+        )
+        .unwrap();
+        let tree: serde_json::Value = serde_json::from_str(&tree.to_json()).unwrap();
+        assert!(Tree::deserialize(&tree).is_ok());
+        assert!(agree::<Tree>(&tree, 9) > 1_000);
+        assert!(agree_text::<Tree>(&tree, 10) > 1_000);
+    }
 
     #[test]
     fn deep_json_is_a_clear_error() {

@@ -6,7 +6,6 @@ use super::model::TreeDiffOptions;
 use crate::prelude::*;
 use crate::tree::model::{Element, Tree};
 use core::hash::{Hash, Hasher};
-use rustc_hash::FxHasher;
 
 pub(super) const NONE: u32 = u32::MAX;
 
