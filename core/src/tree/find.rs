@@ -348,6 +348,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "patterns")]
     fn windows_apart_are_separated_and_near_ones_merge() {
         let r = find(
             PAGE,
@@ -377,6 +378,15 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(feature = "patterns"))]
+    fn without_patterns_a_regex_query_is_refused_and_says_so() {
+        let e = FindQuery::regex("/apple/i").unwrap_err().to_string();
+        assert!(e.contains("no regex support"), "{e}");
+        assert!(e.contains("search by text"), "{e}");
+    }
+
+    #[test]
+    #[cfg(feature = "patterns")]
     fn regex_flags_and_errors() {
         assert_eq!(
             find(PAGE, &FindQuery::regex("apple").unwrap(), &opts()).matches,
