@@ -346,25 +346,3 @@ def test_async_page_diff(origin: str) -> None:
     t.join()
     if failure:
         raise failure[0]
-
-
-def test_readme_part_runs() -> None:
-    """docs/readme-parts/python.md's PageDiff block, as README.md will carry it."""
-    from conftest import ROOT
-
-    text = (ROOT / "docs" / "readme-parts" / "python.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
-    assert len(blocks) == 1 and "import response_diff" in blocks[0]
-    failure: list[BaseException] = []
-
-    def main() -> None:  # its own thread: the module's sync Playwright runs on this one
-        try:
-            exec(compile(blocks[0], "docs/readme-parts/python.md", "exec"), {"__name__": "readme_part"})
-        except BaseException as e:  # noqa: BLE001 (re-raised below)
-            failure.append(e)
-
-    t = threading.Thread(target=main)
-    t.start()
-    t.join()
-    if failure:
-        raise failure[0]
