@@ -263,17 +263,20 @@ impl CompatResponseDiffDetector {
         } else {
             max_diff_lines as usize
         };
-        let diff = engine::LineDiff::compute_with(
-            &old,
-            new,
-            &engine::EngineOptions {
-                ignore_whitespace,
-                deadline: None,
-                context,
-                max_changes: Some(max_changes),
-                ..engine::EngineOptions::default()
-            },
-        );
+        let options = |max_changes| engine::EngineOptions {
+            ignore_whitespace,
+            deadline: None,
+            context,
+            max_changes,
+            ..engine::EngineOptions::default()
+        };
+        let mut diff = engine::LineDiff::compute_with(&old, new, &options(Some(max_changes)));
+        // A skipped search counts changes from below, so its similarity is
+        // from above: when that alone would say "no difference", search
+        // after all, so a change over the threshold is never dropped.
+        if !diff.exact() && 1.0 - diff.similarity() <= threshold {
+            diff = engine::LineDiff::compute_with(&old, new, &options(None));
+        }
         let (added, removed) = (diff.added(), diff.removed());
         // Whitespace-only changes leave no changed lines at all.
         if added == 0 && removed == 0 {

@@ -92,6 +92,20 @@ test('a diff over maxDiffLines becomes the full response after a one-line reason
   assert.match(one.formattedDiff, /^Full response \(the diff has 9 lines, over maxDiffLines \(5\)\):\n- listitem \[ref=e0\]/)
 })
 
+test('a skipped search never hides a change over the threshold: a reversed list is a difference', () => {
+  // 10 new lines are more than maxDiffLines, so the search is skipped; the
+  // lines it can prove changed (10 of 110) are under the threshold, but
+  // reversing the other 100 changes nearly every line.
+  const d = new ResponseDiffDetector()
+  const before = page(100).trimEnd()
+  const after = [...page(100).trimEnd().split('\n').reverse(), ...page(10, (s) => s.replace(/Item/g, 'New')).trimEnd().split('\n')].join('\n')
+  d.detectDiff(before, 't', OPTIONS)
+  const r = d.detectDiff(after, 't', { ...OPTIONS, threshold: 0.2, maxDiffLines: 5 })
+  assert.equal(r.hasDifference, true)
+  assert.ok(r.similarity < 0.05, `similarity ${r.similarity}`)
+  assert.match(r.formattedDiff, /^Full response \(the diff has \d+ lines, over maxDiffLines \(5\)\):\n/)
+})
+
 // Their option schema (zod, lib/schemas/expectation.js in the npm package):
 // threshold 0..1, maxDiffLines any positive number, context any number >= 0.
 test('every value their schema accepts keeps the diff (no range error, no wrap to 0)', () => {

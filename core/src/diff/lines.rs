@@ -465,7 +465,6 @@ impl<'a> LineDiff<'a> {
         // vectors sized from a newline count (no second pass over the
         // lines, no regrowing copies of megabyte vectors).
         let ws = opts.ignore_whitespace;
-        let keep_hashes = opts.max_changes.is_some();
         let (old_n, new_n) = (count_lines(old_mid), count_lines(new_mid));
         let mut ids = Interner::with_capacity(old_n + new_n);
         let t = tail.len();
@@ -473,7 +472,6 @@ impl<'a> LineDiff<'a> {
             let mut starts: Vec<usize> = Vec::with_capacity(t + n + context.min(suffix_lines) + 1);
             starts.extend_from_slice(&tail);
             let mut tokens: Vec<Token> = Vec::with_capacity(n);
-            let mut hashes: Vec<u64> = Vec::with_capacity(if keep_hashes { n } else { 0 });
             let mut at = prefix;
             // Hash a batch of lines, prefetching each one's slot, then
             // intern the batch: the slot loads (cache misses on a large
@@ -482,9 +480,6 @@ impl<'a> LineDiff<'a> {
             let mut k = 0;
             for line in split_lines(&text[prefix..text.len() - suffix]) {
                 let h = line_hash(&line, ws);
-                if keep_hashes {
-                    hashes.push(h);
-                }
                 ids.prefetch(h);
                 batch[k] = h;
                 k += 1;
@@ -496,10 +491,10 @@ impl<'a> LineDiff<'a> {
                 at += line.text.len() + usize::from(line.newline);
             }
             tokens.extend(batch[..k].iter().map(|&h| Token(ids.id(h))));
-            (starts, tokens, hashes)
+            (starts, tokens)
         };
-        let (mut old_starts, old_ids, old_h) = intern_side(old, old_n);
-        let (mut new_starts, new_ids, new_h) = intern_side(new, new_n);
+        let (mut old_starts, old_ids) = intern_side(old, old_n);
+        let (mut new_starts, new_ids) = intern_side(new, new_n);
         let n_ids = ids.hashes.len() as u32;
         if opts.keep_scratch {
             ids.recycle();
@@ -540,7 +535,7 @@ impl<'a> LineDiff<'a> {
             };
             let bounds = opts
                 .max_changes
-                .map(|max| (max, change_lower_bounds(&old_h, &new_h)))
+                .map(|max| (max, exact_change_lower_bounds(&old_ids, &new_ids, n_ids)))
                 .filter(|&(max, (del, ins))| del + ins > max);
             // Ids are equal exactly when hashes are.
             if old_ids == new_ids && (0..old_ids.len()).all(|i| same(i, i)) {
@@ -844,37 +839,6 @@ fn is_normal_ascii(line: &[u8]) -> bool {
     true
 }
 
-/// Lower bounds of (removed, added) lines of any diff: an old line whose
-/// hash no new line has must be removed, and the other way round. Checked
-/// against a bitset of hashes, so a collision can only lower the bounds.
-fn change_lower_bounds(old: &[u64], new: &[u64]) -> (usize, usize) {
-    // About 16 bits per line keeps false hits (which only weaken the bound)
-    // near 6 %, without zeroing a large table for small texts.
-    let bits_len = (old.len().max(new.len()) * 16)
-        .next_power_of_two()
-        .clamp(1 << 10, 1 << 24);
-    let mask = bits_len - 1;
-    let bitset = |hashes: &[u64]| {
-        let mut bits = vec![0u64; bits_len / 64];
-        for &h in hashes {
-            let i = (h as usize) & mask;
-            bits[i / 64] |= 1 << (i % 64);
-        }
-        bits
-    };
-    let absent = |bits: &[u64], hashes: &[u64]| {
-        hashes
-            .iter()
-            .filter(|&&h| {
-                let i = (h as usize) & mask;
-                bits[i / 64] & (1 << (i % 64)) == 0
-            })
-            .count()
-    };
-    let (old_bits, new_bits) = (bitset(old), bitset(new));
-    (absent(&new_bits, old), absent(&old_bits, new))
-}
-
 /// Fewest changed lines at which the search's work bound can act: the
 /// Myers search of imara-diff (like similar's) keeps looking for the
 /// minimal split for at least 256 steps from each end, so a region whose
@@ -1059,11 +1023,14 @@ fn search(old: &[Token], new: &[Token], _n: u32, deadline: Option<Instant>) -> V
     ops
 }
 
-/// Exact lower bounds of (removed, added) lines of any diff, as
-/// [`change_lower_bounds`] but from the dense ids (equal exactly when the
-/// line hashes are): no false hits, so a diff that is minimal is recognized
-/// as such (only a 64-bit collision can lower the bounds). A bitmap over
-/// the ids instead of hash sets: no hashing, no rehashing.
+/// Lower bounds of (removed, added) lines of any diff: an old line whose
+/// content no new line has must be removed, and the other way round.
+/// Checked on the dense ids (equal exactly when the line hashes are), so
+/// there are no false hits: a diff that is minimal is recognized as such,
+/// and when the search is skipped (`max_changes`) the counts, and the
+/// similarity from them, do not depend on the hasher (only a 64-bit
+/// collision can lower the bounds). A bitmap over the ids instead of hash
+/// sets: no hashing, no rehashing.
 fn exact_change_lower_bounds(old: &[Token], new: &[Token], n: u32) -> (usize, usize) {
     let present = |tokens: &[Token]| {
         let mut bits = vec![0u64; (n as usize).div_ceil(64)];
