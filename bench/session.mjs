@@ -24,6 +24,7 @@ import {
 } from './harness.mjs';
 import { HAS_PAGE, OUT_OF_BAND } from './appsession.mjs';
 import { resolveRef } from './refs.mjs';
+import { readSections } from './reconstruct.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
@@ -208,7 +209,10 @@ async function runConfig(cfg, origin) {
         ours.remember(r.text, agentView);
         row.fullTokens = countTokens(full);
         snapshots.push(full);
-        toldSteps.push(told(r.text, sections.some((x) => x.heading.startsWith('Page snapshot')) ? full : ''));
+        // What this step's answers told the agent: their other sections, and
+        // the page when one of them showed it.
+        const shows = texts.some((t) => readSections(t).some((x) => x.heading.startsWith('Page snapshot')));
+        toldSteps.push(told(texts.join('\n'), shows ? full : ''));
       }
       rows.push(row);
       if (calls.length === 1) transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${tool} ${JSON.stringify(args)}\n\n${r.text}\n`);
