@@ -63,8 +63,8 @@ export const STEPS = [
 
 const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
 export const CONFIGS = [
-  { id: 'ours-full', kind: 'ours', label: 'response-diff, defaults (full responses)' },
-  { id: 'ours-diff', kind: 'ours', label: 'response-diff, diffOptions', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
+  { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
+  { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   // Its browser_type answers without a snapshot: the agent reads the page after it.
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, a snapshot after each action', snapshotAfter: ['type'] },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
