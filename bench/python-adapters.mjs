@@ -153,10 +153,13 @@ const pagediff = pd.sessions.map((s) => {
 const buJson = join(work, 'browser-use.json');
 await run(BU_PYTHON, ['bench/python/browser_use_bench.py', '--out', buJson]);
 const bu = JSON.parse(readFileSync(buJson, 'utf8'));
-// browser-use's <browser_state> block of a message ('' if none).
+// The page state in a message: browser-use's <browser_state> block and
+// attach's <browser_state_base> ('' if neither).
 function stateBlock(text) {
-  const at = text.indexOf('<browser_state>');
-  return at < 0 ? '' : text.slice(at, text.indexOf('</browser_state>', at) + '</browser_state>'.length);
+  return ['browser_state', 'browser_state_base'].map((tag) => {
+    const at = text.indexOf(`<${tag}>`);
+    return at < 0 ? '' : text.slice(at, text.indexOf(`</${tag}>`, at) + tag.length + 3);
+  }).join('');
 }
 function promptRows(r) {
   let prev = null;
@@ -166,7 +169,7 @@ function promptRows(r) {
     while (prev && k < q.messages.length && k < prev.length && prev[k].role === q.messages[k].role && prev[k].text === q.messages[k].text) k++;
     prev = q.messages;
     // The state as the model is sent it after the cacheable prefix: the
-    // <browser_state> block of the user messages (the base is cached).
+    // state blocks of the user messages (the base too, when it is new).
     const state = sum(q.messages.slice(k).filter((m) => m.role === 'user').map((m) => countTokens(stateBlock(m.text))));
     return { total: sum(tokens), afterPrefix: sum(tokens.slice(k)), state, cachedMessages: k, rebuilt: q.rebuilt };
   });
