@@ -310,13 +310,15 @@ tasks-bench: setup
 ## (page.ariaSnapshot({mode: 'ai'}), what @playwright/mcp prints) in the
 ## same Debian chromium, refs removed; per-page match in
 ## bench-out/conformance.json and a table on stdout. Installs its npm
-## packages itself (npm ci, bench/conformance/package-lock.json).
+## packages itself (npm ci, bench/conformance/package-lock.json). Fails when
+## a page could not be compared (an error row).
 conformance: setup
 	$(CARGO) build --release -p response-diff-server
 	@command -v npm >/dev/null || { echo "conformance: npm (Node 20+) is needed for Playwright and the MCP client" >&2; exit 1; }
 	@mkdir -p bench-out
 	cd bench/conformance && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM_CI) --loglevel=error
-	node bench/conformance/conformance.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/conformance.json | tee bench-out/conformance.md
+	node bench/conformance/conformance.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/conformance.json > bench-out/conformance.md; \
+	  rc=$$?; cat bench-out/conformance.md; exit $$rc
 
 ## The main job: a scripted agent session through the MCP server's tools on
 ## the bundled demo site (127.0.0.1), with its per-step token table (o200k)

@@ -138,7 +138,7 @@ class Ours {
   async start() {
     // Playwright prints password values; the comparison is of the snapshot's
     // shape, so ours shows them too (masked by default, docs/DECISIONS.md D27).
-    this.transport = new StdioClientTransport({ command: BIN, args: ['mcp', '--reveal-passwords'], stderr: 'pipe' });
+    this.transport = new StdioClientTransport({ command: BIN, args: ['mcp', '--reveal-passwords', '--snapshot-mode', 'full'], stderr: 'pipe' });
     this.log = '';
     this.transport.stderr?.on('data', (d) => { this.log += d; });
     this.client = new Client({ name: 'conformance', version: '1.0.0' });
