@@ -12,19 +12,8 @@
 // Our steps that do not rebuild fail the run (exit 1).
 //
 //   node bench/apidocs.mjs --bin target/release/response-diff --out bench-out/apidocs.json [--transcript FILE] [--only ours-diff]
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { arg as cliArg, serverBin } from './cli.mjs';
-import { runConfig } from './appsession.mjs';
-import { floorNote, here, pkgVersion, serveDir } from './harness.mjs';
-
-const arg = (name, fallback) => cliArg(name, fallback, 'bench/apidocs.mjs');
-const BIN = serverBin(arg, { needed: true });
-const OUT = arg('--out', null);
-const TRANSCRIPT = arg('--transcript', null);
-const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
-const ONLY = arg('--only', null);
+import { runAppBench } from './appsession.mjs';
+import { here, pkgVersion } from './harness.mjs';
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const button = (name) => ({ role: new RegExp(`^- button "${esc(name)}"`) });
@@ -70,39 +59,8 @@ export const CONFIGS = [
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
 ];
 
-const site = await serveDir(here);
-const results = [];
-const transcripts = [];
-let failed = false;
-try {
-  for (const cfg of CONFIGS) {
-    if (ONLY && !ONLY.split(',').includes(cfg.id)) continue;
-    const r = await runConfig(cfg, STEPS, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`apidocs ${l}\n`) });
-    transcripts.push(r.transcript);
-    delete r.transcript;
-    results.push(r);
-    if (r.error) console.error(`${cfg.id}: ${r.error}`);
-    if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
-      failed = true;
-      for (const x of r.rows.filter((y) => !y.preserved)) console.error(`${cfg.id}: step ${x.step} (${x.label}) did not rebuild (${x.rebuiltHow}): ${JSON.stringify(x.mismatch)}`);
-    }
-  }
-} finally {
-  await site.close();
-}
-const out = {
-  tokenizer: 'o200k_base (gpt-tokenizer)', app: `swagger-ui-dist ${pkgVersion('swagger-ui-dist')} (bench/apidocs/index.html)`, steps: STEPS.map((s) => s.label),
+await runAppBench({
+  script: 'bench/apidocs.mjs', name: 'apidocs', root: here, steps: STEPS, configs: CONFIGS,
+  app: `swagger-ui-dist ${pkgVersion('swagger-ui-dist')} (bench/apidocs/index.html)`,
   versions: { 'swagger-ui-dist': pkgVersion('swagger-ui-dist'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'agent-browser': pkgVersion('agent-browser'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
-  configs: CONFIGS.map(({ id, kind, label }) => ({ id, kind, label })), results,
-};
-if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
-if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.join('\n'));
-const total = (r) => r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
-for (const r of results) {
-  const churn = r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0);
-  console.log(`${r.id.padEnd(16)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
-}
-if (failed) {
-  console.error('a step of ours failed or did not rebuild: see above');
-  process.exit(1);
-}
+});

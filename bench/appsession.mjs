@@ -1,5 +1,6 @@
 // One scripted session of user intents through one MCP server
-// configuration, for the app benchmarks (todomvc.mjs, expand.mjs). Each
+// configuration, for the app benchmarks (todomvc.mjs, expand.mjs, grid.mjs,
+// apidocs.mjs; the last three share their driver, runAppBench). Each
 // intent names its target the way a user would ("the checkbox of the todo
 // 'Walk the dog'") and is resolved to the server's own ref from the latest
 // view the agent has; where that view does not show it, from a full
@@ -10,13 +11,14 @@
 // After every step a full snapshot is taken out of band (not counted) and
 // the agent's view, rebuilt from its previous view plus the response, is
 // compared with it; consecutive full snapshots give the ref churn.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { arg as cliArg, serverBin } from './cli.mjs';
 import { applyUnified, fencedBlock, readSections } from './reconstruct.mjs';
 import {
-  OurAnswers, abJson, connect, countTokens, firstDifference, floor, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, stripRef,
+  OurAnswers, abJson, connect, countTokens, firstDifference, floor, floorNote, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, serveDir, stripRef,
 } from './harness.mjs';
 
 const indentOf = (l) => l.length - l.trimStart().length;
@@ -280,4 +282,59 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
     ...(cfg.kind === 'ours' && cfg.check ? { floor: floor(toldSteps), textFloor: textFloor(toldSteps) } : {}), ...(error ? { error } : {}),
     ...(cfg.kind === 'proxy' ? { proxyTimings: server.proxyTimings() } : {}),
   };
+}
+
+/**
+ * The driver of an app session script (expand.mjs, grid.mjs, apidocs.mjs):
+ * reads its command line (`--bin`, `--out`, `--transcript`, `--chromium`,
+ * `--only`; opt-in configurations run only when named in --only), serves
+ * `root` on 127.0.0.1, runs `steps` through each configuration, writes the
+ * results (`app`, `versions`, the configurations, every run) to --out and
+ * the transcripts to --transcript, and prints a line per run. `afterRun`
+ * may amend a run's result before it is kept. Exits 1 when a run of ours
+ * failed or a step of it did not rebuild.
+ */
+export async function runAppBench({ script, name, root, steps, configs, app, versions, afterRun = () => {} }) {
+  const arg = (flag, fallback) => cliArg(flag, fallback, script);
+  const bin = serverBin(arg, { needed: true });
+  const out = arg('--out', null);
+  const transcriptFile = arg('--transcript', null);
+  const chromium = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+  const only = arg('--only', null);
+  const site = await serveDir(root);
+  const results = [];
+  const transcripts = [];
+  let failed = false;
+  try {
+    for (const cfg of configs) {
+      if (only ? !only.split(',').includes(cfg.id) : cfg.optIn) continue;
+      const r = await runConfig(cfg, steps, { origin: site.origin, bin, chromium, log: (l) => process.stderr.write(`${name} ${l}\n`) });
+      transcripts.push(r.transcript);
+      delete r.transcript;
+      afterRun(r);
+      results.push(r);
+      if (r.error) console.error(`${cfg.id}: ${r.error}`);
+      if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
+        failed = true;
+        for (const x of r.rows.filter((y) => !y.preserved)) console.error(`${cfg.id}: step ${x.step} (${x.label}) did not rebuild (${x.rebuiltHow}): ${JSON.stringify(x.mismatch)}`);
+      }
+    }
+  } finally {
+    await site.close();
+  }
+  const report = {
+    tokenizer: 'o200k_base (gpt-tokenizer)', app, steps: steps.map((s) => s.label), versions,
+    configs: configs.map(({ id, kind, label }) => ({ id, kind, label })), results,
+  };
+  if (out) writeFileSync(out, JSON.stringify(report, null, 1));
+  if (transcriptFile) writeFileSync(transcriptFile, transcripts.join('\n'));
+  const total = (r) => r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
+  for (const r of results) {
+    const churn = r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0);
+    console.log(`${r.id.padEnd(20)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
+  }
+  if (failed) {
+    console.error('a step of ours failed or did not rebuild: see above');
+    process.exit(1);
+  }
 }

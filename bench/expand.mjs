@@ -8,19 +8,8 @@
 // snapshot (exit 1 otherwise).
 //
 //   node bench/expand.mjs --bin target/release/response-diff --out bench-out/expand.json [--transcript FILE]
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { arg as cliArg, serverBin } from './cli.mjs';
-import { runConfig } from './appsession.mjs';
-import { floorNote, modulePath, pkgVersion, serveDir } from './harness.mjs';
-
-const arg = (name, fallback) => cliArg(name, fallback, 'bench/expand.mjs');
-const BIN = serverBin(arg, { needed: true });
-const OUT = arg('--out', null);
-const TRANSCRIPT = arg('--transcript', null);
-const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
-const ONLY = arg('--only', null);
+import { runAppBench } from './appsession.mjs';
+import { modulePath, pkgVersion } from './harness.mjs';
 
 const button = (name) => ({ role: new RegExp(`^- button "${name}"`) });
 // The expand button of the tree row whose size badge is titled `what` (e.g.
@@ -47,34 +36,8 @@ export const CONFIGS = [
   { id: 'ours-diff-maxlines', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions, maxDiffLines 1,000,000', exp: { ...FILTER, diffOptions: { enabled: true, maxDiffLines: 1_000_000 } }, check: true },
 ];
 
-const site = await serveDir(modulePath('jsoneditor'));
-const results = [];
-const transcripts = [];
-let failed = false;
-try {
-  for (const cfg of CONFIGS) {
-    if (ONLY && !ONLY.split(',').includes(cfg.id)) continue;
-    const r = await runConfig(cfg, STEPS, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`${l}\n`) });
-    transcripts.push(r.transcript);
-    delete r.transcript;
-    results.push(r);
-    if (r.error) console.error(`${cfg.id}: ${r.error}`);
-    if (r.error || r.rows.some((x) => !x.preserved)) failed = true;
-  }
-} finally {
-  await site.close();
-}
-const out = {
-  tokenizer: 'o200k_base (gpt-tokenizer)', app: `jsoneditor ${pkgVersion('jsoneditor')} examples/01_basic_usage.html`, steps: STEPS.map((s) => s.label),
-  versions: { jsoneditor: pkgVersion('jsoneditor'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') }, results,
-};
-if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
-if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.join('\n'));
-for (const r of results) {
-  const total = r.rows.reduce((a, x) => a + x.tokens, 0);
-  console.log(`${r.id.padEnd(20)} ${String(total).padStart(7)} tokens, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
-}
-if (failed) {
-  console.error('a step failed or did not rebuild: see above');
-  process.exit(1);
-}
+await runAppBench({
+  script: 'bench/expand.mjs', name: 'expand', root: modulePath('jsoneditor'), steps: STEPS, configs: CONFIGS,
+  app: `jsoneditor ${pkgVersion('jsoneditor')} examples/01_basic_usage.html`,
+  versions: { jsoneditor: pkgVersion('jsoneditor'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
+});

@@ -11,21 +11,10 @@
 // that do not rebuild fail the run (exit 1).
 //
 //   node bench/grid.mjs --bin target/release/response-diff --out bench-out/grid.json [--transcript FILE] [--only ours-diff]
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { arg as cliArg, serverBin } from './cli.mjs';
-import { runConfig } from './appsession.mjs';
-import { floor, floorNote, here, pkgVersion, serveDir } from './harness.mjs';
+import { runAppBench } from './appsession.mjs';
+import { floor, here, pkgVersion } from './harness.mjs';
 
 export { floor };
-
-const arg = (name, fallback) => cliArg(name, fallback, 'bench/grid.mjs');
-const BIN = serverBin(arg, { needed: true });
-const OUT = arg('--out', null);
-const TRANSCRIPT = arg('--transcript', null);
-const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
-const ONLY = arg('--only', null);
 
 const button = (name) => ({ role: new RegExp(`^- button "${name}`) });
 // A column's sort button: inside its column header.
@@ -56,47 +45,13 @@ export const CONFIGS = [
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
 ];
 
-const site = await serveDir(here);
-const results = [];
-const transcripts = [];
-let failed = false;
-try {
-  for (const cfg of CONFIGS) {
-    // Opt-in configurations (make proxy-bench) run only when named in --only.
-    if (ONLY ? !ONLY.split(',').includes(cfg.id) : cfg.optIn) continue;
-    const r = await runConfig(cfg, STEPS, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`grid ${l}\n`) });
-    transcripts.push(r.transcript);
-    delete r.transcript;
-    if (cfg.id === 'proxy') r.floor = floor(r.snapshots);
-    results.push(r);
-    if (r.error) console.error(`${cfg.id}: ${r.error}`);
-    if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
-      failed = true;
-      for (const x of r.rows.filter((y) => !y.preserved)) console.error(`${cfg.id}: step ${x.step} (${x.label}) did not rebuild (${x.rebuiltHow}): ${JSON.stringify(x.mismatch)}`);
-    }
-  }
-} finally {
-  await site.close();
-}
-for (const r of results) delete r.snapshots;
-const out = {
-  tokenizer: 'o200k_base (gpt-tokenizer)', app: `gridjs ${pkgVersion('gridjs')} (bench/grid/index.html)`, steps: STEPS.map((s) => s.label),
+await runAppBench({
+  script: 'bench/grid.mjs', name: 'grid', root: here, steps: STEPS, configs: CONFIGS,
+  app: `gridjs ${pkgVersion('gridjs')} (bench/grid/index.html)`,
   versions: { gridjs: pkgVersion('gridjs'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'agent-browser': pkgVersion('agent-browser'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
-  configs: CONFIGS.map(({ id, kind, label }) => ({ id, kind, label })), results,
-};
-if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
-if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.join('\n'));
-const total = (r) => r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0);
-for (const r of results) {
-  const churn = r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0);
-  console.log(`${r.id.padEnd(16)} ${String(total(r)).padStart(7)} tokens, churn ${String(churn).padStart(3)}, ${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}${r.error ? `; error: ${r.error.split('\n')[0]}` : ''}`);
-}
-const diff = results.find((r) => r.id === 'ours-diff');
-if (diff?.floor) {
-  const f = diff.floor.reduce((a, b) => a + b, 0);
-  console.log(`floor (snapshot lines not shown before): ${f} tokens; ours-diff is ${(total(diff) / f).toFixed(2)}× the floor`);
-}
-if (failed) {
-  console.error('a step of ours failed or did not rebuild: see above');
-  process.exit(1);
-}
+  // The proxy's floor is of its own pages; the snapshots stay out of the JSON.
+  afterRun: (r) => {
+    if (r.id === 'proxy') r.floor = floor(r.snapshots);
+    delete r.snapshots;
+  },
+});
