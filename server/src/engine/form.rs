@@ -7,7 +7,7 @@
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Value, json};
 
-use super::actions::{describe, label, point_of};
+use super::element::{describe, label, point_of};
 use super::scripts::{FOCUS_AND_SELECT, SELECT_OPTIONS, js_str};
 use super::{Acted, Engine};
 use crate::browser::Page;

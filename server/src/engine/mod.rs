@@ -11,12 +11,14 @@
 
 mod actions;
 mod capture;
+mod element;
 mod files;
 mod form;
 mod listing;
 mod media;
 mod modal;
 mod output;
+mod page;
 mod pointer;
 mod render;
 mod scripts;
@@ -34,7 +36,7 @@ use response_diff::response::{BatchReport, BatchStep, Image, Response, render_ba
 use response_diff::tree::{SinceStore, SinceStoreConfig, Tree};
 use serde_json::{Map, Value, json};
 
-use self::capture::page_state;
+use self::page::page_state;
 use crate::ax::AxSnapshot;
 use crate::browser::{BrowserConfig, Page, Session};
 use crate::context::{BrowserHost, ReleaseMemory, Stopper};

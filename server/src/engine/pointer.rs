@@ -24,7 +24,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::actions::{describe, label, point_of};
+use super::element::{describe, label, point_of};
 use super::scripts;
 use super::{Acted, Engine};
 use crate::browser::Page;

@@ -9,7 +9,7 @@ use response_diff::expectation::Expectation;
 use response_diff::response::{Response, render};
 use serde_json::json;
 
-use super::capture::page_state;
+use super::page::page_state;
 use super::{Engine, Output, Performed};
 use crate::browser::{Page, Session};
 use crate::error::{Error, describe as describe_error};
