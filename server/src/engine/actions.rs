@@ -14,7 +14,7 @@ use super::capture::capture_fingerprint;
 use super::element::{describe, label, point_of};
 use super::page::page_info;
 use super::scripts::{self, FOCUS_AND_SELECT, SELECT_OPTIONS, js_str};
-use super::{Acted, Engine};
+use super::state::{Acted, Engine};
 use crate::activity::Mark;
 use crate::ax::{AxSnapshot, parse_ref};
 use crate::browser::Page;

@@ -9,7 +9,7 @@ use response_diff::response::{ConsoleMessage, Response, Tab as TabInfo};
 use serde_json::json;
 
 use super::page::{modal_lines, page_info, page_state_of};
-use super::{Acted, Engine, Performed};
+use super::state::{Acted, Engine, Performed};
 use crate::ax::AxSnapshot;
 use crate::browser::Page;
 use crate::error::{Error, lock};

@@ -6,8 +6,8 @@
 use anyhow::{Result, anyhow};
 use serde_json::{Value, json};
 
-use super::Engine;
 use super::scripts::{HIT_TEST, js_str};
+use super::state::Engine;
 use crate::browser::Page;
 use crate::codegen::Locator;
 use crate::error::Error;

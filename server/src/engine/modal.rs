@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::page::{modal_lines, page_state_of};
 use super::scripts::js_str;
-use super::{Acted, Engine, Output};
+use super::state::{Acted, Engine, Output};
 use crate::browser::Page;
 use crate::codegen::{Arg, Recv, Step};
 use crate::error::{Error, lock};
