@@ -458,7 +458,7 @@ impl Engine {
 
     /// Resolves a ref to the node that now stands for it, through the tab's
     /// latest snapshot: the session of its frame (the tab's own, or an
-    /// out-of-process frame's; `frames.rs`), its backend id there and a JS
+    /// out-of-process frame's; `frames/`), its backend id there and a JS
     /// object id.
     ///
     /// A ref of the latest snapshot whose node is detached (the page
