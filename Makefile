@@ -96,10 +96,13 @@ lint:
 	$(MAKE) import-cycles
 	$(MAKE) lint-workflows
 
-## Files of the core that import each other (scripts/import_cycles.py):
-## fails on any circle. IMPORT_CYCLES_DIRS adds crates (server/src has two
-## circles left, docs/ARCHITECTURE.md).
-IMPORT_CYCLES_DIRS ?= core/src
+## Files that import each other (scripts/import_cycles.py), in the core,
+## the server, the C ABI and the Node binding's Rust: prints "0 circles"
+## per crate and fails on any circle (docs/DECISIONS.md D38).
+## bindings/python/src is left out until its one circle is gone (convert.rs
+## calls crate::known_json in lib.rs, which declares convert.rs's users);
+## add it here then.
+IMPORT_CYCLES_DIRS ?= core/src server/src ffi/src bindings/node/src
 import-cycles:
 	python3 scripts/import_cycles.py --check $(IMPORT_CYCLES_DIRS)
 
@@ -229,7 +232,7 @@ cli-bench:
 catalog-check: setup
 	$(CARGO) build -p response-diff-server
 	@mkdir -p bench-out
-	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	node bench/catalog.mjs --bin $(abspath $(TARGET_DIR))/debug/response-diff --out bench-out/catalog.json
 
 ## The token-savings session alone: one scripted agent session through our
@@ -241,7 +244,7 @@ token-bench: setup
 	$(CARGO) build --release -p response-diff-server
 	@command -v npm >/dev/null || { echo "token-bench: npm (Node 20+) is needed for the MCP client and the peers" >&2; exit 1; }
 	@mkdir -p bench-out
-	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	cd bench && npm test --silent
 	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/session.json --transcript bench-out/session-transcript.md
 	node bench/fingerprint.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/fingerprint-server.json
@@ -264,7 +267,7 @@ app-bench: setup
 	$(CARGO) build --release -p response-diff-server
 	@command -v npm >/dev/null || { echo "app-bench: npm (Node 20+) is needed for the MCP client and the peers" >&2; exit 1; }
 	@mkdir -p bench-out
-	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	cd bench && npm test --silent
 	node bench/todomvc.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --jobs $(APP_BENCH_JOBS) --out bench-out/todomvc.json --transcript bench-out/todomvc-transcript.md; \
 	  todo=$$?; \
@@ -289,7 +292,7 @@ PROXY_BENCH_RUNS = ours-diff,playwright-mcp-read,proxy
 proxy-bench: setup node-build
 	$(CARGO) build --release -p response-diff-server
 	@mkdir -p bench-out
-	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --out bench-out/proxy-shop.json --transcript bench-out/proxy-shop-transcript.md
 	node bench/todomvc.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --jobs $(APP_BENCH_JOBS) --out bench-out/proxy-todomvc.json --transcript bench-out/proxy-todomvc-transcript.md
 	node bench/grid.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only ours-diff,playwright-mcp,proxy --out bench-out/proxy-grid.json --transcript bench-out/proxy-grid-transcript.md
@@ -301,7 +304,7 @@ proxy-bench: setup node-build
 tasks-bench: setup
 	$(CARGO) build --release -p response-diff-server
 	@mkdir -p bench-out
-	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	node bench/tasks.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/tasks.json | tee bench-out/tasks.md
 
 ## Snapshot conformance: for every page of bench/conformance/corpus.mjs
@@ -366,7 +369,7 @@ PYTHON_BENCH_REUSE ?=
 python-bench: python-dev browser-use-env setup
 	$(CARGO) build --release -p response-diff-server
 	VIRTUAL_ENV="$(CURDIR)/.venv-browser-use" .venv-browser-use/bin/maturin develop --quiet -m bindings/python/Cargo.toml
-	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	@mkdir -p bench-out
 	node bench/python-adapters.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff \
 	  $(if $(PYTHON_BENCH_REUSE),--session-transcript bench-out/session-transcript.md --todomvc-transcript bench-out/todomvc-transcript.md --todomvc-json bench-out/todomvc.json) \
@@ -380,17 +383,17 @@ fingerprint-apps:
 	cd tests/browser/apps && $(NPM_CI) --ignore-scripts --loglevel=error
 
 NODE_DIR := bindings/node
+# Every Node folder installs exactly what its lockfile says: `npm ci` fails
+# (and says which package is missing or differs) when a lockfile is out of
+# step with its package.json; regenerate it with `npm install
+# --package-lock-only` (the lockfiles keep every platform's optional
+# packages, so npm ci accepts them on any machine).
 NPM_CI := npm ci --no-audit --no-fund
-# @napi-rs/cli depends on per-platform optional packages; a registry that
-# lacks the other platforms' ones (this machine's does) makes npm write a
-# lockfile that `npm ci` then refuses. `npm install --no-save` installs the
-# same locked versions and leaves the lockfile as it is.
-NPM_LOCKED = ($(NPM_CI) $(1) 2>/dev/null || { echo "npm ci refused the lockfile; installing the locked versions with npm install --no-save"; npm install --no-save --no-audit --no-fund $(1); })
 
 ## The Node addon (release) with the locked dev dependencies (@napi-rs/cli,
 ## typescript, the diff peers, playwright-core; no browser download).
 node-build:
-	cd $(NODE_DIR) && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--ignore-scripts)
+	cd $(NODE_DIR) && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --ignore-scripts
 	cd $(NODE_DIR) && npm run build
 
 ## Node tests: the README's examples, every capability on the shared
@@ -409,7 +412,7 @@ node-example: node-build
 ## against their own ResponseDiffDetector end to end (installed in
 ## tests/dropin); BENCH_CAP_S caps each peer run.
 node-bench: node-build
-	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	@mkdir -p bench-out
 	cd $(NODE_DIR) && node bench/bench.mjs --json ../../bench-out/node.json | tee ../../bench-out/node.md
 
@@ -439,7 +442,7 @@ lint-workflows:
 ## (this checkout's addon), both driven over MCP on Debian's chromium with
 ## diffOptions on, pages on 127.0.0.1 (tests/dropin; installs what it needs).
 dropin: node-build setup
-	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd tests/dropin && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	cd tests/dropin && npm test --silent
 
 ## @playwright/mcp 0.0.83 behind response-diff-proxy (bindings/node/proxy.js)
@@ -449,7 +452,7 @@ dropin: node-build setup
 ## tests on @playwright/mcp alone, where they fail.
 .PHONY: proxy-test
 proxy-test: node-build setup
-	cd tests/proxy && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(call NPM_LOCKED,--loglevel=error)
+	cd tests/proxy && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	cd tests/proxy && npm test --silent
 
 clean:

@@ -90,8 +90,7 @@ node_dist() {
     local stage="$TARGET_DIR/dist-npm"
     (cd "$node_dir" && [ -d node_modules/@napi-rs/cli ] || {
         export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-        npm ci --no-audit --no-fund --ignore-scripts --loglevel=error 2>/dev/null ||
-            npm install --no-save --no-audit --no-fund --ignore-scripts --loglevel=error
+        npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
     })
     (cd "$node_dir" && npx napi build --platform --release ${TARGET_FLAG[@]+"${TARGET_FLAG[@]}"})
     rm -rf "$stage" && mkdir -p "$stage"

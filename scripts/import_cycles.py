@@ -8,8 +8,10 @@ resolves to the file of the deepest module it names. Declaring a child
 module (`mod x;`) is not an import; re-exporting from it (`pub use x::…`)
 is, and a path to a re-exported name goes on to the file that defines
 it. Prints every file pair that import each other and every strongly
-connected set of more than one file. With `--check` it exits 1 when any
-source directory has one (`make import-cycles`, in `make lint`).
+connected set of more than one file, and "N circles" per directory. With
+`--check` it exits 1 when any source directory has one (`make
+import-cycles`, in `make lint`). Without directories it reads every
+crate's sources (DIRS).
 
     python3 scripts/import_cycles.py [SRC_DIR ...] [--check] [--edges]
 
@@ -105,8 +107,12 @@ def use_paths(tree, prefix=()):
     return [prefix + tuple(p for p in tree.split('::') if p)]
 
 
+# Every crate's sources (`make import-cycles` names its own list).
+DIRS = ['core/src', 'server/src', 'ffi/src', 'bindings/node/src', 'bindings/python/src']
+
+
 def main():
-    dirs = [a for a in sys.argv[1:] if not a.startswith('--')] or ['core/src', 'server/src']
+    dirs = [a for a in sys.argv[1:] if not a.startswith('--')] or DIRS
     circles = sum(cycles(d) for d in dirs)
     return 1 if circles and '--check' in sys.argv else 0
 
@@ -119,10 +125,9 @@ def cycles(src_dir):
         for n in names:
             if n.endswith('.rs'):
                 p = os.path.join(root, n)
-                files[module_of(src, p)] = os.path.relpath(p, os.path.dirname(os.path.dirname(src)))
+                files[module_of(src, p)] = os.path.relpath(p)
     edges = {f: set() for f in files.values()}
-    texts = {f: strip(open(os.path.join(os.path.dirname(os.path.dirname(src)), f)).read())
-             for f in files.values()}
+    texts = {f: strip(open(f).read()) for f in files.values()}
     # `pub use x::Y;` re-exports: a path to Y through this file goes on to x.
     reexports = {}
     for mod, f in files.items():

@@ -223,7 +223,7 @@ impl OutValue for *mut c_char {
 /// Handles made with `Box::into_raw`.
 macro_rules! boxed_handles {
     ($($t:ty),+) => {$(
-        impl OutValue for *mut $t {
+        impl $crate::boundary::OutValue for *mut $t {
             fn release(self) {
                 if !self.is_null() {
                     drop(unsafe { Box::from_raw(self) });
@@ -232,11 +232,9 @@ macro_rules! boxed_handles {
         }
     )+};
 }
-boxed_handles!(
-    crate::rd_detector,
-    crate::rd_baseline_store,
-    crate::rd_ref_carrier
-);
+// Invoked where the handles are defined (lib.rs), so this file names
+// none of the crate's types.
+pub(crate) use boxed_handles;
 
 /// The body of every `_free(T **)`: takes the pointer out of `*slot`, sets
 /// `*slot` to NULL and releases it. NULL `slot` or `*slot` is fine.

@@ -44,6 +44,10 @@ use response_diff::tree::{self, Tree, TreeDiffRequest};
 use boundary::{Failure, ffi_boundary, free_slot, input_str, opt_str, write_out};
 pub use boundary::{rd_last_error, rd_status, rd_status_message};
 
+// The handles below are released through `boundary::write_out` when an
+// out-pointer is NULL.
+boundary::boxed_handles!(rd_detector, rd_baseline_store, rd_ref_carrier);
+
 /// Keeps the previous response per key and returns only what changed.
 /// Thread-safe: one detector may be used from many threads at once.
 pub struct rd_detector {

@@ -83,3 +83,31 @@ fn catalog_matches_the_golden_file() {
         "tools/list changed; review and run with UPDATE_GOLDEN=1"
     );
 }
+
+/// Every tool but `browser_close` takes `expectation` (docs/DECISIONS.md
+/// D22), opt-in tools included; a batch takes it as `globalExpectation`
+/// and per step. The end-to-end test checks the same on what a real
+/// client receives.
+#[test]
+fn every_tool_but_close_takes_an_expectation() {
+    use response_diff_server::caps::Caps;
+    let catalog = McpServer::catalog_with(&Caps::all());
+    let lacking: Vec<String> = catalog
+        .iter()
+        .filter(|t| {
+            let props = t.input_schema.get("properties").and_then(|p| p.as_object());
+            let key = if t.name == "browser_batch_execute" {
+                "globalExpectation"
+            } else {
+                "expectation"
+            };
+            let has = props.is_some_and(|p| p.contains_key(key));
+            has == (t.name == "browser_close")
+        })
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(
+        lacking.is_empty(),
+        "tools that break the expectation rule (all but browser_close take it): {lacking:?}"
+    );
+}

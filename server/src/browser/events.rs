@@ -1,7 +1,7 @@
 //! What a tab's CDP listener records: console messages, dialogs and
 //! other modal states, loads, navigations and requests (for settling),
 //! crashes, drags and out-of-process frames, from the tab's session and
-//! its frames' (`frames.rs`).
+//! its frames' (`frames/`).
 
 use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
@@ -65,7 +65,7 @@ pub struct TabEvents {
     /// The drag data of an HTML5 drag Chromium handed over while drags
     /// are intercepted (`Input.dragIntercepted`; see `engine::pointer`).
     pub drag_data: Option<Value>,
-    /// The tab's out-of-process frames (see `frames.rs`).
+    /// The tab's out-of-process frames (see `crate::frames`).
     pub frames: crate::frames::Frames,
 }
 
@@ -74,7 +74,7 @@ pub(super) const MARKER: &str = "__response_diff_sync__";
 pub(super) static MARKERS: AtomicU64 = AtomicU64::new(1);
 
 /// The calls that set up a tab's session, and an out-of-process frame's
-/// (`frames.rs`): the same events and reads in both.
+/// (`frames/`): the same events and reads in both.
 pub(crate) fn session_setup() -> [(&'static str, Value); 8] {
     [
         ("Page.enable", json!({})),
@@ -97,13 +97,13 @@ pub(crate) fn session_setup() -> [(&'static str, Value); 8] {
         ),
         // For Inspector.targetCrashed.
         ("Inspector.enable", json!({})),
-        // Out-of-process iframes (`frames.rs`).
+        // Out-of-process iframes (`frames/`).
         ("Target.setAutoAttach", crate::frames::auto_attach_params()),
     ]
 }
 
 /// Handles one event of a tab's session (or of one of its frames', see
-/// `frames.rs`).
+/// `frames/`).
 pub(crate) fn on_event(
     method: &str,
     p: &Value,

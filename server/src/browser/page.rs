@@ -73,7 +73,7 @@ impl Page {
     }
 
     /// The same tab, its calls going to the session of one of its
-    /// out-of-process frames (`frames.rs`).
+    /// out-of-process frames (`frames/`).
     pub fn for_frame(&self, session: &str, target: &str) -> Page {
         Page {
             session: session.to_owned(),

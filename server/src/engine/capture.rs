@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 use response_diff::fingerprint::{Depth, ExtractOptions, Fingerprint, Scope};
-use response_diff::response::{ConsoleMessage, PageState, Response, Tab as TabInfo};
-use serde_json::{Value, json};
+use response_diff::response::{ConsoleMessage, Response, Tab as TabInfo};
+use serde_json::json;
 
-use super::scripts;
-use super::{Acted, Engine, Performed};
+use super::page::{modal_lines, page_info, page_state_of};
+use super::state::{Acted, Engine, Performed};
 use crate::ax::AxSnapshot;
 use crate::browser::Page;
 use crate::error::{Error, lock};
@@ -26,7 +26,7 @@ impl Engine {
         let doc = info.as_ref().map(|i| i.1.clone()).unwrap_or_default();
         let page = match info {
             Some(i) => Some(i.0),
-            None => super::modal::page_state_of(&tab),
+            None => page_state_of(&tab),
         };
         let show_tabs = acted.tabs || session.pages().len() > 1;
         let tabs = if show_tabs {
@@ -36,7 +36,7 @@ impl Engine {
                 .iter()
                 .enumerate()
                 .map(|(i, t)| {
-                    let info = super::modal::page_state_of(t).unwrap_or_default();
+                    let info = page_state_of(t).unwrap_or_default();
                     TabInfo {
                         index: i,
                         title: info.title,
@@ -115,7 +115,7 @@ impl Engine {
             console,
             images: acted.images,
             downloads: acted.downloads,
-            modal_state: super::modal::modal_lines(&tab),
+            modal_state: modal_lines(&tab),
             ..Response::default()
         };
         Ok(Performed {
@@ -131,42 +131,6 @@ impl Engine {
             find: acted.find,
         })
     }
-}
-
-/// The page state and a token of the current document (its time origin:
-/// the same for the life of a document, pushState included; different for
-/// every load).
-pub(super) fn page_info(tab: &Page) -> Result<(PageState, String)> {
-    let v = tab.evaluate(scripts::PAGE_INFO, false, Duration::from_secs(2))?;
-    let s = |i: usize| {
-        v.get(i)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    Ok((
-        PageState {
-            url: s(0),
-            title: s(1),
-        },
-        s(2),
-    ))
-}
-
-pub(super) fn page_state(tab: &Page) -> Result<PageState> {
-    let v = tab.evaluate(scripts::PAGE_STATE, false, Duration::from_secs(2))?;
-    Ok(PageState {
-        url: v
-            .get(0)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
-        title: v
-            .get(1)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
-    })
 }
 
 /// Runs the core's page-side extractor and parses its result.

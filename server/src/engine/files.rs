@@ -9,7 +9,7 @@ use anyhow::{Context, Result, anyhow};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::{Acted, Engine};
+use super::state::{Acted, Engine};
 use crate::codegen::{Arg, Recv, Step};
 use crate::error::Error;
 use crate::tools::{PdfParams, StorageStateParams};

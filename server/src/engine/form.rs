@@ -7,9 +7,9 @@
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Value, json};
 
-use super::actions::{describe, label, point_of};
+use super::element::{describe, label, point_of};
 use super::scripts::{FOCUS_AND_SELECT, SELECT_OPTIONS, js_str};
-use super::{Acted, Engine};
+use super::state::{Acted, Engine};
 use crate::browser::Page;
 use crate::codegen::{Arg, Code, Recv, Step};
 use crate::error::Error;

@@ -10,7 +10,7 @@ use response_diff::diff::{DiffMode, ResponseDiffDetector};
 use response_diff::expectation::ResolvedExpectation;
 use serde_json::{Value, json};
 
-use super::{Acted, Engine};
+use super::state::{Acted, Engine};
 use crate::error::{Error, lock};
 use crate::network::{Request, is_textual};
 use crate::tools::{self, NetworkParams, NetworkRequestParams, RequestPart};

@@ -6,21 +6,12 @@
 //! names (`null` clears one), the others stay, and the whole set is sent.
 //! They last for the tab's life, across navigations.
 
-use std::collections::BTreeMap;
-
 use anyhow::Result;
 use serde_json::json;
 
-use super::{Acted, Engine};
+use super::state::{Acted, Engine, MediaState};
 use crate::codegen::{Arg, Code, Recv, Step};
 use crate::tools::EmulateMediaParams;
-
-/// One tab's media overrides.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct MediaState {
-    media: Option<&'static str>,
-    features: BTreeMap<&'static str, &'static str>,
-}
 
 impl MediaState {
     /// The state after a call's settings.

@@ -4,11 +4,12 @@
 
 use anyhow::{Result, anyhow, bail};
 use response_diff::expectation::Expectation;
-use response_diff::response::{Download, PageState, Response, render};
+use response_diff::response::{Download, Response, render};
 use serde_json::json;
 
+use super::page::{modal_lines, page_state_of};
 use super::scripts::js_str;
-use super::{Acted, Engine, Output};
+use super::state::{Acted, Engine, Output};
 use crate::browser::Page;
 use crate::codegen::{Arg, Recv, Step};
 use crate::error::{Error, lock};
@@ -232,25 +233,4 @@ impl Engine {
             });
         }
     }
-}
-
-/// The tab's modal states as lines of the "Modal state" section.
-pub(super) fn modal_lines(page: &Page) -> Vec<String> {
-    lock(&page.events)
-        .modal
-        .iter()
-        .map(ModalState::line)
-        .collect()
-}
-
-/// URL and title: from the page, or from the browser while a dialog holds
-/// the page.
-pub(super) fn page_state_of(page: &Page) -> Option<PageState> {
-    if !page.dialog_open()
-        && let Ok(s) = super::capture::page_state(page)
-    {
-        return Some(s);
-    }
-    page.target_info()
-        .map(|(url, title)| PageState { url, title })
 }

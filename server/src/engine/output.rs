@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 
-use super::{Engine, Output};
+use super::state::{Engine, Output};
 use crate::options::ImageResponses;
 use crate::tools::Parsed;
 

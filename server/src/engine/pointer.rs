@@ -24,9 +24,9 @@ use anyhow::{Context, Result, anyhow, bail};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::actions::{describe, label, point_of};
+use super::element::{describe, label, point_of};
 use super::scripts;
-use super::{Acted, Engine};
+use super::state::{Acted, Engine, MouseState};
 use crate::browser::Page;
 use crate::codegen::{Arg, Code, Recv, Step};
 use crate::error::{Error, lock};
@@ -45,13 +45,6 @@ const WATCH_DRAGSTART: &str = "(() => { window.__rdDragStart = null; \
     addEventListener('dragstart', e => { window.__rdDragStart = e; }, { capture: true, once: true }); })()";
 const DRAG_STARTED: &str =
     "(() => { const e = window.__rdDragStart; return !!e && !e.defaultPrevented; })()";
-
-/// The coordinate mouse between calls: where it is, which buttons it holds.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct MouseState {
-    at: (f64, f64),
-    held: u32,
-}
 
 impl MouseState {
     /// The button a move reports: the first one held.

@@ -12,7 +12,7 @@ use response_diff::tree::{self, Filter, FindOptions, FindQuery, Selector, Tree, 
 use serde_json::{Value, json};
 
 use super::scripts;
-use super::{Engine, Output, Performed};
+use super::state::{Engine, Output, Performed};
 use crate::browser::Page;
 use crate::error::{Error, describe as describe_error};
 use crate::refs::Carried;

@@ -9,8 +9,8 @@ use response_diff::expectation::Expectation;
 use response_diff::response::{Response, render};
 use serde_json::json;
 
-use super::capture::page_state;
-use super::{Engine, Output, Performed};
+use super::page::page_state;
+use super::state::{Engine, Output, Performed};
 use crate::browser::{Page, Session};
 use crate::error::{Error, describe as describe_error};
 use crate::tools::{Call, Parsed};
@@ -65,7 +65,7 @@ impl Engine {
             // A dialog the action opened holds the page: the calls it was
             // waiting on returned, and the response shows the dialog.
             Err(_) if self.current_page().is_some_and(|p| p.dialog_open()) => {
-                super::Acted::default()
+                super::state::Acted::default()
             }
             Err(e) if crashed_before_reaching_the_page(&e) => {
                 tracing::warn!(

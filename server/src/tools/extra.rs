@@ -29,6 +29,9 @@ pub struct FindParams {
     /// Save the results to this file in the output directory instead.
     #[serde(default)]
     pub filename: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
 }
 
 /// One part of a request, for `browser_network_request`.
@@ -57,6 +60,9 @@ pub struct NetworkRequestParams {
     /// Save it to this file in the output directory instead.
     #[serde(default)]
     pub filename: Option<String>,
+    #[allow(missing_docs)]
+    #[serde(default)]
+    pub expectation: Option<Value>,
 }
 
 /// The values of a media setting, each with its CSS spelling (which is

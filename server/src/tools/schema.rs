@@ -19,7 +19,7 @@ pub fn expectation_schema() -> Value {
 }
 
 /// The expectation's keys, as the schema describes them.
-pub const EXPECTATION_KEYS: &str = "What to return; omitted keys keep defaults. Booleans includeSnapshot, includeConsole, includeTabs, includeCode, includeDownloads; objects snapshotOptions {selector, maxLength, format, diff}, consoleOptions {levels, maxMessages, patterns}, imageOptions {quality, maxWidth, maxHeight, format}, diffOptions {enabled, format, context, maxDiffLines}.";
+pub const EXPECTATION_KEYS: &str = "What to return; omitted keys keep defaults: includeSnapshot, includeConsole, includeTabs, includeCode, includeDownloads; snapshotOptions {selector, maxLength, format, diff}, consoleOptions {levels, maxMessages, patterns}, imageOptions {quality, maxWidth, maxHeight, format}, diffOptions {enabled, format, context, maxDiffLines}.";
 
 /// The input schema of `T`, made compact: definitions inlined, no titles,
 /// formats or `null` alternatives, and the shared expectation schema.

@@ -124,17 +124,25 @@ fn schemas_are_compact_and_share_the_expectation() {
             "{}: {s}",
             t.name
         );
-        // Their answer is the result alone (a search, one request): a
-        // snapshot beside it would defeat them, and the catalog stays
-        // within @playwright/mcp's tokens (docs/DECISIONS.md D51).
-        let without = [
-            "browser_close",
-            "browser_batch_execute",
-            "browser_find",
-            "browser_network_request",
-        ];
-        if !without.contains(&t.name) {
+        // Every tool but browser_close (docs/DECISIONS.md D22); a batch
+        // has its globalExpectation and per-step expectations instead.
+        if !["browser_close", "browser_batch_execute"].contains(&t.name) {
             assert!(s.contains(&expectation_schema().to_string()), "{}", t.name);
         }
+    }
+}
+
+#[test]
+fn find_and_one_request_take_an_expectation() {
+    let exp = json!({"includeConsole": true});
+    for (tool, a) in [
+        ("browser_find", json!({"text": "Save", "expectation": exp})),
+        (
+            "browser_network_request",
+            json!({"index": 1, "expectation": exp}),
+        ),
+    ] {
+        let p = parse(tool, args(a)).unwrap_or_else(|e| panic!("{tool}: {e}"));
+        assert_eq!(p.expectation.include_console, Some(true), "{tool}");
     }
 }

@@ -31,22 +31,23 @@
 //! `<iframe>` up to the tab before `Input.dispatchMouseEvent`, which goes
 //! to the tab's session.
 
-use std::collections::{HashMap, VecDeque};
+mod registry;
+
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 use serde_json::{Value, json};
 
+use self::registry::Child;
 use crate::browser::{Page, TabEvents};
 use crate::cdp::{Cdp, Listener};
 use crate::error::lock;
 
+pub use self::registry::{Frames, MAX_FRAME_DOCS, auto_attach_params};
+
 /// Bits of a qualified id that hold the backend node id.
 const FRAME_SHIFT: u32 = 32;
-/// Frame documents whose numbers a tab keeps; a ref into an older one
-/// reads as gone (`docs/LIMITS.md`).
-pub const MAX_FRAME_DOCS: usize = 1_024;
 /// Out-of-process frames nested deeper than this are shown as empty
 /// `iframe` nodes.
 pub const MAX_FRAME_DEPTH: usize = 16;
@@ -85,72 +86,6 @@ pub fn parse_ref(r: &str) -> Option<i64> {
     };
     let b = digits(rest).filter(|&b| b <= 0xffff_ffff)?;
     Some(qualify(frame, b))
-}
-
-/// An attached out-of-process frame.
-#[derive(Debug, Clone)]
-struct Child {
-    /// Its target id (= its frame id).
-    target: String,
-    session: String,
-    /// The session of the frame it is in.
-    parent: String,
-    /// Domains enabled and auto-attach asked on its session.
-    ready: bool,
-}
-
-/// A tab's out-of-process frames and the numbers of their documents.
-#[derive(Debug, Default)]
-pub struct Frames {
-    children: Vec<Child>,
-    /// `(session, loader id)` → frame number.
-    numbers: HashMap<(String, String), u32>,
-    /// Frame number → session, oldest first (for [`MAX_FRAME_DOCS`]).
-    sessions: VecDeque<(u32, String)>,
-    next: u32,
-}
-
-impl Frames {
-    /// The frame number of the document `loader` of `session`.
-    fn number(&mut self, session: &str, loader: &str) -> u32 {
-        let key = (session.to_owned(), loader.to_owned());
-        if let Some(&n) = self.numbers.get(&key) {
-            return n;
-        }
-        self.next += 1;
-        let n = self.next;
-        self.numbers.insert(key, n);
-        self.sessions.push_back((n, session.to_owned()));
-        while self.sessions.len() > MAX_FRAME_DOCS {
-            if let Some((old, _)) = self.sessions.pop_front() {
-                self.numbers.retain(|_, v| *v != old);
-            }
-        }
-        n
-    }
-
-    fn session_of(&self, frame: u32) -> Option<&str> {
-        self.sessions
-            .iter()
-            .find(|(n, _)| *n == frame)
-            .map(|(_, s)| s.as_str())
-    }
-
-    fn child(&self, session: &str) -> Option<&Child> {
-        self.children.iter().find(|c| c.session == session)
-    }
-}
-
-/// The CDP calls that set up a session of a tab or frame for the server:
-/// auto-attach to the out-of-process frames inside it (flat sessions, the
-/// frames run at once), iframes only.
-pub fn auto_attach_params() -> Value {
-    json!({
-        "autoAttach": true,
-        "waitForDebuggerOnStart": false,
-        "flatten": true,
-        "filter": [{ "type": "iframe" }, { "exclude": true }],
-    })
 }
 
 /// Handles a `Target.*` event of a tab's session or of one of its frames'
@@ -532,21 +467,5 @@ mod tests {
             page.tree().to_aria(),
             "- iframe [ref=e2]:\n  - button \"Pay\" [ref=f4e2]\n  - iframe [ref=f4e3]:\n    - button \"Verify\" [ref=f7e2]\n- button \"Buy\" [ref=e3]"
         );
-    }
-
-    #[test]
-    fn a_frame_document_keeps_its_number_and_a_new_one_gets_another() {
-        let mut f = Frames::default();
-        let a = f.number("s1", "L1");
-        assert_eq!(f.number("s1", "L1"), a);
-        let b = f.number("s1", "L2");
-        let c = f.number("s2", "L1");
-        assert!(a != b && b != c && a != c);
-        assert_eq!(f.session_of(b), Some("s1"));
-        for i in 0..MAX_FRAME_DOCS {
-            f.number("s3", &format!("x{i}"));
-        }
-        assert_eq!(f.session_of(a), None, "the oldest numbers are forgotten");
-        assert_ne!(f.number("s1", "L1"), a, "and never given again");
     }
 }
