@@ -264,5 +264,5 @@ test('the proxy tells what it is and what it takes', { skip: DIRECT && 'the prox
   assert.match(bad.stderr, /--max-stored-bytes must be a positive whole number of bytes, not lots/)
   const none = spawnSync(process.execPath, [PROXY], { encoding: 'utf8' })
   assert.equal(none.status, 2)
-  assert.match(none.stderr, /no upstream command; put it after --/)
+  assert.match(none.stderr, /no upstream command; give it after the options/)
 })
