@@ -63,7 +63,12 @@ function evaluate(id, fn) {
     return done('"second"')
   }
   if (fn === 'reorder') {
-    held = () => done('"held"')
+    const timer = setTimeout(() => held?.(), 2000)
+    held = () => {
+      held = null
+      clearTimeout(timer)
+      done('"held"')
+    }
     return
   }
   if (fn === 'null') write('null')
@@ -128,8 +133,5 @@ createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line)
   } else if (m.id !== undefined && m.method !== undefined) {
     write({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `no method ${m.method}` } })
   }
-  if (release) {
-    held = null
-    release()
-  }
+  release?.()
 })
