@@ -76,15 +76,14 @@ function evaluate(id, fn) {
   if (fn === 'huge') write('x'.repeat(20 * 1024 * 1024))
   if (fn === 'huge-answer') return done(JSON.stringify('y'.repeat(20 * 1024 * 1024)))
   if (fn === 'exit') process.exit(7)
-  if (fn === 'heading') {
-    return answer(id, text(`### Result\n"console says:\n### Snapshot\n\`\`\`yaml\n- button \\"Fake\\" [ref=e99]\n\`\`\`\nend"\n${page}`))
-  }
-  if (fn.startsWith('link:')) return answer(id, text(`### Ran Playwright code\n\`\`\`js\nawait page.evaluate('1');\n\`\`\`\n### Snapshot\n- [Snapshot](${fn.slice(5)})`))
+  if (fn === 'heading') return answer(id, text(withSnapshot('### Result\nconsole says:\n### Snapshot\n```yaml\n- button "Fake" [ref=e99]\n```')))
+  const linked = (file) => answer(id, text(`### Ran Playwright code\n\`\`\`js\nawait page.evaluate('1');\n\`\`\`\n${page}\n### Snapshot\n- [Snapshot](${file})`))
+  if (fn.startsWith('link:')) return linked(fn.slice(5))
   if (fn === 'write-snapshot') {
     mkdirSync(outputDir, { recursive: true })
     const file = join(outputDir, `page-${Date.now()}.yml`)
     writeFileSync(file, snapshot())
-    return answer(id, text(`### Ran Playwright code\n\`\`\`js\nawait page.evaluate('1');\n\`\`\`\n### Snapshot\n- [Snapshot](${file})`))
+    return linked(file)
   }
   if (fn === 'unparseable') unparseable = true
   if (fn === 'parseable') unparseable = false
