@@ -8,7 +8,7 @@
 // upstream command, as with `env` and `npx` (the MCP Inspector's CLI drops
 // a `--`).
 // The upstream runs as a child process; both sides speak MCP over stdio
-// (one JSON-RPC message per line), and withResponseDiff (mcp.js) sits
+// (one JSON-RPC message per line), and withResponseDiff (mcp/) sits
 // between them. An upstream that cannot start or exits answers every
 // request with an MCP error naming the command and its exit status or
 // stderr, never a hang.
@@ -136,9 +136,22 @@ function upstreamSnapshotMode(args, env) {
   return upstreamFlag(args, '--snapshot-mode') ?? env.PLAYWRIGHT_MCP_SNAPSHOT_MODE
 }
 
-/** The upstream's output directory (@playwright/mcp's --output-dir), if it names one. */
+/**
+ * The upstream's output directory, if it names one: @playwright/mcp's
+ * --output-dir, its environment, or `outputDir` in its --config file.
+ */
 function upstreamOutputDir(args, env) {
-  return upstreamFlag(args, '--output-dir') ?? env.PLAYWRIGHT_MCP_OUTPUT_DIR
+  const flag = upstreamFlag(args, '--output-dir') ?? env.PLAYWRIGHT_MCP_OUTPUT_DIR
+  if (flag !== undefined) return flag
+  const config = upstreamFlag(args, '--config') ?? env.PLAYWRIGHT_MCP_CONFIG
+  if (config === undefined) return undefined
+  try {
+    const dir = JSON.parse(require('node:fs').readFileSync(config, 'utf8'))?.outputDir
+    return typeof dir === 'string' ? dir : undefined
+  } catch {
+    // Not a JSON file we can read: the default directories.
+    return undefined
+  }
 }
 
 /** A JSON-RPC message: an object (not null, not an array). */
