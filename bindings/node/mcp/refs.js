@@ -1,15 +1,15 @@
-// Ref translation, in one place: the carrier key of a tab's page, the
-// views kept per page, and the agent's (carried) ref → Playwright's
-// current ref for the arguments of a call. When the core's carrier offers
-// `sourceRef`, `carrierKey` and `PAGE_VIEWS` (issue 41), only this module
-// changes.
+// Ref translation for the arguments of a call: the agent's (carried) ref
+// → Playwright's current ref. The mapping itself, the carrier key and the
+// views kept per page are the core's (RefCarrier.sourceRef, carrierKey,
+// PAGE_VIEWS); this module only applies them to a call's arguments.
 'use strict'
+const rd = require('../index.js')
 const { visit } = require('./schema.js')
 
 /** A ref as the agent writes it: `e12`, or `f1e3` inside a frame. */
 const REF = /^(?:f\d+)?e\d+$/
 /** As many views per page as our server keeps (a row paged away and back keeps its ref). */
-const VIEWS_PER_KEY = 16
+const VIEWS_PER_KEY = rd.PAGE_VIEWS
 /** Playwright's error for a ref its last snapshot does not have. */
 const NOT_FOUND = /\bRef (\S+) not found in the current page snapshot\b/
 /** Playwright's words for that error, for a ref the wrapper knows is gone. */
@@ -20,50 +20,44 @@ const notFound = (ref) => `### Error\nError: Ref ${ref} not found in the current
  * server files a document, so a page seen before (back, a return visit)
  * gets its refs back from its own views.
  */
-const carrierKey = (tabKey, url) => `${tabKey}\u001f${url.split('#')[0]}`
+const carrierKey = (tabKey, url) => rd.carrierKey(tabKey, url)
 
-/** The refs of a tab's last carried snapshot, both ways. */
+/**
+ * Playwright's ref → the agent's, from the tab's last carry: for the refs
+ * in browser_find's matches (the carry's own output, not a second map).
+ */
 class RefMap {
   constructor() {
-    /** Agent's ref → Playwright's ref. */
-    this.toSource = new Map()
-    /** Playwright's ref → agent's ref. */
     this.toAgent = new Map()
   }
 
   clear() {
-    this.toSource.clear()
     this.toAgent.clear()
   }
 
-  /** Records a carry's mapping (Playwright's id → agent's ref); `whole`: a full snapshot. */
+  /** Records a carry's refs (Playwright's id → agent's ref); `whole`: a full snapshot. */
   learn(refs, whole) {
     if (whole) this.clear()
-    for (const [pw, agent] of Object.entries(refs)) {
-      const old = this.toAgent.get(pw)
-      if (old !== undefined) this.toSource.delete(old)
-      this.toSource.set(agent, pw)
-      this.toAgent.set(pw, agent)
-    }
+    for (const [pw, agent] of Object.entries(refs)) this.toAgent.set(pw, agent)
   }
 }
 
 /**
- * Playwright's ref for the agent's `ref` on `tab`, or undefined. A tab
- * whose last snapshot was shown as Playwright wrote it (tab.raw) takes
- * Playwright's refs as they are.
+ * Playwright's ref for the agent's `ref` on `tab`, or undefined: the
+ * core's answer for the tab's page. A tab whose last snapshot was shown as
+ * Playwright wrote it (tab.raw) takes Playwright's refs as they are.
  */
-function sourceRef(tab, ref) {
+function sourceRef(carrier, tab, ref) {
   if (!tab) return undefined
   if (tab.raw) return ref
-  return tab.refs.toSource.get(ref)
+  return carrier.sourceRef(tab.page(), ref) ?? undefined
 }
 
 /**
  * The arguments with the agent's refs replaced by Playwright's, the refs
  * the tab does not know, and Playwright's ref → agent's ref.
  */
-function translate(args, paths, tab) {
+function translate(args, paths, tab, carrier) {
   const out = structuredClone(args)
   const missing = []
   const used = new Map()
@@ -71,7 +65,7 @@ function translate(args, paths, tab) {
     visit(out, p, (holder, key) => {
       const v = holder[key]
       if (typeof v !== 'string' || !REF.test(v)) return
-      const pw = sourceRef(tab, v)
+      const pw = sourceRef(carrier, tab, v)
       if (pw === undefined) missing.push(v)
       else {
         holder[key] = pw

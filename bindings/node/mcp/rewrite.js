@@ -74,7 +74,8 @@ class Rewriter {
     try {
       tab.refs.learn(this.s.carrier.carry(tab.page(), aria.text).refs, true)
     } catch (e) {
-      // Unread: no ref of this tab is translated through an old map.
+      // Unread: no ref of this tab is translated through an old view.
+      this.s.carrier.clear(tab.page())
       tab.refs.clear()
       this.s.warn(`could not read a snapshot (${e?.message ?? e}); this tab's refs are unknown until it is read again`)
     }

@@ -269,10 +269,10 @@ class ResponseDiffTransport {
         return await this.#answer(message, slot, { result: { content: [{ type: 'text', text: r.text }], isError: true } })
       }
       const paths = this.#paths.get(name) ?? KNOWN_PATHS
-      let t = refs.translate(args, paths, this.#tabs.tab)
+      let t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
       if (t.missing.length) {
         await refresh()
-        t = refs.translate(args, paths, this.#tabs.tab)
+        t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
       }
       if (slot.cancelled) return
       if (t.missing.length) return await this.#answer(message, slot, refs.gone(t.missing[0]))
@@ -283,7 +283,7 @@ class ResponseDiffTransport {
       const stale = refs.staleRef(reply, t)
       if (stale !== null) {
         await refresh()
-        t = refs.translate(args, paths, this.#tabs.tab)
+        t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
         if (slot.cancelled) return
         if (t.missing.length) return await this.#answer(message, slot, refs.gone(t.missing[0]))
         reply = await forward(name, t.args, message)

@@ -31,7 +31,7 @@ test('rekey forgets what a tab carried and showed', () => {
   tab.refs.learn({ e1: 'e1' }, true)
   tab.rekey(carrier, detector)
   assert.equal(tab.key, 'w/tab1.1')
-  assert.equal(tab.refs.toSource.size, 0)
+  assert.equal(tab.refs.toAgent.size, 0)
   assert.equal(carrier.clear(page), false)
   assert.notEqual(tab.page(), page)
 })
