@@ -53,6 +53,25 @@ test('a cancelled call ends its slot; the cancel goes upstream under its own id;
   assert.deepEqual(s.toClient.map((m) => m.id), ['init', 2])
 })
 
+test('a cancelled call still waiting behind another never reaches the server; progress maps to the client id', async () => {
+  const sent = []
+  const s = await setup({}, (m) => sent.push(m))
+  s.fromClient({ ...call(1, 'browser_wait_for', { time: 60 }), params: { name: 'browser_wait_for', arguments: { time: 60 }, _meta: { progressToken: 'p' } } })
+  s.fromClient(call(2, 'browser_click', { target: 'e1' }))
+  await s.settle()
+  s.fromClient({ method: 'notifications/cancelled', params: { requestId: 2 } })
+  const own = sent.find((m) => m.method === 'tools/call').id
+  assert.equal(sent.find((m) => m.method === 'tools/call').params._meta.progressToken, 'p')
+  const seen = []
+  s.inner.send = async (m, o) => void seen.push([m, o])
+  await s.w.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } }, { relatedRequestId: own })
+  assert.equal(seen[0][1].relatedRequestId, 1)
+  await s.w.send({ jsonrpc: '2.0', id: own, result: { content: [{ type: 'text', text: '### Result\nok' }] } })
+  for (let i = 0; i < 5; i++) await s.settle()
+  assert.deepEqual(sent.filter((m) => m.method === 'tools/call').map((m) => m.params.name), ['browser_wait_for'])
+  assert.deepEqual(seen.slice(1).map(([m]) => m.id), [1])
+})
+
 test('past callTimeoutMs the client gets an error naming the tool and the limit', async () => {
   const s = await setup({ callTimeoutMs: 30 })
   s.fromClient(call(1, 'browser_wait_for', { time: 60 }))
