@@ -12,6 +12,9 @@ const { tabLines } = require('./tabs.js')
 const RAW_NOTE =
   'Note: response-diff could not read this snapshot; the refs above are the browser\'s own, and refs from earlier answers on this tab no longer apply.'
 
+/** The same, for a linked snapshot file the wrapper did not read. */
+const RAW_LINK_NOTE = "Note: response-diff did not read this snapshot file; the refs in it are the browser's own, and refs from earlier answers on this tab no longer apply."
+
 class Rewriter {
   /**
    * `s`: the session ({ tabs, carrier, detector, defaults, files, headings(),
@@ -140,21 +143,20 @@ class Rewriter {
   snapshot(name, args, layers, piece, modal) {
     const s = this.s
     const snap = this.snapshotText(piece.body)
-    // JSON, an unread link, or the empty snapshot of a page under a
-    // dialog: Playwright's own text.
-    if (snap === null || snap.text === null || (modal && snap.text.trim() === '')) return piece
+    // JSON, or the empty snapshot of a page under a dialog: Playwright's
+    // own text.
+    if (snap === null || (snap.text !== null && modal && snap.text.trim() === '')) return piece
     const tab = s.tabs.ensure()
+    // A link not read (outside the output directory, missing): the agent
+    // may read the browser's refs there, so they are what refs mean now.
+    if (snap.text === null) return this.raw(tab, piece, RAW_LINK_NOTE)
     const partial = name === 'browser_snapshot' && (args.target !== undefined || args.depth !== undefined)
     let carry
     try {
       carry = s.carrier.carry(tab.page(), snap.text)
     } catch (e) {
-      // The agent sees Playwright's refs: from now on a ref on this tab is
-      // Playwright's, until a snapshot is carried again.
       s.warn(`could not read a snapshot (${e?.message ?? e}): its refs are passed on as the browser wrote them`)
-      tab.rekey(s.carrier, s.detector)
-      tab.raw = true
-      return replaced(piece, `${piece.raw.replace(/\n+$/, '')}\n${RAW_NOTE}`)
+      return this.raw(tab, piece, RAW_NOTE)
     }
     if (!partial) tab.raw = false
     tab.refs.learn(carry.refs, !partial)
@@ -180,6 +182,17 @@ class Rewriter {
   }
 
   /**
+   * The agent sees Playwright's refs: from now on a ref on this tab is
+   * Playwright's, until a snapshot is carried again. The section as
+   * written, with `note` under it.
+   */
+  raw(tab, piece, note) {
+    tab.rekey(this.s.carrier, this.s.detector)
+    tab.raw = true
+    return replaced(piece, `${piece.raw.replace(/\n+$/, '')}\n${note}`)
+  }
+
+  /**
    * browser_find's matches, with the refs the agent knows. Matches the
    * last snapshot did not show get their refs from a fresh one.
    */
@@ -194,4 +207,4 @@ class Rewriter {
   }
 }
 
-module.exports = { Rewriter, RAW_NOTE }
+module.exports = { Rewriter, RAW_NOTE, RAW_LINK_NOTE }

@@ -250,11 +250,15 @@ test('snapshot links are read only inside the output directory; others pass thro
     for (const [id, file, why] of cases) {
       s.call(id, 'browser_evaluate', { function: `link:${file}`, expectation: { diffOptions: { enabled: false } } })
       const t = text(await s.answer(id))
-      assert.match(t, new RegExp(`### Snapshot\\n- \\[Snapshot\\]\\(${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\)$`))
+      assert.match(t, new RegExp(`### Snapshot\\n- \\[Snapshot\\]\\(${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\)\\nNote: response-diff did not read this snapshot file; the refs in it are the browser's own`))
       await s.logged(why)
     }
     assert.equal(readFileSync(outside, 'utf8'), original)
     assert.ok(!existsSync(join(s.dir, 'missing.yml')))
+    // Refs now mean the browser's own: e3 goes upstream as e3.
+    s.call(6, 'browser_click', { target: 'e3' })
+    await s.answer(6)
+    assert.equal((await s.stats(7)).calls.filter((c) => c.name === 'browser_click').at(-1).args.target, 'e3')
   }))
 
 test('a snapshot the core cannot read: one line says so, and later refs mean what the agent was shown', { skip }, () =>
