@@ -300,6 +300,17 @@ rd_status rd_ref_carrier_carry(const rd_ref_carrier *carrier,
                                size_t snapshot_len,
                                char **result_out);
 
+// The page's own ref (the host's node id) that `carried_ref`, as the agent
+// was shown it, names in the latest view of `key`. `*source_out` is that
+// id (free with [`rd_string_free`]), or NULL when that view did not show
+// the ref.
+rd_status rd_ref_carrier_source_ref(const rd_ref_carrier *carrier,
+                                    const char *key,
+                                    size_t key_len,
+                                    const char *carried_ref,
+                                    size_t carried_ref_len,
+                                    char **source_out);
+
 // Forgets `key` (its views and the refs it handed out).
 // `*removed_out` (may be NULL) says whether it was kept.
 rd_status rd_ref_carrier_clear(const rd_ref_carrier *carrier,

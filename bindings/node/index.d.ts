@@ -147,6 +147,12 @@ export declare class RefCarrier {
    * elements, and records it as the newest view.
    */
   carry(key: string, snapshot: string): RefCarry
+  /**
+   * The page's own ref (the host's node id) that the ref `carriedRef`,
+   * as the agent was shown it, names in the latest view of `key`; null
+   * when that view did not show it. What a host acts on.
+   */
+  sourceRef(key: string, carriedRef: string): string | null
   /** Forgets `key`; returns whether it was kept. */
   clear(key: string): boolean
   /** Bytes charged against `maxStoredBytes`. */
@@ -242,6 +248,12 @@ export interface Bounds {
   /** Height. */
   height: number
 }
+
+/**
+ * The carrier key of a tab's page: the tab, U+001F, and the URL without
+ * its fragment, so a page seen before in the tab gets its refs back.
+ */
+export declare function carrierKey(tab: string, url: string): string
 
 /**
  * Carries refs without a store: `previous` are the earlier snapshots as
@@ -640,6 +652,12 @@ export declare function mergeExpectation(tool: string, layers?: Expectation[]): 
 
 /** The highest reported severity of a comparison, `clean` if none. */
 export type OverallSeverity = 'clean' | 'info' | 'warning' | 'error'
+
+/**
+ * Views per page a host of a browser page keeps (`viewsPerKey`): the
+ * server's number, for `new RefCarrier({ viewsPerKey: PAGE_VIEWS })`.
+ */
+export declare const PAGE_VIEWS: number
 
 /** URL and title of the current page. */
 export interface PageState {

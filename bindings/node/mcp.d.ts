@@ -26,8 +26,9 @@ export interface ResponseDiffOptions {
   expectation?: Expectation
   /**
    * The detector keeping what this session last saw of each tab (default:
-   * a new one per wrapper). Pass one shared by several wrappers only with
-   * care: history stays apart by key, the cap is shared.
+   * a new one per wrapper). Several wrappers may share one: each keys its
+   * tabs under a prefix of its own, so histories stay apart; the cap is
+   * shared.
    */
   detector?: ResponseDiffDetector
   /**
@@ -45,6 +46,28 @@ export interface ResponseDiffOptions {
    * client announced no root (default `process.cwd()`).
    */
   cwd?: string
+  /**
+   * The server's output directory (@playwright/mcp's `outputDir` /
+   * `--output-dir`), relative to `cwd`. A linked snapshot is read (and
+   * its carried refs written back) only when its real path is inside it;
+   * any other link passes through untouched, with a warning. Default: as
+   * @playwright/mcp 0.0.83 decides it, `.playwright-mcp` in the client's
+   * root or in `cwd`, else in `os.tmpdir()`.
+   */
+  outputDir?: string
+  /**
+   * Longest wait in ms for the server's answer to one call (default
+   * 300000, well above Playwright's own timeouts; `Infinity` for none).
+   * Past it the call is cancelled upstream and the client gets an error
+   * (code -32001) naming the tool and the limit; the session goes on.
+   */
+  callTimeoutMs?: number
+  /**
+   * Called with a one-line note: an upstream version whose layout the
+   * wrapper does not read (once), a snapshot link not read, a snapshot
+   * the core could not read. Default: a line on stderr.
+   */
+  onWarning?: (message: string) => void
   /**
    * Called after each tools/call with its time: in all (`totalMs`, from
    * taking the call up to sending its answer), the server's answer to the
@@ -73,6 +96,13 @@ export interface ResponseDiffOptions {
  * section and every other message passes through as the server wrote it.
  * Every tool gains an `expectation` argument, removed before the call goes
  * on. One wrapper is one MCP session: its history is its own.
+ *
+ * Every client request is answered once: a cancelled call
+ * (`notifications/cancelled`) ends at once and is answered with nothing,
+ * as MCP says; a call past `callTimeoutMs` gets an error. The wrapper's
+ * own requests use ids no client uses. Answers are read only for the
+ * upstream versions in {@link KNOWN_VERSIONS} (by the initialize answer's
+ * `serverInfo.version`); another version's pass through untouched.
  */
 export declare function withResponseDiff<T extends McpTransport>(transport: T, options?: ResponseDiffOptions): McpTransport
 
@@ -81,3 +111,12 @@ export declare const PLAYWRIGHT_TOOLS: ReadonlySet<string>
 
 /** The description of the `expectation` argument in the served catalog. */
 export declare const EXPECTATION_DESCRIPTION: string
+
+/**
+ * The `serverInfo.version`s whose answers the wrapper reads: @playwright/mcp
+ * 0.0.83 reports its playwright-core's, `1.64.0-alpha-1790635538000`.
+ */
+export declare const KNOWN_VERSIONS: readonly string[]
+
+/** The default of `callTimeoutMs`: 5 minutes. */
+export declare const DEFAULT_CALL_TIMEOUT_MS: number

@@ -2,10 +2,13 @@
 // response-diff-proxy: @playwright/mcp (or any command that speaks MCP over
 // stdio) behind response diffs, in front of its command line:
 //
-//   response-diff-proxy [OPTIONS] -- npx @playwright/mcp@latest --headless
+//   response-diff-proxy [OPTIONS] [--] npx @playwright/mcp@latest --headless
 //
+// The first argument that is not one of the proxy's options starts the
+// upstream command, as with `env` and `npx` (the MCP Inspector's CLI drops
+// a `--`).
 // The upstream runs as a child process; both sides speak MCP over stdio
-// (one JSON-RPC message per line), and withResponseDiff (mcp.js) sits
+// (one JSON-RPC message per line), and withResponseDiff (mcp/) sits
 // between them. An upstream that cannot start or exits answers every
 // request with an MCP error naming the command and its exit status or
 // stderr, never a hang.
@@ -19,7 +22,7 @@ const { spawn } = require('node:child_process')
 const readline = require('node:readline')
 const { withResponseDiff } = require('./mcp.js')
 
-const USAGE = `Usage: response-diff-proxy [OPTIONS] -- <command> [args…]
+const USAGE = `Usage: response-diff-proxy [OPTIONS] [--] <command> [args…]
 
 Runs <command> (an MCP server over stdio, e.g. npx @playwright/mcp@latest
 --headless) and serves it over stdio with response diffs: snapshots come as
@@ -33,6 +36,9 @@ Options:
                                 each (default 10 MiB and 8 MiB)
   --snapshot-mode <mode>        the upstream's snapshot mode when it is not on
                                 its command line; "none" passes everything through
+  --call-timeout-ms <n>         longest wait for the upstream's answer to one
+                                tool call before the client gets an error
+                                (default 300000)
   --timing                      a line on stderr per tool call: the proxy's own
                                 time and the call's in all
   -h, --help                    this text
@@ -49,18 +55,27 @@ class Tail {
   }
 }
 
+/**
+ * The proxy's options, then the upstream command: after `--`, or from the
+ * first argument that is not an option of the proxy.
+ */
 function parseArgs(argv) {
-  const split = argv.indexOf('--')
-  const own = split < 0 ? argv : argv.slice(0, split)
-  const command = split < 0 ? [] : argv.slice(split + 1)
-  const opts = { command }
-  for (let i = 0; i < own.length; i++) {
-    const a = own[i]
+  const opts = { command: [] }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') {
+      opts.command = argv.slice(i + 1)
+      break
+    }
+    if (!a.startsWith('-')) {
+      opts.command = argv.slice(i)
+      break
+    }
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined]
     const value = () => {
       if (inline !== undefined) return inline
-      if (i + 1 >= own.length) throw new Error(`${flag} needs a value`)
-      return own[++i]
+      if (i + 1 >= argv.length) throw new Error(`${flag} needs a value`)
+      return argv[++i]
     }
     switch (flag) {
       case '-h':
@@ -90,24 +105,57 @@ function parseArgs(argv) {
       case '--snapshot-mode':
         opts.snapshotMode = value()
         break
+      case '--call-timeout-ms': {
+        const v = value()
+        const n = Number(v)
+        if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--call-timeout-ms must be a positive whole number of milliseconds, not ${v}`)
+        opts.callTimeoutMs = n
+        break
+      }
       case '--timing':
         opts.timing = true
         break
       default:
-        throw new Error(`unknown option ${a}${split < 0 ? ' (put the upstream command after --)' : ''}`)
+        throw new Error(`unknown option ${a} (the upstream command starts at the first argument that is not an option, or after --)`)
     }
   }
   return opts
 }
 
+/** The value of the upstream's own flag `name`, from its arguments. */
+function upstreamFlag(args, name) {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === name) return args[i + 1]
+    if (args[i].startsWith(`${name}=`)) return args[i].slice(name.length + 1)
+  }
+  return undefined
+}
+
 /** The upstream's snapshot mode, from its own flags or environment. */
 function upstreamSnapshotMode(args, env) {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--snapshot-mode') return args[i + 1]
-    if (args[i].startsWith('--snapshot-mode=')) return args[i].slice('--snapshot-mode='.length)
-  }
-  return env.PLAYWRIGHT_MCP_SNAPSHOT_MODE
+  return upstreamFlag(args, '--snapshot-mode') ?? env.PLAYWRIGHT_MCP_SNAPSHOT_MODE
 }
+
+/**
+ * The upstream's output directory, if it names one: @playwright/mcp's
+ * --output-dir, its environment, or `outputDir` in its --config file.
+ */
+function upstreamOutputDir(args, env) {
+  const flag = upstreamFlag(args, '--output-dir') ?? env.PLAYWRIGHT_MCP_OUTPUT_DIR
+  if (flag !== undefined) return flag
+  const config = upstreamFlag(args, '--config') ?? env.PLAYWRIGHT_MCP_CONFIG
+  if (config === undefined) return undefined
+  try {
+    const dir = JSON.parse(require('node:fs').readFileSync(config, 'utf8'))?.outputDir
+    return typeof dir === 'string' ? dir : undefined
+  } catch {
+    // Not a JSON file we can read: the default directories.
+    return undefined
+  }
+}
+
+/** A JSON-RPC message: an object (not null, not an array). */
+const isMessage = (m) => m !== null && typeof m === 'object' && !Array.isArray(m)
 
 const quote = (parts) => parts.map((p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : JSON.stringify(p))).join(' ')
 
@@ -128,12 +176,14 @@ function main() {
     return
   }
   if (!opts.command.length) {
-    process.stderr.write(`response-diff-proxy: no upstream command; put it after --\n\n${USAGE}\n`)
+    process.stderr.write(`response-diff-proxy: no upstream command; give it after the options (or after --)\n\n${USAGE}\n`)
     process.exit(2)
   }
   const [cmd, ...cmdArgs] = opts.command
   const shown = quote(opts.command)
   const snapshotMode = opts.snapshotMode ?? upstreamSnapshotMode(cmdArgs, process.env)
+  const outputDir = upstreamOutputDir(cmdArgs, process.env)
+  const note = (text) => process.stderr.write(`response-diff-proxy: ${text}\n`)
 
   // The client side: our stdin and stdout.
   const client = {
@@ -149,6 +199,10 @@ function main() {
           message = JSON.parse(line)
         } catch (e) {
           writeOut({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `response-diff-proxy: not a JSON-RPC message (${e.message})` } })
+          return
+        }
+        if (!isMessage(message)) {
+          writeOut({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `response-diff-proxy: a JSON-RPC message is an object, not ${JSON.stringify(message).slice(0, 80)}` } })
           return
         }
         this.onmessage?.(message)
@@ -170,6 +224,9 @@ function main() {
     ...(opts.expectation !== undefined ? { expectation: opts.expectation } : {}),
     ...(opts.maxStoredBytes !== undefined ? { maxStoredBytes: opts.maxStoredBytes } : {}),
     ...(snapshotMode !== undefined ? { snapshotMode } : {}),
+    ...(outputDir !== undefined ? { outputDir } : {}),
+    ...(opts.callTimeoutMs !== undefined ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    onWarning: note,
     ...(opts.timing
       ? {
           onTiming: (t) =>
@@ -194,8 +251,9 @@ function main() {
     const tail = stderr.text.trim()
     dead = `response-diff-proxy: the upstream MCP server \`${shown}\` ${reason}${tail ? `; its stderr ended with:\n${tail.split('\n').slice(-20).join('\n')}` : ''}`
     process.stderr.write(`${dead}\n`)
-    for (const id of waiting) wrapped.send(upstreamError(id))
+    const ids = [...waiting]
     waiting.clear()
+    for (const id of ids) wrapped.send(upstreamError(id))
   }
   child.on('error', (e) => die(`could not start: ${e.message}`))
   child.on('exit', (code, signal) => {
@@ -209,11 +267,21 @@ function main() {
     try {
       message = JSON.parse(line)
     } catch {
-      process.stderr.write(`response-diff-proxy: the upstream wrote a line that is not JSON: ${line.slice(0, 200)}\n`)
+      note(`the upstream wrote a line that is not JSON (${line.length} characters): ${line.slice(0, 200)}`)
       return
     }
-    if (message.id !== undefined && message.method === undefined) waiting.delete(message.id)
-    wrapped.send(message)
+    if (!isMessage(message)) {
+      note(`the upstream wrote JSON that is not a message: ${line.slice(0, 200)}`)
+      return
+    }
+    if (message.id !== undefined && message.method === undefined) {
+      // An answer to nothing asked, or a second answer: the client has one.
+      if (!waiting.delete(message.id)) {
+        note(`the upstream answered request ${JSON.stringify(message.id)}, which is not waiting for an answer; dropped`)
+        return
+      }
+    }
+    wrapped.send(message).catch((e) => note(`could not pass a message on: ${e?.message ?? e}`))
   })
 
   wrapped.onmessage = (message) => {
@@ -223,6 +291,8 @@ function main() {
       return
     }
     if (request) waiting.add(message.id)
+    // A cancelled request gets no answer (MCP): none is waited for.
+    if (message.method === 'notifications/cancelled') waiting.delete(message.params?.requestId)
     child.stdin.write(`${JSON.stringify(message)}\n`)
   }
   wrapped.onclose = () => {
@@ -239,4 +309,4 @@ function main() {
 
 if (require.main === module) main()
 
-module.exports = { parseArgs, upstreamSnapshotMode }
+module.exports = { parseArgs, upstreamSnapshotMode, upstreamOutputDir }

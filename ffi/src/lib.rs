@@ -715,6 +715,30 @@ pub unsafe extern "C" fn rd_ref_carrier_carry(
     })
 }
 
+/// The page's own ref (the host's node id) that `carried_ref`, as the agent
+/// was shown it, names in the latest view of `key`. `*source_out` is that
+/// id (free with [`rd_string_free`]), or NULL when that view did not show
+/// the ref.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rd_ref_carrier_source_ref(
+    carrier: *const rd_ref_carrier,
+    key: *const c_char,
+    key_len: usize,
+    carried_ref: *const c_char,
+    carried_ref_len: usize,
+    source_out: *mut *mut c_char,
+) -> rd_status {
+    ffi_boundary(|| {
+        let c = carrier_ref(carrier)?;
+        let key = unsafe { input_str(key, key_len, "key")? };
+        let carried = unsafe { input_str(carried_ref, carried_ref_len, "carried_ref")? };
+        match c.source_ref(key, carried) {
+            Some(id) => unsafe { out_string(source_out, id, "source_out") },
+            None => unsafe { write_out(source_out, std::ptr::null_mut(), "source_out") },
+        }
+    })
+}
+
 /// Forgets `key` (its views and the refs it handed out).
 /// `*removed_out` (may be NULL) says whether it was kept.
 #[unsafe(no_mangle)]

@@ -11,6 +11,7 @@
 // napi's string enums take the variant names JavaScript sees.
 #![allow(non_camel_case_types)]
 
+pub mod carry;
 pub mod compat;
 pub mod diff;
 pub mod error;

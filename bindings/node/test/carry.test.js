@@ -3,7 +3,8 @@
 'use strict'
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { RefCarrier, carryRefs, snapshotPatch, applySnapshotPatch, parseSnapshot } = require('..')
+const rd = require('..')
+const { RefCarrier, carryRefs, snapshotPatch, applySnapshotPatch, parseSnapshot } = rd
 
 // A cart rendered from scratch: every node id is new.
 const cart = (items, base) => [
@@ -111,4 +112,25 @@ test('moves across parents apply as the shared fixtures say (issue 37)', () => {
     assert.equal(applySnapshotPatch(c.old, c.patch, c.seen), c.new, c.name)
     assert.equal(applySnapshotPatch(c.old, c.oldStyle, c.seen), c.new, c.name)
   }
+})
+
+test('sourceRef: a carried ref names the node that now stands there', () => {
+  const c = new RefCarrier({ viewsPerKey: rd.PAGE_VIEWS })
+  const key = rd.carrierKey('tab1', 'http://127.0.0.1/cart#top')
+  assert.equal(key, 'tab1\u001fhttp://127.0.0.1/cart')
+  assert.equal(rd.carrierKey('tab1', 'http://127.0.0.1/cart'), key)
+  assert.equal(rd.PAGE_VIEWS, 16)
+  c.carry(key, cart(['Tea', 'Cake'], 1))
+  // Rebuilt from scratch: the agent keeps n3 for Tea's button, now node n23.
+  const r = c.carry(key, cart(['Tea', 'Cake'], 21))
+  assert.equal(r.refs.n23, 'n3')
+  assert.equal(c.sourceRef(key, 'n3'), 'n23')
+  assert.equal(c.sourceRef(key, 'n23'), null, 'a node id the agent never saw')
+  assert.equal(c.sourceRef('tab2\u001fhttp://127.0.0.1/cart', 'n3'), null)
+  // Cake's button leaves: its ref names nothing in the latest view.
+  c.carry(key, cart(['Tea'], 41))
+  assert.equal(c.sourceRef(key, 'n5'), null)
+  assert.equal(c.sourceRef(key, 'n3'), 'n43')
+  c.clear(key)
+  assert.equal(c.sourceRef(key, 'n3'), null)
 })

@@ -53,8 +53,8 @@ mod _native {
     #[pymodule_export]
     use tree::{
         PyElement, PyRefCarrier, PyRefCarry, PySinceRead, PySinceStore, PySnapshotPatch, PyTree,
-        PyTreeChange, PyTreeDiff, apply_snapshot_patch, carry_refs, parse_snapshot, snapshot_patch,
-        tree_diff,
+        PyTreeChange, PyTreeDiff, apply_snapshot_patch, carrier_key, carry_refs, parse_snapshot,
+        snapshot_patch, tree_diff,
     };
 
     #[pymodule_init]
@@ -88,6 +88,7 @@ mod _native {
             response_diff::diff::DEFAULT_MAX_INPUT_BYTES,
         )?;
         m.add("REBASE_SHARE", response_diff::response::REBASE_SHARE)?;
+        m.add("PAGE_VIEWS", response_diff::tree::PAGE_VIEWS)?;
         Ok(())
     }
 }

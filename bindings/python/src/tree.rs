@@ -596,6 +596,13 @@ impl PyRefCarrier {
         Ok(PyRefCarry { inner })
     }
 
+    /// The page's own ref (the host's node id) that `carried_ref`, as the
+    /// agent was shown it, names in the latest view of `key`; None when
+    /// that view did not show it.
+    fn source_ref(&self, key: PyBackedStr, carried_ref: PyBackedStr) -> Option<String> {
+        self.inner.source_ref(&key, &carried_ref)
+    }
+
     /// Forgets `key`; returns whether it was kept.
     fn clear(&self, key: PyBackedStr) -> bool {
         self.inner.clear(&key)
@@ -605,6 +612,13 @@ impl PyRefCarrier {
     fn memory_usage(&self) -> usize {
         self.inner.memory_usage()
     }
+}
+
+/// The carrier key of a tab's page: the tab, U+001F, and the URL without
+/// its fragment.
+#[pyfunction]
+pub fn carrier_key(tab: &str, url: &str) -> String {
+    core::carrier_key(tab, url)
 }
 
 /// Carries refs without a store: `previous` are the earlier snapshots as

@@ -157,3 +157,18 @@ def test_moves_across_parents_apply_as_the_shared_fixtures_say() -> None:
         assert p.moved == 1, case["name"]
         for patch in (case["patch"], case["oldStyle"]):
             assert rd.apply_snapshot_patch(case["old"], patch, case["seen"]) == case["new"], case["name"]
+
+
+def test_source_ref_names_the_node_that_now_stands_there() -> None:
+    c = rd.RefCarrier(views_per_key=rd.PAGE_VIEWS)
+    key = rd.carrier_key("tab1", "http://127.0.0.1/cart#top")
+    assert key == "tab1\x1fhttp://127.0.0.1/cart"
+    assert rd.PAGE_VIEWS == 16
+    c.carry(key, cart(["Tea", "Cake"], 1))
+    # Rebuilt from scratch: the agent keeps n3 for Tea's button, now node n23.
+    assert c.carry(key, cart(["Tea", "Cake"], 21)).ref_of("n23") == "n3"
+    assert c.source_ref(key, "n3") == "n23"
+    assert c.source_ref(key, "n23") is None  # never shown to the agent
+    c.carry(key, cart(["Tea"], 41))
+    assert c.source_ref(key, "n5") is None  # Cake's button left
+    assert c.source_ref("tab2\x1fhttp://127.0.0.1/cart", "n3") is None

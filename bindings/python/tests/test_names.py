@@ -153,7 +153,8 @@ def core_module(name):
         return single.read_text()
     folder = CORE / name
     if (folder / "mod.rs").exists():
-        return "\n".join(f.read_text() for f in sorted(folder.glob("*.rs")))
+        # Submodules too: a module split by job (tree/carry/) keeps its names.
+        return "\n".join(f.read_text() for f in sorted(folder.rglob("*.rs")))
     return ""
 
 

@@ -24,6 +24,13 @@ int main(void) {
   CHECK_CONTAINS(out, "\"refs\":{\"n7\":\"n1\",\"n8\":\"n2\",\"n9\":\"n3\",\"n10\":\"n10\"}");
   CHECK_CONTAINS(out, "\"carried\":3,\"fresh\":1");
   rd_string_free(&out);
+  /* The agent's n2 is node n8 now; n8 was never shown. */
+  char *source = NULL;
+  CHECK_STATUS(rd_ref_carrier_source_ref(carrier, S("tab"), S("n2"), &source), RD_OK);
+  CHECK(source && strcmp(source, "n8") == 0);
+  rd_string_free(&source);
+  CHECK_STATUS(rd_ref_carrier_source_ref(carrier, S("tab"), S("n8"), &source), RD_OK);
+  CHECK(source == NULL);
 
   size_t used = 0;
   CHECK_STATUS(rd_ref_carrier_memory_usage(carrier, &used), RD_OK);

@@ -16,7 +16,7 @@ import { applySnapshotPatch } from '@x/response-diff'
 const require = createRequire(import.meta.url)
 export const here = dirname(fileURLToPath(import.meta.url))
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
-export const PROXY = join(dirname(require.resolve('@x/response-diff/package.json')), 'proxy.js')
+export const PROXY = process.env.RD_PROXY_JS || join(dirname(require.resolve('@x/response-diff/package.json')), 'proxy.js')
 export const PLAYWRIGHT_CLI = join(dirname(require.resolve('@playwright/mcp/package.json')), 'cli.js')
 export const DIRECT = process.env.RD_PROXY_OFF === '1'
 

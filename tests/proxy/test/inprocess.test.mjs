@@ -35,7 +35,8 @@ document.getElementById('add').onclick = () => { n++; render() }
 render()
 </script>`
 
-const wrap = (t) => (DIRECT ? t : withResponseDiff(t))
+// The wrapper reads snapshot files only inside the server's output directory.
+const wrap = (t, outputDir, options = {}) => (DIRECT ? t : withResponseDiff(t, { outputDir, ...options }))
 
 let site
 let dir
@@ -53,13 +54,16 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** A @playwright/mcp server on its own context of the shared browser. */
-const connection = () => createConnection({ outputDir: join(dir, randomUUID()) }, () => browser.newContext())
+/** A @playwright/mcp server on its own context of the shared browser, and its output directory. */
+async function connection() {
+  const outputDir = join(dir, randomUUID())
+  return { server: await createConnection({ outputDir }, () => browser.newContext()), outputDir }
+}
 
-async function inMemory(wrapped) {
-  const server = await connection()
+async function inMemory(wrapped, options) {
+  const { server, outputDir } = await connection()
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await server.connect(wrapped ? wrap(serverSide) : serverSide)
+  await server.connect(wrapped ? wrap(serverSide, outputDir, options) : serverSide)
   const client = new Client({ name: 'in-process', version: '1.0.0' })
   await client.connect(clientSide)
   return {
@@ -90,6 +94,26 @@ test('withResponseDiff on createConnection(): patches, carried refs, the expecta
   }
 })
 
+test('two wrappers given one detector keep their histories apart', { skip: DIRECT && 'the wrapper itself' }, async () => {
+  const { ResponseDiffDetector } = await import('@x/response-diff')
+  const detector = new ResponseDiffDetector()
+  const a = await inMemory(true, { detector })
+  const b = await inMemory(true, { detector })
+  try {
+    const va = new View()
+    const vb = new View()
+    assert.equal(va.read((await call(a.client, 'browser_navigate', { url: `${site.origin}/` })).text), 'full')
+    // B has seen nothing: the same page, in the same tab position, is new to it.
+    assert.equal(vb.read((await call(b.client, 'browser_navigate', { url: `${site.origin}/` })).text), 'full')
+    assert.equal(vb.read((await call(b.client, 'browser_click', { target: vb.ref(/button "Add"/), element: 'Add' })).text), 'patch')
+    assert.equal(va.read((await call(a.client, 'browser_snapshot')).text), 'unchanged')
+    assert.doesNotMatch(va.text, /Row 1/)
+  } finally {
+    await a.close()
+    await b.close()
+  }
+})
+
 test("the served catalog: expectation on every tool, within 10 % of Playwright's own tokens", async () => {
   const plain = await inMemory(false)
   const wrapped = await inMemory(true)
@@ -115,9 +139,9 @@ test('two clients of one HTTP server keep their own history', async () => {
     let transport = id ? sessions.get(id) : undefined
     if (!transport) {
       transport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => sessions.set(sid, transport) })
-      const server = await connection()
+      const { server, outputDir } = await connection()
       servers.push(server)
-      await server.connect(wrap(transport))
+      await server.connect(wrap(transport, outputDir))
     }
     await transport.handleRequest(req, res)
   })

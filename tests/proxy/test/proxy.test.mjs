@@ -202,6 +202,25 @@ test("a dialog's modal state passes through and browser_handle_dialog answers it
   }
 })
 
+test('a cancelled call is followed by an answered call; calls sent at once are all answered', async () => {
+  const p = await startProxy()
+  try {
+    await call(p.client, 'browser_navigate', { url: `${site.origin}/list` })
+    const stop = new AbortController()
+    const waiting = p.client.callTool({ name: 'browser_wait_for', arguments: { time: 4 } }, undefined, { signal: stop.signal, timeout: 60_000 })
+    setTimeout(() => stop.abort('Stop'), 300)
+    await assert.rejects(waiting)
+    // Answered within 5 s (the SDK's timeout): the cancelled call holds nothing up.
+    const next = await p.client.callTool({ name: 'browser_snapshot', arguments: {} }, undefined, { timeout: 5_000 })
+    assert.equal(Boolean(next.isError), false)
+    const at = await Promise.all(Array.from({ length: 10 }, (_, i) => call(p.client, i % 2 ? 'browser_snapshot' : 'browser_tabs', i % 2 ? {} : { action: 'list' })))
+    assert.equal(at.length, 10)
+    for (const r of at) assert.equal(r.isError, false, r.text)
+  } finally {
+    await p.close()
+  }
+})
+
 test('an upstream that crashes mid-session gives an error naming it, not a hang', async () => {
   const p = await startProxy()
   try {
@@ -258,11 +277,11 @@ test('with --snapshot-mode none the proxy passes everything through untouched', 
 
 test('the proxy tells what it is and what it takes', { skip: DIRECT && 'the proxy itself' }, async () => {
   const { execFileSync, spawnSync } = await import('node:child_process')
-  assert.match(execFileSync(process.execPath, [PROXY, '--help'], { encoding: 'utf8' }), /^Usage: response-diff-proxy \[OPTIONS\] -- <command>/)
+  assert.match(execFileSync(process.execPath, [PROXY, '--help'], { encoding: 'utf8' }), /^Usage: response-diff-proxy \[OPTIONS\] \[--\] <command>/)
   const bad = spawnSync(process.execPath, [PROXY, '--max-stored-bytes', 'lots', '--', 'x'], { encoding: 'utf8' })
   assert.equal(bad.status, 2)
   assert.match(bad.stderr, /--max-stored-bytes must be a positive whole number of bytes, not lots/)
   const none = spawnSync(process.execPath, [PROXY], { encoding: 'utf8' })
   assert.equal(none.status, 2)
-  assert.match(none.stderr, /no upstream command; put it after --/)
+  assert.match(none.stderr, /no upstream command; give it after the options/)
 })

@@ -3,7 +3,7 @@
 // shape), wrapped, with every option. Checked with `tsc --noEmit` beside
 // response.ts (test/compat.test.js); never run.
 import { ResponseDiffDetector } from '@x/response-diff'
-import { EXPECTATION_DESCRIPTION, PLAYWRIGHT_TOOLS, type McpTransport, type ResponseDiffOptions, withResponseDiff } from '@x/response-diff/mcp'
+import { DEFAULT_CALL_TIMEOUT_MS, EXPECTATION_DESCRIPTION, KNOWN_VERSIONS, PLAYWRIGHT_TOOLS, type McpTransport, type ResponseDiffOptions, withResponseDiff } from '@x/response-diff/mcp'
 
 class LineTransport implements McpTransport {
   onmessage?: (message: any, extra?: any) => void
@@ -25,8 +25,11 @@ const options: ResponseDiffOptions = {
   maxStoredBytes: 1 << 20,
   snapshotMode: 'full',
   cwd: '/tmp',
+  outputDir: '.playwright-mcp',
+  callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+  onWarning: (message: string) => console.error(message),
   onTiming: ({ tool, ownMs, totalMs, upstreamMs, extraCalls }) => console.log(tool, ownMs, totalMs, upstreamMs, extraCalls),
 }
 const wrapped: McpTransport = withResponseDiff(new LineTransport(), options)
 export const started: Promise<void> = wrapped.start()
-export const known: boolean = PLAYWRIGHT_TOOLS.has('browser_click') && EXPECTATION_DESCRIPTION.length > 0
+export const known: boolean = PLAYWRIGHT_TOOLS.has('browser_click') && EXPECTATION_DESCRIPTION.length > 0 && KNOWN_VERSIONS.length > 0

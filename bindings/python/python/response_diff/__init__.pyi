@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
     "DEFAULT_MAX_STORED_BYTES",
     "FINGERPRINT_SCRIPT",
+    "PAGE_VIEWS",
     "REBASE_SHARE",
     "BaselineNotFoundError",
     "BaselineStore",
@@ -59,6 +60,7 @@ __all__ = [
     "__version__",
     "compare_fingerprints",
     "apply_snapshot_patch",
+    "carrier_key",
     "carry_refs",
     "compare_texts",
     "diff_against_base",
@@ -84,6 +86,10 @@ DEFAULT_MAX_STORED_BYTES: int
 
 DEFAULT_MAX_INPUT_BYTES: int
 """Default largest text a detector accepts (32 MiB)."""
+
+PAGE_VIEWS: int
+"""Views per page a host of a browser page keeps (16): pass it as
+``RefCarrier(views_per_key=PAGE_VIEWS)``."""
 
 REBASE_SHARE: float
 """``diff_against_base``'s default: past this share of the state's bytes a
@@ -687,8 +693,17 @@ class RefCarrier:
         cls, *, views_per_key: int = 8, max_stored_bytes: int = 8388608, stable_ids: bool = False
     ) -> Self: ...
     def carry(self, key: str, snapshot: _TreeArg) -> RefCarry: ...
+    def source_ref(self, key: str, carried_ref: str) -> Optional[str]:
+        """The page's own ref (the host's node id) that ``carried_ref``, as
+        the agent was shown it, names in the latest view of ``key``; None
+        when that view did not show it."""
     def clear(self, key: str) -> bool: ...
     def memory_usage(self) -> int: ...
+
+def carrier_key(tab: str, url: str) -> str:
+    """The carrier key of a tab's page: the tab, U+001F, and the URL
+    without its fragment, so a page seen before in the tab gets its refs
+    back."""
 
 def carry_refs(
     previous: Sequence[_TreeArg], snapshot: _TreeArg, *, stable_ids: bool = False

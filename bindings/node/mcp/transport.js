@@ -1,0 +1,324 @@
+// The MCP transport wrapper (withResponseDiff): takes the client's
+// messages and the server's, runs each tools/call of a Playwright tool as
+// one slot of a queue (its refs translated, its answer rewritten), under
+// the wrapper's own request ids, and makes sure every slot ends: on the
+// server's answer, on the client's cancel, on the per-call time limit, or
+// when the connection closes. Every other message passes through.
+'use strict'
+const { fileURLToPath } = require('node:url')
+const rd = require('../index.js')
+const { OwnIds } = require('./ids.js')
+const { Tabs } = require('./tabs.js')
+const refs = require('./refs.js')
+const { PLAYWRIGHT_TOOLS, KNOWN_PATHS, catalog } = require('./schema.js')
+const { HEADINGS_0_0_83, KNOWN_VERSIONS, layoutFor } = require('./sections.js')
+const { Files } = require('./files.js')
+const { Rewriter } = require('./rewrite.js')
+
+/** What the wrapper does unless told otherwise: diffs on. */
+const DEFAULT_EXPECTATION = Object.freeze({ diffOptions: Object.freeze({ enabled: true }) })
+/** Well above Playwright's own action (5 s) and navigation (60 s) timeouts. */
+const DEFAULT_CALL_TIMEOUT_MS = 5 * 60 * 1000
+const OPTIONS = ['expectation', 'detector', 'maxStoredBytes', 'snapshotMode', 'cwd', 'outputDir', 'callTimeoutMs', 'onTiming', 'onWarning']
+
+const isObject = (m) => m !== null && typeof m === 'object' && !Array.isArray(m)
+const isRequest = (m) => isObject(m) && typeof m.method === 'string' && m.id !== undefined
+const isResponse = (m) => isObject(m) && m.method === undefined && m.id !== undefined
+const textOf = (result) => result?.content?.find?.((c) => c?.type === 'text' && typeof c.text === 'string')?.text
+
+class ResponseDiffTransport {
+  #inner
+  #options
+  #snapshotOff
+  #defaults
+  #detector
+  #carrier
+  #tabs
+  #ids = new OwnIds()
+  #files
+  #rewriter
+  #callTimeoutMs
+  #paths = new Map()
+  #listing = new Set()
+  #initializing = new Set()
+  #rootsRequests = new Set()
+  #pending = new Map() // own id → { done, clientId }
+  #calls = new Map() // client id → the call's slot
+  #queue = Promise.resolve()
+  #headings = HEADINGS_0_0_83
+  #unknownVersion = null
+
+  constructor(transport, options) {
+    if (!transport || typeof transport.send !== 'function' || typeof transport.start !== 'function') {
+      throw new TypeError('withResponseDiff(transport): pass the MCP transport the server would connect to (an object with start() and send())')
+    }
+    for (const k of Object.keys(options ?? {})) {
+      if (!OPTIONS.includes(k)) throw new TypeError(`withResponseDiff: unknown option \`${k}\`; allowed: ${OPTIONS.join(', ')}`)
+    }
+    this.#inner = transport
+    const o = (this.#options = options ?? {})
+    this.#snapshotOff = o.snapshotMode === 'none'
+    this.#defaults = o.expectation === undefined ? DEFAULT_EXPECTATION : rd.validateExpectation(o.expectation)
+    const limit = o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
+    if (typeof limit !== 'number' || !(limit > 0)) throw new TypeError(`withResponseDiff: callTimeoutMs must be a positive number of milliseconds (or Infinity), not ${limit}`)
+    this.#callTimeoutMs = limit
+    const cap = o.maxStoredBytes
+    this.#detector = o.detector ?? new rd.ResponseDiffDetector(cap === undefined ? undefined : { maxStoredBytes: cap })
+    this.#carrier = new rd.RefCarrier({ viewsPerKey: refs.VIEWS_PER_KEY, ...(cap === undefined ? {} : { maxStoredBytes: cap }) })
+    this.#tabs = new Tabs(
+      (n) => this.#ids.key(`tab${n}`),
+      (t) => {
+        for (const k of t.pages) this.#carrier.clear(k)
+      },
+    )
+    const warn = (text) => this.#warn(text)
+    this.#files = new Files({ outputDir: o.outputDir, cwd: o.cwd, warn })
+    this.#rewriter = new Rewriter({
+      tabs: this.#tabs,
+      carrier: this.#carrier,
+      detector: this.#detector,
+      defaults: this.#defaults,
+      files: this.#files,
+      headings: () => this.#headings,
+      warn,
+    })
+    this.onmessage = undefined
+    this.onclose = undefined
+    this.onerror = undefined
+  }
+
+  get sessionId() {
+    return this.#inner.sessionId
+  }
+
+  setProtocolVersion(version) {
+    this.#inner.setProtocolVersion?.(version)
+  }
+
+  async start() {
+    this.#inner.onmessage = (message, extra) => this.#fromClient(message, extra)
+    this.#inner.onclose = () => {
+      for (const { done } of [...this.#pending.values()]) done({ error: { code: -32000, message: 'the MCP connection closed' } })
+      this.onclose?.()
+    }
+    this.#inner.onerror = (error) => this.onerror?.(error)
+    await this.#inner.start()
+  }
+
+  async close() {
+    await this.#inner.close()
+  }
+
+  #warn(text) {
+    const w = this.#options.onWarning
+    if (w) w(text)
+    else process.stderr.write(`response-diff: ${text}\n`)
+  }
+
+  /** Diffs off: snapshot mode none, or an upstream whose layout is not known. */
+  #transparent() {
+    return this.#snapshotOff || this.#unknownVersion !== null
+  }
+
+  /** A message from the server, on its way to the client. */
+  async send(message, options) {
+    if (isResponse(message) && this.#ids.owns(message.id)) {
+      // An answer to the wrapper's own call; a second or a late one is dropped.
+      this.#pending.get(message.id)?.done(message)
+      return
+    }
+    if (options?.relatedRequestId !== undefined && this.#ids.owns(options.relatedRequestId)) {
+      const p = this.#pending.get(options.relatedRequestId)
+      // A notification about a call that is over (cancelled, timed out).
+      if (!p) return
+      options = { ...options, relatedRequestId: p.clientId }
+    }
+    if (isResponse(message) && this.#initializing.delete(message.id)) this.#initialized(message.result)
+    if (isResponse(message) && this.#listing.delete(message.id) && !this.#transparent()) message = catalog(message, this.#paths)
+    if (isRequest(message) && message.method === 'roots/list') this.#rootsRequests.add(message.id)
+    return this.#inner.send(message, options)
+  }
+
+  /** Reads the upstream's version from its initialize answer. */
+  #initialized(result) {
+    const version = result?.serverInfo?.version
+    if (typeof version !== 'string' || layoutFor(version) !== null) {
+      if (typeof version === 'string') this.#headings = layoutFor(version)
+      return
+    }
+    this.#unknownVersion = version
+    this.#warn(
+      `the upstream ${result.serverInfo.name ?? 'MCP server'} ${version} is not a version whose answers response-diff reads ` +
+        `(${KNOWN_VERSIONS.join(', ')}: @playwright/mcp 0.0.83); its answers pass through untouched, without diffs`,
+    )
+  }
+
+  /** A message from the client, on its way to the server. */
+  #fromClient(message, extra) {
+    if (isResponse(message) && this.#rootsRequests.delete(message.id)) {
+      const uri = message.result?.roots?.[0]?.uri
+      try {
+        if (typeof uri === 'string' && uri.startsWith('file:')) this.#files.root = fileURLToPath(uri)
+      } catch {
+        // Not a local path: links stay relative to the working directory.
+      }
+    }
+    if (isRequest(message) && message.method === 'initialize') this.#initializing.add(message.id)
+    if (isRequest(message) && message.method === 'tools/list') this.#listing.add(message.id)
+    if (isRequest(message) && message.method === 'tools/call' && !this.#transparent()) {
+      const slot = { id: message.id, cancelled: false, answered: false, abort: null, forwards: 0 }
+      this.#calls.set(message.id, slot)
+      this.#queue = this.#queue.then(() => this.#call(message, extra, slot)).catch((e) => this.onerror?.(e))
+      return
+    }
+    if (isObject(message) && message.method === 'notifications/cancelled' && this.#calls.has(message.params?.requestId)) {
+      // The server never saw the client's id: the slot cancels its own call.
+      const slot = this.#calls.get(message.params.requestId)
+      this.#calls.delete(slot.id)
+      slot.cancelled = true
+      slot.abort?.(message.params.reason)
+      return
+    }
+    if (this.#transparent() && isRequest(message) && message.method === 'tools/call' && isObject(message.params?.arguments) && message.params.arguments.expectation !== undefined) {
+      const { expectation: _, ...args } = message.params.arguments
+      message = { ...message, params: { ...message.params, arguments: args } }
+    }
+    this.onmessage?.(message, extra)
+  }
+
+  /** Tells the server to stop the wrapper's call `id`. */
+  #cancelUpstream(id, reason) {
+    try {
+      this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
+    } catch (e) {
+      this.onerror?.(e)
+    }
+  }
+
+  /**
+   * Sends a tools/call to the server under the wrapper's own id; settles
+   * with its answer, `{ cancelled: true }`, or an error past the limit.
+   */
+  #forward(name, args, template, extra, slot) {
+    if (slot.cancelled) return Promise.resolve({ cancelled: true })
+    const id = this.#ids.next()
+    slot.forwards++
+    return new Promise((resolve) => {
+      let timer = null
+      const done = (reply) => {
+        if (!this.#pending.delete(id)) return
+        clearTimeout(timer)
+        if (slot.abort === abort) slot.abort = null
+        resolve(reply)
+      }
+      const abort = (reason) => {
+        this.#cancelUpstream(id, reason ?? 'cancelled by the client')
+        done({ cancelled: true })
+      }
+      this.#pending.set(id, { done, clientId: slot.id })
+      slot.abort = abort
+      const limit = this.#callTimeoutMs
+      if (Number.isFinite(limit)) {
+        timer = setTimeout(() => {
+          this.#cancelUpstream(id, `no answer within ${limit} ms`)
+          const message = `response-diff: the upstream did not answer ${name} within ${limit} ms (callTimeoutMs); the call was cancelled`
+          done({ error: { code: -32001, message } })
+        }, limit)
+        timer.unref?.()
+      }
+      const params = { ...(template?.params ?? {}), name, arguments: args }
+      try {
+        this.onmessage?.({ jsonrpc: '2.0', id, method: 'tools/call', params }, extra)
+      } catch (e) {
+        done({ error: { code: -32603, message: `response-diff: could not pass ${name} on: ${e?.message ?? e}` } })
+      }
+    })
+  }
+
+  /** Answers the client's call once, unless it was cancelled. */
+  async #answer(message, slot, reply) {
+    if (slot.answered || slot.cancelled) return
+    slot.answered = true
+    const { jsonrpc: _, id: __, cancelled: ___, ...rest } = reply
+    await this.#inner.send({ jsonrpc: '2.0', id: message.id, ...rest }, { relatedRequestId: message.id })
+  }
+
+  /** One tools/call of the client, from its arguments to its answer. */
+  async #call(message, extra, slot) {
+    const t0 = performance.now()
+    let upstreamMs = 0
+    const name = message.params?.name
+    const forward = (n, a, template) => this.#forward(n, a, template, extra, slot)
+    const readPage = async () => {
+      const r = await forward('browser_snapshot', {}, null)
+      return r.result && !r.result.isError ? (textOf(r.result) ?? null) : null
+    }
+    const refresh = async () => {
+      const text = await readPage()
+      if (text !== null) this.#rewriter.learnFrom(text)
+    }
+    try {
+      if (slot.cancelled) return
+      const raw = message.params?.arguments ?? {}
+      const { expectation, ...args } = isObject(raw) ? raw : {}
+      let exp
+      try {
+        exp = expectation === undefined ? undefined : rd.validateExpectation(expectation)
+      } catch (e) {
+        const r = rd.renderResponse({ result: e.message, isError: true }, name, {})
+        return await this.#answer(message, slot, { result: { content: [{ type: 'text', text: r.text }], isError: true } })
+      }
+      const paths = this.#paths.get(name) ?? KNOWN_PATHS
+      let t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
+      if (t.missing.length) {
+        await refresh()
+        t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
+      }
+      if (slot.cancelled) return
+      if (t.missing.length) return await this.#answer(message, slot, refs.gone(t.missing[0]))
+      const f0 = performance.now()
+      let reply = await forward(name, t.args, message)
+      upstreamMs = performance.now() - f0
+      if (reply.cancelled) return
+      const stale = refs.staleRef(reply, t)
+      if (stale !== null) {
+        await refresh()
+        t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
+        if (slot.cancelled) return
+        if (t.missing.length) return await this.#answer(message, slot, refs.gone(t.missing[0]))
+        reply = await forward(name, t.args, message)
+        if (reply.cancelled) return
+        const again = refs.staleRef(reply, t)
+        if (again !== null) return await this.#answer(message, slot, refs.gone(again))
+      }
+      if (PLAYWRIGHT_TOOLS.has(name) && isObject(reply.result)) {
+        try {
+          reply = { ...reply, result: await this.#rewriter.rewrite(name, args, exp, reply.result, readPage, refresh) }
+        } catch (e) {
+          // Never lose Playwright's answer to a fault of ours.
+          this.onerror?.(e)
+        }
+      }
+      await this.#answer(message, slot, reply)
+    } catch (e) {
+      this.onerror?.(e)
+      await this.#answer(message, slot, { error: { code: -32603, message: `response-diff: ${e?.message ?? e}` } })
+    } finally {
+      if (this.#calls.get(slot.id) === slot) this.#calls.delete(slot.id)
+      if (this.#options.onTiming && !slot.cancelled) {
+        const totalMs = performance.now() - t0
+        this.#options.onTiming({ tool: name, totalMs, upstreamMs, ownMs: totalMs - upstreamMs, extraCalls: Math.max(0, slot.forwards - 1) })
+      }
+    }
+  }
+}
+
+/**
+ * Wraps the server side of an MCP transport so that the @playwright/mcp
+ * server connected to it answers with response diffs (mcp.d.ts).
+ */
+function withResponseDiff(transport, options = {}) {
+  return new ResponseDiffTransport(transport, options)
+}
+
+module.exports = { withResponseDiff, ResponseDiffTransport, DEFAULT_CALL_TIMEOUT_MS }
