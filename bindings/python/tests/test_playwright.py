@@ -369,7 +369,7 @@ def test_a_snapshot_the_core_cannot_read_gives_the_pages_own_refs(page: Page, or
         answer = pd.snapshot()
     finally:
         page.aria_snapshot = original  # type: ignore[method-assign]
-    assert answer == rdp.UNREAD_NOTE + "\n" + broken
+    assert answer == rd.OWN_REFS_NOTE + "\n" + broken
     assert pd.last_snapshot == broken
     # A ref means what the agent was last shown: Playwright's own.
     pd.locator(jam_pw).click()

@@ -30,6 +30,7 @@ from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from . import (
+    OWN_REFS_NOTE,
     PAGE_VIEWS,
     Expectation,
     RefCarrier,
@@ -44,7 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from playwright.async_api import Page as AsyncPage
     from playwright.sync_api import Locator, Page
 
-__all__ = ["AsyncPageDiff", "PageDiff", "PlaywrightVersionError", "RefGoneError", "MIN_PLAYWRIGHT", "UNREAD_NOTE"]
+__all__ = ["AsyncPageDiff", "PageDiff", "PlaywrightVersionError", "RefGoneError", "MIN_PLAYWRIGHT"]
 
 MIN_PLAYWRIGHT = (1, 59)
 """The oldest Playwright for Python with ``page.aria_snapshot(mode="ai")``."""
@@ -60,12 +61,6 @@ _READ_TRIES = 5
 # Labels of refs shown earlier kept for the error on a ref that is gone;
 # past it they start over (the error then names the ref alone).
 _MAX_LABELS = 20_000
-# The first line of an answer whose snapshot the core could not read: the
-# page's text as Playwright wrote it follows, with Playwright's refs.
-UNREAD_NOTE = (
-    "# This snapshot could not be read for a diff: it is the page's own text, "
-    "and its refs are the page's own; use them as shown."
-)
 
 _Layer = Union[Expectation, Mapping[str, Any], str]
 
@@ -250,7 +245,7 @@ class _State:
             # The agent now holds the page's own text: the next answer is
             # whole, against nothing it was shown under carried refs.
             self.generation += 1
-            return UNREAD_NOTE + "\n" + (self.last_text or "")
+            return OWN_REFS_NOTE + "\n" + (self.last_text or "")
         # After the read: the URL and title of the document it was of.
         url = page.url
         title = yield page.title()
@@ -299,7 +294,7 @@ class PageDiff:
     its memory cap applies); a new one by default.
 
     A snapshot the core cannot read is answered as Playwright wrote it,
-    after one line (``UNREAD_NOTE``) saying its refs are the page's own;
+    after one line (``OWN_REFS_NOTE``) saying its refs are the page's own;
     ``locator`` then takes those refs as they are.
     """
 
