@@ -654,6 +654,13 @@ export declare function mergeExpectation(tool: string, layers?: Expectation[]): 
 export type OverallSeverity = 'clean' | 'info' | 'warning' | 'error'
 
 /**
+ * The line to put before a snapshot the core could not read (passed on
+ * as the source wrote it): its refs are the source's own. Drop the page's
+ * carried map too (`carrier.clear(key)`).
+ */
+export declare const OWN_REFS_NOTE: string
+
+/**
  * Views per page a host of a browser page keeps (`viewsPerKey`): the
  * server's number, for `new RefCarrier({ viewsPerKey: PAGE_VIEWS })`.
  */

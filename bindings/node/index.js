@@ -864,6 +864,7 @@ module.exports.formatDiff = nativeBinding.formatDiff
 module.exports.ImageFormat = nativeBinding.ImageFormat
 module.exports.mergeExpectation = nativeBinding.mergeExpectation
 module.exports.OverallSeverity = nativeBinding.OverallSeverity
+module.exports.OWN_REFS_NOTE = nativeBinding.OWN_REFS_NOTE
 module.exports.PAGE_VIEWS = nativeBinding.PAGE_VIEWS
 module.exports.parseFingerprint = nativeBinding.parseFingerprint
 module.exports.parseSnapshot = nativeBinding.parseSnapshot

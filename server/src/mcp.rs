@@ -51,6 +51,8 @@ use crate::tools::{self, Call, Parsed, desc};
 #[derive(Clone)]
 pub struct McpServer {
     engine: Arc<Mutex<Engine>>,
+    /// The password values this session's browser context has seen.
+    seen: Arc<crate::secrets::Seen>,
     /// `--snapshot-mode`, for the instructions.
     mode: crate::options::SnapshotMode,
     stopper: Stopper,
@@ -69,6 +71,7 @@ impl McpServer {
         McpServer {
             mode,
             engine: Arc::new(Mutex::new(engine)),
+            seen: Arc::default(),
             stopper,
             action_timeout,
             tool_router,
@@ -115,7 +118,11 @@ impl McpServer {
         let tool = parsed.tool;
         let budget = self.budget(&parsed.call);
         let engine = Arc::clone(&self.engine);
-        let task = tokio::task::spawn_blocking(move || lock(&engine).run(&parsed));
+        let seen = Arc::clone(&self.seen);
+        let task = tokio::task::spawn_blocking(move || {
+            let _seen = crate::secrets::enter(seen);
+            lock(&engine).run(&parsed)
+        });
         match tokio::time::timeout(budget, task).await {
             Ok(Ok(out)) => Ok(to_result(out)),
             Ok(Err(e)) => {

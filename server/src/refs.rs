@@ -8,11 +8,13 @@
 //! [`RefCarrier`] instead: an element keeps the ref the agent already knows
 //! (matched by node id within a document, then by content identity), new
 //! elements get new refs, and no ref is ever given to different content.
-//! The server keeps, per tab, ref → backend node of its latest snapshot, and
-//! an action on a ref acts on the node that now stands there.
+//! An action on a ref acts on the node that now stands there: the carrier
+//! itself answers which node that is ([`RefCarrier::lookup`]), from the
+//! tab's latest snapshot or, for a ref only an earlier snapshot of the same
+//! document showed, from that snapshot (its node may still be attached).
 //!
 //! Memory is per page: a tab's document is filed under the URL it was first
-//! seen at (fragment left out), and keeps that key through in-page route
+//! seen at ([`carrier_key`]), and keeps that key through in-page route
 //! changes (`pushState`), so a single-page app is one page. A new document
 //! at a URL seen before (coming back, a reload) is matched against that
 //! URL's recent views by content, so elements that come back get their old
@@ -25,26 +27,18 @@
 //! an older document's range for that URL, that URL's memory starts over
 //! (refs stay correct; only restoring is lost).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use anyhow::Result;
-use response_diff::tree::{CarrierConfig, Element, RefCarrier, Tree};
+use response_diff::tree::{CarrierConfig, Element, RefCarrier, RefSource, Tree, carrier_key};
 
 use crate::ax::parse_ref;
 
-/// Views of a page the carrier matches a new snapshot against. 64 (the
-/// carrier's most) made the server's resident memory grow by 19 MiB over
-/// the 1,000-call e2e run, against 3 MiB with 8; 16 covers the paging and
-/// sorting sessions of the grid bench (12 steps) and the e2e bound.
-const VIEWS_PER_PAGE: usize = 16;
 /// Documents remembered per URL key for the id-overlap check.
 const DOCS_PER_KEY: usize = 16;
 /// URL keys whose document ranges are kept; beyond it the oldest key is
 /// forgotten by the carrier too, so no stale range is ever trusted.
 const MAX_KEYS: usize = 512;
-/// Refs of earlier snapshots of the current document kept for actions on
-/// a ref the latest snapshot no longer shows.
-const MAX_EARLIER: usize = 20_000;
 /// Tabs whose maps are kept; a tab the page closed itself is never
 /// forgotten explicitly, so the least recently read goes first.
 const MAX_TABS: usize = 32;
@@ -127,8 +121,8 @@ struct TabRefs {
     doc: String,
     /// The carrier key the current document is filed under.
     key: String,
-    latest: HashMap<String, Target>,
-    earlier: HashMap<String, Target>,
+    /// Every carrier key the tab filed a document under (for [`Refs::forget`]).
+    keys: HashSet<String>,
     /// When it was last carried (for [`MAX_TABS`]).
     used: u64,
 }
@@ -159,18 +153,14 @@ impl Default for Refs {
 }
 
 impl Refs {
-    /// Empty memory; the carrier keeps up to 16 views per page
-    /// (`VIEWS_PER_PAGE`), within its 8 MiB: a row paged away and back, or
-    /// shown again by a larger page size, many responses later gets its
-    /// old ref (and so can be restored by reference).
+    /// Empty memory; the carrier keeps the views per page every browser
+    /// host keeps ([`CarrierConfig::pages`]), within its 8 MiB: a row paged
+    /// away and back, or shown again by a larger page size, many responses
+    /// later gets its old ref (and so can be restored by reference).
     pub fn new() -> Refs {
         Refs {
             // Backend ids name the same node for the life of a document.
-            carrier: RefCarrier::with_config(
-                CarrierConfig::default()
-                    .stable_ids(true)
-                    .views_per_key(VIEWS_PER_PAGE),
-            ),
+            carrier: RefCarrier::with_config(CarrierConfig::pages().stable_ids(true)),
             tabs: HashMap::new(),
             ranges: HashMap::new(),
             order: VecDeque::new(),
@@ -199,9 +189,8 @@ impl Refs {
         state.used = self.clock;
         if state.doc != doc || state.key.is_empty() {
             state.doc = doc.to_owned();
-            state.key = format!("{tab}\u{1f}{}", url.split('#').next().unwrap_or(url));
-            state.earlier.clear();
-            state.latest.clear();
+            state.key = carrier_key(tab, url);
+            state.keys.insert(state.key.clone());
         }
         let key = state.key.clone();
         // The tab's own process only: a frame's ids are qualified by a
@@ -214,7 +203,7 @@ impl Refs {
         if let (Some(&min), Some(&max)) = (ids.iter().min(), ids.iter().max()) {
             self.note_range(&key, doc, min, max);
         }
-        let c = self.carrier.carry(&key, tree)?;
+        let c = self.carrier.carry_document(&key, doc, tree)?;
         let mut out = Carried {
             carried: c.carried,
             fresh: c.fresh,
@@ -226,35 +215,7 @@ impl Refs {
                 out.ref_to_node.insert(r.clone(), b);
             }
         }
-        let mut latest = HashMap::with_capacity(out.ref_to_node.len());
-        for (_, e) in c.tree.iter() {
-            if let Some(r) = &e.aria_ref
-                && let Some(&backend) = out.ref_to_node.get(r)
-            {
-                latest.insert(
-                    r.clone(),
-                    Target {
-                        backend,
-                        role: e.role.clone(),
-                        name: e.name.clone(),
-                    },
-                );
-            }
-        }
         out.tree = c.tree;
-        let state = self.tabs.get_mut(tab).expect("inserted above");
-        let previous = std::mem::replace(&mut state.latest, latest);
-        if state.earlier.len() + previous.len() > MAX_EARLIER {
-            state.earlier.clear();
-        }
-        for (r, t) in previous {
-            if !state.latest.contains_key(&r) {
-                state.earlier.insert(r, t);
-            }
-        }
-        for r in state.latest.keys() {
-            state.earlier.remove(r);
-        }
         Ok(out)
     }
 
@@ -309,36 +270,49 @@ impl Refs {
         }
     }
 
-    /// Where `r` points in tab `tab`.
+    /// Where `r` points in tab `tab`: the carrier's answer for the tab's
+    /// current page (its latest view, then the earlier views of the same
+    /// document it keeps).
     pub fn lookup(&self, tab: &str, r: &str) -> Lookup {
         let Some(state) = self.tabs.get(tab) else {
             return Lookup::Unknown;
         };
-        if let Some(t) = state.latest.get(r) {
-            return Lookup::Latest(t.clone());
-        }
-        match state.earlier.get(r) {
-            Some(t) => Lookup::Earlier(t.clone()),
-            None => Lookup::Unknown,
+        let Some(RefSource {
+            node_id,
+            role,
+            name,
+            latest,
+            ..
+        }) = self.carrier.lookup(&state.key, r)
+        else {
+            return Lookup::Unknown;
+        };
+        let Some(backend) = parse_ref(&node_id) else {
+            return Lookup::Unknown;
+        };
+        let t = Target {
+            backend,
+            role,
+            name,
+        };
+        if latest {
+            Lookup::Latest(t)
+        } else {
+            Lookup::Earlier(t)
         }
     }
 
     /// Forgets a tab (closed, crashed, or the browser is gone): its map and
     /// the memory of every page it showed.
     pub fn forget(&mut self, tab: &str) {
-        self.tabs.remove(tab);
-        let prefix = format!("{tab}\u{1f}");
-        let keys: Vec<String> = self
-            .ranges
-            .keys()
-            .filter(|k| k.starts_with(&prefix))
-            .cloned()
-            .collect();
-        for k in keys {
-            self.ranges.remove(&k);
-            self.carrier.clear(&k);
+        let Some(state) = self.tabs.remove(tab) else {
+            return;
+        };
+        for k in &state.keys {
+            self.ranges.remove(k);
+            self.carrier.clear(k);
         }
-        self.order.retain(|k| !k.starts_with(&prefix));
+        self.order.retain(|k| !state.keys.contains(k));
     }
 
     /// Bytes the carrier holds.
@@ -447,5 +421,25 @@ mod tests {
         refs.forget("tab");
         assert_eq!(refs.lookup("tab", "e10"), Lookup::Unknown);
         assert_eq!(refs.memory_usage(), 0);
+    }
+
+    #[test]
+    fn a_ref_of_another_document_names_nothing() {
+        let mut refs = Refs::new();
+        refs.carry(
+            "tab",
+            "d1",
+            "http://x/",
+            &list(&[(10, "Tea"), (11, "Cake")]),
+        )
+        .unwrap();
+        refs.carry("tab", "d1", "http://x/", &list(&[(10, "Tea")]))
+            .unwrap();
+        assert!(matches!(refs.lookup("tab", "e11"), Lookup::Earlier(t) if t.name == "Cake"));
+        // A reload: the same URL, a new document whose ids are above the old.
+        refs.carry("tab", "d2", "http://x/", &list_at(30, &[(31, "Tea")]))
+            .unwrap();
+        assert_eq!(refs.lookup("tab", "e11"), Lookup::Unknown);
+        assert!(matches!(refs.lookup("tab", "e10"), Lookup::Latest(t) if t.backend == 31));
     }
 }

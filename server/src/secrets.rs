@@ -21,20 +21,59 @@
 //! ([`named`]): `browser_type` and `browser_fill_form` given exactly a
 //! secret's name type its value.
 //!
-//! The switch, the secrets and the values seen are process-wide: they are
-//! operator flags, set once at start, and the snapshot reader (`crate::ax`)
-//! has no engine to ask.
+//! The switch and the secrets are process-wide: they are operator flags,
+//! set once at start. The values seen are per browser context: over HTTP
+//! each client has one, and a value one client typed must not be masked in
+//! another's pages (that would tell the second client a text equals
+//! someone's password). The snapshot reader (`crate::ax`) has no engine to
+//! ask, so the MCP layer runs each call inside its session's store
+//! ([`enter`]); outside any (the CLI, tests) one process-wide store serves.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use crate::error::lock;
 
 static REVEAL: AtomicBool = AtomicBool::new(false);
 
-/// Values seen, newest last, at most [`MAX_REMEMBERED`].
-static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// Password values one browser context has seen, newest last, at most
+/// [`MAX_REMEMBERED`].
+#[derive(Debug, Default)]
+pub struct Seen(Mutex<Vec<String>>);
+
+/// Values seen outside any session's store.
+static SEEN: Seen = Seen(Mutex::new(Vec::new()));
+
+thread_local! {
+    static CURRENT: RefCell<Option<Arc<Seen>>> = const { RefCell::new(None) };
+}
+
+/// While alive, this thread remembers and scrubs with a session's store.
+#[derive(Debug)]
+pub struct Entered(Option<Arc<Seen>>);
+
+/// Runs this thread's calls with `seen` as the values seen until the
+/// returned guard drops (then the previous store is back).
+pub fn enter(seen: Arc<Seen>) -> Entered {
+    Entered(CURRENT.with(|c| c.replace(Some(seen))))
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        CURRENT.with(|c| *c.borrow_mut() = previous);
+    }
+}
+
+/// `f` on the store this thread's call runs with.
+fn with_seen<R>(f: impl FnOnce(&mut Vec<String>) -> R) -> R {
+    match CURRENT.with(|c| c.borrow().clone()) {
+        Some(s) => f(&mut lock(&s.0)),
+        None => f(&mut lock(&SEEN.0)),
+    }
+}
 
 /// The operator's secrets, `(name, value)`, longest value first.
 static NAMED: RwLock<Vec<(String, String)>> = RwLock::new(Vec::new());
@@ -101,16 +140,17 @@ pub fn remember(value: &str) {
     if revealed() || value.chars().count() < MIN_SCRUBBED {
         return;
     }
-    let mut seen = lock(&SEEN);
-    if let Some(i) = seen.iter().position(|v| v == value) {
-        let v = seen.remove(i);
-        seen.push(v);
-        return;
-    }
-    seen.push(value.to_owned());
-    if seen.len() > MAX_REMEMBERED {
-        seen.remove(0);
-    }
+    with_seen(|seen| {
+        if let Some(i) = seen.iter().position(|v| v == value) {
+            let v = seen.remove(i);
+            seen.push(v);
+            return;
+        }
+        seen.push(value.to_owned());
+        if seen.len() > MAX_REMEMBERED {
+            seen.remove(0);
+        }
+    })
 }
 
 /// The spellings of a value a response may carry it in: as typed,
@@ -138,13 +178,12 @@ pub fn scrub(text: &str) -> Cow<'_, str> {
     if revealed() {
         return out;
     }
-    let seen = lock(&SEEN);
+    let mut values: Vec<String> = with_seen(|seen| seen.clone());
     // Longest first, so a value that contains another is masked whole.
-    let mut values: Vec<&String> = seen.iter().collect();
     values.sort_by_key(|v| std::cmp::Reverse(v.len()));
     for v in values {
-        let masked = mask(v);
-        for variant in spellings(v) {
+        let masked = mask(&v);
+        for variant in spellings(&v) {
             if out.contains(&variant) {
                 out = Cow::Owned(out.replace(&variant, &masked));
             }
@@ -199,5 +238,21 @@ mod tests {
             scrub(t),
             "log: [password, 12 characters]; url ?pw=[password, 12 characters]&x=[password, 12 characters]; json \"[password, 12 characters]\"; abc"
         );
+    }
+
+    #[test]
+    fn each_session_scrubs_only_what_it_saw() {
+        let (a, b) = (Arc::new(Seen::default()), Arc::new(Seen::default()));
+        {
+            let _a = enter(Arc::clone(&a));
+            remember("alice-secret-1");
+            assert_eq!(scrub("alice-secret-1"), "[password, 14 characters]");
+        }
+        {
+            let _b = enter(Arc::clone(&b));
+            assert_eq!(scrub("alice-secret-1"), "alice-secret-1");
+        }
+        // Outside both: the process-wide store, which saw neither.
+        assert_eq!(scrub("alice-secret-1"), "alice-secret-1");
     }
 }

@@ -15,6 +15,12 @@ type CoreResult<T> = response_diff::Result<T>;
 #[napi]
 pub const PAGE_VIEWS: u32 = core::PAGE_VIEWS as u32;
 
+/// The line to put before a snapshot the core could not read (passed on
+/// as the source wrote it): its refs are the source's own. Drop the page's
+/// carried map too (`carrier.clear(key)`).
+#[napi]
+pub const OWN_REFS_NOTE: &str = core::OWN_REFS_NOTE;
+
 /// The carrier key of a tab's page: the tab, U+001F, and the URL without
 /// its fragment, so a page seen before in the tab gets its refs back.
 #[napi]

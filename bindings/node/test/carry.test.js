@@ -120,6 +120,7 @@ test('sourceRef: a carried ref names the node that now stands there', () => {
   assert.equal(key, 'tab1\u001fhttp://127.0.0.1/cart')
   assert.equal(rd.carrierKey('tab1', 'http://127.0.0.1/cart'), key)
   assert.equal(rd.PAGE_VIEWS, 16)
+  assert.match(rd.OWN_REFS_NOTE, /^# .*refs are the page's own/)
   c.carry(key, cart(['Tea', 'Cake'], 1))
   // Rebuilt from scratch: the agent keeps n3 for Tea's button, now node n23.
   const r = c.carry(key, cart(['Tea', 'Cake'], 21))

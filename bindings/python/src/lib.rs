@@ -89,6 +89,7 @@ mod _native {
         )?;
         m.add("REBASE_SHARE", response_diff::response::REBASE_SHARE)?;
         m.add("PAGE_VIEWS", response_diff::tree::PAGE_VIEWS)?;
+        m.add("OWN_REFS_NOTE", response_diff::tree::OWN_REFS_NOTE)?;
         Ok(())
     }
 }

@@ -156,3 +156,29 @@ def test_the_example_attaches_any_chat_model() -> None:
     rdb.detach(llm)
     with pytest.raises(SystemExit, match="no ChatNope"):
         example.make_llm("ChatNope", "x")
+
+
+def test_two_agents_on_one_model_each_keep_their_own_base() -> None:
+    from browser_use.llm.messages import SystemMessage, UserMessage
+
+    llm = rdb.attach(sb.ScriptedModel([]))
+
+    shop = "\n".join(f"[{i}]<button>Add tea {i} to cart</button>" for i in range(10, 70))
+
+    def state(page: str) -> UserMessage:
+        # One shop page, with a line of each agent's own: the diff is small,
+        # so a base from the other agent would be kept, not rebased.
+        return UserMessage(
+            content=f"<browser_state>\nCurrent tab: 1\nTab 1: http://127.0.0.1/shop - Shop\n{page}\n{shop}\n</browser_state>"
+        )
+
+    # Two runs (two message histories) on one chat model, on the same URL.
+    alice, bob = SystemMessage(content="Agent A."), SystemMessage(content="Agent B.")
+    run_async(llm.ainvoke([alice, state("[1]<button>Alice's cart</button>")]))
+    run_async(llm.ainvoke([bob, state("[1]<button>Bob's cart</button>")]))
+    run_async(llm.ainvoke([alice, state("[1]<button>Alice's cart</button>\n[2]<a>Checkout</a>")]))
+    bases = [r.base or "" for r in llm.requests]
+    assert "Bob" in bases[1] and "Alice" not in bases[1], bases[1]
+    assert "Alice" in bases[2] and "Bob" not in bases[2], bases[2]
+    # The third request is A's state, rebuilt from A's base and the diff.
+    assert "Checkout" in (llm.requests[2].rebuilt or "") and "Alice" in (llm.requests[2].rebuilt or "")

@@ -346,3 +346,42 @@ def test_async_page_diff(origin: str) -> None:
     t.join()
     if failure:
         raise failure[0]
+
+
+def test_a_snapshot_the_core_cannot_read_gives_the_pages_own_refs(page: Page, origin: str) -> None:
+    page.goto(origin + "/todo")
+    pd = PageDiff(page)
+    pd.snapshot()
+    carried = pd.last_snapshot or ""
+    # A re-render: Playwright's refs change, the agent's stay.
+    page.evaluate("render()")
+    pd.snapshot()
+    real = page.aria_snapshot(mode="ai")
+    jam_pw = done_ref(real, "Jam")
+    assert jam_pw != done_ref(carried, "Jam"), "the test needs Playwright's refs to differ"
+    bread_carried = done_ref(carried, "Bread")
+    # One element twice: the core cannot carry it.
+    line = next(x for x in real.splitlines() if f"[ref={jam_pw}]" in x)
+    broken = real + "\n" + line.strip()
+    original = page.aria_snapshot
+    page.aria_snapshot = lambda **kw: broken  # type: ignore[method-assign]
+    try:
+        answer = pd.snapshot()
+    finally:
+        page.aria_snapshot = original  # type: ignore[method-assign]
+    assert answer == rd.OWN_REFS_NOTE + "\n" + broken
+    assert pd.last_snapshot == broken
+    # A ref means what the agent was last shown: Playwright's own.
+    pd.locator(jam_pw).click()
+    assert page.locator("#log").text_content() == "clicked: Jam"
+    # The carried map is gone: the carried Bread ref is now Playwright's ref
+    # of that name, whatever it names, never Bread by the old map.
+    loc = None
+    try:
+        loc = pd.locator(bread_carried)
+    except RefGoneError:
+        pass
+    if loc is not None:
+        assert loc.evaluate("e => e.outerHTML") == page.locator(f"aria-ref={bread_carried}").evaluate("e => e.outerHTML")
+    # The next readable snapshot is answered whole.
+    assert "```yaml" in pd.snapshot()

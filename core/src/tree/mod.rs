@@ -35,8 +35,8 @@ mod store;
 
 pub use aria::parse_aria;
 pub use carry::{
-    CarrierConfig, CarryOptions, MAX_VIEWS_PER_KEY, PAGE_VIEWS, RETIRED_SHARE, RefCarrier,
-    RefCarry, RefSource, carrier_key, carry_refs,
+    CarrierConfig, CarryOptions, MAX_VIEWS_PER_KEY, OWN_REFS_NOTE, PAGE_VIEWS, RETIRED_SHARE,
+    RefCarrier, RefCarry, RefSource, carrier_key, carry_refs,
 };
 pub use diff::{
     Added, ElementContext, Field, IdentityMode, Parent, Removed, TreeChange, TreeDiff,

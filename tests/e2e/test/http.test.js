@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 
 import WebSocket from 'ws';
 
-import { FULL, binary, childProcesses, gone, section, serveSite } from './helpers.js';
+import { FULL, binary, childProcesses, gone, refOf, section, serveSite } from './helpers.js';
 import { connect, startChromium, startHttpServer, until } from './http-helpers.js';
 
 const PAGES = {
@@ -27,6 +27,11 @@ const PAGES = {
   '/show': `<!doctype html><title>show</title><h1>show</h1><p id="c"></p><p id="l"></p><script>
     document.getElementById('c').textContent = 'cookie: ' + (document.cookie || 'none');
     document.getElementById('l').textContent = 'storage: ' + (localStorage.getItem('who') || 'none');
+  </script>`,
+  '/login': `<!doctype html><title>login</title><label>Password <input type="password"></label>`,
+  // Shows ?t=… as page text.
+  '/echo': `<!doctype html><title>echo</title><p id="t"></p><script>
+    document.getElementById('t').textContent = 'echo: ' + new URLSearchParams(location.search).get('t');
   </script>`,
 };
 
@@ -91,6 +96,28 @@ describe('HTTP: a browser context per client', () => {
       await b.close();
     }
     await until(() => server.openContexts() === 0, 10000, 'contexts closed after DELETE');
+  });
+
+  test("one client's password is masked in its own pages only (issue 41)", async () => {
+    const a = await connect(server.url, 'a');
+    const b = await connect(server.url, 'b');
+    const secret = 'alice-Pass-4711';
+    try {
+      const login = (await a.call('browser_navigate', { url: site.url('/login') })).text;
+      const typed = await a.call('browser_type', { ref: refOf(login, 'textbox "Password"'), text: secret });
+      assert.equal(typed.isError, false, typed.text);
+      const echo = site.url(`/echo?t=${secret}`);
+      // B never saw it: its page shows the text as it is.
+      const seenByB = (await b.call('browser_navigate', { url: echo })).text;
+      assert.match(seenByB, new RegExp(`echo: ${secret}`), seenByB);
+      // A typed it: masked wherever it shows up in A's answers.
+      const seenByA = (await a.call('browser_navigate', { url: echo })).text;
+      assert.ok(!seenByA.includes(secret), seenByA);
+      assert.match(seenByA, /echo: \[password, 15 characters\]/, seenByA);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 
   test('a client that disconnects mid-call leaves no context and does not hold up the others', async () => {

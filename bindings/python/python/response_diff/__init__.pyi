@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
     "DEFAULT_MAX_STORED_BYTES",
     "FINGERPRINT_SCRIPT",
+    "OWN_REFS_NOTE",
     "PAGE_VIEWS",
     "REBASE_SHARE",
     "BaselineNotFoundError",
@@ -86,6 +87,11 @@ DEFAULT_MAX_STORED_BYTES: int
 
 DEFAULT_MAX_INPUT_BYTES: int
 """Default largest text a detector accepts (32 MiB)."""
+
+OWN_REFS_NOTE: str
+"""The line to put before a snapshot the core could not read (passed on as
+the source wrote it): its refs are the source's own. Drop the page's
+carried map too (``RefCarrier.clear``)."""
 
 PAGE_VIEWS: int
 """Views per page a host of a browser page keeps (16): pass it as

@@ -18,7 +18,11 @@ provider's prompt cache cannot keep the state, which changes every step.
    the current state as a diff against that base, in the core's words
    (``diff_against_base``), and every other part as browser-use wrote it.
 
-The base changes when the current tab's URL changes, or when the diff is no
+The base is kept per agent run, not per model object: two agents that
+share one chat model each diff against their own base. A run is told by
+its message history, whose system message browser-use keeps as one object
+for the whole run (requests without one share a base of their own). The
+base changes when the current tab's URL changes, or when the diff is no
 longer much smaller than the state (``rebase_share``). Each request carries
 the base and the diff, so the model reads the whole state every step,
 whatever it was sent before. Element indices (backend node ids) are left as
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Optional, TypeVar
 
@@ -65,6 +70,9 @@ _TAB = re.compile(r"^Tab (\S+): (\S*)", re.M)
 # The attribute the patched method carries its state in (and how detach
 # and a second attach recognise it).
 _MARK = "__response_diff_attach__"
+# Agent runs whose base one attached model keeps; past it the run used
+# least recently goes (its next request starts from a new base).
+_MAX_RUNS = 64
 
 T = TypeVar("T")
 
@@ -108,18 +116,40 @@ def _current_url(state: str) -> Optional[str]:
     return "\n".join(f"{k} {v}" for k, v in sorted(tabs.items())) or None
 
 
+class _Base:
+    """One agent run's base state and the URL it was of."""
+
+    def __init__(self, history: Any) -> None:
+        # Kept alive with its base, so its id is never another run's.
+        self.history = history
+        self.state: Optional[str] = None
+        self.url: Optional[str] = None
+
+
 class _Session:
-    """One attached model's base, shared by its requests."""
+    """One attached model: a base per agent run (per message history)."""
 
     def __init__(self, original: Any, settings: DiffOptions, rebase_share: float) -> None:
         self.original = original  # the instance's own ainvoke before attach, if it had one
         self.settings = settings
         self.rebase_share = rebase_share
-        self.base: Optional[str] = None
-        self.base_url: Optional[str] = None
+        self.runs: OrderedDict[int, _Base] = OrderedDict()
         self.lock = threading.Lock()
         # What the last request sent, for hosts and tests: rebase, mode.
         self.last: Optional[dict[str, Any]] = None
+
+    def _run_of(self, messages: Sequence[Any]) -> _Base:
+        """The base of the run ``messages`` belong to: browser-use keeps one
+        system message object per agent run (MessageHistory.system_message)."""
+        first = messages[0] if messages else None
+        history = first if getattr(first, "role", None) == "system" else None
+        run = self.runs.get(id(history))
+        if run is None or run.history is not history:
+            run = self.runs[id(history)] = _Base(history)
+            while len(self.runs) > _MAX_RUNS:
+                self.runs.popitem(last=False)
+        self.runs.move_to_end(id(history))
+        return run
 
     def rewrite(self, messages: Sequence[Any]) -> list[Any]:
         # The system prompt describes the block; the state is a user message.
@@ -149,7 +179,8 @@ class _Session:
         state = blocks[0]
         url = _current_url(state)
         with self.lock:
-            base = self.base if url == self.base_url else None
+            run = self._run_of(messages)
+            base = run.state if url == run.url else None
             answer = diff_against_base(
                 base,
                 state,
@@ -158,8 +189,8 @@ class _Session:
                 rebase_share=self.rebase_share,
             )
             if answer.rebase:
-                self.base, self.base_url = state, url
-            base = self.base
+                run.state, run.url = state, url
+            base = run.state
             self.last = {"rebase": answer.rebase, "mode": answer.mode}
         assert base is not None
         base_message = type(message)(content=f"<{BASE_TAG}>\n{base}\n</{BASE_TAG}>", cache=True)

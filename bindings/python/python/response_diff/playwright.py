@@ -22,13 +22,16 @@ agent reads comes from ``render_response``; no text is made in Python.
 
 from __future__ import annotations
 
-import itertools
+import inspect
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Optional, Union
+import uuid
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from . import (
+    OWN_REFS_NOTE,
+    PAGE_VIEWS,
     Expectation,
     RefCarrier,
     RefCarry,
@@ -50,17 +53,14 @@ MIN_PLAYWRIGHT = (1, 59)
 # The tool whose defaults the answer is rendered under: the server answers a
 # read of the page with the same sections.
 _TOOL = "browser_snapshot"
-# Views of a page the carrier matches a new snapshot against: the server's
-# number (server/src/refs.rs, VIEWS_PER_PAGE).
-_VIEWS_PER_PAGE = 16
 # A document's identity: its time origin, unique per document load.
 _DOC_SCRIPT = "() => performance.timeOrigin"
 # A page that navigates while it is read is read again, this many times at
 # most; then the last read is filed under the document seen after it.
 _READ_TRIES = 5
-# Labels of refs shown earlier kept for errors (server/src/refs.rs, MAX_EARLIER).
+# Labels of refs shown earlier kept for the error on a ref that is gone;
+# past it they start over (the error then names the ref alone).
 _MAX_LABELS = 20_000
-_pages = itertools.count(1)
 
 _Layer = Union[Expectation, Mapping[str, Any], str]
 
@@ -124,9 +124,44 @@ def _elements(nodes: Sequence[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]
         stack.extend(reversed(e.get("children") or []))
 
 
+_T = TypeVar("_T")
+# A step of a PageDiff's work: it yields what it asks of Playwright (a
+# value, or an awaitable under ``async_api``) and is sent back the answer.
+_Steps = Generator[Any, Any, _T]
+
+
+def _run(steps: _Steps[_T]) -> _T:
+    """Runs ``steps`` against ``playwright.sync_api``: answers are values."""
+    try:
+        asked = next(steps)
+        while True:
+            asked = steps.send(asked)
+    except StopIteration as done:
+        out: _T = done.value
+        return out
+
+
+async def _run_async(steps: _Steps[_T]) -> _T:
+    """Runs ``steps`` against ``playwright.async_api``: awaits what it asks,
+    and raises a failure inside it, where its ``try`` can take it."""
+    try:
+        asked = next(steps)
+        while True:
+            try:
+                answer = (await asked) if inspect.isawaitable(asked) else asked
+            except Exception as e:  # noqa: BLE001 - handed to the steps, which re-raise
+                asked = steps.throw(e)
+            else:
+                asked = steps.send(answer)
+    except StopIteration as done:
+        out: _T = done.value
+        return out
+
+
 class _State:
-    """What a PageDiff knows, with no I/O: the sync and async classes read
-    the page and hand the texts here."""
+    """What a PageDiff knows and does, once for ``sync_api`` and
+    ``async_api``: each step yields the Playwright call it needs (see
+    ``_run`` and ``_run_async``)."""
 
     def __init__(
         self,
@@ -148,26 +183,51 @@ class _State:
         # ref when its role or name changes (a delete button shown on hover),
         # so its refs name no node the content does not, and matching them
         # first paired rows wrongly (docs/DECISIONS.md D60).
-        self.carrier = RefCarrier(views_per_key=_VIEWS_PER_PAGE, stable_ids=False)
-        self.page_key = f"page-{next(_pages)}"
+        self.carrier = RefCarrier(views_per_key=PAGE_VIEWS, stable_ids=False)
+        # A key space of its own, in the carrier and in a shared detector.
+        self.page_key = f"page-{uuid.uuid4().hex}"
         self.generation = 0
         # The document (its frames' time origins) the latest read is of:
         # Playwright numbers refs per document from e1, so a ref held from
         # another document names nothing here.
         self.doc: Optional[tuple[Any, ...]] = None
-        # Of the latest carried snapshot: ref → Playwright's ref, ref → label.
-        self.to_playwright: dict[str, str] = {}
+        # The latest read could not be carried: the agent was shown
+        # Playwright's own refs, which mean themselves.
+        self.raw = False
         # Every ref shown → `role "name"`, for the error on a ref that is gone.
         self.labels: dict[str, str] = {}
         self.carried: Optional[RefCarry] = None
+        self.last_text: Optional[str] = None
 
-    # ------------------------------------------------------------ carrying
+    # ------------------------------------------------------------ reading
 
-    def carry(self, doc: tuple[Any, ...], text: str) -> RefCarry:
-        """Carries refs over to Playwright's snapshot ``text`` of document ``doc``."""
-        self.doc = doc
-        carried = self.carrier.carry(self.page_key, text)
-        self.to_playwright = {r: pw for pw, r in carried.refs.items()}
+    def doc_of(self, page: Any) -> _Steps[tuple[Any, ...]]:
+        out = []
+        for frame in page.frames:
+            try:
+                out.append((yield frame.evaluate(_DOC_SCRIPT)))
+            except Exception:  # a frame detached while we asked: a new document
+                out.append(None)
+        return tuple(out)
+
+    def read(self, page: Any) -> _Steps[Optional[RefCarry]]:
+        """Reads the page and carries its refs; None when the core could not
+        read the snapshot (then the agent gets Playwright's refs as they are)."""
+        for _ in range(_READ_TRIES):
+            doc = yield from self.doc_of(page)
+            text = yield page.aria_snapshot(mode="ai")
+            after = yield from self.doc_of(page)
+            if after == doc:  # no navigation in between
+                break
+        try:
+            carried = self.carrier.carry(self.page_key, text)
+        except ResponseDiffError:
+            # Its refs are Playwright's now: no carried ref may stand for one.
+            self.carrier.clear(self.page_key)
+            self.doc, self.raw, self.carried, self.last_text = after, True, None, text
+            return None
+        # Only now: a carry that raised leaves the previous document in force.
+        self.doc, self.raw, self.carried, self.last_text = after, False, carried, carried.snapshot
         if len(self.labels) > _MAX_LABELS:
             self.labels = {}
         for e in _elements(carried.tree.to_list()):
@@ -175,12 +235,20 @@ class _State:
             if r:
                 name = e.get("name") or ""
                 self.labels[r] = f"{e['role']} {json.dumps(name, ensure_ascii=False)}" if name else str(e["role"])
-        self.carried = carried
         return carried
 
-    # ----------------------------------------------------------- rendering
+    # ----------------------------------------------------------- answering
 
-    def render(self, url: str, title: str, carried: RefCarry, full: bool) -> str:
+    def snapshot(self, page: Any, full: bool) -> _Steps[str]:
+        carried = yield from self.read(page)
+        if carried is None:
+            # The agent now holds the page's own text: the next answer is
+            # whole, against nothing it was shown under carried refs.
+            self.generation += 1
+            return OWN_REFS_NOTE + "\n" + (self.last_text or "")
+        # After the read: the URL and title of the document it was of.
+        url = page.url
+        title = yield page.title()
         if full:
             # The agent now holds the whole page: the next answer is against it.
             self.generation += 1
@@ -189,10 +257,24 @@ class _State:
         return render_response(response, _TOOL, self.layers, detector=self.detector, key=key).text
 
     def playwright_ref(self, ref: str) -> Optional[str]:
-        return self.to_playwright.get(ref)
+        if self.raw:
+            return ref
+        return self.carrier.source_ref(self.page_key, ref)
 
-    def gone(self, ref: str, label: Optional[str]) -> RefGoneError:
-        return RefGoneError(ref, label)
+    def locate(self, page: Any, ref: str) -> _Steps[Any]:
+        label = self.labels.get(ref)
+        pw = self.playwright_ref(ref)
+        if pw is not None and (yield from self.doc_of(page)) == self.doc:
+            loc = page.locator(_selector(pw))
+            if (yield loc.count()) == 1:
+                return loc
+        yield from self.read(page)
+        pw = self.playwright_ref(ref)
+        if pw is not None:
+            loc = page.locator(_selector(pw))
+            if (yield loc.count()) == 1:
+                return loc
+        raise RefGoneError(ref, label or self.labels.get(ref))
 
 
 def _selector(pw_ref: str) -> str:
@@ -208,8 +290,12 @@ class PageDiff:
     ``maxLength``, ``diff``: ``patch`` or ``lines``) and ``diffOptions``.
     Diffing is on unless it sets ``diffOptions.enabled`` to False.
     ``detector``: a ``ResponseDiffDetector`` to keep the previous answers in
-    (shared across pages if you like; its memory cap applies); a new one by
-    default.
+    (shared across pages if you like: each ``PageDiff`` keeps its own keys;
+    its memory cap applies); a new one by default.
+
+    A snapshot the core cannot read is answered as Playwright wrote it,
+    after one line (``OWN_REFS_NOTE``) saying its refs are the page's own;
+    ``locator`` then takes those refs as they are.
     """
 
     def __init__(
@@ -222,56 +308,22 @@ class PageDiff:
         self._state = _State(expectation, detector)
         self.page = page
 
-    def _doc(self) -> tuple[Any, ...]:
-        out = []
-        for frame in self.page.frames:
-            try:
-                out.append(frame.evaluate(_DOC_SCRIPT))
-            except Exception:  # a frame detached while we asked: a new document
-                out.append(None)
-        return tuple(out)
-
-    def _read(self) -> RefCarry:
-        for _ in range(_READ_TRIES):
-            doc = self._doc()
-            text = self.page.aria_snapshot(mode="ai")
-            after = self._doc()
-            if after == doc:  # no navigation in between
-                break
-        return self._state.carry(after, text)
-
     def snapshot(self, *, full: bool = False) -> str:
         """The page for the agent: in full the first time (or with
         ``full=True``, after which answers are against it), else the
         smallest lossless answer against what this object last returned."""
-        carried = self._read()
-        # After the read: the URL and title of the document it was of.
-        url = self.page.url
-        title = self.page.title()
-        return self._state.render(url, title, carried, full)
+        return _run(self._state.snapshot(self.page, full))
 
     @property
     def last_snapshot(self) -> Optional[str]:
         """The latest snapshot read, in full, with the refs the agent sees."""
-        c = self._state.carried
-        return c.snapshot if c is not None else None
+        return self._state.last_text
 
     def locator(self, ref: str) -> Locator:
         """A ``Locator`` for the element ``ref`` names now. Raises
         ``RefGoneError`` when no element has that ref any more."""
-        label = self._state.labels.get(ref)
-        pw = self._state.playwright_ref(ref)
-        if pw is not None and self._doc() == self._state.doc:
-            loc = self.page.locator(_selector(pw))
-            if loc.count() == 1:
-                return loc
-        self._read()
-        pw = self._state.playwright_ref(ref)
-        if pw is not None:
-            loc = self.page.locator(_selector(pw))
-            if loc.count() == 1:
-                return loc
-        raise self._state.gone(ref, label or self._state.labels.get(ref))
+        loc: Locator = _run(self._state.locate(self.page, ref))
+        return loc
 
 
 class AsyncPageDiff:
@@ -287,49 +339,16 @@ class AsyncPageDiff:
         self._state = _State(expectation, detector)
         self.page = page
 
-    async def _doc(self) -> tuple[Any, ...]:
-        out = []
-        for frame in self.page.frames:
-            try:
-                out.append(await frame.evaluate(_DOC_SCRIPT))
-            except Exception:
-                out.append(None)
-        return tuple(out)
-
-    async def _read(self) -> RefCarry:
-        for _ in range(_READ_TRIES):
-            doc = await self._doc()
-            text = await self.page.aria_snapshot(mode="ai")
-            after = await self._doc()
-            if after == doc:
-                break
-        return self._state.carry(after, text)
-
     async def snapshot(self, *, full: bool = False) -> str:
         """See ``PageDiff.snapshot``."""
-        carried = await self._read()
-        url = self.page.url
-        title = await self.page.title()
-        return self._state.render(url, title, carried, full)
+        return await _run_async(self._state.snapshot(self.page, full))
 
     @property
     def last_snapshot(self) -> Optional[str]:
         """See ``PageDiff.last_snapshot``."""
-        c = self._state.carried
-        return c.snapshot if c is not None else None
+        return self._state.last_text
 
     async def locator(self, ref: str) -> AsyncLocator:
         """See ``PageDiff.locator``."""
-        label = self._state.labels.get(ref)
-        pw = self._state.playwright_ref(ref)
-        if pw is not None and await self._doc() == self._state.doc:
-            loc = self.page.locator(_selector(pw))
-            if await loc.count() == 1:
-                return loc
-        await self._read()
-        pw = self._state.playwright_ref(ref)
-        if pw is not None:
-            loc = self.page.locator(_selector(pw))
-            if await loc.count() == 1:
-                return loc
-        raise self._state.gone(ref, label or self._state.labels.get(ref))
+        loc: AsyncLocator = await _run_async(self._state.locate(self.page, ref))
+        return loc

@@ -30,6 +30,13 @@ pub fn carrier_key(tab: &str, url: &str) -> String {
     format!("{tab}\u{1f}{page}")
 }
 
+/// The line a host puts before a snapshot whose refs it could not carry
+/// (the core could not read it), which it then passes on as the source
+/// wrote it: the agent acts on the source's own refs. The host also drops
+/// that page's carried map ([`RefCarrier::clear`]), so a later ref means
+/// what the agent was last shown.
+pub const OWN_REFS_NOTE: &str = "# This snapshot could not be read for a diff: it is the page's own text, and its refs are the page's own; use them as shown.";
+
 /// Keeps the recent views of each page and carries refs over to new
 /// snapshots of it (see the module docs). `Send + Sync`: hosts share one
 /// across threads; calls are serialized by an internal lock.

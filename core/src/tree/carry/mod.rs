@@ -46,7 +46,7 @@ mod config;
 mod page;
 mod places;
 
-pub use carrier::{PAGE_VIEWS, RefCarrier, carrier_key};
+pub use carrier::{OWN_REFS_NOTE, PAGE_VIEWS, RefCarrier, carrier_key};
 pub use config::{CarrierConfig, MAX_VIEWS_PER_KEY, RETIRED_SHARE};
 
 use super::model::Tree;
