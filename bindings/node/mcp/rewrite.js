@@ -8,9 +8,11 @@ const rd = require('../index.js')
 const { sections, replaced } = require('./sections.js')
 const { tabLines } = require('./tabs.js')
 
-/** The line an agent reads under a snapshot the core could not read. */
-const RAW_NOTE =
-  'Note: response-diff could not read this snapshot; the refs above are the browser\'s own, and refs from earlier answers on this tab no longer apply.'
+/**
+ * The line an agent reads above a snapshot the core could not read: the
+ * core's own words (OWN_REFS_NOTE), as PageDiff and every door write them.
+ */
+const RAW_NOTE = rd.OWN_REFS_NOTE
 
 /** The same, for a linked snapshot file the wrapper did not read. */
 const RAW_LINK_NOTE = "Note: response-diff did not read this snapshot file; the refs in it are the browser's own, and refs from earlier answers on this tab no longer apply."
@@ -184,12 +186,14 @@ class Rewriter {
   /**
    * The agent sees Playwright's refs: from now on a ref on this tab is
    * Playwright's, until a snapshot is carried again. The section as
-   * written, with `note` under it.
+   * written, with `note` as the first line of its body.
    */
   raw(tab, piece, note) {
     tab.rekey(this.s.carrier, this.s.detector)
     tab.raw = true
-    return replaced(piece, `${piece.raw.replace(/\n+$/, '')}\n${note}`)
+    const nl = piece.raw.indexOf('\n')
+    const head = nl < 0 ? piece.raw : piece.raw.slice(0, nl)
+    return replaced(piece, `${head}\n${note}\n${piece.body.replace(/\n+$/, '')}`)
   }
 
   /**

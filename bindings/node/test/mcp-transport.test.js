@@ -117,7 +117,7 @@ test('a snapshot the core cannot read: refs are then passed as they are, until o
   }
   await run(1, 'browser_navigate', { url: 'http://a.invalid/' })
   snap = '- button "Broken" [ref=e9]\n  - child'
-  assert.match(await run(2, 'browser_snapshot'), /refs above are the browser's own/)
+  assert.match(await run(2, 'browser_snapshot'), /its refs are the page's own/)
   await run(3, 'browser_click', { target: 'e4' })
   assert.equal(s.toServer.filter((m) => m.params?.name === 'browser_click').at(-1).params.arguments.target, 'e4')
   assert.match(s.warnings.join('\n'), /could not read a snapshot/)
