@@ -97,12 +97,9 @@ lint:
 	$(MAKE) lint-workflows
 
 ## Files that import each other (scripts/import_cycles.py), in the core,
-## the server, the C ABI and the Node binding's Rust: prints "0 circles"
-## per crate and fails on any circle (docs/DECISIONS.md D38).
-## bindings/python/src is left out until its one circle is gone (convert.rs
-## calls crate::known_json in lib.rs, which declares convert.rs's users);
-## add it here then.
-IMPORT_CYCLES_DIRS ?= core/src server/src ffi/src bindings/node/src
+## the server, the C ABI and the Node and Python bindings' Rust: prints
+## "0 circles" per crate and fails on any circle (docs/DECISIONS.md D38).
+IMPORT_CYCLES_DIRS ?= core/src server/src ffi/src bindings/node/src bindings/python/src
 import-cycles:
 	python3 scripts/import_cycles.py --check $(IMPORT_CYCLES_DIRS)
 

@@ -15,6 +15,15 @@ use serde_json::{Map, Value};
 
 use crate::errors::RdResult;
 
+/// Reads one of the module's option classes (`DiffOptions`,
+/// `Expectation`) as JSON, or `None` for anything else.
+pub type KnownJson = fn(&Bound<'_, PyAny>) -> PyResult<Option<Value>>;
+
+/// The reader of the option classes, set once by the module's init
+/// (lib.rs): the classes' files read options through this file, so it
+/// cannot name them itself without an import circle.
+pub static KNOWN_JSON: std::sync::OnceLock<KnownJson> = std::sync::OnceLock::new();
+
 /// `max_diff_lines` → `maxDiffLines`; camelCase keys pass unchanged.
 pub fn camel(key: &str) -> String {
     if !key.contains('_') || key.starts_with('_') {
@@ -98,7 +107,9 @@ pub fn to_json(obj: &Bound<'_, PyAny>, keys: Keys, path: &str) -> RdResult<Value
         // Image data: JSON carries bytes as base64.
         return Ok(Value::String(base64_encode(b.as_bytes())));
     }
-    if let Some(v) = crate::known_json(obj)? {
+    if let Some(known) = KNOWN_JSON.get()
+        && let Some(v) = known(obj)?
+    {
         return Ok(v);
     }
     if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {

@@ -22,7 +22,7 @@ mod tree;
 
 /// The JSON value of one of this module's option classes, so they can be
 /// nested in dicts (`Expectation(diff_options=DiffOptions(format="split"))`).
-pub(crate) fn known_json(obj: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
+fn known_json(obj: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
     if let Ok(o) = obj.cast::<diff::PyDiffOptions>() {
         return Ok(serde_json::to_value(o.get().settings).ok());
     }
@@ -60,6 +60,8 @@ mod _native {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         let py = m.py();
+        // Whichever init runs first sets it; every one sets the same function.
+        let _ = convert::KNOWN_JSON.set(known_json);
         let t = errors::types(py)?;
         for ty in [
             &t.base,

@@ -1,19 +1,12 @@
 //! The carrier: one page memory per key, under one memory cap.
 
 use super::super::model::Tree;
+use super::carried::{CarryOptions, RefCarry, RefSource};
 use super::config::{CarrierConfig, RETIRED_SHARE};
 use super::page::Page;
-use super::{CarryOptions, RefCarry, RefSource};
 use crate::Result;
 use crate::prelude::*;
 use crate::sync::{Mutex, lock};
-
-/// Views per page every host keeps (`viewsPerKey`): the server, the Node
-/// wrapper and Python's `PageDiff` (see [`CarrierConfig::pages`]). 64 (the
-/// most) made the server's resident memory grow by 19 MiB over the
-/// 1,000-call e2e run, against 3 MiB with 8; 16 covers the paging and
-/// sorting sessions of the grid bench (12 steps).
-pub const PAGE_VIEWS: usize = 16;
 
 /// The key a host files a tab's page under: the tab, U+001F, and the URL
 /// without its fragment. So a page seen before in that tab (back, a return

@@ -41,158 +41,21 @@
 //!
 //! Elements without a node id (static text) get no ref.
 
+mod carried;
 mod carrier;
 mod config;
 mod page;
 mod places;
 
-pub use carrier::{OWN_REFS_NOTE, PAGE_VIEWS, RefCarrier, carrier_key};
-pub use config::{CarrierConfig, MAX_VIEWS_PER_KEY, RETIRED_SHARE};
-
-use super::model::Tree;
-use crate::Result;
-use crate::prelude::*;
-use alloc::sync::Arc;
-use page::{Page, View, number};
-use places::Places;
-use serde::Deserialize;
-
-/// How to carry refs over.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct CarryOptions {
-    /// The host's node ids name the same node from one snapshot to the next
-    /// (Chromium's backend node ids, Playwright's aria-refs): an element
-    /// whose node id is unchanged keeps its ref even when renamed. Leave it
-    /// off (the default) when ids are renumbered on every read.
-    pub stable_ids: bool,
-}
-
-impl CarryOptions {
-    /// Options with [`CarryOptions::stable_ids`] set as given.
-    pub fn stable_ids(stable_ids: bool) -> Self {
-        CarryOptions { stable_ids }
-    }
-
-    /// Parses `{"stableIds": false}` (optional), the form every binding accepts.
-    ///
-    /// ```
-    /// use response_diff::tree::CarryOptions;
-    /// assert!(CarryOptions::from_json(r#"{"stableIds": true}"#).unwrap().stable_ids);
-    /// assert!(CarryOptions::from_json(r#"{"stable": true}"#).is_err());
-    /// ```
-    pub fn from_json(json: &str) -> Result<CarryOptions> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase", deny_unknown_fields)]
-        struct J {
-            stable_ids: Option<bool>,
-        }
-        let j: J = crate::json::from_str(json, "carryOptions")?;
-        Ok(CarryOptions::stable_ids(j.stable_ids.unwrap_or(false)))
-    }
-}
-
-/// A snapshot with its refs carried over.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RefCarry {
-    /// The snapshot, every element with a node id now carrying its ref.
-    pub tree: Tree,
-    /// Node id → ref for every element that has a node id, in document order.
-    pub refs: Vec<(String, String)>,
-    /// Elements that kept a ref from an earlier view.
-    pub carried: usize,
-    /// Elements that got a new ref.
-    pub fresh: usize,
-}
-
-impl RefCarry {
-    /// The ref given to the element with this node id.
-    pub fn ref_of(&self, node_id: &str) -> Option<&str> {
-        self.refs
-            .iter()
-            .find(|(id, _)| id == node_id)
-            .map(|(_, r)| r.as_str())
-    }
-
-    /// `{"snapshot": "<aria text>", "refs": {"<node id>": "<ref>", …},
-    /// "carried": n, "fresh": n}`, the form every binding returns (`refs`
-    /// in document order).
-    pub fn to_json(&self) -> String {
-        use super::aria::json_quote;
-        let mut out = String::from("{\"snapshot\":");
-        out.push_str(&json_quote(&self.tree.to_aria()));
-        out.push_str(",\"refs\":{");
-        for (i, (id, r)) in self.refs.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&json_quote(id));
-            out.push(':');
-            out.push_str(&json_quote(r));
-        }
-        out.push_str(&format!(
-            "}},\"carried\":{},\"fresh\":{}}}",
-            self.carried, self.fresh
-        ));
-        out
-    }
-}
-
-/// What a carried ref named when it was shown: the answer of
-/// [`RefCarrier::lookup`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct RefSource {
-    /// The source's node id the element had in that view (the host's own
-    /// ref: a backend node id, Playwright's aria-ref).
-    pub node_id: String,
-    /// The element's role, for messages.
-    pub role: String,
-    /// The element's name, for messages.
-    pub name: String,
-    /// Shown in the key's latest view; false when only an earlier view of
-    /// the same document showed it.
-    pub latest: bool,
-}
-
-/// Carries refs from earlier views to `current` without a store: `previous`
-/// are the earlier snapshots as the agent saw them (their refs are the
-/// agent's), oldest first; `current` carries node ids. Refs in `previous`
-/// count as handed out, so no new element gets one of them.
-///
-/// ```
-/// use response_diff::tree::{carry_refs, parse_aria, CarryOptions};
-/// let before = parse_aria("- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]", false).unwrap();
-/// // The list was rebuilt: new node ids, one item more.
-/// let now = parse_aria("- list [ref=n7]:\n  - listitem \"Tea\" [ref=n8]\n  - listitem \"Cake\" [ref=n9]", false).unwrap();
-/// let c = carry_refs(&[&before], &now, CarryOptions::default()).unwrap();
-/// assert_eq!(c.tree.to_aria(), "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]\n  - listitem \"Cake\" [ref=n9]");
-/// assert_eq!((c.carried, c.fresh), (2, 1));
-/// assert_eq!(c.ref_of("n8"), Some("e2"));
-/// ```
-pub fn carry_refs(previous: &[&Tree], current: &Tree, options: CarryOptions) -> Result<RefCarry> {
-    let mut page = Page::default();
-    for t in previous {
-        let refs: Vec<Option<String>> = t.iter().map(|(_, e)| e.aria_ref.clone()).collect();
-        page.handed.extend(refs.iter().flatten().cloned());
-        page.next = page
-            .next
-            .max(refs.iter().flatten().map(|r| number(r)).max().unwrap_or(0));
-        page.views.push_back(View {
-            tree: Arc::new((*t).clone()),
-            refs,
-            bytes: 0,
-            places: Places::of(t),
-            document: None,
-        });
-    }
-    Ok(page.assign(current, options)?.0)
-}
+pub use carried::{CarryOptions, RefCarry, RefSource};
+pub use carrier::{OWN_REFS_NOTE, RefCarrier, carrier_key};
+pub use config::{CarrierConfig, MAX_VIEWS_PER_KEY, PAGE_VIEWS, RETIRED_SHARE};
+pub use page::carry_refs;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::parse_aria;
+    use crate::tree::{Tree, parse_aria};
 
     fn t(s: &str) -> Tree {
         parse_aria(s, false).unwrap()

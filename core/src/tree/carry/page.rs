@@ -4,8 +4,8 @@
 use super::super::diff::match_for_carry;
 use super::super::model::{Element, Tree};
 use super::super::retired::Retired;
+use super::carried::{CarryOptions, RefCarry, RefSource};
 use super::places::Places;
-use super::{CarryOptions, RefCarry, RefSource};
 use crate::prelude::*;
 use crate::{Error, Result};
 use alloc::collections::VecDeque;
@@ -440,4 +440,38 @@ impl Page {
             None => false,
         }
     }
+}
+
+/// Carries refs from earlier views to `current` without a store: `previous`
+/// are the earlier snapshots as the agent saw them (their refs are the
+/// agent's), oldest first; `current` carries node ids. Refs in `previous`
+/// count as handed out, so no new element gets one of them.
+///
+/// ```
+/// use response_diff::tree::{carry_refs, parse_aria, CarryOptions};
+/// let before = parse_aria("- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]", false).unwrap();
+/// // The list was rebuilt: new node ids, one item more.
+/// let now = parse_aria("- list [ref=n7]:\n  - listitem \"Tea\" [ref=n8]\n  - listitem \"Cake\" [ref=n9]", false).unwrap();
+/// let c = carry_refs(&[&before], &now, CarryOptions::default()).unwrap();
+/// assert_eq!(c.tree.to_aria(), "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]\n  - listitem \"Cake\" [ref=n9]");
+/// assert_eq!((c.carried, c.fresh), (2, 1));
+/// assert_eq!(c.ref_of("n8"), Some("e2"));
+/// ```
+pub fn carry_refs(previous: &[&Tree], current: &Tree, options: CarryOptions) -> Result<RefCarry> {
+    let mut page = Page::default();
+    for t in previous {
+        let refs: Vec<Option<String>> = t.iter().map(|(_, e)| e.aria_ref.clone()).collect();
+        page.handed.extend(refs.iter().flatten().cloned());
+        page.next = page
+            .next
+            .max(refs.iter().flatten().map(|r| number(r)).max().unwrap_or(0));
+        page.views.push_back(View {
+            tree: Arc::new((*t).clone()),
+            refs,
+            bytes: 0,
+            places: Places::of(t),
+            document: None,
+        });
+    }
+    Ok(page.assign(current, options)?.0)
 }
