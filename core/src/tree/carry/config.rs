@@ -25,7 +25,7 @@ pub struct CarrierConfig {
     /// used keys go first, then the current key's retired elements, then
     /// its oldest views (its newest view is always kept).
     pub max_stored_bytes: usize,
-    /// See [`CarryOptions::stable_ids`] (default off).
+    /// See [`CarryOptions::stable_ids`](super::CarryOptions::stable_ids) (default off).
     pub stable_ids: bool,
 }
 
