@@ -5,10 +5,11 @@
 //! instead of both files.
 //!
 //! The window starts at a line start at or before the line diff's common
-//! prefix (as `lines::common_line_prefix` finds it) with at least `context`
-//! lines of it, and ends at a line start at or after its common suffix with
-//! at least `context` lines of it, so the line diff of the window, with the
-//! lines outside counted in, is the line diff of the whole texts.
+//! prefix (as `lines::trim::common_line_prefix` finds it) with at least
+//! `context` lines of it, and ends at a line start at or after its common
+//! suffix with at least `context` lines of it, so the line diff of the
+//! window, with the lines outside counted in, is the line diff of the whole
+//! texts.
 
 use core::ops::Range;
 
@@ -81,7 +82,7 @@ pub(crate) fn find_in_blocks(
         .zip(&b[i..n])
         .take_while(|(x, y)| x == y)
         .count();
-    // The line diff's prefix (`lines::common_line_prefix`).
+    // The line diff's prefix (`lines::trim::common_line_prefix`).
     let prefix = if d == la && d == lb {
         d
     } else {
@@ -95,7 +96,7 @@ pub(crate) fn find_in_blocks(
     let lines_before = counted(&head, block, start, |r| &a[r]);
 
     // The common suffix, not overlapping the prefix
-    // (`lines::common_line_suffix`), counted the same way from the end.
+    // (`lines::trim::common_line_suffix`), counted the same way from the end.
     let max = n - prefix;
     let mut tail: Vec<usize> = Vec::new();
     let mut j = 0;

@@ -1,0 +1,362 @@
+//! The snapshot section of a response: the snapshot in full, or diffed or
+//! patched against the previous snapshot of its chain or the last one of
+//! its URL, and the archive of elements shown before that patches restore
+//! by reference.
+
+use core::fmt::Write as _;
+
+use crate::Result;
+use crate::diff::{
+    DiffMode, DiffResult, ResponseDiffDetector, compare_texts, diff_is_small, over_max_diff_lines,
+};
+use crate::expectation::{ResolvedExpectation, SnapshotDiff};
+use crate::prelude::*;
+use crate::tree::{PatchOptions, Shown, retire, snapshot_patch_archived};
+
+use super::chain::DiffTarget;
+use super::model::Snapshot;
+use super::snapshot::{fence, view_snapshot};
+
+/// The one-line header of a snapshot patch: the counts that are not zero,
+/// then the unchanged elements (`1 changed, 34 unchanged`; `2 added,
+/// 1 removed, 40 unchanged`). The patch lines say the kind of each change
+/// (`~`, `+`, `-`), so the header stays short.
+fn patch_header(p: &crate::tree::SnapshotPatch) -> String {
+    let mut parts = Vec::new();
+    if p.changed > 0 {
+        parts.push(format!("{} changed", p.changed));
+    }
+    if p.moved > 0 {
+        parts.push(format!("{} moved", p.moved));
+    }
+    match (p.added, p.restored) {
+        (0, _) => {}
+        (n, 0) => parts.push(format!("{n} added")),
+        (n, r) => parts.push(format!("{n} added ({r} as last shown)")),
+    }
+    if p.removed > 0 {
+        parts.push(format!("{} removed", p.removed));
+    }
+    parts.push(format!("{} unchanged", p.unchanged));
+    parts.join(", ")
+}
+
+pub(super) fn section(out: &mut String, heading: &str, body: &str) {
+    let _ = write!(out, "### {heading}\n{body}\n\n");
+}
+
+/// The snapshot section alone, as [`render`] prints it in a response.
+///
+/// [`render`]: super::render
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotSection {
+    /// The heading, without the `### ` (`Page snapshot (patch)`).
+    pub heading: String,
+    /// The body: the fenced snapshot, a diff or patch, or one line.
+    pub body: String,
+    /// The snapshot diff, when diffing was on.
+    pub diff: Option<DiffResult>,
+}
+
+impl SnapshotSection {
+    /// `### <heading>\n<body>`, as it stands in a rendered response.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        section(&mut out, &self.heading, &self.body);
+        out.truncate(out.trim_end_matches('\n').len());
+        out
+    }
+}
+
+/// The snapshot section of a response, alone: the same rules and text as
+/// in [`render`] (view, diff or patch against the previous snapshot under
+/// the key or the last one of `url`, or in full), for hosts that print the
+/// other sections themselves, such as a wrapper around another server
+/// that keeps that server's own sections. `None` when the expectation
+/// leaves the snapshot out.
+///
+/// ```
+/// use response_diff::diff::ResponseDiffDetector;
+/// use response_diff::expectation::Expectation;
+/// use response_diff::response::{render_snapshot_section, DiffTarget, Snapshot};
+///
+/// let on = Expectation::from_json(r#"{"diffOptions": {"enabled": true}}"#).unwrap();
+/// let exp = Expectation::resolve("browser_click", &[&on]).unwrap();
+/// let detector = ResponseDiffDetector::default();
+/// let target = Some(DiffTarget { detector: &detector, key: "tab-1" });
+/// let snap = Snapshot::aria("- button \"Add\" [ref=e1]");
+/// let first = render_snapshot_section(&snap, &exp, target, None).unwrap().unwrap();
+/// assert_eq!(first.to_markdown(), "### Page snapshot\n```yaml\n- button \"Add\" [ref=e1]\n```");
+/// let again = render_snapshot_section(&snap, &exp, target, None).unwrap().unwrap();
+/// assert!(again.body.starts_with("No changes since the previous response"));
+/// ```
+///
+/// [`render`]: super::render
+pub fn render_snapshot_section(
+    snap: &Snapshot,
+    expectation: &ResolvedExpectation,
+    diff: Option<DiffTarget<'_>>,
+    url: Option<&str>,
+) -> Result<Option<SnapshotSection>> {
+    if !expectation.include_snapshot {
+        return Ok(None);
+    }
+    snapshot_section(snap, expectation, diff, url).map(Some)
+}
+
+pub(super) fn snapshot_section(
+    snap: &Snapshot,
+    expectation: &ResolvedExpectation,
+    diff: Option<DiffTarget<'_>>,
+    url: Option<&str>,
+) -> Result<SnapshotSection> {
+    let (body, result, base, patch) = render_snapshot(snap, expectation, diff, url)?;
+    // A patch against the previous snapshot is the common case: its
+    // heading says only "patch" (the lean envelope).
+    let heading = match result.as_ref().map(|r| r.mode) {
+        Some(DiffMode::Diff) if patch && base == Base::Previous => {
+            "Page snapshot (patch)".to_owned()
+        }
+        Some(DiffMode::Diff) => format!(
+            "Page snapshot ({} since {})",
+            if patch { "patch" } else { "diff" },
+            base.name()
+        ),
+        _ => "Page snapshot".to_owned(),
+    };
+    Ok(SnapshotSection {
+        heading,
+        body,
+        diff: result,
+    })
+}
+/// What a snapshot diff was taken against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Base {
+    /// The previous snapshot under the key (the tab's last page).
+    Previous,
+    /// The last snapshot of the same URL (a page seen before: back, or a
+    /// return visit), when the previous snapshot was another page.
+    SameUrl,
+}
+
+impl Base {
+    /// How a heading or an "unchanged" line names it.
+    fn name(self) -> &'static str {
+        match self {
+            Base::Previous => "the previous snapshot",
+            Base::SameUrl => "the last snapshot of this URL",
+        }
+    }
+}
+
+/// The snapshot section's body, its diff result, what it was diffed
+/// against, and whether the body is a snapshot patch.
+type SnapshotParts = (String, Option<DiffResult>, Base, bool);
+
+fn render_snapshot(
+    snap: &Snapshot,
+    expectation: &ResolvedExpectation,
+    diff: Option<DiffTarget<'_>>,
+    url: Option<&str>,
+) -> Result<SnapshotParts> {
+    let view = view_snapshot(snap, &expectation.snapshot)?;
+    let lang = view.lang;
+    let text = match &view.text {
+        Some(t) => t,
+        None => {
+            return Ok((view.notice.unwrap_or_default(), None, Base::Previous, false));
+        }
+    };
+    let notice = view.notice.map(|n| format!("\n{n}")).unwrap_or_default();
+    let target = diff.filter(|_| expectation.diff.enabled);
+    let Some(target) = target else {
+        return Ok((
+            format!("{}{notice}", fence(lang, text)),
+            None,
+            Base::Previous,
+            false,
+        ));
+    };
+    let key = format!(
+        "{}\u{1f}{}\u{1f}{}",
+        target.key,
+        lang,
+        expectation.snapshot.selector.as_deref().unwrap_or("")
+    );
+    let patches =
+        lang == "yaml" && expectation.snapshot.diff.unwrap_or_default() == SnapshotDiff::Patch;
+    let mut base_text = if patches {
+        target.detector.previous(&key)
+    } else {
+        None
+    };
+    let prev_text = base_text.clone();
+    let mut r = target.detector.detect(&key, text, &expectation.diff)?;
+    let mut base = Base::Previous;
+    if let Some(url) = url.filter(|u| !u.is_empty()) {
+        // Each URL also keeps its own last snapshot (fragment ignored). When
+        // the previous snapshot was another page, a page the agent has seen
+        // before diffs against what it saw of it.
+        let url_key = format!(
+            "{key}\u{1f}url\u{1f}{}",
+            url.split('#').next().unwrap_or(url)
+        );
+        if matches!(r.mode, DiffMode::First | DiffMode::Full)
+            && let Some(seen) = target.detector.previous(&url_key)
+        {
+            let mut alt = compare_texts(Some(&seen), text, &expectation.diff);
+            if matches!(alt.mode, DiffMode::Diff | DiffMode::Unchanged) {
+                if alt.mode == DiffMode::Unchanged {
+                    alt.formatted_diff = alt.formatted_diff.replacen(
+                        "since the previous response",
+                        &format!("since {}", Base::SameUrl.name()),
+                        1,
+                    );
+                }
+                alt.metadata.stored = r.metadata.stored;
+                r = alt;
+                base = Base::SameUrl;
+                base_text = Some(seen);
+            }
+        }
+        target.detector.store_same_as(&url_key, &key);
+    }
+    // An aria snapshot's changes as a patch by ref, when that rebuilds the
+    // new snapshot exactly and says it in fewer bytes than the line diff
+    // (or, where the line diff lost to the full text, in at most
+    // MAX_DIFF_SHARE of it). As for line diffs, maxDiffLines never picks the
+    // larger body: a longer patch is still sent, its header says so.
+    let restore = expectation.snapshot.restore.unwrap_or(true);
+    // What the agent was shown: the previous snapshot (when the patch is
+    // against this URL's last one instead), then the chain's archive.
+    // Only with the previous snapshot at hand: the archive speaks for what
+    // is not in it (see `tree::shown`).
+    let archive = if patches && restore && prev_text.is_some() {
+        target.detector.previous(&shown_key(&key))
+    } else {
+        None
+    };
+    let archive = archive.as_deref().and_then(Shown::parse);
+    let lookup = |r: &str| archive.as_ref().and_then(|a| a.get(r));
+    let seen: Vec<&str> = match (&prev_text, base) {
+        (Some(p), Base::SameUrl) => vec![&**p],
+        _ => Vec::new(),
+    };
+    let options = PatchOptions::seen(seen).restore(restore);
+    let patch = base_text
+        .filter(|_| matches!(r.mode, DiffMode::Diff | DiffMode::Full))
+        .and_then(|b| snapshot_patch_archived(&b, text, &options, Some(&lookup)))
+        .filter(|p| match r.mode {
+            DiffMode::Diff => p.text.len() < r.formatted_diff.len(),
+            _ => diff_is_small(p.summary().len() + 1 + p.text.len(), text.len()),
+        });
+    // The chain moved on: what left the page is archived as last shown.
+    drop(archive);
+    update_shown(
+        target.detector,
+        &key,
+        prev_text.as_deref(),
+        text,
+        patches && restore,
+    );
+    if let Some(p) = &patch {
+        r.mode = DiffMode::Diff;
+        r.has_difference = true;
+        let over_cap = over_max_diff_lines(p.text.lines().count(), expectation.diff.max_diff_lines);
+        r.formatted_diff = format!("{}{over_cap}\n{}", patch_header(p), p.text);
+    }
+    let body = match r.mode {
+        // A patch is not a unified diff: its block has no language, and no
+        // counts line (its lines say what changed; `formatted_diff` keeps
+        // the counts for hosts), only the note when over maxDiffLines.
+        DiffMode::Diff => match (r.formatted_diff.split_once('\n'), &patch) {
+            (Some((_, diff)), Some(p)) => {
+                let over_cap =
+                    over_max_diff_lines(p.text.lines().count(), expectation.diff.max_diff_lines);
+                match over_cap
+                    .trim()
+                    .strip_prefix('(')
+                    .and_then(|n| n.strip_suffix(')'))
+                {
+                    Some(note) => format!("{note}\n{}", fence("", diff)),
+                    None => fence("", diff),
+                }
+            }
+            (Some((header, diff)), None) => format!("{header}\n{}", fence("diff", diff)),
+            (None, _) => r.formatted_diff.clone(),
+        },
+        DiffMode::Full => match r.formatted_diff.split_once('\n') {
+            Some((note, full)) => format!("{note}\n{}", fence(lang, full)),
+            None => r.formatted_diff.clone(),
+        },
+        DiffMode::Unchanged => r.formatted_diff.clone(),
+        _ => fence(lang, &r.formatted_diff),
+    };
+    let stored_note = if r.metadata.stored {
+        String::new()
+    } else {
+        format!(
+            "\n(Not kept for the next diff: the snapshot is over the detector's {}-byte store cap.)",
+            target.detector.config().max_stored_bytes
+        )
+    };
+    Ok((
+        format!("{body}{notice}{stored_note}"),
+        Some(r),
+        base,
+        patch.is_some(),
+    ))
+}
+
+/// The share of the detector's store cap one chain's archive of elements
+/// shown before may take (`tree::shown`): 1/8, 1.25 MiB of the default
+/// 10 MiB. Past it the elements that left the page longest ago go first,
+/// and come back printed in full.
+pub const SHOWN_SHARE: usize = 8;
+
+fn shown_key(key: &str) -> String {
+    format!("{key}\u{1f}shown")
+}
+
+/// Keeps the chain's archive true for the step from `prev` to `new` (see
+/// `tree::shown`): updated when both parse, dropped when the step cannot be
+/// followed (nothing before it, a snapshot over the patch size cap or that
+/// does not parse, restoring or patches off for this call).
+fn update_shown(
+    detector: &ResponseDiffDetector,
+    key: &str,
+    prev: Option<&str>,
+    new: &str,
+    on: bool,
+) {
+    let skey = shown_key(key);
+    let new = new.trim_end_matches('\n');
+    let Some(prev) = prev.filter(|_| on) else {
+        detector.clear(&skey);
+        return;
+    };
+    if prev.trim_end_matches('\n') == new {
+        return;
+    }
+    let parse = |t: &str| {
+        (t.len() <= crate::tree::MAX_PATCH_BYTES)
+            .then(|| crate::tree::parse_aria(t, false).ok())
+            .flatten()
+    };
+    let (Some(p), Some(n)) = (parse(prev), parse(new)) else {
+        detector.clear(&skey);
+        return;
+    };
+    let budget = detector.config().max_stored_bytes / SHOWN_SHARE;
+    let old = detector.previous(&skey);
+    match retire(old.as_deref(), &p, &n, budget) {
+        Some(text) if !text.is_empty() => {
+            // Over the cap it is not stored, and the key is dropped.
+            let _ = detector.store(&skey, &text);
+        }
+        _ => {
+            detector.clear(&skey);
+        }
+    }
+}
