@@ -55,6 +55,7 @@ pub use page::carry_refs;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prelude::*;
     use crate::tree::{Tree, parse_aria};
 
     fn t(s: &str) -> Tree {
