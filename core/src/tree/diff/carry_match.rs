@@ -4,6 +4,7 @@
 use super::flat::{Flat, NONE};
 use super::matching::{Matching, match_refs};
 use super::model::TreeDiffOptions;
+use super::rewrap::match_rewrapped;
 use crate::prelude::*;
 use crate::tree::model::Tree;
 
@@ -50,7 +51,12 @@ const STATIC_ROLES: &[&str] = &[
 ///   now checked, stays itself), and so is another container's (a footer
 ///   whose count changed beside its links stays itself);
 /// - the parents are paired with each other, or neither is paired (no pair
-///   across rows whose places the diff matched to other rows).
+///   across rows whose places the diff matched to other rows);
+/// - last, an element whose ancestors changed only by wrappers (one
+///   inserted or dropped around it: swagger-ui's expanded operation) pairs
+///   with the element of the same content under the same paired ancestor,
+///   where that ancestor pair is by content and the content unambiguous
+///   (`rewrap`).
 pub(crate) fn match_for_carry(
     old: &Tree,
     new: &Tree,
@@ -141,6 +147,7 @@ pub(crate) fn match_for_carry(
         }
     }
     m.match_renames();
+    let anchor_of = match_rewrapped(&mut m, &ok, &nk, &by_id);
     // Top-down: a pair is by content when the content is the same and the
     // parents are paired by content with each other, or neither is paired
     // by content (a row rebuilt elsewhere). A pair by node id alone is
@@ -162,7 +169,8 @@ pub(crate) fn match_for_carry(
             (op, NONE) => !old_strong[op as usize],
             (op, np) if m.new_to_old[np as usize] == op => strong[np as usize],
             (op, np) => !strong[np as usize] && !old_strong[op as usize],
-        } || unique.get(&(n.local[ni], n.sig[ni])) == Some(&(oi as u32));
+        } || unique.get(&(n.local[ni], n.sig[ni])) == Some(&(oi as u32))
+            || (anchor_of[ni] != NONE && strong[anchor_of[ni] as usize]);
         // Static text whose words changed in place (a count "2" → "3"
         // that a framework redrew) is the same element: nothing acts on it,
         // so its ref cannot send an action to other content.

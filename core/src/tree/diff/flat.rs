@@ -3,6 +3,7 @@
 //! the subtree signature, and what an item must keep to keep its ref.
 
 use super::model::TreeDiffOptions;
+use super::rewrap::is_wrapper;
 use crate::prelude::*;
 use crate::tree::model::{Element, Tree};
 use core::hash::{Hash, Hasher};
@@ -206,7 +207,7 @@ impl<'a> Flat<'a> {
             let only_buttons = kids.iter().all(|&k| is_button(k));
             let shown = |k: &&u32| only_buttons || !is_button(**k);
             for &k in kids.iter().filter(shown) {
-                deep[k as usize].hash(&mut d);
+                self.feed_deep(k, &deep, &mut d);
             }
             deep[i] = d.finish();
             let mut h = FxHasher::default();
@@ -220,7 +221,7 @@ impl<'a> Flat<'a> {
                 // is a property of it, as a value.
                 if ITEM_ROLES.contains(&e.role.as_str()) {
                     for &k in kids.iter().filter(shown) {
-                        deep[k as usize].hash(&mut h);
+                        self.feed_deep(k, &deep, &mut h);
                     }
                 } else if kids
                     .iter()
@@ -234,6 +235,23 @@ impl<'a> Flat<'a> {
             keys[i] = h.finish();
         }
         keys
+    }
+
+    /// Hashes what `k` shows into `h`; a wrapper (`rewrap`) shows its
+    /// children, so an item re-wrapped by a re-render keeps its content.
+    fn feed_deep(&self, k: u32, deep: &[u64], h: &mut FxHasher) {
+        let mut stack = vec![k];
+        while let Some(k) = stack.pop() {
+            if is_wrapper(self.nodes[k as usize]) {
+                // A row's hover buttons are left out, as for the row.
+                let kids = self.children_of(k);
+                let is_button = |c: &&u32| self.nodes[**c as usize].role == "button";
+                let only_buttons = kids.iter().all(|c| is_button(&c));
+                stack.extend(kids.iter().rev().filter(|c| only_buttons || !is_button(c)));
+            } else {
+                deep[k as usize].hash(h);
+            }
+        }
     }
 
     /// Children of `i`, or the top-level elements for `NONE`.
