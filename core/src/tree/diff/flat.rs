@@ -3,7 +3,6 @@
 //! the subtree signature, and what an item must keep to keep its ref.
 
 use super::model::TreeDiffOptions;
-use super::rewrap::is_wrapper;
 use crate::prelude::*;
 use crate::tree::model::{Element, Tree};
 use core::hash::{Hash, Hasher};
@@ -27,6 +26,22 @@ pub(crate) const ITEM_ROLES: &[&str] = &[
     "columnheader",
     "article",
 ];
+
+/// Roles of elements that only group others when unnamed.
+const WRAPPER_ROLES: &[&str] = &["generic", "group", "none", "presentation"];
+
+/// A wrapper (see `rewrap`): an unnamed element with no text or value of its own that
+/// holds other elements, either a generic role or one the host gave no
+/// node id (nothing acts on it).
+pub(super) fn is_wrapper(e: &Element) -> bool {
+    e.name.is_empty()
+        && e.description.is_none()
+        && e.value.is_none()
+        && (WRAPPER_ROLES.contains(&e.role.as_str()) || e.aria_ref.is_none())
+        && e.children
+            .iter()
+            .any(|c| c.aria_ref.is_some() || !c.children.is_empty())
+}
 
 /// A tree flattened in document order.
 pub(super) struct Flat<'a> {

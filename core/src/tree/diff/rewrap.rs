@@ -5,26 +5,9 @@
 //! so it no longer pairs the element, and the rename pass looks only at
 //! direct children of paired parents.
 
-use super::flat::{Flat, NONE};
+use super::flat::{Flat, NONE, is_wrapper};
 use super::matching::Matching;
 use crate::prelude::*;
-use crate::tree::model::Element;
-
-/// Roles of elements that only group others when unnamed.
-const WRAPPER_ROLES: &[&str] = &["generic", "group", "none", "presentation"];
-
-/// A wrapper: an unnamed element with no text or value of its own that
-/// holds other elements, either a generic role or one the host gave no
-/// node id (nothing acts on it).
-pub(super) fn is_wrapper(e: &Element) -> bool {
-    e.name.is_empty()
-        && e.description.is_none()
-        && e.value.is_none()
-        && (WRAPPER_ROLES.contains(&e.role.as_str()) || e.aria_ref.is_none())
-        && e.children
-            .iter()
-            .any(|c| c.aria_ref.is_some() || !c.children.is_empty())
-}
 
 /// Pairs elements left unpaired with an element of the same content
 /// (`keys`: role, name and description, or an unnamed element's text;
