@@ -56,8 +56,7 @@ fn call(e: &mut Engine, tool: &str, a: Value) -> String {
 fn ref_of(text: &str, what: &str) -> String {
     let line = text
         .lines()
-        .filter(|l| l.contains(what))
-        .last()
+        .rfind(|l| l.contains(what))
         .unwrap_or_else(|| panic!("no {what} in\n{text}"));
     let r = line.split("[ref=").nth(1).unwrap();
     r[..r.find(']').unwrap()].to_owned()
