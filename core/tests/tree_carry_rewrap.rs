@@ -133,3 +133,28 @@ fn look_alikes_rewrapped_unevenly_are_left_alone() {
     assert_eq!(r.ref_of("e10"), Some("e10"));
     assert_eq!(r.ref_of("e12"), Some("e12"));
 }
+
+#[test]
+fn real_swagger_ui_snapshots_keep_the_operation_button_ref() {
+    // Captured with playwright-core (ariaSnapshot, mode ai) on the bench's
+    // API-docs page, before and after opening "POST /pets.json": the row
+    // gains a wrapper (e61) and the button `[expanded] [active]`.
+    let before = fixture("swagger-ui.before.yml");
+    for (after, button) in [
+        ("swagger-ui.after.yml", "e63"),
+        // The same answer with the row's nodes re-created, as a framework
+        // re-render gives them new refs (e62..e69 -> e462..e469).
+        ("swagger-ui.rebuilt.yml", "e463"),
+    ] {
+        for stable in [false, true] {
+            let c = RefCarrier::with_config(CarrierConfig::pages().stable_ids(stable));
+            c.carry("k", &before).unwrap();
+            let r = c.carry("k", &fixture(after)).unwrap();
+            assert_eq!(
+                r.ref_of(button),
+                Some("e63"),
+                "{after}, stable ids {stable}"
+            );
+        }
+    }
+}
