@@ -158,3 +158,45 @@ fn real_swagger_ui_snapshots_keep_the_operation_button_ref() {
         }
     }
 }
+
+/// Carries a real before/after pair; the refs of the second by node id.
+fn carry_pair(app: &str, stable: bool) -> Vec<(String, String)> {
+    let c = RefCarrier::with_config(CarrierConfig::pages().stable_ids(stable));
+    c.carry("k", &fixture(&format!("{app}.before.yml")))
+        .unwrap();
+    c.carry("k", &fixture(&format!("{app}.after.yml")))
+        .unwrap()
+        .refs
+}
+
+#[test]
+fn real_swagger_ui_expansion_keeps_every_playwright_ref() {
+    // Playwright kept every node's ref; so must the carrier, though the
+    // row gained a wrapper: before, the new wrapper took the row's ref
+    // (e61 -> e62) and the row got a new one.
+    for stable in [false, true] {
+        let r = carry_pair("swagger-ui", stable);
+        let moved: Vec<_> = r.iter().filter(|(i, r)| i != r).collect();
+        assert!(moved.is_empty(), "stable ids {stable}: {moved:?}");
+    }
+}
+
+#[test]
+fn real_todomvc_toggle_keeps_the_re_rendered_checkbox_ref() {
+    // Backbone re-renders the toggled item's inside (new nodes e80..e83)
+    // in the same `li` (e56): the checkbox, now `[checked]`, keeps e58.
+    let r = carry_pair("todomvc-backbone", true);
+    assert_eq!(ref_of(&r, "e56"), "e56");
+    assert_eq!(ref_of(&r, "e80"), "e57");
+    assert_eq!(ref_of(&r, "e81"), "e58");
+    assert_eq!(ref_of(&r, "e82"), "e59");
+    // The footer re-rendered with its links: the links keep theirs.
+    assert_eq!(ref_of(&r, "e88"), "e69");
+}
+
+#[test]
+fn real_jsoneditor_expand_all_keeps_every_playwright_ref_with_node_ids() {
+    let r = carry_pair("jsoneditor-basic", true);
+    let moved: Vec<_> = r.iter().filter(|(i, r)| i != r).collect();
+    assert!(moved.is_empty(), "{moved:?}");
+}

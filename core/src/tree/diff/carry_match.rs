@@ -156,6 +156,23 @@ pub(crate) fn match_for_carry(
     let mut strong = vec![false; n.len()];
     let mut old_strong = vec![false; o.len()];
     let mut out: Vec<Option<(usize, bool)>> = vec![None; n.len()];
+    // Under a parent (or a rewrap anchor) paired by node id alone, the
+    // element of the same content in the same place is as weak a pair: a
+    // TodoMVC row whose node stayed while its inside was re-rendered
+    // brings its checkbox's ref along.
+    let weak_parent = |out: &[Option<(usize, bool)>], ni: usize, oi: usize| {
+        let anchor = match anchor_of[ni] {
+            NONE => n.parent[ni],
+            a => a,
+        };
+        let old_anchor = match anchor_of[ni] {
+            NONE => o.parent[oi],
+            a => m.new_to_old[a as usize],
+        };
+        anchor != NONE
+            && old_anchor != NONE
+            && out[anchor as usize].is_some_and(|(x, _)| x == old_anchor as usize)
+    };
     for ni in 0..n.len() {
         let oi = m.new_to_old[ni];
         if oi == NONE {
@@ -186,7 +203,7 @@ pub(crate) fn match_for_carry(
             strong[ni] = true;
             old_strong[oi] = true;
             out[ni] = Some((oi, true));
-        } else if by_id[ni] {
+        } else if by_id[ni] || (ok[oi] == nk[ni] && weak_parent(&out, ni, oi)) {
             out[ni] = Some((oi, false));
         }
     }

@@ -39,6 +39,7 @@ pub(super) fn match_rewrapped(
         }
     }
     let mut anchor_of = vec![NONE; n.len()];
+    rewrapped_wrappers(m, ok, nk, by_id, &mut anchor_of);
     let mut done: FxHashSet<(u32, u64)> = FxHashSet::default();
     // Per anchor, the elements below it by key (one walk per anchor).
     type Below = FxHashMap<u64, (Vec<u32>, Vec<u32>)>;
@@ -96,6 +97,91 @@ pub(super) fn match_rewrapped(
         }
     }
     anchor_of
+}
+
+/// Most elements a wrapper's content is compared by
+/// ([`rewrapped_wrappers`]); past it the wrapper is left as paired.
+const MAX_WRAPPED: usize = 64;
+
+/// The keys of what `i` holds through wrappers, in document order, or
+/// `None` past [`MAX_WRAPPED`] elements.
+fn wrapped_keys(f: &Flat<'_>, i: u32, keys: &[u64]) -> Option<Vec<u64>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<u32> = f.children_of(i).iter().rev().copied().collect();
+    while let Some(i) = stack.pop() {
+        if out.len() + stack.len() > MAX_WRAPPED {
+            return None;
+        }
+        if is_wrapper(f.nodes[i as usize]) {
+            stack.extend(f.children_of(i).iter().rev().copied());
+        } else {
+            out.push(keys[i as usize]);
+        }
+    }
+    Some(out)
+}
+
+/// A wrapper inserted around a wrapper (swagger-ui's expanded operation
+/// row: a new `generic` around the row) takes the row's place in the path,
+/// so the content hash pairs the new wrapper with the old row. Where the
+/// old row holds exactly what an unpaired wrapper inside the new one holds
+/// (and not what the new one holds), the row pairs with that inner
+/// wrapper; the same for a wrapper dropped. The pair's anchor is the
+/// outer element's parent, paired with the row's old parent.
+fn rewrapped_wrappers(
+    m: &mut Matching<'_, '_>,
+    ok: &[u64],
+    nk: &[u64],
+    by_id: &[bool],
+    anchor_of: &mut [u32],
+) {
+    let (o, n) = (m.o, m.n);
+    for ni in 0..n.len() as u32 {
+        let oi = m.new_to_old[ni as usize];
+        if oi == NONE
+            || by_id[ni as usize]
+            || !is_wrapper(n.nodes[ni as usize])
+            || !is_wrapper(o.nodes[oi as usize])
+        {
+            continue;
+        }
+        let (np, op) = (n.parent[ni as usize], o.parent[oi as usize]);
+        if np == NONE || op == NONE || m.new_to_old[np as usize] != op {
+            continue;
+        }
+        let (Some(ko), Some(kn)) = (wrapped_keys(o, oi, ok), wrapped_keys(n, ni, nk)) else {
+            continue;
+        };
+        if ko == kn {
+            continue;
+        }
+        // Inserted: the old row is an unpaired wrapper inside the new one.
+        let inner = n.children_of(ni).iter().copied().find(|&x| {
+            m.new_to_old[x as usize] == NONE
+                && is_wrapper(n.nodes[x as usize])
+                && wrapped_keys(n, x, nk).as_ref() == Some(&ko)
+        });
+        if let Some(x) = inner {
+            m.old_to_new[oi as usize] = NONE;
+            m.new_to_old[ni as usize] = NONE;
+            m.pair(oi, x);
+            anchor_of[x as usize] = np;
+            continue;
+        }
+        // Dropped: the new row is what an unpaired wrapper inside the old
+        // one held.
+        let inner = o.children_of(oi).iter().copied().find(|&y| {
+            m.old_to_new[y as usize] == NONE
+                && is_wrapper(o.nodes[y as usize])
+                && wrapped_keys(o, y, ok).as_ref() == Some(&kn)
+        });
+        if let Some(y) = inner {
+            m.old_to_new[oi as usize] = NONE;
+            m.new_to_old[ni as usize] = NONE;
+            m.pair(y, ni);
+            anchor_of[ni as usize] = np;
+        }
+    }
 }
 
 /// The elements below `anchor`, reached through wrappers only, that are
