@@ -51,7 +51,7 @@ pub use batch::{BatchReport, BatchStep, render_batch};
 pub use chain::{DiffTarget, section_unchanged};
 pub use model::{ConsoleMessage, Download, Image, PageState, Response, Section, Snapshot, Tab};
 pub use snapshot::{SnapshotView, fence, truncate_lines, view_snapshot};
-pub use snapshot_section::{SHOWN_SHARE, SnapshotSection, render_snapshot_section};
+pub use snapshot_section::{SHOWN_SHARE, SnapshotSection, continue_shown, render_snapshot_section};
 
 use chain::{previously_shown, unchanged_since_shown};
 use console::render_console;

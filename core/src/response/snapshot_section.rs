@@ -319,6 +319,47 @@ fn shown_key(key: &str) -> String {
     format!("{key}\u{1f}shown")
 }
 
+/// Where a chain keeps what it took over from the chain before it
+/// ([`continue_shown`]): that chain's last snapshot and its archive.
+fn inherited_keys(key: &str) -> (String, String) {
+    (
+        format!("{key}\u{1f}inherit"),
+        format!("{key}\u{1f}inherit\u{1f}shown"),
+    )
+}
+
+/// Starts the whole-page aria chain of diff key `to` where the one of
+/// `from` left off, for restores: a host that begins a new chain for the
+/// same tab (a full view the agent asked for) keeps what the agent was
+/// shown before it. The first response of `to` (a full snapshot) archives
+/// what `from`'s last snapshot showed that it does not, on top of `from`'s
+/// archive, so later patches restore by reference any element shown in
+/// either chain (within the archive's [`SHOWN_SHARE`] of the store cap).
+/// Both texts are kept in the detector's store, under its cap, until that
+/// first response; nothing is kept when `from` has no snapshot.
+///
+/// ```
+/// use response_diff::diff::ResponseDiffDetector;
+/// use response_diff::response::continue_shown;
+/// let det = ResponseDiffDetector::new();
+/// continue_shown(&det, "tab1", "tab1\u{1f}view1"); // nothing to take over
+/// ```
+pub fn continue_shown(detector: &ResponseDiffDetector, from: &str, to: &str) {
+    let page = |k: &str| format!("{k}\u{1f}yaml\u{1f}");
+    let (from, to) = (page(from), page(to));
+    let (prev_key, shown) = inherited_keys(&to);
+    detector.clear(&prev_key);
+    detector.clear(&shown);
+    let Some(prev) = detector.previous(&from) else {
+        return;
+    };
+    if detector.store(&prev_key, &prev).unwrap_or(false)
+        && let Some(archive) = detector.previous(&shown_key(&from))
+    {
+        let _ = detector.store(&shown, &archive);
+    }
+}
+
 /// Keeps the chain's archive true for the step from `prev` to `new` (see
 /// `tree::shown`): updated when both parse, dropped when the step cannot be
 /// followed (nothing before it, a snapshot over the patch size cap or that
@@ -332,11 +373,34 @@ fn update_shown(
 ) {
     let skey = shown_key(key);
     let new = new.trim_end_matches('\n');
+    // A chain's first snapshot follows the chain it continues, if any.
+    let (ikey, ishown) = inherited_keys(key);
+    let (inherited, inherited_shown) = (detector.previous(&ikey), detector.previous(&ishown));
+    if inherited.is_some() || inherited_shown.is_some() {
+        detector.clear(&ikey);
+        detector.clear(&ishown);
+    }
+    let (prev, old) = match prev {
+        Some(p) => (Some(p), detector.previous(&skey)),
+        None => (inherited.as_deref(), inherited_shown),
+    };
     let Some(prev) = prev.filter(|_| on) else {
         detector.clear(&skey);
         return;
     };
     if prev.trim_end_matches('\n') == new {
+        // Unchanged: the chain's archive stands (a continued chain's is
+        // the one it took over).
+        if inherited.is_some() {
+            match &old {
+                Some(a) => {
+                    let _ = detector.store(&skey, a);
+                }
+                None => {
+                    detector.clear(&skey);
+                }
+            }
+        }
         return;
     }
     let parse = |t: &str| {
@@ -349,7 +413,6 @@ fn update_shown(
         return;
     };
     let budget = detector.config().max_stored_bytes / SHOWN_SHARE;
-    let old = detector.previous(&skey);
     match retire(old.as_deref(), &p, &n, budget) {
         Some(text) if !text.is_empty() => {
             // Over the cap it is not stored, and the key is dropped.

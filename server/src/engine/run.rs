@@ -3,7 +3,7 @@
 //! render; and batches of calls.
 
 use response_diff::expectation::{Expectation, ResolvedExpectation};
-use response_diff::response::{BatchReport, BatchStep, render_batch};
+use response_diff::response::{BatchReport, BatchStep, continue_shown, render_batch};
 use serde_json::{Map, Value};
 
 use super::state::{Engine, Output};
@@ -149,12 +149,23 @@ impl Engine {
     /// when asked (`full`) or, under `--snapshot-mode diff`, when the tab
     /// shows another document than at its last full view; the tab's diff
     /// chain then starts again from it.
+    ///
+    /// A new chain of the same document takes over what the agent was
+    /// shown in the one before ([`continue_shown`]), so rows shown before
+    /// the full view still come back by reference after it; another
+    /// document starts with nothing.
     fn view(&mut self, key: &str, doc: &str, full: bool) {
         let by_mode = self.config.response.snapshot_mode == SnapshotMode::Diff;
+        let before = self.chain_key(key);
         let (seen, generation) = self.views.entry(key.to_owned()).or_default();
         if full || (by_mode && seen != doc) {
+            let same_doc = seen == doc;
             *seen = doc.to_owned();
             *generation += 1;
+            if same_doc {
+                let after = self.chain_key(key);
+                continue_shown(&self.detector, &before, &after);
+            }
         }
     }
 

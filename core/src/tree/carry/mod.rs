@@ -15,7 +15,10 @@
 //! - **Same element, same ref.** Matching is the diff's (refs as node ids
 //!   when [`CarryOptions::stable_ids`], then the content hash of role, name,
 //!   description and ancestor path with duplicates aligned in order, then
-//!   the rename pass's first stage). A value or state change keeps the ref.
+//!   the rename pass's first stage, then elements whose ancestors changed
+//!   only by wrappers inserted or dropped: the same content under the
+//!   nearest ancestor pair, look-alikes only when each side has as many).
+//!   A value or state change keeps the ref.
 //! - **Never to different content.** The rename pass's role-only stage is
 //!   left out: a rebuilt node whose name differs from every element seen
 //!   before is a new element, so an agent acting on a stale ref gets "gone"

@@ -4,6 +4,7 @@
 use super::flat::{Flat, NONE};
 use super::matching::{Matching, match_refs};
 use super::model::TreeDiffOptions;
+use super::rewrap::match_rewrapped;
 use crate::prelude::*;
 use crate::tree::model::Tree;
 
@@ -50,7 +51,12 @@ const STATIC_ROLES: &[&str] = &[
 ///   now checked, stays itself), and so is another container's (a footer
 ///   whose count changed beside its links stays itself);
 /// - the parents are paired with each other, or neither is paired (no pair
-///   across rows whose places the diff matched to other rows).
+///   across rows whose places the diff matched to other rows);
+/// - last, an element whose ancestors changed only by wrappers (one
+///   inserted or dropped around it: swagger-ui's expanded operation) pairs
+///   with the element of the same content under the same paired ancestor,
+///   where that ancestor pair is by content and the content unambiguous
+///   (`rewrap`).
 pub(crate) fn match_for_carry(
     old: &Tree,
     new: &Tree,
@@ -141,6 +147,7 @@ pub(crate) fn match_for_carry(
         }
     }
     m.match_renames();
+    let anchor_of = match_rewrapped(&mut m, &ok, &nk, &by_id);
     // Top-down: a pair is by content when the content is the same and the
     // parents are paired by content with each other, or neither is paired
     // by content (a row rebuilt elsewhere). A pair by node id alone is
@@ -149,6 +156,23 @@ pub(crate) fn match_for_carry(
     let mut strong = vec![false; n.len()];
     let mut old_strong = vec![false; o.len()];
     let mut out: Vec<Option<(usize, bool)>> = vec![None; n.len()];
+    // Under a parent (or a rewrap anchor) paired by node id alone, the
+    // element of the same content in the same place is as weak a pair: a
+    // TodoMVC row whose node stayed while its inside was re-rendered
+    // brings its checkbox's ref along.
+    let weak_parent = |out: &[Option<(usize, bool)>], ni: usize, oi: usize| {
+        let anchor = match anchor_of[ni] {
+            NONE => n.parent[ni],
+            a => a,
+        };
+        let old_anchor = match anchor_of[ni] {
+            NONE => o.parent[oi],
+            a => m.new_to_old[a as usize],
+        };
+        anchor != NONE
+            && old_anchor != NONE
+            && out[anchor as usize].is_some_and(|(x, _)| x == old_anchor as usize)
+    };
     for ni in 0..n.len() {
         let oi = m.new_to_old[ni];
         if oi == NONE {
@@ -162,7 +186,8 @@ pub(crate) fn match_for_carry(
             (op, NONE) => !old_strong[op as usize],
             (op, np) if m.new_to_old[np as usize] == op => strong[np as usize],
             (op, np) => !strong[np as usize] && !old_strong[op as usize],
-        } || unique.get(&(n.local[ni], n.sig[ni])) == Some(&(oi as u32));
+        } || unique.get(&(n.local[ni], n.sig[ni])) == Some(&(oi as u32))
+            || (anchor_of[ni] != NONE && strong[anchor_of[ni] as usize]);
         // Static text whose words changed in place (a count "2" → "3"
         // that a framework redrew) is the same element: nothing acts on it,
         // so its ref cannot send an action to other content.
@@ -178,7 +203,7 @@ pub(crate) fn match_for_carry(
             strong[ni] = true;
             old_strong[oi] = true;
             out[ni] = Some((oi, true));
-        } else if by_id[ni] {
+        } else if by_id[ni] || (ok[oi] == nk[ni] && weak_parent(&out, ni, oi)) {
             out[ni] = Some((oi, false));
         }
     }

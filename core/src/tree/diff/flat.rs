@@ -27,6 +27,22 @@ pub(crate) const ITEM_ROLES: &[&str] = &[
     "article",
 ];
 
+/// Roles of elements that only group others when unnamed.
+const WRAPPER_ROLES: &[&str] = &["generic", "group", "none", "presentation"];
+
+/// A wrapper (see `rewrap`): an unnamed element with no text or value of its own that
+/// holds other elements, either a generic role or one the host gave no
+/// node id (nothing acts on it).
+pub(super) fn is_wrapper(e: &Element) -> bool {
+    e.name.is_empty()
+        && e.description.is_none()
+        && e.value.is_none()
+        && (WRAPPER_ROLES.contains(&e.role.as_str()) || e.aria_ref.is_none())
+        && e.children
+            .iter()
+            .any(|c| c.aria_ref.is_some() || !c.children.is_empty())
+}
+
 /// A tree flattened in document order.
 pub(super) struct Flat<'a> {
     pub(super) nodes: Vec<&'a Element>,
@@ -206,7 +222,7 @@ impl<'a> Flat<'a> {
             let only_buttons = kids.iter().all(|&k| is_button(k));
             let shown = |k: &&u32| only_buttons || !is_button(**k);
             for &k in kids.iter().filter(shown) {
-                deep[k as usize].hash(&mut d);
+                self.feed_deep(k, &deep, &mut d);
             }
             deep[i] = d.finish();
             let mut h = FxHasher::default();
@@ -220,7 +236,7 @@ impl<'a> Flat<'a> {
                 // is a property of it, as a value.
                 if ITEM_ROLES.contains(&e.role.as_str()) {
                     for &k in kids.iter().filter(shown) {
-                        deep[k as usize].hash(&mut h);
+                        self.feed_deep(k, &deep, &mut h);
                     }
                 } else if kids
                     .iter()
@@ -234,6 +250,23 @@ impl<'a> Flat<'a> {
             keys[i] = h.finish();
         }
         keys
+    }
+
+    /// Hashes what `k` shows into `h`; a wrapper (`rewrap`) shows its
+    /// children, so an item re-wrapped by a re-render keeps its content.
+    fn feed_deep(&self, k: u32, deep: &[u64], h: &mut FxHasher) {
+        let mut stack = vec![k];
+        while let Some(k) = stack.pop() {
+            if is_wrapper(self.nodes[k as usize]) {
+                // A row's hover buttons are left out, as for the row.
+                let kids = self.children_of(k);
+                let is_button = |c: &&u32| self.nodes[**c as usize].role == "button";
+                let only_buttons = kids.iter().all(|c| is_button(&c));
+                stack.extend(kids.iter().rev().filter(|c| only_buttons || !is_button(c)));
+            } else {
+                deep[k as usize].hash(h);
+            }
+        }
     }
 
     /// Children of `i`, or the top-level elements for `NONE`.

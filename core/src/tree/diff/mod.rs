@@ -20,6 +20,7 @@ mod changes;
 mod flat;
 mod matching;
 mod model;
+mod rewrap;
 
 pub(crate) use carry_match::match_for_carry;
 pub(crate) use changes::name_text;
