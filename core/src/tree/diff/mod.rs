@@ -22,8 +22,8 @@ mod matching;
 mod model;
 
 pub(crate) use carry_match::match_for_carry;
-pub(crate) use changes::name_text;
 pub use changes::{diff, diff_with};
+pub(crate) use changes::{matched, name_text};
 pub(crate) use flat::ITEM_ROLES;
 pub use model::{
     Added, ElementContext, Field, IdentityMode, Parent, Removed, TreeChange, TreeDiff,

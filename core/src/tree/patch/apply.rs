@@ -2,6 +2,7 @@
 //! was taken from (orders first, then removals, changes, insertions and
 //! focus in one walk).
 
+use super::address::{is_address, resolve};
 use super::order::reorder;
 use super::read::{Anchor, Item, Op, bad, op_refs, parse_patch};
 use super::restore::PLACEHOLDER;
@@ -59,13 +60,20 @@ pub(super) fn add_active(states: &mut Vec<State>) {
 
 pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     let ops = parse_patch(patch)?;
-    // Orders first: the other lines' anchors are the siblings in their new order.
-    reorder(&mut old, &ops)?;
     // Where each ref is named first, for the error when it is not in `old`.
     let mut named: Vec<(usize, String)> = ops
         .iter()
         .flat_map(|(n, op)| op_refs(op).into_iter().map(|r| (*n, r.to_owned())))
         .collect();
+    // Addresses name their elements before anything moves (module docs).
+    let addresses: Vec<(usize, String)> = named
+        .iter()
+        .filter(|(_, r)| is_address(r))
+        .cloned()
+        .collect();
+    let addresses = resolve(&mut old, &addresses)?;
+    // Orders first: the other lines' anchors are the siblings in their new order.
+    reorder(&mut old, &ops)?;
     // As last shown: the old snapshot is the latest view, then `seen`.
     let mut old_by_ref: FxHashMap<&str, &Element> = FxHashMap::default();
     if patch.contains(" as last shown") {
@@ -292,6 +300,13 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                 "[{r}] is not in the previous snapshot (apply a patch to the snapshot it was taken from)"
             ),
         ));
+    }
+    if !addresses.is_empty() {
+        for (e, _) in out.iter_mut() {
+            if e.aria_ref.as_ref().is_some_and(|r| addresses.contains(r)) {
+                e.aria_ref = None;
+            }
+        }
     }
     Ok(Tree::new(assemble(out)))
 }
