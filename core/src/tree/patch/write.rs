@@ -1,13 +1,13 @@
 //! Writing a patch: the tree diff of two snapshots said by ref, with
 //! every operation chosen, then checked by applying it.
 
-use super::address::{addressed, is_address, unaddressed};
+use super::address::{addressed, is_address};
 use super::apply::apply_to;
 use super::change::{change_line, line_changes};
 use super::nodes::{Node, flatten};
 use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
 use super::order::reorders;
-use super::restore::{restore_lines, with_placeholders};
+use super::restore::{restore_lines, unaddressed, with_placeholders};
 use super::seen::Seen;
 use crate::prelude::*;
 use crate::tree::aria::parse_aria;
