@@ -40,6 +40,13 @@ fn a_change_without_a_ref_names_it_by_address_or_replaces_the_nearest_element_wi
         "~ list [ref=e1]:\n    - strong: A\n    - emphasis: B"
     );
     assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+    // On a large page only the patch by address is written.
+    let big: String = (0..1500)
+        .map(|i| format!("- listitem [ref=e{i}]:\n  - text: Item {i} × 1\n"))
+        .collect();
+    assert!(2 * big.len() > 64 * 1024);
+    let p = snapshot_patch(&big, &big.replace("Item 9 × 1", "Item 9 × 2")).unwrap();
+    assert_eq!(p.text, "~ [e9/1] text: Item 9 × 2");
     // The old way still applies.
     assert_eq!(
         apply_patch(

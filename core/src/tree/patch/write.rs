@@ -104,6 +104,16 @@ pub(crate) fn snapshot_patch_archived(
             }
         }
     }
+    // A large snapshot: the patch naming elements without a ref by their
+    // addresses alone, when it can be written (it is the shorter one but
+    // for many changes under one element). Writing both would double the
+    // time: 16 ms instead of 10 for a 110 KB list (release build).
+    if old.len() + new.len() > WRITE_BOTH_BELOW
+        && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
+        && let Some((p, _)) = write(&old_named, &new_named, new, &seen, true, old_tree.clone())
+    {
+        return Some(p);
+    }
     let (mut best, lifted) = match write(&old_tree, &new_tree, new, &seen, true, old_tree.clone()) {
         Some((p, lifted)) => (Some(p), lifted),
         None => (None, true),
@@ -112,6 +122,7 @@ pub(crate) fn snapshot_patch_archived(
     // could not be said at all), naming the elements without a ref by
     // their addresses may say it in fewer bytes: the shorter one goes.
     if lifted
+        && old.len() + new.len() <= WRITE_BOTH_BELOW
         && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
         && let Some((p, _)) = write(&old_named, &new_named, new, &seen, true, old_tree.clone())
         && best.as_ref().is_none_or(|b| p.text.len() < b.text.len())
@@ -126,6 +137,10 @@ pub(crate) fn snapshot_patch_archived(
     let again = old_tree.clone();
     write(&old_tree, &new_tree, new, &Seen::default(), false, again).map(|(p, _)| p)
 }
+
+/// Below this many bytes (old and new snapshot together), both patches
+/// are written, by ref only and with addresses, and the shorter goes.
+const WRITE_BOTH_BELOW: usize = 64 * 1024;
 
 /// One entry of an insertion: elements printed, or refs restored.
 pub(super) enum Segment<'a> {
