@@ -75,7 +75,8 @@ test('a focus move costs one line', () => {
   const p = snapshotPatch(old, now)
   assert.equal(p.text, '~ focus [e2]')
   assert.equal(applySnapshotPatch(old, p.text), now)
-  assert.equal(snapshotPatch('- text: a', '- text: b'), null)
+  // A ref on two elements names neither: no patch, a line diff instead.
+  assert.equal(snapshotPatch('- button "a" [ref=e1]\n- button "b" [ref=e1]', '- text: b'), null)
 })
 
 test('carryRefs without a store, and errors with codes', () => {
@@ -112,6 +113,19 @@ test('moves across parents apply as the shared fixtures say (issue 37)', () => {
     assert.equal(applySnapshotPatch(c.old, c.patch, c.seen), c.new, c.name)
     assert.equal(applySnapshotPatch(c.old, c.oldStyle, c.seen), c.new, c.name)
   }
+})
+
+test('elements without a ref are patched by address as the shared fixtures say (issue 42)', () => {
+  const { fixture } = require('./helpers')
+  const cases = JSON.parse(fixture('patches/refless.json')).cases
+  assert.ok(cases.length >= 4)
+  for (const c of cases) {
+    const p = snapshotPatch(c.old, c.new, { seen: c.seen })
+    assert.equal(p.text, c.patch, c.name)
+    assert.equal(applySnapshotPatch(c.old, c.patch, c.seen), c.new, c.name)
+  }
+  assert.equal(snapshotPatch('- text: a', '- text: b').text, '~ [/1] text: b')
+  assert.throws(() => applySnapshotPatch('- list [ref=e1]:\n  - listitem [ref=e2]', '- [e1/1]'), { code: 'PARSE_ERROR', message: /\[e1\/1\] is an element with a ref: name it \[e2\]/ })
 })
 
 test('sourceRef: a carried ref names the node that now stands there', () => {

@@ -108,7 +108,8 @@ def test_carry_refs_without_a_store_and_bad_input() -> None:
     assert c.memory_usage() > 0
     assert c.clear("a") and not c.clear("a")
     assert c.memory_usage() == 0
-    assert rd.snapshot_patch("- text: a", "- text: b") is None
+    # A ref on two elements names neither: no patch, a line diff instead.
+    assert rd.snapshot_patch('- button "a" [ref=e1]\n- button "b" [ref=e1]', "- text: b") is None
 
 
 def test_one_carrier_from_many_threads() -> None:
@@ -157,6 +158,23 @@ def test_moves_across_parents_apply_as_the_shared_fixtures_say() -> None:
         assert p.moved == 1, case["name"]
         for patch in (case["patch"], case["oldStyle"]):
             assert rd.apply_snapshot_patch(case["old"], patch, case["seen"]) == case["new"], case["name"]
+
+
+def test_elements_without_a_ref_are_patched_by_address_as_the_shared_fixtures_say() -> None:
+    """An empty list, a row and its button, a text-only wrapper: no ref, still a patch (issue 42)."""
+    import json
+
+    from conftest import fixture
+
+    cases = json.loads(fixture("patches/refless.json"))["cases"]
+    assert len(cases) >= 4
+    for case in cases:
+        p = rd.snapshot_patch(case["old"], case["new"], seen=case["seen"])
+        assert p is not None and p.text == case["patch"], case["name"]
+        assert rd.apply_snapshot_patch(case["old"], case["patch"], case["seen"]) == case["new"], case["name"]
+    assert rd.snapshot_patch("- text: a", "- text: b").text == "~ [/1] text: b"
+    with pytest.raises(rd.ParseError, match=r"\[e1/1\] is an element with a ref: name it \[e2\]"):
+        rd.apply_snapshot_patch("- list [ref=e1]:\n  - listitem [ref=e2]", "- [e1/1]")
 
 
 def test_source_ref_names_the_node_that_now_stands_there() -> None:

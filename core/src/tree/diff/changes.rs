@@ -64,6 +64,30 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &TreeDiffOptions) -> TreeDiff 
     m.into_diff(options, options.identity == IdentityMode::Refs)
 }
 
+/// For each element of `new` in document order, the document index of the
+/// element [`diff`] matches it with in `old`, if any (snapshot patches
+/// name an element without a ref by its place in `old`).
+pub(crate) fn matched(old: &Tree, new: &Tree) -> Vec<Option<usize>> {
+    let options = TreeDiffOptions::default();
+    let mut o = Flat::new(old, &options);
+    let mut n = Flat::new(new, &options);
+    let (old_to_new, new_to_old) = pair_by_refs_then_hash_ids(&mut o, &mut n, true);
+    let mut m = Matching {
+        o: &o,
+        n: &n,
+        old_to_new,
+        new_to_old,
+        role_renames: true,
+        item_keys: None,
+    };
+    m.match_hashes();
+    m.match_renames();
+    m.new_to_old
+        .iter()
+        .map(|&i| (i != NONE).then_some(i as usize))
+        .collect()
+}
+
 impl Matching<'_, '_> {
     pub(super) fn into_diff(self, options: &TreeDiffOptions, report_refs: bool) -> TreeDiff {
         let (o, n) = (self.o, self.n);

@@ -23,8 +23,8 @@ mod model;
 mod rewrap;
 
 pub(crate) use carry_match::match_for_carry;
-pub(crate) use changes::name_text;
 pub use changes::{diff, diff_with};
+pub(crate) use changes::{matched, name_text};
 pub(crate) use flat::ITEM_ROLES;
 pub use model::{
     Added, ElementContext, Field, IdentityMode, Parent, Removed, TreeChange, TreeDiff,

@@ -2,10 +2,11 @@
 //! was taken from (orders first, then removals, changes, insertions and
 //! focus in one walk).
 
+use super::address::is_address;
 use super::order::reorder;
 use super::read::{Anchor, Item, Op, bad, op_refs, parse_patch};
 use super::restore::PLACEHOLDER;
-use super::seen::Seen;
+use super::seen::{Seen, walk_paths};
 use crate::Result;
 use crate::prelude::*;
 use crate::tree::aria::parse_aria;
@@ -59,13 +60,20 @@ pub(super) fn add_active(states: &mut Vec<State>) {
 
 pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     let ops = parse_patch(patch)?;
-    // Orders first: the other lines' anchors are the siblings in their new order.
-    reorder(&mut old, &ops)?;
     // Where each ref is named first, for the error when it is not in `old`.
     let mut named: Vec<(usize, String)> = ops
         .iter()
         .flat_map(|(n, op)| op_refs(op).into_iter().map(|r| (*n, r.to_owned())))
         .collect();
+    // Addresses name their elements before anything moves (module docs).
+    let addresses: Vec<(usize, String)> = named
+        .iter()
+        .filter(|(_, r)| is_address(r))
+        .cloned()
+        .collect();
+    let addresses = resolve(&mut old, &addresses)?;
+    // Orders first: the other lines' anchors are the siblings in their new order.
+    reorder(&mut old, &ops)?;
     // As last shown: the old snapshot is the latest view, then `seen`.
     let mut old_by_ref: FxHashMap<&str, &Element> = FxHashMap::default();
     if patch.contains(" as last shown") {
@@ -293,5 +301,94 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
             ),
         ));
     }
+    if !addresses.is_empty() {
+        for (e, _) in out.iter_mut() {
+            if e.aria_ref.as_ref().is_some_and(|r| addresses.contains(r)) {
+                e.aria_ref = None;
+            }
+        }
+    }
     Ok(Tree::new(assemble(out)))
+}
+
+/// Names the elements of `tree` that the addresses in `names` (with the
+/// patch line of each) point to; the addresses given. Errors name the line
+/// of an address that points to no element, or to one with a ref.
+pub(super) fn resolve(tree: &mut Tree, names: &[(usize, String)]) -> Result<FxHashSet<String>> {
+    let mut done: FxHashSet<String> = FxHashSet::default();
+    if names.is_empty() {
+        return Ok(done);
+    }
+    let bases: FxHashSet<&str> = names
+        .iter()
+        .filter_map(|(_, a)| a.split_once('/').map(|(b, _)| b))
+        .filter(|b| !b.is_empty())
+        .collect();
+    let mut base_at: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+    // A ref of the snapshot that looks like an address stays a ref.
+    let mut refs: FxHashSet<String> = FxHashSet::default();
+    walk_paths(tree, |e, path| {
+        if let Some(r) = e.aria_ref.as_deref() {
+            if bases.contains(r) {
+                base_at
+                    .entry(r.to_owned())
+                    .or_insert_with(|| path.iter().map(|&i| i as usize).collect());
+            }
+            if is_address(r) {
+                refs.insert(r.to_owned());
+            }
+        }
+        true
+    });
+    for (n, a) in names {
+        if done.contains(a) || refs.contains(a) {
+            continue;
+        }
+        let Some((base, steps)) = a.split_once('/') else {
+            continue;
+        };
+        let mut path: Vec<usize> = if base.is_empty() {
+            Vec::new()
+        } else {
+            base_at.get(base).cloned().ok_or_else(|| {
+                bad(
+                    *n,
+                    format!("[{a}]: [{base}] is not in the previous snapshot (apply a patch to the snapshot it was taken from)"),
+                )
+            })?
+        };
+        for s in steps.split('/') {
+            match s.parse::<usize>() {
+                Ok(k) if k > 0 => path.push(k - 1),
+                _ => {
+                    return Err(bad(
+                        *n,
+                        format!(
+                            "expected an address like `[e12/2]` (a ref, then child numbers from 1), found `[{a}]`"
+                        ),
+                    ));
+                }
+            }
+        }
+        let (first, rest) = path.split_first().unwrap_or((&usize::MAX, &[]));
+        let mut e = tree.roots.get_mut(*first);
+        for &k in rest {
+            e = e.and_then(|e| e.children.get_mut(k));
+        }
+        let e = e.ok_or_else(|| {
+            bad(
+                *n,
+                format!("[{a}] is not in the previous snapshot (an address counts the children of its ref's element there, from 1)"),
+            )
+        })?;
+        if let Some(r) = e.aria_ref.as_deref() {
+            return Err(bad(
+                *n,
+                format!("[{a}] is an element with a ref: name it [{r}]"),
+            ));
+        }
+        e.aria_ref = Some(a.clone());
+        done.insert(a.clone());
+    }
+    Ok(done)
 }

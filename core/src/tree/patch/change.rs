@@ -4,6 +4,7 @@
 //! since the agent was shown it, so that a subtree coming back with one
 //! state flipped costs its reference and that one line.
 
+use super::address::is_address;
 use crate::prelude::*;
 use crate::tree::model::{Element, Prop};
 
@@ -15,10 +16,15 @@ pub(super) fn change_line(e: &Element, before: Option<&Vec<Prop>>) -> Option<Str
     if before == Some(&own.props) {
         own.props.clear();
     }
+    // An element without a ref is named by its address before its line.
+    let address = own.aria_ref.take_if(|r| is_address(r));
     let own = own.to_aria();
     let mut lines = own.lines();
     let first = lines.next()?.strip_prefix("- ")?;
-    let mut out = format!("~ {first}");
+    let mut out = match address {
+        Some(a) => format!("~ [{a}] {first}"),
+        None => format!("~ {first}"),
+    };
     for l in lines {
         out.push_str("\n  ");
         out.push_str(l);

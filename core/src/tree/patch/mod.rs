@@ -13,8 +13,23 @@
 //! + after [e40]: [e41 e42 e43] as last shown
 //! ~ order [e52 e50 e53 e51]
 //! ~ focus [e30]
+//! ~ [e4/2/1/1] text: Copied
+//! + first in [e18/3]:
+//!   - listitem [ref=e24]: Sencha Kyoto × 1
 //! ```
 //!
+//! - **Addresses**: an element without a ref (Playwright gives none to an
+//!   empty list, a `generic "Copy path to clipboard"` row and the button
+//!   in it, a text-only wrapper) is named by its nearest ancestor with a
+//!   ref and its place among the children, counted from 1 in the previous
+//!   snapshot (property lines aside), one `/N` a level: `[e18/3]` is the
+//!   third child of `e18`, `[e4/2/1/1]` goes three levels down, `[/2]` is
+//!   the second element of the top level. An address stands wherever a
+//!   ref can (removals, anchors, `as last shown`, order and focus lines);
+//!   a `~` line names the element by its address before its line
+//!   (`~ [e1/3] generic:`). Addresses name elements of the previous
+//!   snapshot where they stood in it, before any line applies; never an
+//!   element with a ref (refs never have a `/`).
 //! - `- [ref] …`: the element and its subtree are gone (its role and name,
 //!   or its first named descendant's after `>`, follow for the reader; only
 //!   the ref counts). `- [e12 e13 e14]`: several elements are gone (one
@@ -72,14 +87,14 @@
 //!
 //! [`snapshot_patch`] only returns a patch that [`apply_patch`] turns back
 //! into the new snapshot byte for byte, trailing newlines aside (it
-//! checks). A change to an element without a ref (static text) is said by
-//! replacing its nearest ancestor that has one; anything it cannot say this
-//! way (a change with no ref above it, static text moved among its
-//! siblings) makes it return `None`, and the caller shows a line diff
-//! instead. An element moved under another parent is placed at the new
+//! checks). A change to an element without a ref is said by its address,
+//! or by replacing its nearest ancestor that has one when that is shorter;
+//! anything it cannot say either way makes it return `None`, and the
+//! caller shows a line diff instead. An element moved under another parent is placed at the new
 //! one by reference (`as last shown`) where it did not change, printed
 //! where it did; it needs no removal line.
 
+mod address;
 mod apply;
 mod change;
 mod nodes;

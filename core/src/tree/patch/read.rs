@@ -1,6 +1,7 @@
 //! Reading a patch: its lines parsed into operations, errors that name
 //! the line and the fix.
 
+use super::address::is_address;
 use super::restore::PLACEHOLDER;
 use crate::prelude::*;
 use crate::tree::aria::parse_aria;
@@ -27,12 +28,41 @@ pub(super) enum Item {
 pub(super) fn op_refs(op: &Op) -> Vec<&str> {
     match op {
         Op::Remove(rs) => rs.iter().map(String::as_str).collect(),
-        Op::Change(e) => vec![e.aria_ref.as_deref().unwrap_or("")],
-        Op::Insert(Anchor::After(r) | Anchor::FirstIn(r), _) => vec![r],
-        Op::Insert(Anchor::Top, _) => vec![""],
+        Op::Change(e) => {
+            let mut refs = vec![e.aria_ref.as_deref().unwrap_or("")];
+            refs.extend(placeholders(e));
+            refs
+        }
+        Op::Insert(Anchor::After(r) | Anchor::FirstIn(r), items) => {
+            let mut refs = vec![r.as_str()];
+            for item in items {
+                match item {
+                    Item::Restored(r) => refs.push(r),
+                    Item::Printed(e) => refs.extend(placeholders(e)),
+                }
+            }
+            refs
+        }
+        Op::Insert(Anchor::Top, items) => {
+            let mut refs = vec![""];
+            for item in items {
+                match item {
+                    Item::Restored(r) => refs.push(r),
+                    Item::Printed(e) => refs.extend(placeholders(e)),
+                }
+            }
+            refs
+        }
         Op::Focus(r) => vec![r.as_deref().unwrap_or("")],
         Op::Order(rs) => rs.iter().map(String::as_str).collect(),
     }
+}
+
+/// The refs of the placeholders (`[…] as last shown`) below `e`.
+fn placeholders(e: &Element) -> impl Iterator<Item = &str> {
+    e.descendants()
+        .filter(|(_, d)| d.role == PLACEHOLDER)
+        .filter_map(|(_, d)| d.aria_ref.as_deref())
 }
 
 #[derive(PartialEq, Eq, Hash)]
@@ -47,7 +77,7 @@ pub(super) fn bad(line: usize, why: impl core::fmt::Display) -> Error {
         what: "snapshot patch",
         line,
         message: format!(
-            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>`, `~ focus [ref]`, `~ order [ref ref …]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown`"
+            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>` (`~ [e12/2] <element>` for one without a ref), `~ focus [ref]`, `~ order [ref ref …]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown`"
         ),
     }
 }
@@ -142,6 +172,24 @@ pub(super) fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
             }
             ops.push((n, Op::Order(refs)));
         } else if let Some(rest) = l.strip_prefix("~ ") {
+            // `~ [e44/3] <element>`: an element without a ref, by address.
+            let (address, rest) = match rest.strip_prefix('[') {
+                Some(_) => {
+                    let (mut refs, tail) = bracketed_refs(rest, n)?;
+                    match (refs.len(), tail.strip_prefix(' ')) {
+                        (1, Some(tail)) if is_address(&refs[0]) => (Some(refs.remove(0)), tail),
+                        _ => {
+                            return Err(bad(
+                                n,
+                                format!(
+                                    "expected an address and an element like `~ [e12/2] text: 3 items`, found `~ {rest}`"
+                                ),
+                            ));
+                        }
+                    }
+                }
+                None => (None, rest),
+            };
             let mut text = format!("- {rest}");
             for (k, b) in body.iter().enumerate() {
                 let b = &b[2..];
@@ -160,6 +208,14 @@ pub(super) fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
                 text.push_str(b);
             }
             let mut roots = parse_block(&text, n)?;
+            if let Some(a) = address
+                && let [e] = roots.as_mut_slice()
+            {
+                if e.aria_ref.is_some() {
+                    return Err(bad(n, "an element named by its address has no ref"));
+                }
+                e.aria_ref = Some(a);
+            }
             if roots.len() != 1 || roots[0].aria_ref.is_none() {
                 return Err(bad(n, "a change is one element with a ref"));
             }

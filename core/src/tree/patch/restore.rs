@@ -2,6 +2,7 @@
 //! shown before, as placeholders while the writer prints and the reader
 //! parses.
 
+use super::address::is_address;
 use super::change::line_changes;
 use crate::prelude::*;
 use crate::tree::model::{Element, assemble};
@@ -81,4 +82,17 @@ pub(super) fn restore_lines(block: &str) -> String {
     }
     flush(&mut out, &mut open);
     out.join("\n")
+}
+
+/// `e` with the addresses taken off (printed lines show an
+/// element as the snapshot does; placeholders keep theirs).
+pub(super) fn unaddressed(mut e: Element) -> Element {
+    let mut stack: Vec<&mut Element> = vec![&mut e];
+    while let Some(x) = stack.pop() {
+        if x.role != PLACEHOLDER && x.aria_ref.as_deref().is_some_and(is_address) {
+            x.aria_ref = None;
+        }
+        stack.extend(x.children.iter_mut());
+    }
+    e
 }

@@ -21,18 +21,41 @@ fn removal_change_and_insertions_at_every_anchor() {
 }
 
 #[test]
-fn a_change_without_a_ref_replaces_the_nearest_element_with_one() {
+fn a_change_without_a_ref_names_it_by_address_or_replaces_the_nearest_element_with_one() {
     let new = OLD.replace("Total", "Sum");
     let p = snapshot_patch(OLD, &new).unwrap();
-    assert_eq!(
-        p.text,
-        "~ list \"Cart\" [ref=e1]:\n    [e2] as last shown\n    - text: Sum"
-    );
+    assert_eq!(p.text, "~ [e1/2] text: Sum");
     assert_eq!(
         p.summary(),
-        "1 changed (~), 2 added (+), 2 removed (-), 1 unchanged"
+        "1 changed (~), 0 added (+), 0 removed (-), 3 unchanged"
     );
     assert_eq!(apply_patch(OLD, &p.text).unwrap(), new);
+    // Where most of an element's children without a ref changed, it is
+    // shorter to re-send the element.
+    let old = "- list [ref=e1]:\n  - generic:\n    - text: a\n  - generic:\n    - text: b";
+    let new = "- list [ref=e1]:\n  - strong: A\n  - emphasis: B";
+    let p = snapshot_patch(old, new).unwrap();
+    assert_eq!(
+        p.text,
+        "~ list [ref=e1]:\n    - strong: A\n    - emphasis: B"
+    );
+    assert_eq!(apply_patch(old, &p.text).unwrap(), new);
+    // On a large page only the patch by address is written.
+    let big: String = (0..1500)
+        .map(|i| format!("- listitem [ref=e{i}]:\n  - text: Item {i} × 1\n"))
+        .collect();
+    assert!(2 * big.len() > 64 * 1024);
+    let p = snapshot_patch(&big, &big.replace("Item 9 × 1", "Item 9 × 2")).unwrap();
+    assert_eq!(p.text, "~ [e9/1] text: Item 9 × 2");
+    // The old way still applies.
+    assert_eq!(
+        apply_patch(
+            OLD,
+            "~ list \"Cart\" [ref=e1]:\n    [e2] as last shown\n    - text: Sum"
+        )
+        .unwrap(),
+        OLD.replace("Total", "Sum")
+    );
     // Added and removed text nodes too.
     let new = OLD.replace("  - text: Total\n", "");
     assert_eq!(
@@ -253,10 +276,20 @@ fn elements_shown_before_are_restored_by_reference() {
 }
 
 #[test]
-fn what_a_ref_cannot_say_gives_none() {
-    // A top-level static text node has no ref above it.
+fn what_a_patch_cannot_say_gives_none() {
+    // A top-level static text node has no ref above it: its address
+    // counts from the top.
     let old = "- text: Total\n- button \"Pay\" [ref=e3]";
-    assert!(snapshot_patch(old, &old.replace("Total", "Sum")).is_none());
+    let p = snapshot_patch(old, &old.replace("Total", "Sum")).unwrap();
+    assert_eq!(p.text, "~ [/1] text: Sum");
+    // Refs with a `/` would read as addresses: no address then.
+    let old = "- list [ref=a/b]:\n  - text: Total";
+    assert_eq!(
+        snapshot_patch(old, &old.replace("Total", "Sum"))
+            .unwrap()
+            .text,
+        "~ list [ref=a/b]:\n    - text: Sum"
+    );
     // Not an aria snapshot.
     assert!(snapshot_patch("- a:\n b", OLD).is_none());
     // Over the size limit.
