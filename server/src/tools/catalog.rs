@@ -14,7 +14,7 @@ pub mod desc {
     pub const HOVER: &str = "Hover over an element by ref.";
     pub const HANDLE_DIALOG: &str = "Answer the open dialog.";
     pub const FILE_UPLOAD: &str = "Set the files of the open file chooser.";
-    pub const SNAPSHOT: &str = "Accessibility snapshot of the page, with refs for actions; full=true for the whole page. Responses show changes against your last view: a patch by ref (- gone, ~ changed, + inserted, [eN] as last shown) or a diff.";
+    pub const SNAPSHOT: &str = "Accessibility snapshot of the page, with refs for actions; full=true for the whole page. Responses show changes against your last view: a patch by ref (- gone, ~ changed, + inserted, [eN] as last shown; [eN/2] is eN's 2nd child) or a diff.";
     pub const SCREENSHOT: &str =
         "Screenshot of the viewport, the full page or an element; see expectation.imageOptions.";
     pub const CONSOLE_MESSAGES: &str = "Console messages of the current page.";
