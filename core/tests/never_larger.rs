@@ -4,9 +4,9 @@
 //! full text over a smaller diff; snapshot patches follow the same rule, and
 //! a `since` read whose changes are larger than the tree sends the tree.
 
+mod common;
+
 use response_diff::diff::{DiffMode, DiffSettings, ResponseDiffDetector};
-use response_diff::expectation::Expectation;
-use response_diff::response::{DiffTarget, Response, Snapshot, render};
 use response_diff::tree::{self, ReadOutcome, SinceStore, TreeDiffFormat, TreeDiffOptions};
 
 /// An aria snapshot of `sections` sections of five lines, with refs.
@@ -32,17 +32,7 @@ fn page(sections: usize, expanded: Option<usize>) -> String {
 }
 
 fn render_snapshot(det: &ResponseDiffDetector, aria: &str, expectation: &str) -> String {
-    let e = Expectation::from_json(expectation).unwrap();
-    let resolved = Expectation::resolve("browser_click", &[&e]).unwrap();
-    let response = Response {
-        snapshot: Some(Snapshot::aria(aria)),
-        ..Response::default()
-    };
-    let target = DiffTarget {
-        detector: det,
-        key: "tab1",
-    };
-    render(&response, &resolved, Some(target)).unwrap().text
+    common::render_click(det, aria, expectation)
 }
 
 #[test]

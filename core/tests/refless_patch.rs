@@ -8,8 +8,6 @@
 mod common;
 
 use response_diff::diff::ResponseDiffDetector;
-use response_diff::expectation::Expectation;
-use response_diff::response::{DiffTarget, Response, Snapshot, render};
 use response_diff::tree::{PatchOptions, apply_patch, apply_patch_with, snapshot_patch_with};
 
 #[test]
@@ -37,20 +35,7 @@ fn the_shared_refless_fixtures_are_what_the_writer_says_and_apply() {
 }
 
 fn render_snapshot(det: &ResponseDiffDetector, aria: &str, diff: &str) -> String {
-    let e = Expectation::from_json(&format!(
-        r#"{{"diffOptions": {{"enabled": true}}, "snapshotOptions": {{"diff": "{diff}"}}}}"#
-    ))
-    .unwrap();
-    let resolved = Expectation::resolve("browser_click", &[&e]).unwrap();
-    let response = Response {
-        snapshot: Some(Snapshot::aria(aria)),
-        ..Response::default()
-    };
-    let target = DiffTarget {
-        detector: det,
-        key: "tab1",
-    };
-    render(&response, &resolved, Some(target)).unwrap().text
+    common::render_click_diff(det, aria, diff)
 }
 
 /// The body of the answer's one fenced block.

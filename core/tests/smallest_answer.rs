@@ -11,25 +11,10 @@ mod common;
 
 use proptest::prelude::*;
 use response_diff::diff::ResponseDiffDetector;
-use response_diff::expectation::Expectation;
-use response_diff::response::{DiffTarget, Response, Snapshot, render};
 use response_diff::tree::{Element, Tree, apply_patch, parse_aria};
 
 fn answer(det: &ResponseDiffDetector, aria: &str, diff: &str) -> String {
-    let e = Expectation::from_json(&format!(
-        r#"{{"diffOptions": {{"enabled": true}}, "snapshotOptions": {{"diff": "{diff}"}}}}"#
-    ))
-    .unwrap();
-    let resolved = Expectation::resolve("browser_click", &[&e]).unwrap();
-    let response = Response {
-        snapshot: Some(Snapshot::aria(aria)),
-        ..Response::default()
-    };
-    let target = DiffTarget {
-        detector: det,
-        key: "tab1",
-    };
-    render(&response, &resolved, Some(target)).unwrap().text
+    common::render_click_diff(det, aria, diff)
 }
 
 /// The answer to `new` after `old`, with patches on and with line diffs

@@ -18,6 +18,33 @@ pub fn fixture(rel: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// The text `render` answers for `aria` as a `browser_click`'s snapshot
+/// under `expectation` (JSON), against the history of tab `tab1` in `det`.
+pub fn render_click(det: &ResponseDiffDetector, aria: &str, expectation: &str) -> String {
+    let e = Expectation::from_json(expectation).unwrap();
+    let resolved = Expectation::resolve("browser_click", &[&e]).unwrap();
+    let response = Response {
+        snapshot: Some(Snapshot::aria(aria)),
+        ..Response::default()
+    };
+    let target = DiffTarget {
+        detector: det,
+        key: "tab1",
+    };
+    render(&response, &resolved, Some(target)).unwrap().text
+}
+
+/// [`render_click`] with diffs on and `snapshotOptions.diff` set to `diff`.
+pub fn render_click_diff(det: &ResponseDiffDetector, aria: &str, diff: &str) -> String {
+    render_click(
+        det,
+        aria,
+        &format!(
+            r#"{{"diffOptions": {{"enabled": true}}, "snapshotOptions": {{"diff": "{diff}"}}}}"#
+        ),
+    )
+}
+
 /// One case of a shared patch fixture (`tests/fixtures/patches/*.json`):
 /// its string fields by name, and the snapshots the agent had seen.
 pub struct PatchCase {

@@ -50,10 +50,16 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &TreeDiffOptions) -> TreeDiff 
     let mut o = Flat::new(&old, options);
     let mut n = Flat::new(&new, options);
     let by_refs = options.identity == IdentityMode::Refs;
-    let (old_to_new, new_to_old) = pair_by_refs_then_hash_ids(&mut o, &mut n, by_refs);
+    matching(&mut o, &mut n, by_refs).into_diff(options, by_refs)
+}
+
+/// The diff's matching of `o` and `n`: refs (when `by_refs`) and hash ids,
+/// then content hashes, then renames.
+fn matching<'f, 'a>(o: &'f mut Flat<'a>, n: &'f mut Flat<'a>, by_refs: bool) -> Matching<'f, 'a> {
+    let (old_to_new, new_to_old) = pair_by_refs_then_hash_ids(o, n, by_refs);
     let mut m = Matching {
-        o: &o,
-        n: &n,
+        o,
+        n,
         old_to_new,
         new_to_old,
         role_renames: true,
@@ -61,7 +67,7 @@ pub fn diff_with(old: &Tree, new: &Tree, options: &TreeDiffOptions) -> TreeDiff 
     };
     m.match_hashes();
     m.match_renames();
-    m.into_diff(options, options.identity == IdentityMode::Refs)
+    m
 }
 
 /// For each element of `new` in document order, the document index of the
@@ -71,18 +77,8 @@ pub(crate) fn matched(old: &Tree, new: &Tree) -> Vec<Option<usize>> {
     let options = TreeDiffOptions::default();
     let mut o = Flat::new(old, &options);
     let mut n = Flat::new(new, &options);
-    let (old_to_new, new_to_old) = pair_by_refs_then_hash_ids(&mut o, &mut n, true);
-    let mut m = Matching {
-        o: &o,
-        n: &n,
-        old_to_new,
-        new_to_old,
-        role_renames: true,
-        item_keys: None,
-    };
-    m.match_hashes();
-    m.match_renames();
-    m.new_to_old
+    matching(&mut o, &mut n, true)
+        .new_to_old
         .iter()
         .map(|&i| (i != NONE).then_some(i as usize))
         .collect()
