@@ -41,7 +41,7 @@ pub use error::{Error, Result};
 /// benchmarks (`core/benches/detector.rs` measures the engine against
 /// similar and imara-diff), tests and fuzz targets (`fuzz/`), and the
 /// fast-playwright-mcp drop-in of the Node binding
-/// (`bindings/node/src/compat.rs`), which needs the engine without the
+/// (`bindings/node/src/compat/detector.rs`), which needs the engine without the
 /// detector's decision rule. Everything else uses [`diff`].
 #[doc(hidden)]
 pub mod __internals {

@@ -1,7 +1,6 @@
-//! The fast-playwright-mcp drop-in (`@x/response-diff/compat`): that
-//! project's `ResponseDiffDetector` / `DiffFormatter` surface and types,
-//! backed by the core's line diff. Differences are listed in the package
-//! README.
+//! fast-playwright-mcp's `ResponseDiffDetector` (as
+//! `CompatResponseDiffDetector`): their option checks and decision rule
+//! over the core's store, line diff and formatter.
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -11,71 +10,9 @@ use response_diff::diff as core;
 // shared with this workspace only (the packages release together).
 use response_diff::__internals as engine;
 
+use super::{CompatDiffMetadata, CompatDiffOptions, CompatDiffResult, strip_final_newline};
 use crate::error::{OrThrow, throw};
 use crate::text::Text;
-
-/// fast-playwright-mcp's `DiffOptions` (every field required, as there).
-///
-/// The numbers are JavaScript numbers, taken as they come: their option
-/// schema accepts any `maxDiffLines > 0` and any `context >= 0`, fractions
-/// and values past 2^32 included, and a value the schema accepts must never
-/// cost the caller the diff (a `u32` here would wrap 2^32 to 0, and an
-/// out-of-range error is swallowed by their `Response`).
-#[napi(object, js_name = "CompatDiffOptions")]
-pub struct CompatDiffOptions {
-    /// Carried for the caller; `detectDiff` always diffs.
-    pub enabled: bool,
-    /// 0..1: `hasDifference` is true only when more than this share of
-    /// lines changed.
-    pub threshold: f64,
-    /// `unified`, `split` or `minimal`.
-    #[napi(ts_type = "'unified' | 'split' | 'minimal'")]
-    pub format: String,
-    /// A diff longer than this many lines is replaced by the full response
-    /// with a one-line reason (any positive number; compared as is).
-    pub max_diff_lines: f64,
-    /// Trailing and inner runs of whitespace do not count.
-    pub ignore_whitespace: bool,
-    /// Unchanged lines around each change (any number >= 0; a fraction is
-    /// rounded down, and more than the texts have means all of them).
-    pub context: f64,
-}
-
-/// fast-playwright-mcp's `DiffSegment` (e.g. from `fast-diff`).
-#[napi(object, js_name = "CompatDiffSegment")]
-pub struct CompatDiffSegment {
-    /// What the segment is.
-    #[napi(js_name = "type", ts_type = "'add' | 'remove' | 'equal'")]
-    pub kind: String,
-    /// Its text.
-    pub value: String,
-}
-
-/// fast-playwright-mcp's `DiffMetadata`.
-#[napi(object, js_name = "CompatDiffMetadata")]
-pub struct CompatDiffMetadata {
-    /// Lines only in the current response.
-    pub added_lines: u32,
-    /// Lines only in the previous response.
-    pub removed_lines: u32,
-    /// Unchanged lines shown as context in `formattedDiff`.
-    pub context_lines: u32,
-    /// Lines in the current response.
-    pub total_lines: u32,
-}
-
-/// fast-playwright-mcp's `DiffResult`.
-#[napi(object, js_name = "CompatDiffResult")]
-pub struct CompatDiffResult {
-    /// More than `threshold` of the lines changed.
-    pub has_difference: bool,
-    /// Unchanged lines / max(previous lines, current lines); 1 on the first call.
-    pub similarity: f64,
-    /// The diff (all hunks) when `hasDifference`, else empty.
-    pub formatted_diff: String,
-    /// Line counts.
-    pub metadata: CompatDiffMetadata,
-}
 
 fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -91,15 +28,6 @@ fn format_of(env: &Env, s: &str) -> Result<core::DiffFormat> {
             .map(|o| o.resolve().format)
             .or_throw(env),
     }
-}
-
-/// Their strings never end with a newline (`lines.join('\n')`); ours end
-/// every line with one. Callers wrap the text in a fence, so drop it.
-fn strip_final_newline(mut s: String) -> String {
-    if s.ends_with('\n') {
-        s.pop();
-    }
-    s
 }
 
 fn invalid(env: &Env, field: &str, why: String) -> Error {
@@ -429,98 +357,5 @@ impl CompatResponseDiffDetector {
     ) -> Result<()> {
         self.inner.store(&tool_name, &content.0).or_throw(&env)?;
         Ok(())
-    }
-}
-
-/// Drop-in for fast-playwright-mcp's `DiffFormatter`: the segments are
-/// turned back into the two texts they describe, and the core prints their
-/// line diff (every hunk).
-#[napi(js_name = "CompatDiffFormatter")]
-pub struct CompatDiffFormatter {}
-
-impl Default for CompatDiffFormatter {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// The previous and current texts a segment list describes.
-fn texts(env: &Env, segments: &[CompatDiffSegment]) -> Result<(String, String)> {
-    let mut old = String::new();
-    let mut new = String::new();
-    for (i, s) in segments.iter().enumerate() {
-        match s.kind.as_str() {
-            "add" => new.push_str(&s.value),
-            "remove" => old.push_str(&s.value),
-            "equal" => {
-                old.push_str(&s.value);
-                new.push_str(&s.value);
-            }
-            other => {
-                return Err(throw(
-                    env,
-                    CoreError::invalid_option(
-                        format!("segments[{i}].type"),
-                        format!(
-                            "{other:?} is not a segment type; use \"add\", \"remove\" or \"equal\""
-                        ),
-                    ),
-                ));
-            }
-        }
-    }
-    Ok((old, new))
-}
-
-fn format(
-    env: &Env,
-    segments: &[CompatDiffSegment],
-    format: core::DiffFormat,
-    context: usize,
-) -> Result<String> {
-    let (old, new) = texts(env, segments)?;
-    let settings = core::DiffSettings {
-        format,
-        context,
-        // The segments already say what changed.
-        ignore_whitespace: false,
-        ..core::DiffSettings::default()
-    };
-    Ok(strip_final_newline(core::format_diff(
-        &old, &new, &settings,
-    )))
-}
-
-#[napi]
-impl CompatDiffFormatter {
-    /// A formatter.
-    #[napi(constructor)]
-    pub fn new() -> Self {
-        CompatDiffFormatter {}
-    }
-
-    /// `@@ -12,3 +12,4 @@` hunks with `context` lines (default 3) around
-    /// each change, for every hunk.
-    #[napi]
-    pub fn format_unified(
-        &self,
-        env: Env,
-        segments: Vec<CompatDiffSegment>,
-        context: Option<u32>,
-    ) -> Result<String> {
-        let context = context.map_or(3, |c| c as usize);
-        format(&env, &segments, core::DiffFormat::Unified, context)
-    }
-
-    /// Per hunk, a `before:` and an `after:` block (3 lines of context).
-    #[napi]
-    pub fn format_split(&self, env: Env, segments: Vec<CompatDiffSegment>) -> Result<String> {
-        format(&env, &segments, core::DiffFormat::Split, 3)
-    }
-
-    /// Changed lines only, `- ` / `+ `.
-    #[napi]
-    pub fn format_minimal(&self, env: Env, segments: Vec<CompatDiffSegment>) -> Result<String> {
-        format(&env, &segments, core::DiffFormat::Minimal, 0)
     }
 }

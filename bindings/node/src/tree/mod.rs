@@ -1,5 +1,9 @@
 //! Accessibility trees: parse and print aria snapshots, diff two trees,
 //! `since` reads.
+//!
+//! Split by job: this file parses, prints and diffs trees (and reads the
+//! options and tree arguments the others share); `since` is the
+//! `SinceStore`; `patch` makes and applies snapshot patches.
 
 use std::collections::HashMap;
 
@@ -12,7 +16,10 @@ use serde_json::{Map, Value};
 use crate::json::Json;
 
 use crate::error::OrThrow;
-use crate::json::{Opts, as_string, non_negative_integer, options_from, parse, stringify};
+use crate::json::{Opts, as_string, non_negative_integer, parse, stringify};
+
+pub mod patch;
+pub mod since;
 
 type CoreResult<T> = response_diff::Result<T>;
 
@@ -285,168 +292,4 @@ pub fn tree_diff(
         })
     };
     run().or_throw(&env)
-}
-
-/// The result of a `since` read.
-#[napi(object)]
-pub struct SinceRead {
-    /// This read's timestamp (ms); pass it as `since` next time.
-    pub ts: f64,
-    /// The `since` the read asked for.
-    pub since: Option<f64>,
-    /// `diff` (what changed since `since`) or `full` (first read, or
-    /// `since` unknown or expired: the whole tree, with a `notice`).
-    #[napi(ts_type = "'diff' | 'full'")]
-    pub mode: String,
-    /// Why this is not a diff (absent on a first read and for diffs).
-    pub notice: Option<String>,
-    /// The read rendered in the chosen format.
-    pub text: String,
-}
-
-/// In-memory `since` store: the last trees per page key (8 per key, 256
-/// keys by default). A read returns a `ts`; a later read `since` it returns
-/// only what changed. An unknown `ts` never throws: the full tree and a
-/// notice.
-#[napi]
-pub struct SinceStore {
-    inner: core::SinceStore,
-}
-
-#[napi]
-impl SinceStore {
-    /// A store keeping `perKey` trees for each of up to `keys` keys.
-    #[napi(constructor)]
-    pub fn new(
-        env: Env,
-        #[napi(ts_arg_type = "{ perKey?: number; keys?: number }")] options: Option<Json>,
-    ) -> Result<Self> {
-        let config = options_from(&env, options, core::SinceStoreConfig::from_json)?;
-        Ok(SinceStore {
-            inner: core::SinceStore::with_config(config),
-        })
-    }
-
-    /// Records `snapshot` as the latest read of `key` and returns it as a
-    /// diff against the read `options.since`, or in full with a notice.
-    #[napi]
-    pub fn read(
-        &self,
-        env: Env,
-        key: String,
-        #[napi(ts_arg_type = "string | SnapshotElement[]")] snapshot: Unknown<'_>,
-        #[napi(ts_arg_type = "Omit<TreeDiffOptions, 'ts'>")] options: Option<Json>,
-    ) -> Result<SinceRead> {
-        let options = options.map(|j| j.0);
-        let snapshot = tree_text(&env, snapshot)?;
-        let run = || -> CoreResult<SinceRead> {
-            let (req, extras) = request(options, &["since"])?;
-            let tree = tree_of(snapshot, req.lenient)?;
-            let r = self
-                .inner
-                .read(&key, tree, millis(&extras, "since")?, &req.options);
-            let mode = match r.outcome {
-                core::ReadOutcome::Diff(_) => "diff",
-                _ => "full",
-            };
-            Ok(SinceRead {
-                ts: r.ts as f64,
-                since: r.since.map(|s| s as f64),
-                mode: mode.to_owned(),
-                notice: r.notice().map(str::to_owned),
-                text: r.render(req.format),
-            })
-        };
-        run().or_throw(&env)
-    }
-
-    /// Forgets every tree of `key`.
-    #[napi]
-    pub fn clear(&self, key: String) {
-        self.inner.clear(&key)
-    }
-}
-
-/// Applies a snapshot patch (the body of a `Page snapshot (patch since …)`
-/// section) to the aria snapshot it was taken from and returns the new
-/// snapshot text, so a host can keep the page as the agent sees it.
-/// `seen`: the snapshots the agent was shown earlier in the conversation
-/// (oldest first), for elements the patch restores `as last shown`.
-#[napi]
-pub fn apply_snapshot_patch(
-    env: Env,
-    previous: String,
-    patch: String,
-    seen: Option<Vec<String>>,
-) -> Result<String> {
-    let seen = seen.unwrap_or_default();
-    let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
-    core::apply_patch_with(previous.trim_end_matches('\n'), &patch, &seen).or_throw(&env)
-}
-
-/// A snapshot patch and what it says.
-#[napi(object)]
-pub struct SnapshotPatch {
-    /// The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ focus
-    /// [ref]`, `~ order [e2 e1]`, `+ after [ref]:` … lines.
-    pub text: String,
-    /// `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`.
-    pub summary: String,
-    /// Elements whose own line changed (or that gained or lost `[active]`).
-    pub changed: u32,
-    /// Elements added, descendants and restored ones included.
-    pub added: u32,
-    /// Of the added elements, those restored by reference (`as last shown`).
-    pub restored: u32,
-    /// Elements removed, descendants included.
-    pub removed: u32,
-    /// Elements that took another place as they were: among their siblings (`~ order`) or under another parent.
-    pub moved: u32,
-    /// Elements the same in both.
-    pub unchanged: u32,
-}
-
-/// The snapshot patch from `before` to `after` that rebuilds `after` byte
-/// for byte, or `null` when the change cannot be said by ref (use a line
-/// diff).
-/// `options.seen`: the snapshots the agent was shown earlier in the
-/// conversation (oldest first), whose elements come back by reference
-/// unless `options.restore` is false (for hosts that trim their context).
-#[napi]
-pub fn snapshot_patch(
-    env: Env,
-    before: String,
-    after: String,
-    #[napi(ts_arg_type = "{ seen?: string[]; restore?: boolean }")] options: Option<Json>,
-) -> Result<Option<SnapshotPatch>> {
-    let req = options_from(&env, options, core::PatchRequest::from_json)?;
-    Ok(
-        core::snapshot_patch_with(&before, &after, &req.options()).map(|p| SnapshotPatch {
-            summary: p.summary(),
-            changed: count(p.changed),
-            added: count(p.added),
-            restored: count(p.restored),
-            removed: count(p.removed),
-            moved: count(p.moved),
-            unchanged: count(p.unchanged),
-            text: p.text,
-        }),
-    )
-}
-
-/// A snapshot whose refs were carried over, and the mapping node id → ref
-/// (in document order) the host uses to act on the element that now
-/// stands there.
-#[napi(object)]
-#[allow(dead_code)] // Built as JSON (to keep the mapping's order); this declares its type.
-pub struct RefCarry {
-    /// The snapshot as aria text, with the carried refs.
-    pub snapshot: String,
-    /// Node id → ref for every element with a node id, in document order.
-    #[napi(ts_type = "Record<string, string>")]
-    pub refs: HashMap<String, String>,
-    /// Elements that kept a ref from an earlier view.
-    pub carried: u32,
-    /// Elements that got a new ref.
-    pub fresh: u32,
 }
