@@ -80,7 +80,8 @@ for (const f of main.files) {
   if (f.includes('*')) continue
   if (!existsSync(join(nodeDir, f))) throw new Error(`${f} is in package.json "files" but missing`)
   mkdirSync(dirname(join(out, f)), { recursive: true })
-  cpSync(join(nodeDir, f), join(out, f))
+  // A folder in "files" (mcp/) is copied whole, as npm packs it.
+  cpSync(join(nodeDir, f), join(out, f), { recursive: true })
 }
 for (const f of ['LICENSE-MIT', 'LICENSE-APACHE']) cpSync(join(nodeDir, '..', '..', f), join(out, f))
 const { devDependencies, scripts, ...published } = main
