@@ -59,6 +59,13 @@ class Tail {
  * The proxy's options, then the upstream command: after `--`, or from the
  * first argument that is not an option of the proxy.
  */
+/** `v` as a positive whole number of `unit`, for option `flag`. */
+function positive(flag, v, unit) {
+  const n = Number(v)
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} must be a positive whole number of ${unit}, not ${v}`)
+  return n
+}
+
 function parseArgs(argv) {
   const opts = { command: [] }
   for (let i = 0; i < argv.length; i++) {
@@ -95,23 +102,15 @@ function parseArgs(argv) {
         }
         break
       }
-      case '--max-stored-bytes': {
-        const v = value()
-        const n = Number(v)
-        if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--max-stored-bytes must be a positive whole number of bytes, not ${v}`)
-        opts.maxStoredBytes = n
+      case '--max-stored-bytes':
+        opts.maxStoredBytes = positive(flag, value(), 'bytes')
         break
-      }
       case '--snapshot-mode':
         opts.snapshotMode = value()
         break
-      case '--call-timeout-ms': {
-        const v = value()
-        const n = Number(v)
-        if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--call-timeout-ms must be a positive whole number of milliseconds, not ${v}`)
-        opts.callTimeoutMs = n
+      case '--call-timeout-ms':
+        opts.callTimeoutMs = positive(flag, value(), 'milliseconds')
         break
-      }
       case '--timing':
         opts.timing = true
         break

@@ -46,18 +46,7 @@ fn corpus_path() -> std::path::PathBuf {
 /// (name, old, new, options JSON) of every case, in corpus order.
 fn cases() -> Vec<(String, String, String, Value)> {
     let mut out = Vec::new();
-    let dir = common::fixtures().join("diff");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.unwrap().file_name().into_string().unwrap();
-            name.strip_suffix(".before.yml").map(str::to_owned)
-        })
-        .collect();
-    names.sort();
-    for name in names {
-        let old = common::fixture(&format!("diff/{name}.before.yml"));
-        let new = common::fixture(&format!("diff/{name}.after.yml"));
+    for (name, old, new) in common::fixture_pairs("diff") {
         for format in ["unified", "split", "minimal"] {
             out.push((
                 format!("fixture/{name}/{format}"),

@@ -64,17 +64,7 @@ fn check(name: &str, old: &str, new: &str) -> Result<bool, String> {
 fn pairs() -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     for dir in ["diff", "aria"] {
-        let mut names: Vec<String> = std::fs::read_dir(common::fixtures().join(dir))
-            .unwrap()
-            .filter_map(|e| {
-                let name = e.unwrap().file_name().into_string().unwrap();
-                name.strip_suffix(".before.yml").map(str::to_owned)
-            })
-            .collect();
-        names.sort();
-        for name in names {
-            let old = common::fixture(&format!("{dir}/{name}.before.yml"));
-            let new = common::fixture(&format!("{dir}/{name}.after.yml"));
+        for (name, old, new) in common::fixture_pairs(dir) {
             out.push((format!("{dir}/{name}"), old, new));
         }
     }

@@ -18,6 +18,27 @@ pub fn fixture(rel: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// The `<name>.before.yml` / `<name>.after.yml` pairs of
+/// `tests/fixtures/<dir>`, by name: (name, before, after).
+pub fn fixture_pairs(dir: &str) -> Vec<(String, String, String)> {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures().join(dir))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".before.yml").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let old = fixture(&format!("{dir}/{name}.before.yml"));
+            let new = fixture(&format!("{dir}/{name}.after.yml"));
+            (name, old, new)
+        })
+        .collect()
+}
+
 /// The text `render` answers for `aria` as a `browser_click`'s snapshot
 /// under `expectation` (JSON), against the history of tab `tab1` in `det`.
 pub fn render_click(det: &ResponseDiffDetector, aria: &str, expectation: &str) -> String {
