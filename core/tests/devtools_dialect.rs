@@ -163,3 +163,13 @@ fn carrying_keeps_the_uids_the_agent_was_shown() {
     assert_eq!(c.source_ref("tab", &wish).as_deref(), Some("1_49"));
     let _: Tree = t.tree;
 }
+
+#[test]
+fn a_click_is_a_patch_in_devtools_lines() {
+    let old = fixture("take_snapshot.txt");
+    let new = fixture("click.txt");
+    let p = snapshot_patch(&old, &new).expect("a patch");
+    println!("{}", p.text);
+    assert_eq!(apply_patch(&old, &p.text).unwrap(), new);
+    assert!(p.text.len() * 10 < new.len());
+}

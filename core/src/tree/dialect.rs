@@ -4,7 +4,7 @@
 
 use super::aria;
 use super::devtools;
-use super::model::{Element, Tree};
+use super::model::{Element, State, Tree};
 use crate::Result;
 use crate::prelude::*;
 
@@ -50,6 +50,55 @@ impl Dialect {
         match self {
             Dialect::Playwright => text.trim_end_matches('\n'),
             Dialect::DevTools => text,
+        }
+    }
+
+    /// The state that says an element has the focus: Playwright's
+    /// `[active]`, chrome-devtools-mcp's `focused` (printed with
+    /// `focusable` before it).
+    pub(crate) fn focus_state(self) -> &'static str {
+        match self {
+            Dialect::Playwright => "active",
+            Dialect::DevTools => "focused",
+        }
+    }
+
+    /// Whether a state is part of saying where the focus is.
+    pub(crate) fn is_focus_state(self, name: &str) -> bool {
+        match self {
+            Dialect::Playwright => name == "active",
+            Dialect::DevTools => name == "focused" || name == "focusable",
+        }
+    }
+
+    /// Gives an element's states the focus where this dialect's printer
+    /// puts it: `[active]` after `checked`, `disabled` and `expanded`;
+    /// `focusable focused` where the `focused` key sorts among the others.
+    pub(crate) fn add_focus(self, states: &mut Vec<State>) {
+        match self {
+            Dialect::Playwright => {
+                let at = states
+                    .iter()
+                    .position(|s| !matches!(s.name.as_str(), "checked" | "disabled" | "expanded"))
+                    .unwrap_or(states.len());
+                states.insert(at, State::flag("active"));
+            }
+            Dialect::DevTools => {
+                fn key(s: &State) -> &str {
+                    match s.name.as_str() {
+                        "disableable" => "disabled",
+                        "expandable" => "expanded",
+                        "selectable" => "selected",
+                        n => n,
+                    }
+                }
+                let at = states
+                    .iter()
+                    .position(|s| s.name == devtools::SELECTED || key(s) > "focused")
+                    .unwrap_or(states.len());
+                states.insert(at, State::flag("focused"));
+                states.insert(at, State::flag("focusable"));
+            }
         }
     }
 

@@ -30,7 +30,7 @@ mod parse;
 mod write;
 
 pub use parse::parse_devtools;
-pub(crate) use write::{line_of, write_elements};
+pub(crate) use write::write_elements;
 
 /// The state that stands for chrome-devtools-mcp's
 /// ` [selected in the DevTools Elements panel]` suffix (a state name with
