@@ -337,3 +337,27 @@ fn the_shared_devtools_fixtures_are_what_the_writer_says_and_apply() {
         );
     }
 }
+
+#[test]
+fn store_reads_print_in_the_devtools_dialect() {
+    use response_diff::tree::{DiskStore, SinceStore, TreeDiffFormat, TreeDiffOptions};
+    let text = fixture("take_snapshot.txt");
+    let tree = parse_snapshot(&text).unwrap();
+    let opts = TreeDiffOptions::default();
+    let mem = SinceStore::new().read("page", tree.clone(), None, &opts);
+    assert!(mem.render(TreeDiffFormat::Agent).ends_with(&text));
+    let dir = std::env::temp_dir().join(format!("rd-devtools-store-{}", std::process::id()));
+    let disk = DiskStore::open(&dir).unwrap();
+    let first = disk.read("page", &tree, None, &opts).unwrap();
+    assert!(first.render(TreeDiffFormat::Agent).ends_with(&text));
+    // A `since` read whose changes outgrow the tree sends the tree as
+    // chrome-devtools-mcp prints it (the stored one is kept as its text).
+    let other = parse_snapshot("uid=9_0 RootWebArea \"Elsewhere\"\n").unwrap();
+    let again = disk.read("page", &other, Some(first.ts), &opts).unwrap();
+    let shown = again.render(TreeDiffFormat::Agent);
+    assert!(
+        shown.ends_with("uid=9_0 RootWebArea \"Elsewhere\"\n"),
+        "{shown}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

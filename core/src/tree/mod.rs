@@ -35,6 +35,7 @@ mod select;
 mod shown;
 #[cfg(feature = "std")]
 mod store;
+mod text;
 
 pub use aria::parse_aria;
 pub use carry::{
@@ -42,8 +43,7 @@ pub use carry::{
     RefCarrier, RefCarry, RefSource, carrier_key, carry_refs,
 };
 pub use devtools::parse_devtools;
-pub use dialect::{Dialect, parse_snapshot};
-pub(crate) use dialect::{parse_in, write_elements};
+pub use dialect::Dialect;
 pub use diff::{
     Added, ElementContext, Field, IdentityMode, Parent, Removed, TreeChange, TreeDiff,
     TreeDiffOptions, diff, diff_with,
@@ -64,3 +64,5 @@ pub(crate) use shown::{Shown, retire};
 pub use store::{
     DiskStore, DiskStoreConfig, ReadOutcome, SinceRead, SinceStore, SinceStoreConfig, now_ts,
 };
+pub use text::parse_snapshot;
+pub(crate) use text::{parse_in, write_elements};

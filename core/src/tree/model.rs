@@ -1,6 +1,6 @@
 //! The element model (docs/DECISIONS.md D11).
 
-use super::Dialect;
+use super::dialect::Dialect;
 use crate::prelude::*;
 
 /// Deepest nesting accepted from any input (aria text or JSON).

@@ -8,6 +8,7 @@
 use super::diff::{TreeDiff, TreeDiffOptions, diff_with};
 use super::model::Tree;
 use super::render::{TreeDiffFormat, yaml_scalar};
+use super::{Dialect, parse_devtools};
 use crate::prelude::*;
 use crate::sync::lock;
 use crate::{Error, Result};
@@ -648,7 +649,10 @@ impl DiskStore {
         let mut file = opts.open(&path).ok()?;
         let mut text = String::new();
         std::io::Read::read_to_string(&mut file, &mut text).ok()?;
-        Tree::from_json(&text).ok()
+        match Dialect::detect(&text) {
+            Dialect::DevTools => parse_devtools(&text).ok(),
+            _ => Tree::from_json(&text).ok(),
+        }
     }
 
     fn write(&self, file_key: &str, ts: u64, tree: &Tree) -> Result<()> {
@@ -661,7 +665,13 @@ impl DiskStore {
             .prefix(".tmp")
             .tempfile_in(&self.dir)
             .map_err(io)?;
-        std::io::Write::write_all(&mut tmp, tree.to_json().as_bytes()).map_err(io)?;
+        // A chrome-devtools-mcp tree is kept as its own text, which keeps
+        // its dialect (JSON has none) and starts with `uid=` (JSON cannot).
+        let body = match tree.dialect {
+            Dialect::DevTools => tree.to_text(),
+            _ => tree.to_json(),
+        };
+        std::io::Write::write_all(&mut tmp, body.as_bytes()).map_err(io)?;
         tmp.as_file().sync_all().map_err(io)?;
         tmp.persist(&path).map_err(|e| io(e.error))?;
         Ok(())

@@ -4,8 +4,9 @@
 
 use super::key::KeyParser;
 use crate::prelude::*;
+use crate::tree::devtools::parse_devtools;
+use crate::tree::dialect::Dialect;
 use crate::tree::model::{Element, MAX_DEPTH, MAX_INPUT_BYTES, Prop, Tree};
-use crate::tree::{Dialect, parse_devtools};
 use crate::{Error, Result};
 
 const WHAT: &str = "aria snapshot";

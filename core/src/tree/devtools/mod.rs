@@ -30,12 +30,7 @@ mod parse;
 mod write;
 
 pub use parse::parse_devtools;
-pub(crate) use write::write_elements;
-
-/// The state that stands for chrome-devtools-mcp's
-/// ` [selected in the DevTools Elements panel]` suffix (a state name with
-/// spaces, which no attribute has).
-pub(crate) const SELECTED: &str = "selected in the DevTools Elements panel";
+pub(crate) use write::{SELECTED, write_elements};
 
 #[cfg(test)]
 mod tests {

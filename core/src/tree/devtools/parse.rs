@@ -2,10 +2,9 @@
 //! the lines that continue its raw quoted text), their nesting, and the
 //! fields on each line. Iterative; every line is checked to print back.
 
-use super::SELECTED;
-use super::write::line_of;
+use super::write::{SELECTED, line_of};
 use crate::prelude::*;
-use crate::tree::Dialect;
+use crate::tree::dialect::Dialect;
 use crate::tree::model::{Element, MAX_DEPTH, MAX_INPUT_BYTES, State, Tree};
 use crate::{Error, Result};
 

@@ -2,9 +2,13 @@
 //! does: one line per element, two spaces per level, each line ending in
 //! a newline, names and values unescaped.
 
-use super::SELECTED;
 use crate::prelude::*;
 use crate::tree::model::Element;
+
+/// The state that stands for chrome-devtools-mcp's
+/// ` [selected in the DevTools Elements panel]` suffix (a state name with
+/// spaces, which no attribute has).
+pub(crate) const SELECTED: &str = "selected in the DevTools Elements panel";
 
 /// An element's own line, without indentation or newline:
 /// `uid=1_49 button "Add to cart" focusable focused`.

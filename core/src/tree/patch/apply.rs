@@ -9,7 +9,7 @@ use super::restore::PLACEHOLDER;
 use super::seen::{Seen, walk_paths};
 use crate::Result;
 use crate::prelude::*;
-use crate::tree::model::{Element, Tree, assemble};
+use crate::tree::model::{Element, State, Tree, assemble};
 use crate::tree::{Dialect, parse_snapshot};
 
 /// Applies a patch from [`snapshot_patch`](super::snapshot_patch) to the snapshot it was taken
@@ -48,6 +48,37 @@ pub fn apply_patch_with(old: &str, patch: &str, seen: &[&str]) -> Result<String>
         None
     };
     Ok(apply_to(tree, patch, seen.as_ref())?.to_text())
+}
+
+/// Gives an element's states the focus where this dialect's printer
+/// puts it: `[active]` after `checked`, `disabled` and `expanded`;
+/// `focusable focused` where the `focused` key sorts among the others.
+fn add_focus(dialect: Dialect, states: &mut Vec<State>) {
+    match dialect {
+        Dialect::Playwright => {
+            let at = states
+                .iter()
+                .position(|s| !matches!(s.name.as_str(), "checked" | "disabled" | "expanded"))
+                .unwrap_or(states.len());
+            states.insert(at, State::flag("active"));
+        }
+        Dialect::DevTools => {
+            fn key(s: &State) -> &str {
+                match s.name.as_str() {
+                    "disableable" => "disabled",
+                    "expandable" => "expanded",
+                    "selectable" => "selected",
+                    n => n,
+                }
+            }
+            let at = states
+                .iter()
+                .position(|s| s.name == crate::tree::devtools::SELECTED || key(s) > "focused")
+                .unwrap_or(states.len());
+            states.insert(at, State::flag("focused"));
+            states.insert(at, State::flag("focusable"));
+        }
+    }
 }
 
 pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
@@ -234,7 +265,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         if focus.is_some() {
             e.states.retain(|s| !dialect.is_focus_state(&s.name));
             if r.is_some() && r == focus_target {
-                dialect.add_focus(&mut e.states);
+                add_focus(dialect, &mut e.states);
                 focus_target = None;
                 pending -= 1;
             }
