@@ -40,8 +40,10 @@ pub fn parse_devtools(text: &str) -> Result<Tree> {
             limit: MAX_INPUT_BYTES,
         });
     }
-    let mut tree = Tree::default();
-    tree.dialect = Dialect::DevTools;
+    let mut tree = Tree {
+        roots: Vec::new(),
+        dialect: Dialect::DevTools,
+    };
     if text.is_empty() {
         return Ok(tree);
     }
