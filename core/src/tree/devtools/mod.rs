@@ -35,6 +35,7 @@ pub(crate) use write::{SELECTED, write_elements};
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prelude::*;
     use crate::tree::Dialect;
 
     #[test]
