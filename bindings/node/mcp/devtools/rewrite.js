@@ -71,8 +71,11 @@ class DevtoolsRewriter {
     const text = result.content[at].text
     const section = snapshotSection(text)
     if (section === null) {
-      // take_snapshot's filePath: the agent reads the browser's uids there.
-      if (name === 'take_snapshot' && args.filePath !== undefined && !result.isError && /^Saved snapshot to /m.test(text)) this.raw(tab)
+      // take_snapshot's filePath (the agent reads the browser's uids in the
+      // file), or a snapshot in another format (JSON, toon): the page's uids
+      // are the browser's until one is carried.
+      const saved = name === 'take_snapshot' && args.filePath !== undefined && !result.isError && /^Saved snapshot to /m.test(text)
+      if (saved || /^## Latest page snapshot$/m.test(text)) this.raw(tab)
       return result
     }
     const s = this.s
