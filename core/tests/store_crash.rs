@@ -29,7 +29,7 @@ fn big_tree() -> Tree {
         item.aria_ref = Some(format!("e{i}"));
         list.children.push(item);
     }
-    Tree { roots: vec![list] }
+    Tree::new(vec![list])
 }
 
 /// A fingerprint of several hundred KB.

@@ -69,7 +69,7 @@ impl Filter {
             Some(sel) => tree.find(sel).into_iter().collect(),
         };
         if !self.prune && self.roles.is_none() {
-            return Tree::new(scoped.into_iter().cloned().collect());
+            return tree.with_roots(scoped.into_iter().cloned().collect());
         }
         let keep = |e: &Element| -> bool {
             if self.prune
@@ -111,6 +111,6 @@ impl Filter {
                 }
             }
         }
-        Tree::new(assemble(kept))
+        tree.with_roots(assemble(kept))
     }
 }

@@ -50,7 +50,7 @@ impl Tree {
         // (128 JSON levels, 63 tree levels) stands (docs/LIMITS.md).
         let parsed: core::result::Result<OneOrMany, _> = crate::json::deserialize_at(json, true);
         match parsed {
-            Ok(OneOrMany(roots)) => Ok(Tree { roots }),
+            Ok(OneOrMany(roots)) => Ok(Tree::new(roots)),
             Err((path, inner)) => Err(Error::Parse {
                 what: "JSON tree",
                 line: inner.line().max(1),
@@ -144,9 +144,7 @@ impl Serialize for Tree {
 
 impl<'de> Deserialize<'de> for Tree {
     fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
-        Ok(Tree {
-            roots: Vec::deserialize(d)?,
-        })
+        Ok(Tree::new(Vec::deserialize(d)?))
     }
 }
 

@@ -1,5 +1,6 @@
-//! Accessibility trees (docs/DECISIONS.md D11–D16): the element model, Playwright's aria
-//! snapshot text (parser and printer), JSON, selectors, filters, the tree
+//! Accessibility trees (docs/DECISIONS.md D11–D16): the element model, the
+//! snapshot dialects it is read from and printed in (Playwright's aria
+//! snapshot text, chrome-devtools-mcp's snapshot text: [`Dialect`], D69), JSON, selectors, filters, the tree
 //! diff with its renderers, and the `since` store.
 //!
 //! ```
@@ -19,6 +20,8 @@
 
 mod aria;
 mod carry;
+mod devtools;
+mod dialect;
 mod diff;
 mod filter;
 mod find;
@@ -38,6 +41,9 @@ pub use carry::{
     CarrierConfig, CarryOptions, MAX_VIEWS_PER_KEY, OWN_REFS_NOTE, PAGE_VIEWS, RETIRED_SHARE,
     RefCarrier, RefCarry, RefSource, carrier_key, carry_refs,
 };
+pub use devtools::parse_devtools;
+pub use dialect::{Dialect, parse_snapshot};
+pub(crate) use dialect::{parse_in, write_elements};
 pub use diff::{
     Added, ElementContext, Field, IdentityMode, Parent, Removed, TreeChange, TreeDiff,
     TreeDiffOptions, diff, diff_with,

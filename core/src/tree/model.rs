@@ -1,5 +1,6 @@
 //! The element model (docs/DECISIONS.md D11).
 
+use super::Dialect;
 use crate::prelude::*;
 
 /// Deepest nesting accepted from any input (aria text or JSON).
@@ -356,6 +357,10 @@ impl Element {
 pub struct Tree {
     /// Top-level elements.
     pub roots: Vec<Element>,
+    /// The snapshot dialect the tree was read from and prints in
+    /// ([`Tree::to_text`]); Playwright's unless parsed from
+    /// chrome-devtools-mcp's text.
+    pub dialect: Dialect,
 }
 
 impl Tree {
@@ -366,7 +371,10 @@ impl Tree {
     /// assert_eq!(t.len(), 1);
     /// ```
     pub fn new(roots: Vec<Element>) -> Self {
-        Tree { roots }
+        Tree {
+            roots,
+            dialect: Dialect::Playwright,
+        }
     }
 
     /// Every element in document order with its depth (0 for top level).

@@ -144,7 +144,7 @@ pub fn parse_aria(text: &str, lenient: bool) -> Result<Tree> {
     while let Some(open) = stack.pop() {
         attach(&mut stack, &mut roots, open.element);
     }
-    Ok(Tree { roots })
+    Ok(Tree::new(roots))
 }
 
 /// An element whose line was read and whose children may still follow.

@@ -7,16 +7,17 @@ use crate::prelude::*;
 use crate::tree::model::{Element, Tree};
 
 impl Tree {
-    /// Prints the tree as Playwright's aria snapshot text (no trailing newline).
+    /// Prints the tree as snapshot text in its dialect, the same as
+    /// [`Tree::to_text`]: Playwright's aria snapshot text (no trailing
+    /// newline) for a tree read from it or built, chrome-devtools-mcp's for
+    /// a tree read from that.
     ///
     /// ```
     /// let text = "- list [ref=e1]:\n  - listitem [ref=e2]: \"Total: 3\"";
     /// assert_eq!(response_diff::tree::parse_aria(text, false).unwrap().to_aria(), text);
     /// ```
     pub fn to_aria(&self) -> String {
-        let mut out = String::new();
-        write_elements(&mut out, &self.roots, 0);
-        out
+        self.to_text()
     }
 }
 

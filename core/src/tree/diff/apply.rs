@@ -141,6 +141,6 @@ impl TreeDiff {
             let me = pre.len() - 1;
             walk.extend(kids[i].iter().rev().map(|&k| (k, me)));
         }
-        Tree::new(assemble(pre))
+        old.with_roots(assemble(pre))
     }
 }

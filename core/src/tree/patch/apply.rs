@@ -9,11 +9,12 @@ use super::restore::PLACEHOLDER;
 use super::seen::{Seen, walk_paths};
 use crate::Result;
 use crate::prelude::*;
-use crate::tree::aria::parse_aria;
-use crate::tree::model::{Element, State, Tree, assemble};
+use crate::tree::model::{Element, Tree, assemble};
+use crate::tree::parse_snapshot;
 
 /// Applies a patch from [`snapshot_patch`](super::snapshot_patch) to the snapshot it was taken
-/// from, giving the new snapshot text. An agent (or a host keeping the
+/// from, giving the new snapshot text, in `old`'s dialect (detected: see
+/// [`Dialect::detect`](crate::tree::Dialect::detect)). An agent (or a host keeping the
 /// agent's view) uses this to follow a page through patches. A patch that
 /// restores elements `as last shown` needs [`apply_patch_with`].
 ///
@@ -38,28 +39,20 @@ pub fn apply_patch(old: &str, patch: &str) -> Result<String> {
 /// assert!(e.to_string().contains("[e2] is restored `as last shown`"));
 /// ```
 pub fn apply_patch_with(old: &str, patch: &str, seen: &[&str]) -> Result<String> {
-    let tree = parse_aria(old, false)?;
+    let tree = parse_snapshot(old)?;
     let needs_seen = patch.lines().any(|l| l.ends_with(" as last shown"));
     let seen = if needs_seen {
         Some(Seen::parse(seen, true)?)
     } else {
         None
     };
-    Ok(apply_to(tree, patch, seen.as_ref())?.to_aria())
-}
-
-/// Where Playwright prints `[active]` among the states: after `checked`,
-/// `disabled` and `expanded`, before the rest.
-pub(super) fn add_active(states: &mut Vec<State>) {
-    let at = states
-        .iter()
-        .position(|s| !matches!(s.name.as_str(), "checked" | "disabled" | "expanded"))
-        .unwrap_or(states.len());
-    states.insert(at, State::flag("active"));
+    Ok(apply_to(tree, patch, seen.as_ref())?.to_text())
 }
 
 pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
-    let ops = parse_patch(patch)?;
+    let dialect = old.dialect;
+    let focus_state = dialect.focus_state();
+    let ops = parse_patch(patch, dialect)?;
     // Where each ref is named first, for the error when it is not in `old`.
     let mut named: Vec<(usize, String)> = ops
         .iter()
@@ -103,7 +96,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
     let mut focus: Option<Option<String>> = None;
     // A printed element with `[active]` takes the focus (module docs).
     let mut takes_focus = false;
-    let active = |e: &Element| e.descendants().any(|(_, d)| d.state("active").is_some());
+    let active = |e: &Element| e.descendants().any(|(_, d)| d.state(focus_state).is_some());
     for (n, op) in ops {
         match op {
             Op::Remove(rs) => removed.extend(rs),
@@ -238,14 +231,14 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
             continue;
         }
         if focus.is_some() {
-            e.states.retain(|s| s.name != "active");
+            e.states.retain(|s| !dialect.is_focus_state(&s.name));
             if r.is_some() && r == focus_target {
-                add_active(&mut e.states);
+                dialect.add_focus(&mut e.states);
                 focus_target = None;
                 pending -= 1;
             }
         } else if takes_focus {
-            e.states.retain(|s| s.name != "active");
+            e.states.retain(|s| !dialect.is_focus_state(&s.name));
         }
         let children = core::mem::take(&mut e.children);
         // A `~` element printed with children has them instead of its own.
@@ -308,7 +301,9 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
             }
         }
     }
-    Ok(Tree::new(assemble(out)))
+    let mut tree = Tree::new(assemble(out));
+    tree.dialect = dialect;
+    Ok(tree)
 }
 
 /// Names the elements of `tree` that the addresses in `names` (with the

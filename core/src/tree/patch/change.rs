@@ -7,17 +7,33 @@
 use super::address::is_address;
 use crate::prelude::*;
 use crate::tree::model::{Element, Prop};
+use crate::tree::{Dialect, write_elements};
 
 /// The `~` line (with its indented property lines, when they changed from
 /// `before`; without any, the applier keeps those it had) of `e`'s own
 /// line, children left out; `None` when `e` does not print as an element.
-pub(super) fn change_line(e: &Element, before: Option<&Vec<Prop>>) -> Option<String> {
+pub(super) fn change_line(
+    e: &Element,
+    before: Option<&Vec<Prop>>,
+    dialect: Dialect,
+) -> Option<String> {
     let mut own = e.shallow_clone();
     if before == Some(&own.props) {
         own.props.clear();
     }
     // An element without a ref is named by its address before its line.
     let address = own.aria_ref.take_if(|r| is_address(r));
+    if dialect == Dialect::DevTools {
+        // One line, the element's own: chrome-devtools-mcp has no
+        // property lines (and its elements all have a uid).
+        let mut line = String::new();
+        write_elements(dialect, &mut line, core::slice::from_ref(&own), 0);
+        line.pop();
+        return Some(match address {
+            Some(a) => format!("~ [{a}] {line}"),
+            None => format!("~ {line}"),
+        });
+    }
     let own = own.to_aria();
     let mut lines = own.lines();
     let first = lines.next()?.strip_prefix("- ")?;

@@ -4,10 +4,9 @@
 use super::address::is_address;
 use super::restore::PLACEHOLDER;
 use crate::prelude::*;
-use crate::tree::aria::parse_aria;
+use crate::tree::Dialect;
 use crate::tree::model::Element;
 use crate::{Error, Result};
-use core::fmt::Write as _;
 
 /// One operation of a parsed patch.
 pub(super) enum Op {
@@ -123,7 +122,16 @@ pub(super) fn restore_refs(s: &str, line: usize) -> Option<Result<Vec<String>>> 
     }))
 }
 
-pub(super) fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
+/// A placeholder for `r` at `indent` as an element line of `dialect`.
+fn placeholder(dialect: Dialect, indent: &str, r: &str) -> String {
+    match dialect {
+        Dialect::DevTools => format!("{indent}uid={r} {PLACEHOLDER}"),
+        _ => format!("{indent}- {PLACEHOLDER} [ref={r}]"),
+    }
+}
+
+/// The operations of `patch`, whose element lines are in `dialect`.
+pub(super) fn parse_patch(patch: &str, dialect: Dialect) -> Result<Vec<(usize, Op)>> {
     let lines: Vec<&str> = patch.lines().collect();
     let mut ops = Vec::new();
     let mut i = 0;
@@ -140,8 +148,12 @@ pub(super) fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
         }
         let body = &lines[start..i];
         let parse_block = |text: &str, at: usize| -> Result<Vec<Element>> {
-            parse_aria(text, false)
-                .map(|t| t.roots)
+            let tree = match dialect {
+                // Every line of chrome-devtools-mcp's ends in a newline.
+                Dialect::DevTools => crate::tree::parse_in(dialect, &format!("{text}\n")),
+                _ => crate::tree::parse_in(dialect, text),
+            };
+            tree.map(|t| t.roots)
                 .map_err(|e| bad(at, format!("the element lines do not parse: {e}")))
         };
         if let Some(rest) = l.strip_prefix("- ") {
@@ -190,7 +202,10 @@ pub(super) fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
                 }
                 None => (None, rest),
             };
-            let mut text = format!("- {rest}");
+            let mut text = match dialect {
+                Dialect::DevTools => rest.to_owned(),
+                _ => format!("- {rest}"),
+            };
             for (k, b) in body.iter().enumerate() {
                 let b = &b[2..];
                 let inner = b.trim_start_matches(' ');
@@ -200,7 +215,8 @@ pub(super) fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
                 {
                     let indent = &b[..b.len() - inner.len()];
                     for r in refs? {
-                        let _ = write!(text, "\n{indent}- {PLACEHOLDER} [ref={r}]");
+                        text.push('\n');
+                        text.push_str(&placeholder(dialect, indent, &r));
                     }
                     continue;
                 }
@@ -264,7 +280,7 @@ pub(super) fn parse_patch(patch: &str) -> Result<Vec<(usize, Op)>> {
                         } else {
                             block.push('\n');
                         }
-                        let _ = write!(block, "{indent}- {PLACEHOLDER} [ref={r}]");
+                        block.push_str(&placeholder(dialect, indent, &r));
                     }
                     continue;
                 }

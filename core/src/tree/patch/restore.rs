@@ -67,7 +67,13 @@ pub(super) fn restore_lines(block: &str) -> String {
             .strip_prefix("- ")
             .and_then(|b| b.strip_prefix(PLACEHOLDER))
             .and_then(|b| b.strip_prefix(" [ref="))
-            .and_then(|b| b.strip_suffix(']'));
+            .and_then(|b| b.strip_suffix(']'))
+            .or_else(|| {
+                // chrome-devtools-mcp's: `uid=<ref> restore-as-last-shown`.
+                body.strip_prefix("uid=")?
+                    .strip_suffix(PLACEHOLDER)?
+                    .strip_suffix(' ')
+            });
         match (r, &mut open) {
             (Some(r), Some((i, refs))) if *i == indent => refs.push(r.to_owned()),
             (Some(r), _) => {

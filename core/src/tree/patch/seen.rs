@@ -4,8 +4,8 @@
 
 use super::options::MAX_PATCH_BYTES;
 use crate::prelude::*;
-use crate::tree::aria::parse_aria;
 use crate::tree::model::{Element, Tree};
+use crate::tree::{Dialect, parse_in};
 use crate::{Error, Result};
 
 /// The seen snapshots, parsed, with where each ref was last shown.
@@ -22,8 +22,9 @@ impl Seen {
     pub(super) fn parse(texts: &[&str], strict: bool) -> Result<Seen> {
         let mut seen = Seen::default();
         for (k, text) in texts.iter().enumerate() {
-            let text = text.trim_end_matches('\n');
-            let tree = match parse_aria(text, false) {
+            let dialect = Dialect::detect(text);
+            let text = dialect.trim(text);
+            let tree = match parse_in(dialect, text) {
                 Ok(t) => t,
                 Err(Error::Parse { line, message, .. }) if strict => {
                     return Err(Error::Parse {

@@ -10,9 +10,9 @@ use super::order::reorders;
 use super::restore::{restore_lines, unaddressed, with_placeholders};
 use super::seen::Seen;
 use crate::prelude::*;
-use crate::tree::aria::parse_aria;
 use crate::tree::diff::{Field, Parent, diff};
 use crate::tree::model::{Element, Tree};
+use crate::tree::{Dialect, parse_in, write_elements};
 use core::fmt::Write as _;
 
 /// The patch from snapshot `old` to snapshot `new` (Playwright aria text),
@@ -69,16 +69,21 @@ pub(crate) fn snapshot_patch_archived(
     options: &PatchOptions<'_>,
     archive: Option<Archive<'_>>,
 ) -> Option<SnapshotPatch> {
-    // Hosts may end a snapshot with a newline; the printer does not.
-    let new = new.trim_end_matches('\n');
+    // Hosts may end a snapshot with a newline; Playwright's printer does
+    // not (chrome-devtools-mcp's ends every line in one).
+    let dialect = Dialect::detect(new);
+    let new = dialect.trim(new);
     if old.len() > MAX_PATCH_BYTES || new.len() > MAX_PATCH_BYTES {
         return None;
     }
-    let new_tree = parse_aria(new, false).ok()?;
+    if Dialect::detect(old) != dialect {
+        return None;
+    }
+    let new_tree = parse_in(dialect, new).ok()?;
     if new_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
         return None;
     }
-    let old_tree = parse_aria(old, false).ok()?;
+    let old_tree = parse_in(dialect, old).ok()?;
     if old_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
         return None;
     }
@@ -181,14 +186,17 @@ pub(super) fn write(
     let old_by_ref = by_ref(&old_nodes)?;
     let new_by_ref = by_ref(&new_nodes)?;
 
-    // Focus: one line when `[active]` moved to an element of the old snapshot
-    // (or away from every element).
+    // Focus: one line when `[active]` (chrome-devtools-mcp's `focusable
+    // focused`) moved to an element of the old snapshot (or away from
+    // every element).
+    let dialect = new_tree.dialect;
+    let is_focus = |s: &str| dialect.is_focus_state(s);
     let active_moved = d
         .changed
         .iter()
-        .any(|c| matches!(&c.field, Field::State(s) if s == "active"));
+        .any(|c| matches!(&c.field, Field::State(s) if is_focus(s)));
     let new_active: Vec<usize> = (0..new_nodes.len())
-        .filter(|&i| new_nodes[i].e.state("active").is_some())
+        .filter(|&i| new_nodes[i].e.state(dialect.focus_state()).is_some())
         .collect();
     // An element whose line is printed anyway (a new one, or one whose own
     // line changed) carries its `[active]`, and that moves the focus: no
@@ -198,7 +206,7 @@ pub(super) fn write(
         Some(r) => {
             !old_by_ref.contains_key(r)
                 || d.changed.iter().any(|c| {
-                    c.new_index == i && !matches!(&c.field, Field::State(s) if s == "active")
+                    c.new_index == i && !matches!(&c.field, Field::State(s) if is_focus(s))
                 })
         }
     };
@@ -256,7 +264,7 @@ pub(super) fn write(
                 replaced_old.insert(c.old_index);
                 replaced_new.insert(c.new_index);
             }
-            Field::State(s) if s == "active" && focus.is_some() => {}
+            Field::State(s) if is_focus(s) && focus.is_some() => {}
             _ => {
                 changed_new.insert(c.new_index);
             }
@@ -504,7 +512,7 @@ pub(super) fn write(
     let change_lines = |text: &mut String, es: &[&Element]| -> Option<usize> {
         for e in es {
             let before = e.aria_ref.as_deref().and_then(shown).map(|s| &s.props);
-            line(text, &change_line(e, before)?);
+            line(text, &change_line(e, before, dialect)?);
         }
         Some(es.len())
     };
@@ -537,14 +545,18 @@ pub(super) fn write(
             let (e, n, again) = with_placeholders(node.e, &shown);
             restored += n;
             let mut block = String::new();
-            crate::tree::aria::write_elements(
+            write_elements(
+                dialect,
                 &mut block,
                 core::slice::from_ref(&unaddressed(e)),
                 0,
             );
             let block = restore_lines(&block);
             let mut lines = block.lines();
-            let first = lines.next()?.strip_prefix("- ")?;
+            let first = match dialect {
+                Dialect::DevTools => lines.next()?,
+                _ => lines.next()?.strip_prefix("- ")?,
+            };
             match node.e.aria_ref.as_deref().filter(|r| is_address(r)) {
                 Some(a) => line(&mut text, &format!("~ [{a}] {first}")),
                 None => line(&mut text, &format!("~ {first}")),
@@ -565,7 +577,7 @@ pub(super) fn write(
                 .as_deref()
                 .and_then(|r| old_by_ref.get(r))
                 .map(|&j| &old_nodes[j].e.props);
-            line(&mut text, &change_line(node.e, before)?);
+            line(&mut text, &change_line(node.e, before, dialect)?);
             k += 1;
             continue;
         }
@@ -624,7 +636,8 @@ pub(super) fn write(
                         restored += n;
                         again.extend(lines);
                         let mut block = String::new();
-                        crate::tree::aria::write_elements(
+                        write_elements(
+                            dialect,
                             &mut block,
                             core::slice::from_ref(&unaddressed(e)),
                             1,
@@ -689,5 +702,5 @@ pub(super) fn write(
         unchanged: new_nodes.len().saturating_sub(added + changed + moved),
     };
     // Lossless or nothing: the patch must rebuild the new text exactly.
-    (apply_to(verify, &patch.text, Some(seen)).ok()?.to_aria() == new).then_some((patch, lifted))
+    (apply_to(verify, &patch.text, Some(seen)).ok()?.to_text() == new).then_some((patch, lifted))
 }

@@ -1,0 +1,175 @@
+//! chrome-devtools-mcp's snapshot dialect (issue 43): real
+//! `take_snapshot` output parsed and printed back, carried, patched and
+//! rendered in its own format.
+
+use response_diff::tree::{
+    Dialect, RefCarrier, Tree, apply_patch, parse_devtools, parse_snapshot, snapshot_patch,
+};
+
+fn fixture(name: &str) -> String {
+    let path = format!(
+        "{}/../tests/fixtures/devtools/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn real_snapshots_print_back_byte_for_byte() {
+    for name in ["take_snapshot.txt", "click.txt", "verbose.txt"] {
+        let text = fixture(name);
+        let t = parse_snapshot(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(t.dialect, Dialect::DevTools, "{name}");
+        assert_eq!(t.to_text(), text, "{name}");
+        assert_eq!(
+            t.to_aria(),
+            text,
+            "{name}: to_aria prints the tree's dialect"
+        );
+        assert_eq!(t.to_string(), text, "{name}");
+    }
+    let t = parse_devtools(&fixture("click.txt")).unwrap();
+    let main = &t.roots[0].children[1];
+    assert_eq!(main.role, "main");
+    let add = main
+        .children
+        .iter()
+        .find(|e| e.aria_ref.as_deref() == Some("1_49"))
+        .unwrap();
+    assert_eq!(
+        (add.role.as_str(), add.name.as_str()),
+        ("button", "Add to cart")
+    );
+    let states: Vec<String> = add.states.iter().map(|s| s.to_string()).collect();
+    assert_eq!(states, ["[focusable]", "[focused]"]);
+}
+
+#[test]
+fn verbose_snapshots_repeat_uids_without_harm() {
+    let text = fixture("verbose.txt");
+    let t = parse_devtools(&text).unwrap();
+    let boxes = t
+        .iter()
+        .filter(|(_, e)| e.aria_ref.as_deref() == Some("4_2"))
+        .count();
+    assert!(boxes > 10, "InlineTextBox nodes share one uid");
+    // No patch by uid where a uid is on two elements; a line diff instead.
+    let edited = text.replace("\"Cart (1)\"", "\"Cart (2)\"");
+    assert!(snapshot_patch(&text, &edited).is_none());
+    // The carrier refuses ambiguous ids with an error, not a panic.
+    assert!(RefCarrier::new().carry("tab", &t).is_err());
+}
+
+#[test]
+fn quotes_and_newlines_in_names_and_values_round_trip() {
+    for text in [
+        "uid=1_0 RootWebArea \"He said \"hi\"\" url=\"http://127.0.0.1/?q=\"a b\"\"\n",
+        "uid=1_0 RootWebArea \"Form\"\n  uid=1_5 textbox \"Notes\" focusable focused multiline value=\"first line\nsecond \"quoted\" line\n\nlast\"\n  uid=1_6 button \"Save\"\n",
+        "uid=1_0 RootWebArea \"A\nB\" url=\"x\"\n  uid=1_1 \"two\nlines\"\n",
+        "uid=1_0 RootWebArea \"x\"\n  uid=1_3 link \"Home\" url=\"/\" [selected in the DevTools Elements panel]\n",
+    ] {
+        let t = parse_snapshot(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(t.to_text(), text);
+    }
+}
+
+#[test]
+fn malformed_input_is_an_error_not_a_guess() {
+    for text in [
+        "uid=1_0 RootWebArea \"x\"",
+        "uid=1_0 RootWebArea \"x\"\n   uid=1_1 button\n",
+        "uid=1_0 RootWebArea \"x\"\n    uid=1_1 button\n",
+        "uid=1_0 RootWebArea \"unterminated\n",
+        "uid=1_0 none\n",
+        "uid=\n",
+    ] {
+        assert!(parse_devtools(text).is_err(), "{text:?}");
+        assert!(apply_patch(text, "~ uid=1_0 RootWebArea \"y\"").is_err());
+    }
+    // Nothing panics on arbitrary slices of a real snapshot.
+    let text = fixture("click.txt");
+    for cut in (0..text.len()).step_by(97) {
+        if let Some(s) = text.get(cut..) {
+            let _ = parse_snapshot(s).map(|t| assert_eq!(t.to_text(), s));
+        }
+        if let Some(s) = text.get(..cut) {
+            let _ = parse_snapshot(s).map(|t| assert_eq!(t.to_text(), s));
+        }
+    }
+}
+
+/// The shop's product list re-rendered: every row gets new uids.
+fn rerendered(text: &str, snapshot: usize) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let keep = indent.len() != 4 || !body.starts_with("uid=1_") || {
+            let n: usize = body[6..body.find(' ').unwrap_or(body.len())]
+                .parse()
+                .unwrap_or(0);
+            !(45..=188).contains(&n)
+        };
+        if keep {
+            out.push_str(line);
+        } else {
+            let rest = &body[body.find(' ').unwrap_or(body.len())..];
+            let n: usize = body[6..body.len() - rest.len()].parse().unwrap();
+            out.push_str(&format!("{indent}uid={snapshot}_{n}{rest}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn carrying_keeps_the_uids_the_agent_was_shown() {
+    let first = fixture("take_snapshot.txt");
+    let again = rerendered(&first, 5);
+    assert_ne!(first, again);
+    let c = RefCarrier::new();
+    let shown = c.carry("tab", &parse_snapshot(&first).unwrap()).unwrap();
+    assert_eq!(shown.tree.to_text(), first);
+    let carried = c.carry("tab", &parse_snapshot(&again).unwrap()).unwrap();
+    // The agent keeps seeing the uids it was shown, in the same dialect.
+    assert_eq!(carried.tree.dialect, Dialect::DevTools);
+    assert_eq!(carried.tree.to_text(), first);
+    // ...and the host acts on the upstream uid that now stands there.
+    assert_eq!(c.source_ref("tab", "1_49").as_deref(), Some("5_49"));
+    assert!(carried.to_json().contains("uid=1_0 RootWebArea"));
+    // A new element gets a uid-shaped ref no other element has.
+    let grown = again.replace(
+        "    uid=5_49 button \"Add to cart\"\n",
+        "    uid=5_49 button \"Add to cart\"\n    uid=1_49 button \"Wishlist\"\n",
+    );
+    let t = c.carry("tab", &parse_snapshot(&grown).unwrap()).unwrap();
+    let refs: Vec<&str> = t
+        .tree
+        .iter()
+        .filter_map(|(_, e)| e.aria_ref.as_deref())
+        .collect();
+    let mut unique = refs.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(refs.len(), unique.len(), "no uid on two elements");
+    let wish = t
+        .tree
+        .iter()
+        .find(|(_, e)| e.name == "Wishlist")
+        .and_then(|(_, e)| e.aria_ref.clone())
+        .unwrap();
+    assert_ne!(wish, "1_49");
+    assert!(wish.contains('_'), "{wish}");
+    assert_eq!(c.source_ref("tab", &wish).as_deref(), Some("1_49"));
+    let _: Tree = t.tree;
+}
+
+#[test]
+fn a_click_is_a_patch_in_devtools_lines() {
+    let old = fixture("take_snapshot.txt");
+    let new = fixture("click.txt");
+    let p = snapshot_patch(&old, &new).expect("a patch");
+    println!("{}", p.text);
+    assert_eq!(apply_patch(&old, &p.text).unwrap(), new);
+    assert!(p.text.len() * 10 < new.len());
+}
