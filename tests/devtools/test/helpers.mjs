@@ -56,11 +56,11 @@ export async function call(client, name, args = {}) {
 /**
  * An MCP client on response-diff-proxy (`proxyArgs`) in front of
  * chrome-devtools-mcp (`upstreamArgs` after the usual flags). With
- * RD_PROXY_OFF=1, on chrome-devtools-mcp alone.
+ * RD_PROXY_OFF=1 (or `direct`), on chrome-devtools-mcp alone.
  */
-export async function start({ proxyArgs = [], upstreamArgs = [] } = {}) {
+export async function start({ proxyArgs = [], upstreamArgs = [], direct = DIRECT } = {}) {
   const upstream = [process.execPath, DEVTOOLS_CLI, ...DEVTOOLS_FLAGS, ...upstreamArgs]
-  const [command, ...args] = DIRECT ? upstream : [process.execPath, PROXY, ...proxyArgs, '--', ...upstream]
+  const [command, ...args] = direct ? upstream : [process.execPath, PROXY, ...proxyArgs, '--', ...upstream]
   const transport = new StdioClientTransport({ command, args, stderr: 'pipe' })
   let log = ''
   transport.stderr?.on('data', (d) => {
