@@ -3,7 +3,8 @@
 //! rendered in its own format.
 
 use response_diff::tree::{
-    Dialect, RefCarrier, Tree, apply_patch, parse_devtools, parse_snapshot, snapshot_patch,
+    Dialect, RefCarrier, Tree, apply_patch, apply_patch_with, parse_devtools, parse_snapshot,
+    snapshot_patch,
 };
 
 fn fixture(name: &str) -> String {
@@ -172,4 +173,100 @@ fn a_click_is_a_patch_in_devtools_lines() {
     println!("{}", p.text);
     assert_eq!(apply_patch(&old, &p.text).unwrap(), new);
     assert!(p.text.len() * 10 < new.len());
+}
+
+fn section_target() -> (
+    response_diff::diff::ResponseDiffDetector,
+    response_diff::expectation::ResolvedExpectation,
+) {
+    use response_diff::expectation::Expectation;
+    let on = Expectation::from_json(r#"{"diffOptions": {"enabled": true}}"#).unwrap();
+    let exp = Expectation::resolve("click", &[&on]).unwrap();
+    (response_diff::diff::ResponseDiffDetector::default(), exp)
+}
+
+#[test]
+fn the_snapshot_section_is_unfenced_with_devtools_headings() {
+    use response_diff::response::{DiffTarget, Snapshot, render_snapshot_section};
+    let (detector, exp) = section_target();
+    let target = Some(DiffTarget {
+        detector: &detector,
+        key: "page-1",
+    });
+    let before = fixture("take_snapshot.txt");
+    let after = fixture("click.txt");
+    let first = render_snapshot_section(&Snapshot::aria(&before), &exp, target, None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.heading, "Latest page snapshot");
+    assert_eq!(
+        first.body, before,
+        "the text as chrome-devtools-mcp prints it"
+    );
+    let patched = render_snapshot_section(&Snapshot::aria(&after), &exp, target, None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(patched.heading, "Latest page snapshot (patch)");
+    assert!(!patched.body.contains("```"), "{}", patched.body);
+    let expected = snapshot_patch(&before, &after).unwrap().text;
+    assert_eq!(patched.body, expected);
+    assert!(patched.body.contains("~ uid=1_24 link \"Cart (1)\""));
+    assert!(patched.body.ends_with("~ focus [1_49]"));
+    assert_eq!(apply_patch(&before, &patched.body).unwrap(), after);
+    assert_eq!(
+        patched.to_markdown(),
+        format!("### Latest page snapshot (patch)\n{expected}")
+    );
+    let same = render_snapshot_section(&Snapshot::aria(&after), &exp, target, None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(same.heading, "Latest page snapshot");
+    assert_eq!(same.body.lines().count(), 1, "{}", same.body);
+    assert!(
+        same.body
+            .starts_with("No changes since the previous response")
+    );
+}
+
+#[test]
+fn rows_paged_away_come_back_by_reference() {
+    use response_diff::response::{DiffTarget, Snapshot, render_snapshot_section};
+    let (detector, exp) = section_target();
+    let target = Some(DiffTarget {
+        detector: &detector,
+        key: "page-1",
+    });
+    let all = fixture("click.txt");
+    // A search narrows the list to its first product, then is cleared.
+    let narrowed: String = all
+        .lines()
+        .filter(|l| {
+            let n: usize = l
+                .trim_start()
+                .strip_prefix("uid=1_")
+                .and_then(|r| r.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            !(l.starts_with("    uid=1_") && (51..=188).contains(&n))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for text in [&all, &narrowed] {
+        render_snapshot_section(&Snapshot::aria(text), &exp, target, None).unwrap();
+    }
+    let back = render_snapshot_section(&Snapshot::aria(&all), &exp, target, None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(back.heading, "Latest page snapshot (patch)");
+    assert!(back.body.contains("as last shown"), "{}", back.body);
+    assert!(back.body.len() * 5 < all.len(), "{}", back.body);
+    assert_eq!(
+        back.body.lines().count(),
+        1,
+        "one line brings 138 elements back"
+    );
+    assert_eq!(
+        apply_patch_with(&narrowed, &back.body, &[&all]).unwrap(),
+        all
+    );
 }

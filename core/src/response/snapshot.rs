@@ -3,7 +3,10 @@
 use crate::Result;
 use crate::expectation::{SnapshotFormat, SnapshotOptions};
 use crate::prelude::*;
-use crate::tree::{Selector, parse_aria};
+use crate::tree::{Dialect, Selector, parse_aria, parse_devtools};
+
+/// The [`SnapshotView::lang`] of chrome-devtools-mcp's snapshot text.
+pub(crate) const DEVTOOLS: &str = "devtools";
 
 use super::model::Snapshot;
 
@@ -12,7 +15,8 @@ use super::model::Snapshot;
 pub struct SnapshotView {
     /// The text to show, or `None` when there is nothing (see `notice`).
     pub text: Option<String>,
-    /// The code-fence language: `yaml`, `text` or `html`.
+    /// The code-fence language: `yaml`, `text` or `html`; `devtools` for
+    /// chrome-devtools-mcp's snapshot text, which is shown unfenced.
     pub lang: &'static str,
     /// A one-line notice: what the selector matched not, or what maxLength
     /// left out.
@@ -38,7 +42,9 @@ pub struct SnapshotView {
 /// ```
 pub fn view_snapshot(snap: &Snapshot, opts: &SnapshotOptions) -> Result<SnapshotView> {
     let format = opts.format.unwrap_or_default();
+    let dialect = Dialect::detect(&snap.aria);
     let lang = match format {
+        SnapshotFormat::Aria if dialect == Dialect::DevTools => DEVTOOLS,
         SnapshotFormat::Aria => "yaml",
         SnapshotFormat::Text => "text",
         SnapshotFormat::Html => "html",
@@ -64,7 +70,10 @@ pub fn view_snapshot(snap: &Snapshot, opts: &SnapshotOptions) -> Result<Snapshot
         // Fast path: no need to parse.
         snap.aria.clone()
     } else {
-        let tree = parse_aria(&snap.aria, true)?;
+        let tree = match dialect {
+            Dialect::DevTools => parse_devtools(&snap.aria)?,
+            _ => parse_aria(&snap.aria, true)?,
+        };
         let element = match &opts.selector {
             None => None,
             Some(sel) => {
@@ -82,7 +91,7 @@ pub fn view_snapshot(snap: &Snapshot, opts: &SnapshotOptions) -> Result<Snapshot
         match (format, element) {
             (SnapshotFormat::Text, Some(e)) => e.text_lines().join("\n"),
             (SnapshotFormat::Text, None) => tree.visible_text(),
-            (_, Some(e)) => e.to_aria(),
+            (_, Some(e)) => tree.with_roots(vec![e.clone()]).to_text(),
             (_, None) => tree.to_aria(),
         }
     };

@@ -11,11 +11,22 @@ use crate::diff::{
 };
 use crate::expectation::{ResolvedExpectation, SnapshotDiff};
 use crate::prelude::*;
-use crate::tree::{PatchOptions, Shown, retire, snapshot_patch_archived};
+use crate::tree::{Dialect, PatchOptions, Shown, parse_in, retire, snapshot_patch_archived};
 
 use super::chain::DiffTarget;
 use super::model::Snapshot;
-use super::snapshot::{fence, view_snapshot};
+use super::snapshot::{DEVTOOLS, fence, view_snapshot};
+
+/// A block of the section's body: fenced as `fence_lang`, except under
+/// chrome-devtools-mcp's snapshot (`lang` `devtools`), which shows its
+/// text, patches and diffs unfenced, as chrome-devtools-mcp shows its own.
+fn block(lang: &str, fence_lang: &str, body: &str) -> String {
+    if lang == DEVTOOLS {
+        body.to_owned()
+    } else {
+        fence(fence_lang, body)
+    }
+}
 
 /// The one-line header of a snapshot patch: the counts that are not zero,
 /// then the unchanged elements (`1 changed, 34 unchanged`; `2 added,
@@ -110,19 +121,23 @@ pub(super) fn snapshot_section(
     diff: Option<DiffTarget<'_>>,
     url: Option<&str>,
 ) -> Result<SnapshotSection> {
-    let (body, result, base, patch) = render_snapshot(snap, expectation, diff, url)?;
+    let (body, result, base, patch, lang) = render_snapshot(snap, expectation, diff, url)?;
+    // chrome-devtools-mcp heads its snapshot `Latest page snapshot`.
+    let title = if lang == DEVTOOLS {
+        "Latest page snapshot"
+    } else {
+        "Page snapshot"
+    };
     // A patch against the previous snapshot is the common case: its
     // heading says only "patch" (the lean envelope).
     let heading = match result.as_ref().map(|r| r.mode) {
-        Some(DiffMode::Diff) if patch && base == Base::Previous => {
-            "Page snapshot (patch)".to_owned()
-        }
+        Some(DiffMode::Diff) if patch && base == Base::Previous => format!("{title} (patch)"),
         Some(DiffMode::Diff) => format!(
-            "Page snapshot ({} since {})",
+            "{title} ({} since {})",
             if patch { "patch" } else { "diff" },
             base.name()
         ),
-        _ => "Page snapshot".to_owned(),
+        _ => title.to_owned(),
     };
     Ok(SnapshotSection {
         heading,
@@ -151,8 +166,8 @@ impl Base {
 }
 
 /// The snapshot section's body, its diff result, what it was diffed
-/// against, and whether the body is a snapshot patch.
-type SnapshotParts = (String, Option<DiffResult>, Base, bool);
+/// against, whether the body is a snapshot patch, and the view's language.
+type SnapshotParts = (String, Option<DiffResult>, Base, bool, &'static str);
 
 fn render_snapshot(
     snap: &Snapshot,
@@ -165,17 +180,24 @@ fn render_snapshot(
     let text = match &view.text {
         Some(t) => t,
         None => {
-            return Ok((view.notice.unwrap_or_default(), None, Base::Previous, false));
+            return Ok((
+                view.notice.unwrap_or_default(),
+                None,
+                Base::Previous,
+                false,
+                lang,
+            ));
         }
     };
     let notice = view.notice.map(|n| format!("\n{n}")).unwrap_or_default();
     let target = diff.filter(|_| expectation.diff.enabled);
     let Some(target) = target else {
         return Ok((
-            format!("{}{notice}", fence(lang, text)),
+            format!("{}{notice}", block(lang, lang, text)),
             None,
             Base::Previous,
             false,
+            lang,
         ));
     };
     let key = format!(
@@ -184,8 +206,8 @@ fn render_snapshot(
         lang,
         expectation.snapshot.selector.as_deref().unwrap_or("")
     );
-    let patches =
-        lang == "yaml" && expectation.snapshot.diff.unwrap_or_default() == SnapshotDiff::Patch;
+    let patches = (lang == "yaml" || lang == DEVTOOLS)
+        && expectation.snapshot.diff.unwrap_or_default() == SnapshotDiff::Patch;
     let mut base_text = if patches {
         target.detector.previous(&key)
     } else {
@@ -279,19 +301,19 @@ fn render_snapshot(
                     .strip_prefix('(')
                     .and_then(|n| n.strip_suffix(')'))
                 {
-                    Some(note) => format!("{note}\n{}", fence("", diff)),
-                    None => fence("", diff),
+                    Some(note) => format!("{note}\n{}", block(lang, "", diff)),
+                    None => block(lang, "", diff),
                 }
             }
-            (Some((header, diff)), None) => format!("{header}\n{}", fence("diff", diff)),
+            (Some((header, diff)), None) => format!("{header}\n{}", block(lang, "diff", diff)),
             (None, _) => r.formatted_diff.clone(),
         },
         DiffMode::Full => match r.formatted_diff.split_once('\n') {
-            Some((note, full)) => format!("{note}\n{}", fence(lang, full)),
+            Some((note, full)) => format!("{note}\n{}", block(lang, lang, full)),
             None => r.formatted_diff.clone(),
         },
         DiffMode::Unchanged => r.formatted_diff.clone(),
-        _ => fence(lang, &r.formatted_diff),
+        _ => block(lang, lang, &r.formatted_diff),
     };
     let stored_note = if r.metadata.stored {
         String::new()
@@ -306,6 +328,7 @@ fn render_snapshot(
         Some(r),
         base,
         patch.is_some(),
+        lang,
     ))
 }
 
@@ -328,7 +351,7 @@ fn inherited_keys(key: &str) -> (String, String) {
     )
 }
 
-/// Starts the whole-page aria chain of diff key `to` where the one of
+/// Starts the whole-page snapshot chain of diff key `to` where the one of
 /// `from` left off, for restores: a host that begins a new chain for the
 /// same tab (a full view the agent asked for) keeps what the agent was
 /// shown before it. The first response of `to` (a full snapshot) archives
@@ -345,18 +368,21 @@ fn inherited_keys(key: &str) -> (String, String) {
 /// continue_shown(&det, "tab1", "tab1\u{1f}view1"); // nothing to take over
 /// ```
 pub fn continue_shown(detector: &ResponseDiffDetector, from: &str, to: &str) {
-    let page = |k: &str| format!("{k}\u{1f}yaml\u{1f}");
-    let (from, to) = (page(from), page(to));
-    let (prev_key, shown) = inherited_keys(&to);
-    detector.clear(&prev_key);
-    detector.clear(&shown);
-    let Some(prev) = detector.previous(&from) else {
-        return;
-    };
-    if detector.store(&prev_key, &prev).unwrap_or(false)
-        && let Some(archive) = detector.previous(&shown_key(&from))
-    {
-        let _ = detector.store(&shown, &archive);
+    // Either dialect's chain (Playwright's aria, chrome-devtools-mcp's).
+    for lang in ["yaml", DEVTOOLS] {
+        let page = |k: &str| format!("{k}\u{1f}{lang}\u{1f}");
+        let (from, to) = (page(from), page(to));
+        let (prev_key, shown) = inherited_keys(&to);
+        detector.clear(&prev_key);
+        detector.clear(&shown);
+        let Some(prev) = detector.previous(&from) else {
+            continue;
+        };
+        if detector.store(&prev_key, &prev).unwrap_or(false)
+            && let Some(archive) = detector.previous(&shown_key(&from))
+        {
+            let _ = detector.store(&shown, &archive);
+        }
     }
 }
 
@@ -372,7 +398,8 @@ fn update_shown(
     on: bool,
 ) {
     let skey = shown_key(key);
-    let new = new.trim_end_matches('\n');
+    let dialect = Dialect::detect(new);
+    let new = dialect.trim(new);
     // A chain's first snapshot follows the chain it continues, if any.
     let (ikey, ishown) = inherited_keys(key);
     let (inherited, inherited_shown) = (detector.previous(&ikey), detector.previous(&ishown));
@@ -388,7 +415,7 @@ fn update_shown(
         detector.clear(&skey);
         return;
     };
-    if prev.trim_end_matches('\n') == new {
+    if dialect.trim(prev) == new {
         // Unchanged: the chain's archive stands (a continued chain's is
         // the one it took over).
         if inherited.is_some() {
@@ -405,7 +432,7 @@ fn update_shown(
     }
     let parse = |t: &str| {
         (t.len() <= crate::tree::MAX_PATCH_BYTES)
-            .then(|| crate::tree::parse_aria(t, false).ok())
+            .then(|| parse_in(dialect, t).ok())
             .flatten()
     };
     let (Some(p), Some(n)) = (parse(prev), parse(new)) else {

@@ -16,12 +16,13 @@
 //!
 //! The text: a first line `#shown ref:entry ref:entry …` (the entry each
 //! archived ref was last shown in), then the entries, oldest first, each a
-//! removed subtree printed as a top-level aria element. One text, so the
+//! removed subtree printed as a top-level element in the snapshots'
+//! dialect (aria, or chrome-devtools-mcp's). One text, so the
 //! detector's store keeps or evicts it whole and it never half-applies.
 //! Kept under a byte budget: past it the oldest entries go first.
 
-use super::aria::parse_aria;
 use super::model::{Element, Tree};
+use super::{Dialect, parse_in};
 use crate::prelude::*;
 use core::cell::RefCell;
 
@@ -62,7 +63,7 @@ impl<'a> Shown<'a> {
         let mut parsed = self.parsed.borrow_mut();
         let tree = parsed
             .entry(k)
-            .or_insert_with(|| parse_aria(self.entries[k], false).ok());
+            .or_insert_with(|| parse_entry(self.entries[k]));
         let tree = tree.as_ref()?;
         tree.iter()
             .map(|(_, e)| e)
@@ -71,12 +72,22 @@ impl<'a> Shown<'a> {
     }
 }
 
-/// The entries of an archive's body: each starts at a line with no indent.
+/// An entry read back in its dialect (chrome-devtools-mcp's lines end in
+/// a newline, which the archive text keeps between entries only).
+fn parse_entry(entry: &str) -> Option<Tree> {
+    match Dialect::detect(entry) {
+        Dialect::DevTools => parse_in(Dialect::DevTools, &format!("{entry}\n")).ok(),
+        d => parse_in(d, entry).ok(),
+    }
+}
+
+/// The entries of an archive's body: each starts at a line with no indent
+/// (`- ` for Playwright's elements, `uid=` for chrome-devtools-mcp's).
 fn split_entries(body: &str) -> Vec<&str> {
     let mut starts: Vec<usize> = Vec::new();
     let mut at = 0;
     for line in body.split_inclusive('\n') {
-        if line.starts_with("- ") {
+        if line.starts_with("- ") || line.starts_with("uid=") {
             starts.push(at);
         }
         at += line.len();
@@ -131,7 +142,12 @@ pub(crate) fn retire(
                         }
                     }
                 }
-                fresh.push((Tree::new(vec![e.clone()]).to_aria(), refs));
+                let text = prev.with_roots(vec![e.clone()]).to_text();
+                let text = match text.strip_suffix('\n') {
+                    Some(t) => t.to_owned(),
+                    None => text,
+                };
+                fresh.push((text, refs));
                 continue;
             }
         }
@@ -215,6 +231,7 @@ pub(crate) fn retire(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::parse_aria;
 
     fn t(s: &str) -> Tree {
         parse_aria(s, false).unwrap()
