@@ -85,8 +85,11 @@ export function selectedPage(text) {
 
 /** The `## Latest page snapshot…` section of an answer: { heading, body }, or null. */
 export function snapshotOf(text) {
-  const m = /^## (Latest page snapshot[^\n]*)\n([\s\S]*?)(?:\n\n|\n?$)/m.exec(text)
-  return m ? { heading: m[1], body: m[2] } : null
+  const m = /^## (Latest page snapshot[^\n]*)\n/m.exec(text)
+  if (!m) return null
+  const rest = text.slice(m.index + m[0].length)
+  const end = rest.indexOf('\n\n')
+  return { heading: m[1], body: (end < 0 ? rest : rest.slice(0, end)).replace(/\n$/, '') }
 }
 
 /**
