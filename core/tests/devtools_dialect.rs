@@ -270,3 +270,70 @@ fn rows_paged_away_come_back_by_reference() {
         all
     );
 }
+
+/// Rebuilds tests/fixtures/patches/devtools.json from captured pairs
+/// (`DEVTOOLS_CASES=cases.json cargo test -p response-diff --test
+/// devtools_dialect -- --ignored`; the pairs come from a capture script
+/// like /work/scratch/cdm/capture-dialect.mjs: `[{name, old, new}]`).
+#[test]
+#[ignore]
+fn write_the_devtools_patch_fixture() {
+    let Ok(path) = std::env::var("DEVTOOLS_CASES") else {
+        return;
+    };
+    let pairs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut cases = Vec::new();
+    for pair in pairs.as_array().unwrap() {
+        let (old, new) = (pair["old"].as_str().unwrap(), pair["new"].as_str().unwrap());
+        let name = pair["name"].as_str().unwrap();
+        let p = snapshot_patch(old, new).unwrap_or_else(|| panic!("no patch: {name}"));
+        cases.push(serde_json::json!({
+            "name": name, "old": old, "new": new, "patch": p.text, "seen": [],
+        }));
+    }
+    let fixture = serde_json::json!({
+        "about": "Snapshot patches over chrome-devtools-mcp's snapshot text (issue 43): real take_snapshot output of chrome-devtools-mcp 1.11.0 on the shop before and after each step. A patch over such a snapshot names elements by uid and prints element lines in chrome-devtools-mcp's own format (`~ uid=1_24 link \"Cart (1)\" url=\"…\"`, insertions as indented devtools lines, `~ focus [1_49]` for a moved `focusable focused`). Each binding checks that the writer gives exactly `patch` and that applying `patch` to `old` with `seen` gives `new`, byte for byte (every line of either ends in a newline).",
+        "cases": cases,
+    });
+    let out = format!(
+        "{}/../tests/fixtures/patches/devtools.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::write(out, serde_json::to_string_pretty(&fixture).unwrap() + "\n").unwrap();
+}
+
+#[test]
+fn the_shared_devtools_fixtures_are_what_the_writer_says_and_apply() {
+    let path = format!(
+        "{}/../tests/fixtures/patches/devtools.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let fixture: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = fixture["cases"].as_array().unwrap();
+    assert!(cases.len() >= 5);
+    for case in cases {
+        let s = |k: &str| case[k].as_str().unwrap();
+        let seen: Vec<&str> = case["seen"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let p = response_diff::tree::snapshot_patch_with(
+            s("old"),
+            s("new"),
+            &response_diff::tree::PatchOptions::seen(seen.clone()),
+        )
+        .unwrap_or_else(|| panic!("no patch: {}", s("name")));
+        assert_eq!(p.text, s("patch"), "{}", s("name"));
+        assert!(p.text.len() < s("new").len(), "{}", s("name"));
+        assert_eq!(
+            apply_patch_with(s("old"), s("patch"), &seen).unwrap(),
+            s("new"),
+            "{}",
+            s("name")
+        );
+    }
+}

@@ -880,7 +880,7 @@ pub unsafe extern "C" fn rd_snapshot_patch_apply(
             "seen",
         )?;
         let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
-        let new = tree::apply_patch_with(old.trim_end_matches('\n'), patch, &seen)?;
+        let new = tree::apply_patch_with(old, patch, &seen)?;
         unsafe { out_string(new_out, new, "new_out") }
     })
 }

@@ -281,10 +281,7 @@ pub fn apply_patch(a: ApplyPatchArgs) -> Result<ExitCode> {
     };
     let seen: Vec<String> = a.seen.iter().map(|p| read_text(p)).collect::<Result<_>>()?;
     let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
-    println!(
-        "{}",
-        tree::apply_patch_with(old.trim_end_matches('\n'), &patch, &seen)?
-    );
+    println!("{}", tree::apply_patch_with(&old, &patch, &seen)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -561,7 +558,10 @@ fn load_tree(path: &Path) -> Result<Tree> {
 pub fn tree_diff(a: TreeDiffArgs) -> Result<ExitCode> {
     if a.format == "patch" {
         let (old, new) = (read_text(&a.old)?, read_text(&a.new)?);
-        let (old, new) = (old.trim_end_matches('\n'), new.trim_end_matches('\n'));
+        let (old, new) = (
+            tree::Dialect::detect(&old).trim(&old),
+            tree::Dialect::detect(&new).trim(&new),
+        );
         let p = tree::snapshot_patch(old, new).ok_or_else(|| {
             anyhow!("this change cannot be written as a snapshot patch (an element without a ref changed or moved, or a file is not a Playwright aria snapshot); use --format agent or `diff`")
         })?;

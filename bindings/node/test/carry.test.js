@@ -128,6 +128,17 @@ test('elements without a ref are patched by address as the shared fixtures say (
   assert.throws(() => applySnapshotPatch('- list [ref=e1]:\n  - listitem [ref=e2]', '- [e1/1]'), { code: 'PARSE_ERROR', message: /\[e1\/1\] is an element with a ref: name it \[e2\]/ })
 })
 
+test("chrome-devtools-mcp's snapshots are patched in their own lines as the shared fixtures say (issue 43)", () => {
+  const { fixture } = require('./helpers')
+  const cases = JSON.parse(fixture('patches/devtools.json')).cases
+  assert.ok(cases.length >= 5)
+  for (const c of cases) {
+    const p = snapshotPatch(c.old, c.new, { seen: c.seen })
+    assert.equal(p.text, c.patch, c.name)
+    assert.equal(applySnapshotPatch(c.old, c.patch, c.seen), c.new, c.name)
+  }
+})
+
 test('sourceRef: a carried ref names the node that now stands there', () => {
   const c = new RefCarrier({ viewsPerKey: rd.PAGE_VIEWS })
   const key = rd.carrierKey('tab1', 'http://127.0.0.1/cart#top')

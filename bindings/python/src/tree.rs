@@ -53,8 +53,10 @@ fn format_name(f: TreeDiffFormat) -> &'static str {
     }
 }
 
-/// Parses Playwright's aria snapshot text. Malformed lines are a
-/// `ParseError` with the line number, or text nodes when `lenient`.
+/// Parses a snapshot text: Playwright's aria snapshot, or
+/// chrome-devtools-mcp's when its first line starts with `uid=`. Malformed
+/// lines are a `ParseError` with the line number, or text nodes when
+/// `lenient`.
 #[pyfunction]
 #[pyo3(signature = (text, *, lenient=false))]
 pub fn parse_snapshot(py: Python<'_>, text: PyBackedStr, lenient: bool) -> RdResult<PyTree> {
@@ -426,7 +428,7 @@ pub fn apply_snapshot_patch(
 ) -> RdResult<String> {
     let seen = seen.unwrap_or_default();
     let seen: Vec<&str> = seen.iter().map(|s| &**s).collect();
-    Ok(py.detach(|| core::apply_patch_with(previous.trim_end_matches('\n'), patch, &seen))?)
+    Ok(py.detach(|| core::apply_patch_with(previous, patch, &seen))?)
 }
 
 /// A snapshot patch and what it says.

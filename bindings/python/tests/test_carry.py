@@ -177,6 +177,22 @@ def test_elements_without_a_ref_are_patched_by_address_as_the_shared_fixtures_sa
         rd.apply_snapshot_patch("- list [ref=e1]:\n  - listitem [ref=e2]", "- [e1/1]")
 
 
+def test_devtools_snapshots_are_patched_in_their_own_lines_as_the_shared_fixtures_say() -> None:
+    """chrome-devtools-mcp's snapshot text (issue 43): detected, patched by uid, rebuilt byte for byte."""
+    import json
+
+    from conftest import fixture
+
+    cases = json.loads(fixture("patches/devtools.json"))["cases"]
+    assert len(cases) >= 5
+    for case in cases:
+        p = rd.snapshot_patch(case["old"], case["new"], seen=case["seen"])
+        assert p is not None and p.text == case["patch"], case["name"]
+        assert rd.apply_snapshot_patch(case["old"], case["patch"], case["seen"]) == case["new"], case["name"]
+    old = cases[0]["old"]
+    assert rd.parse_snapshot(old).to_aria() == old  # detected: printed back as written
+
+
 def test_source_ref_names_the_node_that_now_stands_there() -> None:
     c = rd.RefCarrier(views_per_key=rd.PAGE_VIEWS)
     key = rd.carrier_key("tab1", "http://127.0.0.1/cart#top")

@@ -46,7 +46,13 @@ impl Dialect {
     /// does not print taken off: trailing newlines for Playwright's
     /// (its printer ends no line in one); nothing for chrome-devtools-mcp's
     /// (its printer ends every line in one).
-    pub(crate) fn trim(self, text: &str) -> &str {
+    ///
+    /// ```
+    /// use response_diff::tree::Dialect;
+    /// assert_eq!(Dialect::Playwright.trim("- button\n"), "- button");
+    /// assert_eq!(Dialect::DevTools.trim("uid=1 button\n"), "uid=1 button\n");
+    /// ```
+    pub fn trim(self, text: &str) -> &str {
         match self {
             Dialect::Playwright => text.trim_end_matches('\n'),
             Dialect::DevTools => text,

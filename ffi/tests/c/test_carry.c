@@ -7,11 +7,12 @@
 /* A string known only at run time, and its length. */
 #define STR(p) (p), strlen(p)
 
-/* The shared fixture of patches over elements without a ref (issue 42):
- * the writer gives exactly `patch`, and applying it gives `new`. */
-static void refless_fixtures(const char *diff_dir) {
+/* A shared fixture of patches (tests/fixtures/patches/<file>): over
+ * elements without a ref (issue 42), over chrome-devtools-mcp's snapshots
+ * (issue 43). The writer gives exactly `patch`, and applying it gives `new`. */
+static void patch_fixtures(const char *diff_dir, const char *file) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/../patches/refless.json", diff_dir);
+  snprintf(path, sizeof path, "%s/../patches/%s", diff_dir, file);
   json_error_t jerr;
   json_t *fixture = json_load_file(path, 0, &jerr);
   CHECK(fixture != NULL);
@@ -178,7 +179,8 @@ int main(int argc, char **argv) {
   CHECK_STATUS(rd_snapshot_patch(S("- text: a"), S("- text: b"), NULL, 0, &patch), RD_OK);
   CHECK_CONTAINS(patch, "\"text\":\"~ [/1] text: b\"");
   rd_string_free(&patch);
-  refless_fixtures(argv[1]);
+  patch_fixtures(argv[1], "refless.json");
+  patch_fixtures(argv[1], "devtools.json");
   CHECK_STATUS(rd_snapshot_patch(S("- text: a"), S("- text: b"), S("{\"seen\": 3}"), &patch), RD_INVALID_OPTION);
   CHECK_CONTAINS(rd_last_error(), "patchOptions.seen");
 

@@ -25,7 +25,7 @@ pub fn apply_snapshot_patch(
 ) -> Result<String> {
     let seen = seen.unwrap_or_default();
     let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
-    core::apply_patch_with(previous.trim_end_matches('\n'), &patch, &seen).or_throw(&env)
+    core::apply_patch_with(&previous, &patch, &seen).or_throw(&env)
 }
 
 /// A snapshot patch and what it says.

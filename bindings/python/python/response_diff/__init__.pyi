@@ -550,7 +550,9 @@ class Tree:
     __hash__: None  # type: ignore[assignment]
 
 def parse_snapshot(text: str, *, lenient: bool = False) -> Tree:
-    """Parses Playwright's aria snapshot text (``- button "Save" [ref=e7]``).
+    """Parses Playwright's aria snapshot text (``- button "Save" [ref=e7]``),
+    or chrome-devtools-mcp's (``uid=1_4 button "Save"``) when the first line
+    starts with ``uid=``; ``Tree.to_aria()`` prints it back in its dialect.
     A malformed line is a ``ParseError`` with its ``line``, or a text node
     when ``lenient``."""
 

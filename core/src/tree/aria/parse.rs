@@ -5,6 +5,7 @@
 use super::key::KeyParser;
 use crate::prelude::*;
 use crate::tree::model::{Element, MAX_DEPTH, MAX_INPUT_BYTES, Prop, Tree};
+use crate::tree::{Dialect, parse_devtools};
 use crate::{Error, Result};
 
 const WHAT: &str = "aria snapshot";
@@ -22,6 +23,13 @@ const WHAT: &str = "aria snapshot";
 /// [`MAX_DEPTH`](crate::tree::MAX_DEPTH) is an error in both modes, and so is a
 /// text over [`MAX_INPUT_BYTES`](crate::tree::MAX_INPUT_BYTES)
 /// ([`Error::InputTooLarge`]).
+///
+/// A text whose first line starts with `uid=` is chrome-devtools-mcp's
+/// snapshot text ([`Dialect::detect`](crate::tree::Dialect::detect)), read
+/// by [`parse_devtools`](crate::tree::parse_devtools) into a tree of that
+/// dialect, so every caller that takes snapshot text takes either; with
+/// `lenient`, one that does not read as that falls back to the lenient aria
+/// reading.
 ///
 /// ```
 /// let tree = response_diff::tree::parse_aria(
@@ -43,6 +51,13 @@ pub fn parse_aria(text: &str, lenient: bool) -> Result<Tree> {
             size: text.len(),
             limit: MAX_INPUT_BYTES,
         });
+    }
+    if Dialect::detect(text) == Dialect::DevTools {
+        match parse_devtools(text) {
+            Err(e) if !lenient => return Err(e),
+            Err(_) => {}
+            ok => return ok,
+        }
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut stack: Vec<Open> = Vec::new();

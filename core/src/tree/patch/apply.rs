@@ -10,7 +10,7 @@ use super::seen::{Seen, walk_paths};
 use crate::Result;
 use crate::prelude::*;
 use crate::tree::model::{Element, Tree, assemble};
-use crate::tree::parse_snapshot;
+use crate::tree::{Dialect, parse_snapshot};
 
 /// Applies a patch from [`snapshot_patch`](super::snapshot_patch) to the snapshot it was taken
 /// from, giving the new snapshot text, in `old`'s dialect (detected: see
@@ -39,7 +39,8 @@ pub fn apply_patch(old: &str, patch: &str) -> Result<String> {
 /// assert!(e.to_string().contains("[e2] is restored `as last shown`"));
 /// ```
 pub fn apply_patch_with(old: &str, patch: &str, seen: &[&str]) -> Result<String> {
-    let tree = parse_snapshot(old)?;
+    // Hosts may end Playwright's text in newlines its printer does not print.
+    let tree = parse_snapshot(Dialect::detect(old).trim(old))?;
     let needs_seen = patch.lines().any(|l| l.ends_with(" as last shown"));
     let seen = if needs_seen {
         Some(Seen::parse(seen, true)?)
