@@ -181,8 +181,26 @@ test('a snapshot the core cannot read is shown as written under OWN_REFS_NOTE; i
   const bad = 'uid=1_0 RootWebArea "x"\n      uid=1_1 button "over-indented"\n'
   const s = await setup((name) => ({ content: [{ type: 'text', text: name === 'take_snapshot' ? snapAnswer(bad) : 'ok' }] }))
   const r = s.text(await s.call('take_snapshot', { pageId: 1 }))
-  if (!r.includes(rd.OWN_REFS_NOTE)) return // the core reads it: nothing to check
   assert.equal(r, `## Latest page snapshot\n${rd.OWN_REFS_NOTE}\n${bad}`)
   await s.call('click', { pageId: 1, uid: '1_1' })
   assert.equal(s.lastArgs().uid, '1_1')
+})
+
+test('expectation: on the tools that answer with a snapshot, taken off before the server; diffs off gives the full text and moves no history', async () => {
+  const { server } = listServer()
+  const s = await setup(server)
+  const list = (await s.request('tools/list', {})).result.tools
+  const props = (n) => list.find((t) => t.name === n).inputSchema.properties
+  assert.match(props('take_snapshot').expectation.description, /diffOptions/)
+  assert.deepEqual(props('click').expectation, { type: 'object' })
+  assert.equal(props('type_text').expectation, undefined)
+  await s.call('take_snapshot', { pageId: 1 })
+  const full = s.text(await s.call('take_snapshot', { pageId: 1, expectation: { diffOptions: { enabled: false } } }))
+  assert.equal(s.lastArgs().expectation, undefined)
+  assert.match(full, /^## Latest page snapshot\nuid=1_0 RootWebArea[\s\S]*uid=2_1 listitem "b"/)
+  // The agent's history did not move: the next read is still "no changes".
+  assert.match(s.text(await s.call('take_snapshot', { pageId: 1 })), /No changes/)
+  const bad = await s.call('take_snapshot', { pageId: 1, expectation: { diffOptions: { enabled: 'yes' } } })
+  assert.equal(bad.isError, true)
+  assert.match(s.text(bad), /diffOptions/)
 })

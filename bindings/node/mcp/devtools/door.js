@@ -7,6 +7,7 @@ const { Pages } = require('./pages.js')
 const { catalog, KNOWN_PATHS, KNOWN_SNAPSHOT_TOOLS } = require('./schema.js')
 const { translate, gone, uidsBack } = require('./uids.js')
 const { DevtoolsRewriter } = require('./rewrite.js')
+const rd = require('../../index.js')
 
 /** chrome-devtools-mcp's serverInfo.name. */
 const DEVTOOLS_SERVER_NAME = 'chrome_devtools'
@@ -43,7 +44,14 @@ class DevtoolsDoor {
   async call(message, forward, cancelled) {
     const name = message.params?.name
     const raw = message.params?.arguments
-    const args = isObject(raw) ? raw : {}
+    // `expectation` is the wrapper's: taken off before the server sees it.
+    const { expectation, ...args } = isObject(raw) ? raw : {}
+    let exp
+    try {
+      exp = expectation === undefined ? undefined : rd.validateExpectation(expectation)
+    } catch (e) {
+      return { result: { content: [{ type: 'text', text: `Error: ${e.message}` }], isError: true } }
+    }
     const tab = this.pages.forCall(args)
     const t = translate(args, this.paths.get(name) ?? KNOWN_PATHS, tab, this.s.carrier)
     if (t.missing.length) return gone(t.missing[0])
@@ -58,7 +66,7 @@ class DevtoolsDoor {
         result = { ...result, content: result.content?.map?.((c) => (c?.type === 'text' && typeof c.text === 'string' ? { ...c, text: uidsBack(c.text, t.used) } : c)) }
       }
       const text = result.content?.find?.((c) => c?.type === 'text' && typeof c.text === 'string')?.text
-      result = this.rewriter.rewrite(name, args, tab, result)
+      result = this.rewriter.rewrite(name, args, tab, result, exp)
       if (typeof text === 'string') this.pages.follow(text)
       reply = { ...reply, result }
     } catch (e) {

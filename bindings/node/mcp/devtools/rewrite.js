@@ -64,8 +64,11 @@ class DevtoolsRewriter {
     tab.raw = true
   }
 
-  /** The server's answer to `name` on page `tab`, as the agent gets it. */
-  rewrite(name, args, tab, result) {
+  /**
+   * The server's answer to `name` on page `tab`, as the agent gets it;
+   * `exp`: the call's own expectation (validated), if any.
+   */
+  rewrite(name, args, tab, result, exp) {
     const at = result.content?.findIndex((c) => c?.type === 'text' && typeof c.text === 'string') ?? -1
     if (at < 0) return result
     const text = result.content[at].text
@@ -101,7 +104,7 @@ class DevtoolsRewriter {
         tab.raw = false
         tab.refs.learn(carry.refs, true)
         ours = true
-        const layers = [{ includeSnapshot: true }, s.defaults]
+        const layers = [{ includeSnapshot: true }, s.defaults, exp ?? {}]
         if (!rd.mergeExpectation(name, layers).diffOptions?.enabled) {
           out = `${before}${HEADING}\n${note}${carry.snapshot.replace(/\n$/, '')}\n${after}`
         } else {

@@ -38,6 +38,18 @@ const KNOWN_PATHS = [['uid'], ['from_uid'], ['to_uid'], ['elements', '[]', 'uid'
 /** Its tools that take `includeSnapshot`, likewise. */
 const KNOWN_SNAPSHOT_TOOLS = new Set(['click', 'drag', 'fill', 'fill_form', 'hover', 'press_key', 'upload_file'])
 
+/** The tools whose answers carry a snapshot besides the input tools: they take `expectation` too. */
+const READ_TOOLS = new Set(['take_snapshot', 'wait_for'])
+
+/**
+ * The expectation schema those tools gain: the keys once, on
+ * take_snapshot, a bare object elsewhere (the catalog stays within 10 %).
+ */
+const EXPECTATION_DESCRIPTION =
+  'response-diff options; omitted keys keep defaults. diffOptions {enabled, format, context, maxDiffLines}: ' +
+  "the snapshot comes as changes since you last saw this page (enabled: false gives the server's full text); " +
+  'snapshotOptions {selector, maxLength, diff, restore}; includeSnapshot.'
+
 /** Said once, on take_snapshot: how the agent reads what it gets. */
 const SNAPSHOT_NOTE = ' Via response-diff: a snapshot comes as the changes since you last saw this page; uids stay the same across re-renders.'
 
@@ -45,7 +57,8 @@ const SNAPSHOT_NOTE = ' Via response-diff: a snapshot comes as the changes since
  * The tools/list answer as served; records per tool its uid paths
  * (`paths`: name → paths) and whether it takes includeSnapshot
  * (`snapshotTools`). With `includeSnapshot` on, that argument's
- * description says its default is now true.
+ * description says its default is now true. The tools whose answers may
+ * carry a snapshot gain `expectation`.
  */
 function catalog(message, paths, snapshotTools, { includeSnapshot }) {
   const tools = message.result?.tools
@@ -66,9 +79,14 @@ function catalog(message, paths, snapshotTools, { includeSnapshot }) {
       }
     }
     if (tool.name === 'take_snapshot' && typeof tool.description === 'string') served = { ...served, description: tool.description + SNAPSHOT_NOTE }
+    if (snapshotTools.has(tool.name) || READ_TOOLS.has(tool.name)) {
+      const expectation = tool.name === 'take_snapshot' ? { type: 'object', description: EXPECTATION_DESCRIPTION } : { type: 'object' }
+      const base = served.inputSchema
+      served = { ...served, inputSchema: { ...base, properties: { ...(base.properties ?? {}), expectation } } }
+    }
     return served
   })
   return { ...message, result: { ...message.result, tools: out } }
 }
 
-module.exports = { uidPaths, catalog, KNOWN_PATHS, KNOWN_SNAPSHOT_TOOLS, SNAPSHOT_NOTE }
+module.exports = { uidPaths, catalog, KNOWN_PATHS, KNOWN_SNAPSHOT_TOOLS, READ_TOOLS, SNAPSHOT_NOTE, EXPECTATION_DESCRIPTION }
