@@ -31,6 +31,7 @@ test: setup
 	$(MAKE) e2e
 	$(MAKE) dropin
 	$(MAKE) proxy-test
+	$(MAKE) devtools-test
 
 ## The core without default features, `#![no_std]` + `alloc`
 ## (docs/DECISIONS.md D36): builds it, runs the core's unit tests on it
@@ -451,6 +452,16 @@ dropin: node-build setup
 proxy-test: node-build setup
 	cd tests/proxy && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
 	cd tests/proxy && npm test --silent
+
+## chrome-devtools-mcp 1.11.0 behind response-diff-proxy and behind
+## withResponseDiff on createMcpServer() in process, driven over MCP by the
+## official client on Debian's chromium, pages on 127.0.0.1 (tests/devtools;
+## installs what it needs). RD_PROXY_OFF=1 runs the same tests on
+## chrome-devtools-mcp alone, where they fail.
+.PHONY: devtools-test
+devtools-test: node-build setup
+	cd tests/devtools && $(NPM_CI) --loglevel=error
+	cd tests/devtools && npm test --silent
 
 clean:
 	$(CARGO) clean

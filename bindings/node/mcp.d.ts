@@ -77,11 +77,29 @@ export interface ResponseDiffOptions {
    * (`extraCalls`). For measurements (`response-diff-proxy --timing`).
    */
   onTiming?: (timing: { tool: string; totalMs: number; upstreamMs: number; ownMs: number; extraCalls: number }) => void
+  /**
+   * Which server the wrapper fronts, when the initialize answer's
+   * `serverInfo.name` does not say (`chrome_devtools` is
+   * chrome-devtools-mcp; anything else is taken for @playwright/mcp).
+   */
+  upstream?: 'playwright' | 'chrome-devtools'
+  /**
+   * chrome-devtools-mcp: set `includeSnapshot: true` on every tool whose
+   * schema has it when the agent left it out (default true); an explicit
+   * `false` from the agent is kept.
+   */
+  includeSnapshot?: boolean
+  /**
+   * chrome-devtools-mcp: keep `structuredContent.snapshot` (the browser's
+   * uids) in answers whose snapshot the wrapper rewrote (default false:
+   * left out).
+   */
+  keepStructuredSnapshot?: boolean
 }
 
 /**
- * Wraps the transport a @playwright/mcp server connects to, so that its
- * answers come with response diffs:
+ * Wraps the transport a @playwright/mcp (or chrome-devtools-mcp) server
+ * connects to, so that its answers come with response diffs:
  *
  * ```js
  * const { createConnection } = require('@playwright/mcp')
@@ -117,6 +135,12 @@ export declare const EXPECTATION_DESCRIPTION: string
  * 0.0.83 reports its playwright-core's, `1.64.0-alpha-1790635538000`.
  */
 export declare const KNOWN_VERSIONS: readonly string[]
+
+/** The chrome-devtools-mcp `serverInfo.version`s whose answers the wrapper reads (`1.11.0`). */
+export declare const DEVTOOLS_VERSIONS: readonly string[]
+
+/** The values of the `upstream` option. */
+export declare const UPSTREAMS: readonly ['playwright', 'chrome-devtools']
 
 /** The default of `callTimeoutMs`: 5 minutes. */
 export declare const DEFAULT_CALL_TIMEOUT_MS: number

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// response-diff-proxy: @playwright/mcp (or any command that speaks MCP over
-// stdio) behind response diffs, in front of its command line:
+// response-diff-proxy: @playwright/mcp or chrome-devtools-mcp (or any
+// command that speaks MCP over stdio) behind response diffs, in front of
+// its command line:
 //
 //   response-diff-proxy [OPTIONS] [--] npx @playwright/mcp@latest --headless
+//   response-diff-proxy [OPTIONS] [--] npx chrome-devtools-mcp@1.11.0 --headless
 //
 // The first argument that is not one of the proxy's options starts the
 // upstream command, as with `env` and `npx` (the MCP Inspector's CLI drops
@@ -20,14 +22,14 @@
 'use strict'
 const { spawn } = require('node:child_process')
 const readline = require('node:readline')
-const { withResponseDiff } = require('./mcp.js')
+const { withResponseDiff, UPSTREAMS } = require('./mcp.js')
 
 const USAGE = `Usage: response-diff-proxy [OPTIONS] [--] <command> [args…]
 
-Runs <command> (an MCP server over stdio, e.g. npx @playwright/mcp@latest
---headless) and serves it over stdio with response diffs: snapshots come as
-the changes since this client last saw the tab, with refs that survive
-re-renders.
+Runs <command> (an MCP server over stdio: npx @playwright/mcp@latest
+--headless, npx chrome-devtools-mcp@1.11.0 --headless) and serves it over
+stdio with response diffs: snapshots come as the changes since this client
+last saw the tab, with refs (uids) that survive re-renders.
 
 Options:
   --default-expectation <json>  expectation applied to every call before the
@@ -41,6 +43,14 @@ Options:
                                 (default 300000)
   --timing                      a line on stderr per tool call: the proxy's own
                                 time and the call's in all
+  --upstream <server>           playwright or chrome-devtools, when the
+                                upstream's initialize answer does not tell
+chrome-devtools-mcp only:
+  --no-include-snapshot         leave includeSnapshot to the agent (by default
+                                the proxy sets it on input tools: a diff after
+                                an action costs a few tokens)
+  --keep-structured-snapshot    keep structuredContent.snapshot (the browser's
+                                uids) in answers whose text carries a diff
   -h, --help                    this text
   -V, --version                 the version`
 
@@ -113,6 +123,18 @@ function parseArgs(argv) {
         break
       case '--timing':
         opts.timing = true
+        break
+      case '--upstream': {
+        const v = value()
+        if (!UPSTREAMS.includes(v)) throw new Error(`--upstream must be one of ${UPSTREAMS.join(', ')}, not ${v}`)
+        opts.upstream = v
+        break
+      }
+      case '--no-include-snapshot':
+        opts.includeSnapshot = false
+        break
+      case '--keep-structured-snapshot':
+        opts.keepStructuredSnapshot = true
         break
       default:
         throw new Error(`unknown option ${a} (the upstream command starts at the first argument that is not an option, or after --)`)
@@ -225,6 +247,9 @@ function main() {
     ...(snapshotMode !== undefined ? { snapshotMode } : {}),
     ...(outputDir !== undefined ? { outputDir } : {}),
     ...(opts.callTimeoutMs !== undefined ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    ...(opts.upstream !== undefined ? { upstream: opts.upstream } : {}),
+    ...(opts.includeSnapshot !== undefined ? { includeSnapshot: opts.includeSnapshot } : {}),
+    ...(opts.keepStructuredSnapshot !== undefined ? { keepStructuredSnapshot: opts.keepStructuredSnapshot } : {}),
     onWarning: note,
     ...(opts.timing
       ? {

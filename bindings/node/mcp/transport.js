@@ -1,30 +1,43 @@
 // The MCP transport wrapper (withResponseDiff): takes the client's
-// messages and the server's, runs each tools/call of a Playwright tool as
-// one slot of a queue (its refs translated, its answer rewritten), under
-// the wrapper's own request ids, and makes sure every slot ends: on the
+// messages and the server's, runs each tools/call as one slot of a queue
+// (handed to the door of the server it fronts: playwright.js for
+// @playwright/mcp, devtools/door.js for chrome-devtools-mcp), under the
+// wrapper's own request ids, and makes sure every slot ends: on the
 // server's answer, on the client's cancel, on the per-call time limit, or
 // when the connection closes. Every other message passes through.
 'use strict'
 const { fileURLToPath } = require('node:url')
 const rd = require('../index.js')
 const { OwnIds } = require('./ids.js')
-const { Tabs } = require('./tabs.js')
 const refs = require('./refs.js')
-const { PLAYWRIGHT_TOOLS, KNOWN_PATHS, catalog } = require('./schema.js')
 const { HEADINGS_0_0_83, KNOWN_VERSIONS, layoutFor } = require('./sections.js')
-const { Files } = require('./files.js')
-const { Rewriter } = require('./rewrite.js')
+const { PlaywrightDoor } = require('./playwright.js')
+const { DevtoolsDoor, DEVTOOLS_VERSIONS, DEVTOOLS_SERVER_NAME } = require('./devtools/door.js')
 
 /** What the wrapper does unless told otherwise: diffs on. */
 const DEFAULT_EXPECTATION = Object.freeze({ diffOptions: Object.freeze({ enabled: true }) })
 /** Well above Playwright's own action (5 s) and navigation (60 s) timeouts. */
 const DEFAULT_CALL_TIMEOUT_MS = 5 * 60 * 1000
-const OPTIONS = ['expectation', 'detector', 'maxStoredBytes', 'snapshotMode', 'cwd', 'outputDir', 'callTimeoutMs', 'onTiming', 'onWarning']
+const OPTIONS = [
+  'expectation',
+  'detector',
+  'maxStoredBytes',
+  'snapshotMode',
+  'cwd',
+  'outputDir',
+  'callTimeoutMs',
+  'onTiming',
+  'onWarning',
+  'upstream',
+  'includeSnapshot',
+  'keepStructuredSnapshot',
+]
+/** The servers the wrapper fronts, as the `upstream` option names them. */
+const UPSTREAMS = ['playwright', 'chrome-devtools']
 
 const isObject = (m) => m !== null && typeof m === 'object' && !Array.isArray(m)
 const isRequest = (m) => isObject(m) && typeof m.method === 'string' && m.id !== undefined
 const isResponse = (m) => isObject(m) && m.method === undefined && m.id !== undefined
-const textOf = (result) => result?.content?.find?.((c) => c?.type === 'text' && typeof c.text === 'string')?.text
 
 class ResponseDiffTransport {
   #inner
@@ -33,12 +46,11 @@ class ResponseDiffTransport {
   #defaults
   #detector
   #carrier
-  #tabs
   #ids = new OwnIds()
-  #files
-  #rewriter
   #callTimeoutMs
-  #paths = new Map()
+  /** Which server this is: 'playwright' or 'chrome-devtools'. */
+  #upstream
+  #doors = {}
   #listing = new Set()
   #initializing = new Set()
   #rootsRequests = new Set()
@@ -65,22 +77,26 @@ class ResponseDiffTransport {
     const cap = o.maxStoredBytes
     this.#detector = o.detector ?? new rd.ResponseDiffDetector(cap === undefined ? undefined : { maxStoredBytes: cap })
     this.#carrier = new rd.RefCarrier({ viewsPerKey: refs.VIEWS_PER_KEY, ...(cap === undefined ? {} : { maxStoredBytes: cap }) })
-    this.#tabs = new Tabs(
-      (n) => this.#ids.key(`tab${n}`),
-      (t) => {
-        for (const k of t.pages) this.#carrier.clear(k)
-      },
-    )
-    const warn = (text) => this.#warn(text)
-    this.#files = new Files({ outputDir: o.outputDir, cwd: o.cwd, warn })
-    this.#rewriter = new Rewriter({
-      tabs: this.#tabs,
+    if (o.upstream !== undefined && !UPSTREAMS.includes(o.upstream)) {
+      throw new TypeError(`withResponseDiff: upstream must be one of ${UPSTREAMS.join(', ')}, not ${JSON.stringify(o.upstream)}`)
+    }
+    for (const k of ['includeSnapshot', 'keepStructuredSnapshot']) {
+      if (o[k] !== undefined && typeof o[k] !== 'boolean') throw new TypeError(`withResponseDiff: ${k} must be true or false, not ${JSON.stringify(o[k])}`)
+    }
+    this.#upstream = o.upstream ?? 'playwright'
+    const shared = {
+      ids: this.#ids,
       carrier: this.#carrier,
       detector: this.#detector,
       defaults: this.#defaults,
-      files: this.#files,
-      headings: () => this.#headings,
-      warn,
+      warn: (text) => this.#warn(text),
+      onerror: (e) => this.onerror?.(e),
+    }
+    this.#doors.playwright = new PlaywrightDoor({ ...shared, outputDir: o.outputDir, cwd: o.cwd, headings: () => this.#headings })
+    this.#doors['chrome-devtools'] = new DevtoolsDoor({
+      ...shared,
+      includeSnapshot: o.includeSnapshot ?? true,
+      keepStructuredSnapshot: o.keepStructuredSnapshot ?? false,
     })
     this.onmessage = undefined
     this.onclose = undefined
@@ -115,9 +131,14 @@ class ResponseDiffTransport {
     else process.stderr.write(`response-diff: ${text}\n`)
   }
 
-  /** Diffs off: snapshot mode none, or an upstream whose layout is not known. */
+  /** The door of the server this wrapper fronts. */
+  get #door() {
+    return this.#doors[this.#upstream]
+  }
+
+  /** Diffs off: Playwright's snapshot mode none, or an upstream whose layout is not known. */
   #transparent() {
-    return this.#snapshotOff || this.#unknownVersion !== null
+    return (this.#snapshotOff && this.#upstream === 'playwright') || this.#unknownVersion !== null
   }
 
   /** A message from the server, on its way to the client. */
@@ -134,21 +155,36 @@ class ResponseDiffTransport {
       options = { ...options, relatedRequestId: p.clientId }
     }
     if (isResponse(message) && this.#initializing.delete(message.id)) this.#initialized(message.result)
-    if (isResponse(message) && this.#listing.delete(message.id) && !this.#transparent()) message = catalog(message, this.#paths)
+    if (isResponse(message) && this.#listing.delete(message.id) && !this.#transparent()) message = this.#door.catalog(message)
     if (isRequest(message) && message.method === 'roots/list') this.#rootsRequests.add(message.id)
     return this.#inner.send(message, options)
   }
 
-  /** Reads the upstream's version from its initialize answer. */
+  /**
+   * Reads which server this is (unless the `upstream` option said) and its
+   * version from its initialize answer.
+   */
   #initialized(result) {
-    const version = result?.serverInfo?.version
-    if (typeof version !== 'string' || layoutFor(version) !== null) {
-      if (typeof version === 'string') this.#headings = layoutFor(version)
+    const info = result?.serverInfo
+    if (this.#options.upstream === undefined && info?.name === DEVTOOLS_SERVER_NAME) this.#upstream = 'chrome-devtools'
+    const version = info?.version
+    if (typeof version !== 'string') return
+    if (this.#upstream === 'chrome-devtools') {
+      if (DEVTOOLS_VERSIONS.includes(version)) return
+      this.#unknownVersion = version
+      this.#warn(
+        `the upstream ${info.name ?? 'MCP server'} ${version} is not a version whose answers response-diff reads ` +
+          `(chrome-devtools-mcp ${DEVTOOLS_VERSIONS.join(', ')}); its answers pass through untouched, without diffs`,
+      )
+      return
+    }
+    if (layoutFor(version) !== null) {
+      this.#headings = layoutFor(version)
       return
     }
     this.#unknownVersion = version
     this.#warn(
-      `the upstream ${result.serverInfo.name ?? 'MCP server'} ${version} is not a version whose answers response-diff reads ` +
+      `the upstream ${info.name ?? 'MCP server'} ${version} is not a version whose answers response-diff reads ` +
         `(${KNOWN_VERSIONS.join(', ')}: @playwright/mcp 0.0.83); its answers pass through untouched, without diffs`,
     )
   }
@@ -158,7 +194,7 @@ class ResponseDiffTransport {
     if (isResponse(message) && this.#rootsRequests.delete(message.id)) {
       const uri = message.result?.roots?.[0]?.uri
       try {
-        if (typeof uri === 'string' && uri.startsWith('file:')) this.#files.root = fileURLToPath(uri)
+        if (typeof uri === 'string' && uri.startsWith('file:')) this.#doors.playwright.root(fileURLToPath(uri))
       } catch {
         // Not a local path: links stay relative to the working directory.
       }
@@ -179,7 +215,7 @@ class ResponseDiffTransport {
       slot.abort?.(message.params.reason)
       return
     }
-    if (this.#transparent() && isRequest(message) && message.method === 'tools/call' && isObject(message.params?.arguments) && message.params.arguments.expectation !== undefined) {
+    if (this.#transparent() && this.#upstream === 'playwright' && isRequest(message) && message.method === 'tools/call' && isObject(message.params?.arguments) && message.params.arguments.expectation !== undefined) {
       const { expectation: _, ...args } = message.params.arguments
       message = { ...message, params: { ...message.params, arguments: args } }
     }
@@ -248,58 +284,21 @@ class ResponseDiffTransport {
     const t0 = performance.now()
     let upstreamMs = 0
     const name = message.params?.name
-    const forward = (n, a, template) => this.#forward(n, a, template, extra, slot)
-    const readPage = async () => {
-      const r = await forward('browser_snapshot', {}, null)
-      return r.result && !r.result.isError ? (textOf(r.result) ?? null) : null
-    }
-    const refresh = async () => {
-      const text = await readPage()
-      if (text !== null) this.#rewriter.learnFrom(text)
+    // The agent's own call's time, once (a retry is the wrapper's time).
+    let timed = false
+    const forward = async (n, a, template) => {
+      const f0 = performance.now()
+      const reply = await this.#forward(n, a, template, extra, slot)
+      if (template === message && !timed) {
+        timed = true
+        upstreamMs = performance.now() - f0
+      }
+      return reply
     }
     try {
       if (slot.cancelled) return
-      const raw = message.params?.arguments ?? {}
-      const { expectation, ...args } = isObject(raw) ? raw : {}
-      let exp
-      try {
-        exp = expectation === undefined ? undefined : rd.validateExpectation(expectation)
-      } catch (e) {
-        const r = rd.renderResponse({ result: e.message, isError: true }, name, {})
-        return await this.#answer(message, slot, { result: { content: [{ type: 'text', text: r.text }], isError: true } })
-      }
-      const paths = this.#paths.get(name) ?? KNOWN_PATHS
-      let t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
-      if (t.missing.length) {
-        await refresh()
-        t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
-      }
-      if (slot.cancelled) return
-      if (t.missing.length) return await this.#answer(message, slot, refs.gone(t.missing[0]))
-      const f0 = performance.now()
-      let reply = await forward(name, t.args, message)
-      upstreamMs = performance.now() - f0
-      if (reply.cancelled) return
-      const stale = refs.staleRef(reply, t)
-      if (stale !== null) {
-        await refresh()
-        t = refs.translate(args, paths, this.#tabs.tab, this.#carrier)
-        if (slot.cancelled) return
-        if (t.missing.length) return await this.#answer(message, slot, refs.gone(t.missing[0]))
-        reply = await forward(name, t.args, message)
-        if (reply.cancelled) return
-        const again = refs.staleRef(reply, t)
-        if (again !== null) return await this.#answer(message, slot, refs.gone(again))
-      }
-      if (PLAYWRIGHT_TOOLS.has(name) && isObject(reply.result)) {
-        try {
-          reply = { ...reply, result: await this.#rewriter.rewrite(name, args, exp, reply.result, readPage, refresh) }
-        } catch (e) {
-          // Never lose Playwright's answer to a fault of ours.
-          this.onerror?.(e)
-        }
-      }
-      await this.#answer(message, slot, reply)
+      const reply = await this.#door.call(message, forward, () => slot.cancelled)
+      if (reply !== null) await this.#answer(message, slot, reply)
     } catch (e) {
       this.onerror?.(e)
       await this.#answer(message, slot, { error: { code: -32603, message: `response-diff: ${e?.message ?? e}` } })
@@ -315,10 +314,11 @@ class ResponseDiffTransport {
 
 /**
  * Wraps the server side of an MCP transport so that the @playwright/mcp
- * server connected to it answers with response diffs (mcp.d.ts).
+ * or chrome-devtools-mcp server connected to it answers with response
+ * diffs (mcp.d.ts).
  */
 function withResponseDiff(transport, options = {}) {
   return new ResponseDiffTransport(transport, options)
 }
 
-module.exports = { withResponseDiff, ResponseDiffTransport, DEFAULT_CALL_TIMEOUT_MS }
+module.exports = { withResponseDiff, ResponseDiffTransport, DEFAULT_CALL_TIMEOUT_MS, UPSTREAMS }
