@@ -57,7 +57,7 @@ for (const [what, path, fix] of [
 const UPSTREAM = [CLI, '--executablePath', CHROMIUM, '--headless', '--isolated', '--chromeArg=--no-sandbox', '--no-usage-statistics'];
 const CONFIGS = [
   { id: 'devtools-read', label: 'chrome-devtools-mcp, includeSnapshot on each action', args: UPSTREAM },
-  { id: 'devtools-proxy', label: 'chrome-devtools-mcp through response-diff-proxy', args: [join(repo, 'bindings/node/proxy.js'), '--timing', process.execPath, ...UPSTREAM], check: true },
+  { id: 'devtools-proxy', label: 'chrome-devtools-mcp through response-diff-proxy', args: [process.env.RD_PROXY_JS || join(repo, 'bindings/node/proxy.js'), '--timing', process.execPath, ...UPSTREAM], check: true },
 ];
 
 /**
@@ -105,27 +105,33 @@ function snapshotSection(text) {
   return { heading: m[1], body: (end < 0 ? rest : rest.slice(0, end)).replace(/\n+$/, '') };
 }
 
-const trim = (s) => s.replace(/\n+$/, '');
+/** A view as chrome-devtools-mcp prints a tree: every line ends in a newline. */
+const trim = (s) => s.replace(/\n*$/, '\n');
 const rootUrl = (view) => /^uid=\S+ RootWebArea "[^\n]*" url="([^"\n]*)"/.exec(view ?? '')?.[1]?.split('#')[0] ?? null;
 
-/** The agent's view after one answer through the proxy: { view, how }. */
-function rebuild(prev, text, seenByUrl, history) {
+/** The selected page's URL in an answer's `## Pages` list (fragment dropped), or null. */
+const selectedUrl = (text) => /^\d+: .* \((\S+)\) \[selected\]/m.exec(text)?.[1]?.split('#')[0] ?? null;
+
+/**
+ * The agent's view after one answer through the proxy: { view, how }.
+ * `url`: the page's URL as the agent last read it (a `## Pages` list, or
+ * the root line of its view), for a patch since the last view of a URL.
+ */
+function rebuild(prev, text, seenByUrl, history, url) {
   const sec = snapshotSection(text);
   if (!sec) return { view: prev, how: 'no snapshot' };
   const body = sec.body;
   if (/^No changes since the previous response/.test(body)) return { view: prev, how: 'unchanged' };
+  const ofUrl = url === null ? null : seenByUrl.get(url) ?? null;
   if (/^No changes since the last snapshot of this URL/.test(body)) {
-    const url = rootUrl(prev);
-    const seen = [...seenByUrl.values()].at(-1);
-    return { view: (url && seenByUrl.get(url)) ?? seen ?? prev, how: 'unchanged since the last view of this URL' };
+    if (ofUrl === null) throw new Error(`"no changes" for a URL never seen (${url})`);
+    return { view: ofUrl, how: 'unchanged since the last view of this URL' };
   }
   const sinceUrl = / since the last snapshot of this URL/.test(sec.heading);
-  const base = sinceUrl ? null : prev;
-  if (/\(patch/.test(sec.heading)) {
-    const from = base ?? history.findLast((v) => v !== prev) ?? prev;
-    return { view: trim(applyPatch(BIN, from, fencedBlock(body, '') ?? body, history)), how: 'patch' };
-  }
-  if (/\(diff/.test(sec.heading)) return { view: trim(applyUnified(base ?? prev, fencedBlock(body, 'diff') ?? body)), how: 'line diff' };
+  const base = sinceUrl ? ofUrl : prev;
+  if (base === null && /\((patch|diff)/.test(sec.heading)) throw new Error(`a diff without ${sinceUrl ? `a view of ${url}` : 'a previous view'}`);
+  if (/\(patch/.test(sec.heading)) return { view: trim(applyPatch(BIN, base, fencedBlock(body, '') ?? body, history)), how: sinceUrl ? 'last view of this URL + patch' : 'patch' };
+  if (/\(diff/.test(sec.heading)) return { view: trim(applyUnified(base, fencedBlock(body, 'diff') ?? body)), how: sinceUrl ? 'last view of this URL + line diff' : 'line diff' };
   // The whole snapshot, under any note lines the core put above it.
   const at = body.search(/^uid=/m);
   return { view: at < 0 ? prev : trim(body.slice(at)), how: 'full' };
@@ -157,6 +163,7 @@ async function runConfig(cfg, origin) {
   const seenByUrl = new Map();
   const history = [];
   let view = null;
+  let url = null; // the page's URL as the agent last read it
   const outOfBand = async (pageId) => {
     const r = await server.call('take_snapshot', { pageId, ...(cfg.check ? { expectation: { diffOptions: { enabled: false } } } : {}) });
     const sec = r.isError ? null : snapshotSection(r.text);
@@ -181,9 +188,10 @@ async function runConfig(cfg, origin) {
         if (r.isError) throw new Error(`${cfg.id}, step ${i + 1} (${step.label}): ${name} ${JSON.stringify(a)} failed:\n${r.text.slice(0, 2000)}`);
         row.tokens += countTokens(r.text);
         transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${name} ${JSON.stringify(a)}\n\n${r.text}\n`);
+        url = selectedUrl(r.text) ?? url;
         if (cfg.check) {
           try {
-            const next = rebuild(view, r.text, seenByUrl, history);
+            const next = rebuild(view, r.text, seenByUrl, history, url);
             row.how = next.how;
             view = next.view;
           } catch (e) {
@@ -192,7 +200,7 @@ async function runConfig(cfg, origin) {
           }
         } else {
           const sec = snapshotSection(r.text);
-          if (sec) view = trim(sec.body);
+          if (sec) view = trim(sec.body.slice(Math.max(0, sec.body.search(/^uid=/m))));
         }
       }
       row.ms = Math.round(row.ms);
@@ -202,7 +210,7 @@ async function runConfig(cfg, origin) {
         if (!row.preserved) view = full;
         snapshots.push(full);
         history.push(full);
-        const url = rootUrl(full);
+        url = rootUrl(full) ?? url;
         if (url) seenByUrl.set(url, full);
       }
       rows.push(row);
