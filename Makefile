@@ -198,6 +198,7 @@ bench: setup
 	$(MAKE) tasks-bench
 	$(MAKE) python-bench PYTHON_BENCH_REUSE=1
 	$(MAKE) proxy-bench
+	$(MAKE) devtools-bench
 	$(MAKE) conformance
 	$(MAKE) load-bench
 	$(MAKE) sizes
@@ -295,6 +296,20 @@ proxy-bench: setup node-build
 	node bench/todomvc.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --jobs $(APP_BENCH_JOBS) --out bench-out/proxy-todomvc.json --transcript bench-out/proxy-todomvc-transcript.md
 	node bench/grid.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only ours-diff,playwright-mcp,proxy --out bench-out/proxy-grid.json --transcript bench-out/proxy-grid-transcript.md
 	node bench/proxy-report.mjs --shop bench-out/proxy-shop.json --todomvc bench-out/proxy-todomvc.json --grid bench-out/proxy-grid.json --out docs/bench/proxy.md --json bench-out/proxy.json $(if $(PROXY_BENCH_STRICT),--strict)
+
+## chrome-devtools-mcp (bench/package.json pins it) on the shop session,
+## alone with includeSnapshot on each action and through
+## response-diff-proxy, beside our server with diffs on: tokens per step,
+## the floor, tool time per call, the catalog and issue 43's bars in
+## docs/bench/devtools.md (bench/devtools.mjs; fails when the session does
+## not reach its final check through the proxy).
+.PHONY: devtools-bench
+devtools-bench: setup node-build
+	$(CARGO) build --release -p response-diff-server
+	@mkdir -p bench-out
+	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
+	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only ours-diff --out bench-out/devtools-ours.json
+	node bench/devtools.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/devtools-shop.json --transcript bench-out/devtools-transcript.md --ours bench-out/devtools-ours.json --md docs/bench/devtools.md
 
 ## Eight everyday agent tasks (confirm, prompt, upload, cross-site frame,
 ## popup, network list, password, download) through our server and
