@@ -15,7 +15,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { arg as cliArg, serverBin } from './cli.mjs';
-import { runConfig } from './appsession.mjs';
+import { FILTER, PLAYWRIGHT_READ, PROXY, runConfig } from './appsession.mjs';
 import { floorNote, modulePath, pkgVersion, serveDir } from './harness.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/todomvc.mjs');
@@ -69,9 +69,6 @@ export const STEPS = [
   { label: 'clear completed', act: 'click', target: { role: /^- button "Clear completed/ }, element: 'Clear completed' },
 ];
 
-// What the diffing agent asks of every call (as the shop session does).
-const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
-
 // The configurations. A `pending` one is skipped (and listed as skipped in
 // the results, with the reason it gives). Our server always carries refs
 // over by content identity (docs/DECISIONS.md D14), so its diff configuration
@@ -80,10 +77,9 @@ export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
   { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions (refs carried over)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, defaults' },
-  // Its browser_type answers without a snapshot: the agent reads the page
-  // after it, as it must to see what the action did (make proxy-bench).
-  { id: 'playwright-mcp-read', kind: 'pw', label: '@playwright/mcp, the page read after each action', snapshotAfter: ['type'], optIn: true },
-  { id: 'proxy', kind: 'proxy', label: '@playwright/mcp through response-diff-proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true },
+  // make proxy-bench (bench/appsession.mjs).
+  PLAYWRIGHT_READ,
+  PROXY,
   { id: 'fast', kind: 'fast', label: 'fast-playwright-mcp, snapshot on', exp: { includeSnapshot: true } },
   { id: 'fast-diff', kind: 'fast', label: 'fast-playwright-mcp, snapshot + diffOptions', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
