@@ -1,16 +1,19 @@
-"""PageDiff's side of `make python-bench`: the shop session of
-bench/session.mjs (tests/fixtures/site) and the todo session of
-bench/todomvc.mjs (npm `todomvc`, seven frameworks), the same user intents
-in the same order, through Playwright for Python on Debian's chromium with
-response_diff.playwright.PageDiff. Each step resolves its target to a ref
+"""PageDiff's side of `make python-bench` and `make proxy-bench`: the shop
+session of bench/session.mjs (tests/fixtures/site), the todo session of
+bench/todomvc.mjs (npm `todomvc`, seven frameworks) and the app sessions
+whose steps the caller hands over as JSON (--apps: bench/grid.mjs,
+bench/expand.mjs, bench/apidocs.mjs, their STEPS as bench/pagediff.mjs
+writes them), the same user intents in the same order, through Playwright
+for Python on Debian's chromium with response_diff.playwright.PageDiff. Each step resolves its target to a ref
 in the agent's view (PageDiff.last_snapshot, which bench/python-adapters.mjs
 checks equals the view rebuilt from the answers) and acts with
 PageDiff.locator(ref). Per step it records what PageDiff answered, what
 ``page.aria_snapshot(mode="ai")`` gives an agent that re-reads the page, and
 the full snapshot with the agent's refs (for the floor). The pages are
-served by the caller (--site, --todomvc: origins on 127.0.0.1).
+served by the caller (--site, --todomvc, each app's `origin`: origins on
+127.0.0.1).
 
-    .venv/bin/python bench/python/pagediff_bench.py --site URL --todomvc URL --out FILE
+    .venv/bin/python bench/python/pagediff_bench.py [--site URL] [--todomvc URL] [--apps FILE] --out FILE
 """
 
 from __future__ import annotations
@@ -134,8 +137,9 @@ def find_ref(snapshot: str, spec: dict[str, Any]) -> Optional[str]:
         )
         if at is None:
             return None
+        container = re.compile(spec.get("container") or r"^- listitem\b")
         top = at
-        while top >= 0 and not re.search(r"^- listitem\b", _strip_ref(lines[top].strip())):
+        while top >= 0 and not container.search(_strip_ref(lines[top].strip())):
             ind = _indent(lines[top])
             up = top - 1
             while up >= 0 and _indent(lines[up]) >= ind:
@@ -158,15 +162,31 @@ def find_ref(snapshot: str, spec: dict[str, Any]) -> Optional[str]:
 # ------------------------------------------------------------- a session
 
 
-def settle(page: Page) -> None:
-    """Lets the page finish what the action started: its load, then two
-    frames for a framework's re-render."""
+class InFlight:
+    """The page's requests not yet answered (an API-docs "Execute" fetches
+    after the click returns), as @playwright/mcp waits for them."""
+
+    def __init__(self, page: Page) -> None:
+        self.open: set[Any] = set()
+        page.on("request", self.open.add)
+        page.on("requestfinished", self.open.discard)
+        page.on("requestfailed", self.open.discard)
+
+
+def settle(page: Page, inflight: InFlight) -> None:
+    """Lets the page finish what the action started: its load, the requests
+    it made (5 s at most), then two frames for a framework's re-render."""
     page.wait_for_load_state()
+    for _ in range(100):
+        if not inflight.open:
+            break
+        page.wait_for_timeout(50)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Optional[str] = None) -> list[dict[str, str]]:
     pd = PageDiff(page, expectation=FILTER)
+    inflight = InFlight(page)
     rows = []
     for step in steps:
         ref = None
@@ -193,7 +213,7 @@ def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Opti
                 loc.press("Enter")
         elif act == "select":
             pd.locator(ref).select_option(step["values"])  # type: ignore[arg-type]
-        settle(page)
+        settle(page, inflight)
         answer = pd.snapshot()
         raw = page.aria_snapshot(mode="ai")
         rows.append({"label": step["label"], "pagediff": answer, "raw": raw, "full": pd.last_snapshot or ""})
@@ -203,22 +223,30 @@ def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Opti
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--site", required=True, help="origin serving tests/fixtures/site")
-    ap.add_argument("--todomvc", required=True, help="origin serving npm todomvc")
+    ap.add_argument("--site", help="origin serving tests/fixtures/site (the shop session)")
+    ap.add_argument("--todomvc", help="origin serving npm todomvc (the todo sessions)")
     ap.add_argument("--frameworks", default=",".join(FRAMEWORKS))
+    ap.add_argument("--apps", help="JSON: [{name, origin, steps}], steps as bench/appsession.mjs's with each RegExp as its source")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    runs: list[tuple[str, str, list[dict[str, Any]], Optional[str]]] = []
+    if args.site:
+        runs.append(("shop", args.site, SHOP, None))
+    if args.todomvc:
+        runs += [(f"todomvc/{fw}", args.todomvc, TODO, f"/examples/{fw}/index.html") for fw in args.frameworks.split(",")]
+    if args.apps:
+        with open(args.apps, encoding="utf-8") as f:
+            for app in json.load(f):
+                # The JS steps name their target `target`; here a findRef spec is `spec`.
+                steps = [{**{k: v for k, v in x.items() if k != "target"}, **({"spec": x["target"]} if "target" in x else {})} for x in app["steps"]]
+                runs.append((app["name"], app["origin"], steps, None))
     sessions = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            page = browser.new_page(viewport=VIEWPORT)
-            sessions.append({"name": "shop", "steps": run_session(page, args.site, SHOP)})
-            page.close()
-            for fw in args.frameworks.split(","):
+            for name, origin, steps, path in runs:
                 page = browser.new_page(viewport=VIEWPORT)
-                rows = run_session(page, args.todomvc, TODO, path=f"/examples/{fw}/index.html")
-                sessions.append({"name": f"todomvc/{fw}", "steps": rows})
+                sessions.append({"name": name, "steps": run_session(page, origin, steps, path=path)})
                 page.close()
         finally:
             browser.close()
