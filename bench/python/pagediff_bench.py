@@ -168,9 +168,9 @@ class InFlight:
 
     def __init__(self, page: Page) -> None:
         self.open: set[Any] = set()
-        page.on("request", self.open.add)
-        page.on("requestfinished", self.open.discard)
-        page.on("requestfailed", self.open.discard)
+        page.on("request", lambda r: self.open.add(r))
+        page.on("requestfinished", lambda r: self.open.discard(r))
+        page.on("requestfailed", lambda r: self.open.discard(r))
 
 
 def settle(page: Page, inflight: InFlight) -> None:
@@ -189,11 +189,18 @@ def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Opti
     inflight = InFlight(page)
     rows = []
     for step in steps:
-        ref = None
+        loc = None
         if "spec" in step or "target" in step:
             view = pd.last_snapshot or ""
             ref = find_ref(view, step["spec"]) if "spec" in step else resolve_ref(view, step["target"], step.get("within"))
-            if ref is None:
+            if ref is not None:
+                loc = pd.locator(ref)
+            elif step.get("css"):
+                # Where this Playwright's snapshot gives the target no name
+                # (swagger-ui's model buttons), the CSS selector the step
+                # carries, as an agent with selector support would.
+                loc = page.locator(step["css"]).first
+            else:
                 raise SystemExit(f"{step['label']}: no target in the agent's view:\n{view}")
         act = step["act"]
         if act == "navigate":
@@ -201,18 +208,17 @@ def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Opti
         elif act == "back":
             page.go_back()
         elif act == "click":
-            pd.locator(ref).click()  # type: ignore[arg-type]
+            loc.click()  # type: ignore[union-attr]
         elif act == "dblclick":
-            pd.locator(ref).dblclick()  # type: ignore[arg-type]
+            loc.dblclick()  # type: ignore[union-attr]
         elif act == "hover":
-            pd.locator(ref).hover()  # type: ignore[arg-type]
+            loc.hover()  # type: ignore[union-attr]
         elif act == "type":
-            loc = pd.locator(ref)  # type: ignore[arg-type]
-            loc.fill(step["text"])
+            loc.fill(step["text"])  # type: ignore[union-attr]
             if step.get("submit"):
-                loc.press("Enter")
+                loc.press("Enter")  # type: ignore[union-attr]
         elif act == "select":
-            pd.locator(ref).select_option(step["values"])  # type: ignore[arg-type]
+            loc.select_option(step["values"])  # type: ignore[union-attr]
         settle(page, inflight)
         answer = pd.snapshot()
         raw = page.aria_snapshot(mode="ai")
