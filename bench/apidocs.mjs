@@ -13,7 +13,8 @@
 // Our steps that do not rebuild fail the run (exit 1).
 //
 //   node bench/apidocs.mjs --bin target/release/response-diff --out bench-out/apidocs.json [--transcript FILE] [--only ours-diff]
-import { FILTER, PROXY, isMain, runAppBench } from './appsession.mjs';
+import { FILTER, PROXY, runAppBench } from './appsession.mjs';
+import { isMain } from './cli.mjs';
 import { here, pkgVersion } from './harness.mjs';
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -13,8 +13,7 @@
 // compared with it; consecutive full snapshots give the ref churn.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 import { arg as cliArg, serverBin } from './cli.mjs';
 import { applyUnified, fencedBlock, readSections } from './reconstruct.mjs';
@@ -32,9 +31,6 @@ export const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 
 // it, as it must to see what the action did; through the proxy too.
 export const PLAYWRIGHT_READ = { id: 'playwright-mcp-read', kind: 'pw', label: '@playwright/mcp, the page read after each action', snapshotAfter: ['type'], optIn: true };
 export const PROXY = { id: 'proxy', kind: 'proxy', label: '@playwright/mcp through response-diff-proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true };
-
-/** True when the module at `url` (its import.meta.url) is the script node was started with. */
-export const isMain = (url) => process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(url);
 
 const indentOf = (l) => l.length - l.trimStart().length;
 const REF_RE = /\bref=([A-Za-z0-9_]+)/;

@@ -9,7 +9,8 @@
 // the page read after each action and through response-diff-proxy (--only).
 //
 //   node bench/expand.mjs --bin target/release/response-diff --out bench-out/expand.json [--transcript FILE]
-import { FILTER, PLAYWRIGHT_READ, PROXY, isMain, runAppBench } from './appsession.mjs';
+import { FILTER, PLAYWRIGHT_READ, PROXY, runAppBench } from './appsession.mjs';
+import { isMain } from './cli.mjs';
 import { modulePath, pkgVersion } from './harness.mjs';
 
 const button = (name) => ({ role: new RegExp(`^- button "${name}"`) });

@@ -11,7 +11,8 @@
 // that do not rebuild fail the run (exit 1).
 //
 //   node bench/grid.mjs --bin target/release/response-diff --out bench-out/grid.json [--transcript FILE] [--only ours-diff]
-import { FILTER, PROXY, isMain, runAppBench } from './appsession.mjs';
+import { FILTER, PROXY, runAppBench } from './appsession.mjs';
+import { isMain } from './cli.mjs';
 import { floor, here, pkgVersion } from './harness.mjs';
 
 export { floor };

@@ -21,8 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { isMain } from './appsession.mjs';
-import { arg as cliArg, serverBin } from './cli.mjs';
+import { arg as cliArg, isMain, serverBin } from './cli.mjs';
 import { countTokens, firstDifference, floor, here, modulePath, pageUrl, rebuildOurs, repo, serveDir } from './harness.mjs';
 import { readSections } from './reconstruct.mjs';
 

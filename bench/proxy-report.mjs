@@ -19,8 +19,7 @@
 //     --pagediff bench-out/proxy-pagediff.json --out docs/bench/proxy.md --json bench-out/proxy.json
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-import { isMain } from './appsession.mjs';
-import { arg as cliArg } from './cli.mjs';
+import { arg as cliArg, isMain } from './cli.mjs';
 
 /**
  * Issue 42's token bars (proxy and PageDiff against our server, our server
@@ -236,7 +235,8 @@ if (isMain(import.meta.url)) {
     if (flag === '--todomvc') {
       for (const fw of j.frameworks) sessions.push(summarize(`${name} ${fw}`, j.results.filter((r) => r.framework === fw), pwId, pd.get(pdName(fw)) ?? null));
     } else {
-      sessions.push(summarize(name, j.configs ?? j.results, pwId, pd.get(pdName()) ?? null));
+      // The shop's script keeps its runs under `configs`; the app scripts under `results`.
+      sessions.push(summarize(name, flag === '--shop' ? j.configs : j.results, pwId, pd.get(pdName()) ?? null));
     }
   }
   if (!pd.size) notRun.push(`PageDiff (no --pagediff file${pdPath ? ` at ${pdPath}` : ''})`);
