@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { BARS, judge, render, summarize } from '../proxy-report.mjs';
+import { BARS, REASONS, judge, mostOver, render, summarize } from '../proxy-report.mjs';
 
 // A two-step session: tokens per step for each run, the floor on ours.
 function runs({ pw = [1000, 1000], proxy = [900, 50], ours = [880, 40], floor = [850, 30], textFloor = [800, 10], preserved = true, own = [2, 3] } = {}) {
@@ -51,9 +51,10 @@ test('judge: each issue-42 bar missed is named with its numbers', () => {
   const v = judge([s]);
   assert.deepEqual(v.waived, []);
   assert.equal(v.fails.length, 3);
-  assert.match(v.fails[0], /^shop: the proxy sends 2\.28× our server's tokens \(bar 1\.1×\)$/);
-  assert.match(v.fails[1], /^shop: PageDiff sends 1\.22× our server's page sections \(bar 1\.1×\)$/);
-  assert.match(v.fails[2], /^shop: our server sends 1\.26× the floor \(bar 1\.15×\)$/);
+  assert.equal(v.fails[0], 'shop: the proxy sends 2.28× our server\'s tokens (bar 1.1×; most over: step 2, "step 2" (+860), step 1, "step 1" (+320))');
+  assert.equal(v.fails[1], 'shop: PageDiff sends 1.22× our server\'s page sections (bar 1.1×; most over: step 1, "step 1" (+140), step 2, "step 2" (+60))');
+  assert.equal(v.fails[2], 'shop: our server sends 1.26× the floor (bar 1.15×; most over: step 1, "step 1" (+180), step 2, "step 2" (+10))');
+  assert.deepEqual(v.missed, ['proxyVsOurs', 'pagediffVsOurs', 'oursVsFloor']);
   // Saved 89.5 % ≥ 80 %: met.
   assert.ok(s.ratios.saved >= BARS.vsPlaywright);
 });
@@ -82,8 +83,25 @@ test('render: every session with five columns and both floors, per-step tables, 
   assert.match(md, /^\| API docs \| 2 \| 2,000 \| 950 \| – \| 920 \| – \|/m);
   assert.match(md, /^\| \*\*all\*\* \| 4 \| 4,000 \| 1,900 \| – \|/m);
   assert.match(md, /\*\*Not run:\*\* shop \(no --shop file\)\./);
-  assert.match(md, /\*\*Missed:\*\* API docs: PageDiff not measured\./);
+  assert.match(md, /\*\*Missed:\*\*\n\n- API docs: PageDiff not measured\n/);
+  assert.match(md, /\*\*The floor does not allow the 80 % bar on:\*\*\n\n- jsoneditor \(the floor allows at most 56\.0 %; the proxy saves 52\.5 %\)\n/);
   assert.match(md, /## Tokens per step: jsoneditor\n\n\| # \| step \| @playwright\/mcp \| proxy \| PageDiff \| ours \| floor \| text-only floor \|/);
   assert.match(md, /^\| 2 \| step 2 \| 1,000 \| 50 \| 45 \| 40 \| 30 \| 10 \|$/m);
   assert.match(md, /Wall time of the run: 12 min\./);
+});
+
+test('mostOver: the steps most over, largest first, none when nothing is over', () => {
+  const s = { steps: ['a', 'b', 'c'], perStep: { x: [10, 50, 30], y: [10, 20, 25] } };
+  assert.equal(mostOver(s, 'x', 'y'), 'step 2, "b" (+30), step 3, "c" (+5)');
+  assert.equal(mostOver(s, 'x', 'y', 1), 'step 2, "b" (+30)');
+  assert.equal(mostOver(s, 'y', 'x'), '');
+});
+
+test('render: the reasons of the bars missed go under the list', () => {
+  const s = [summarize('t', runs({ floor: [500, 10] }), 'playwright-mcp-read', pagediff())];
+  const v = judge(s);
+  assert.deepEqual(v.missed, ['oursVsFloor']);
+  const md = render({ sessions: s, verdict: v, notes: v.missed.map((k) => REASONS[k]) });
+  assert.ok(md.includes(REASONS.oursVsFloor));
+  assert.ok(!md.includes(REASONS.pagediffVsOurs));
 });
