@@ -2,7 +2,7 @@
 // sessions, scored against our server with diffs on: what `make
 // python-bench` (bench/python-adapters.mjs: the shop and TodoMVC) and `make
 // proxy-bench` (every session) share. bench/python/pagediff_bench.py drives
-// the steps; the shop's and the todo session's are its own, the app
+// the steps; the shop's are its own, the todo session's and the app
 // sessions' (grid, jsoneditor, API docs) are their scripts' STEPS, handed
 // over as JSON. Per step: PageDiff's answer, an agent re-reading
 // page.aria_snapshot(mode="ai"), the floor of PageDiff's pages
@@ -116,10 +116,19 @@ export async function runPageDiff({ bin, python, shop = false, frameworks = [], 
   try {
     const args = ['bench/python/pagediff_bench.py', '--out', join(work, 'pagediff.json')];
     if (shop) args.push('--site', await serve(join(repo, 'tests/fixtures/site')));
-    if (frameworks.length) args.push('--todomvc', await serve(modulePath('todomvc')), '--frameworks', frameworks.join(','));
-    if (apps.length) {
+    // The todo session on each framework: bench/todomvc.mjs's steps, opening that framework's example.
+    const todo = (await import('./todomvc.mjs')).STEPS;
+    const sessions = [
+      ...frameworks.map((fw) => ({ name: `todomvc/${fw}`, root: modulePath('todomvc'), steps: todo.map((x) => (x.act === 'navigate' ? { ...x, path: `/examples/${fw}/index.html` } : x)) })),
+      ...apps,
+    ];
+    if (sessions.length) {
       const list = [];
-      for (const a of apps) list.push({ name: a.name, origin: await serve(a.root), steps: stepsJson(a.steps) });
+      const origins = new Map();
+      for (const a of sessions) {
+        if (!origins.has(a.root)) origins.set(a.root, await serve(a.root));
+        list.push({ name: a.name, origin: origins.get(a.root), steps: stepsJson(a.steps) });
+      }
       writeFileSync(join(work, 'apps.json'), JSON.stringify(list));
       args.push('--apps', join(work, 'apps.json'));
     }

@@ -1,8 +1,8 @@
 """PageDiff's side of `make python-bench` and `make proxy-bench`: the shop
-session of bench/session.mjs (tests/fixtures/site), the todo session of
-bench/todomvc.mjs (npm `todomvc`, seven frameworks) and the app sessions
-whose steps the caller hands over as JSON (--apps: bench/grid.mjs,
-bench/expand.mjs, bench/apidocs.mjs, their STEPS as bench/pagediff.mjs
+session of bench/session.mjs (tests/fixtures/site) and the sessions whose
+steps the caller hands over as JSON (--apps: the todo session of
+bench/todomvc.mjs on each framework of npm `todomvc`, bench/grid.mjs,
+bench/expand.mjs, bench/apidocs.mjs; their STEPS as bench/pagediff.mjs
 writes them), the same user intents in the same order, through Playwright
 for Python on Debian's chromium with response_diff.playwright.PageDiff. Each step resolves its target to a ref
 in the agent's view (PageDiff.last_snapshot, which bench/python-adapters.mjs
@@ -10,10 +10,9 @@ checks equals the view rebuilt from the answers) and acts with
 PageDiff.locator(ref). Per step it records what PageDiff answered, what
 ``page.aria_snapshot(mode="ai")`` gives an agent that re-reads the page, and
 the full snapshot with the agent's refs (for the floor). The pages are
-served by the caller (--site, --todomvc, each app's `origin`: origins on
-127.0.0.1).
+served by the caller (--site, each app's `origin`: origins on 127.0.0.1).
 
-    .venv/bin/python bench/python/pagediff_bench.py [--site URL] [--todomvc URL] [--apps FILE] --out FILE
+    .venv/bin/python bench/python/pagediff_bench.py [--site URL] [--apps FILE] --out FILE
 """
 
 from __future__ import annotations
@@ -63,26 +62,6 @@ SHOP: list[dict[str, Any]] = [
     {"label": "submit (welcome)", "act": "click", "target": 'button "Create account"'},
     {"label": "back to the shop", "act": "back"},
 ]
-
-# --------------------------------------------------------- the todo session
-# bench/todomvc.mjs's STEPS, targets as bench/appsession.mjs's findRef reads them.
-NEW = {"role": r'^- textbox "What needs to be done\?"'}
-TODO: list[dict[str, Any]] = [
-    {"label": "open the app", "act": "navigate"},
-    {"label": 'add "Buy milk"', "act": "type", "spec": NEW, "text": "Buy milk", "submit": True},
-    {"label": 'add "Walk the dog"', "act": "type", "spec": NEW, "text": "Walk the dog", "submit": True},
-    {"label": 'add "Write report"', "act": "type", "spec": NEW, "text": "Write report", "submit": True},
-    {"label": 'complete "Walk the dog"', "act": "click", "spec": {"item": "Walk the dog", "role": r"^- checkbox\b"}},
-    {"label": "filter Active", "act": "click", "spec": {"role": r'^- link "Active"'}},
-    {"label": "filter Completed", "act": "click", "spec": {"role": r'^- link "Completed"'}},
-    {"label": "filter All", "act": "click", "spec": {"role": r'^- link "All"'}},
-    {"label": 'double-click "Buy milk" to edit', "act": "dblclick", "spec": {"item": "Buy milk", "self": True}},
-    {"label": 'rename it "Buy oat milk"', "act": "type", "spec": {"item": "Buy milk", "role": r"^- textbox\b", "field": True}, "text": "Buy oat milk", "submit": True},
-    {"label": 'hover "Write report" (shows its delete button)', "act": "hover", "spec": {"item": "Write report", "self": True}},
-    {"label": 'delete "Write report"', "act": "click", "spec": {"item": "Write report", "role": r"^- button\b"}},
-    {"label": "clear completed", "act": "click", "spec": {"role": r'^- button "Clear completed'}},
-]
-FRAMEWORKS = ["react", "vue", "angularjs", "backbone", "knockoutjs", "mithril", "vanillajs"]
 
 # ---------------------------------------------------- refs from the view
 
@@ -230,16 +209,12 @@ def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Opti
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--site", help="origin serving tests/fixtures/site (the shop session)")
-    ap.add_argument("--todomvc", help="origin serving npm todomvc (the todo sessions)")
-    ap.add_argument("--frameworks", default=",".join(FRAMEWORKS))
     ap.add_argument("--apps", help="JSON: [{name, origin, steps}], steps as bench/appsession.mjs's with each RegExp as its source")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     runs: list[tuple[str, str, list[dict[str, Any]], Optional[str]]] = []
     if args.site:
         runs.append(("shop", args.site, SHOP, None))
-    if args.todomvc:
-        runs += [(f"todomvc/{fw}", args.todomvc, TODO, f"/examples/{fw}/index.html") for fw in args.frameworks.split(",")]
     if args.apps:
         with open(args.apps, encoding="utf-8") as f:
             for app in json.load(f):
