@@ -2,9 +2,8 @@
 // sessions, scored against our server with diffs on: what `make
 // python-bench` (bench/python-adapters.mjs: the shop and TodoMVC) and `make
 // proxy-bench` (every session) share. bench/python/pagediff_bench.py drives
-// the steps; the shop's are its own, the todo session's and the app
-// sessions' (grid, jsoneditor, API docs) are their scripts' STEPS, handed
-// over as JSON. Per step: PageDiff's answer, an agent re-reading
+// the steps, which are the sessions' own (bench/shop.mjs, the STEPS of
+// todomvc.mjs, grid.mjs, expand.mjs and apidocs.mjs), handed over as JSON. Per step: PageDiff's answer, an agent re-reading
 // page.aria_snapshot(mode="ai"), the floor of PageDiff's pages
 // (bench/harness.mjs), and our server's snapshot sections (Page state and
 // Page snapshot) in the same session, read from a transcript of the
@@ -24,6 +23,8 @@ import { join, resolve } from 'node:path';
 import { arg as cliArg, isMain, serverBin } from './cli.mjs';
 import { countTokens, firstDifference, floor, here, modulePath, pageUrl, rebuildOurs, repo, serveDir } from './harness.mjs';
 import { readSections } from './reconstruct.mjs';
+import { STEPS as SHOP } from './shop.mjs';
+import { STEPS as TODO } from './todomvc.mjs';
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
@@ -58,7 +59,7 @@ export function transcriptRuns(text, id) {
   return runs;
 }
 
-/** A step list as JSON for pagediff_bench.py: each RegExp as its source. */
+/** A session's steps as JSON for pagediff_bench.py: each RegExp as its source. */
 export function stepsJson(steps) {
   return JSON.parse(JSON.stringify(steps, (_, v) => (v instanceof RegExp ? v.source : v)));
 }
@@ -106,37 +107,23 @@ export function scoreSession(bin, s, theirs) {
  * Returns { playwright, sessions: [scoreSession …] }.
  */
 export async function runPageDiff({ bin, python, shop = false, frameworks = [], apps = [], server }) {
+  const sessions = [
+    ...(shop ? [{ name: 'shop', root: join(repo, 'tests/fixtures/site'), steps: SHOP }] : []),
+    // The todo session on each framework, opening that framework's example.
+    ...frameworks.map((fw) => ({ name: `todomvc/${fw}`, root: modulePath('todomvc'), steps: TODO.map((x) => (x.act === 'navigate' ? { ...x, path: `/examples/${fw}/index.html` } : x)) })),
+    ...apps,
+  ];
   const work = mkdtempSync(join(tmpdir(), 'rd-pagediff-'));
-  const sites = [];
-  const serve = async (root) => {
-    const site = await serveDir(root);
-    sites.push(site);
-    return site.origin;
-  };
+  const sites = new Map(); // root → its server on 127.0.0.1
   try {
-    const args = ['bench/python/pagediff_bench.py', '--out', join(work, 'pagediff.json')];
-    if (shop) args.push('--site', await serve(join(repo, 'tests/fixtures/site')));
-    // The todo session on each framework: bench/todomvc.mjs's steps, opening that framework's example.
-    const todo = (await import('./todomvc.mjs')).STEPS;
-    const sessions = [
-      ...frameworks.map((fw) => ({ name: `todomvc/${fw}`, root: modulePath('todomvc'), steps: todo.map((x) => (x.act === 'navigate' ? { ...x, path: `/examples/${fw}/index.html` } : x)) })),
-      ...apps,
-    ];
-    if (sessions.length) {
-      const list = [];
-      const origins = new Map();
-      for (const a of sessions) {
-        if (!origins.has(a.root)) origins.set(a.root, await serve(a.root));
-        list.push({ name: a.name, origin: origins.get(a.root), steps: stepsJson(a.steps) });
-      }
-      writeFileSync(join(work, 'apps.json'), JSON.stringify(list));
-      args.push('--apps', join(work, 'apps.json'));
-    }
-    await run(python, args);
+    for (const a of sessions) if (!sites.has(a.root)) sites.set(a.root, await serveDir(a.root));
+    const list = sessions.map((a) => ({ name: a.name, origin: sites.get(a.root).origin, steps: stepsJson(a.steps) }));
+    writeFileSync(join(work, 'sessions.json'), JSON.stringify(list));
+    await run(python, ['bench/python/pagediff_bench.py', '--sessions', join(work, 'sessions.json'), '--out', join(work, 'pagediff.json')]);
     const pd = JSON.parse(readFileSync(join(work, 'pagediff.json'), 'utf8'));
     return { playwright: pd.playwright, sessions: pd.sessions.map((s) => scoreSession(bin, s, server.get(s.name))) };
   } finally {
-    for (const s of sites) await s.close();
+    for (const s of sites.values()) await s.close();
     rmSync(work, { recursive: true, force: true });
   }
 }

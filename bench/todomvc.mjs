@@ -12,7 +12,6 @@
 //   node bench/todomvc.mjs --bin target/release/response-diff --out bench-out/todomvc.json
 //     [--frameworks react,vue] [--only ours-diff,playwright-mcp] [--transcript FILE] [--jobs 2]
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import { arg as cliArg, isMain, serverBin } from './cli.mjs';
 import { FILTER, PLAYWRIGHT_READ, PROXY, runConfig } from './appsession.mjs';

@@ -1,18 +1,19 @@
-"""PageDiff's side of `make python-bench` and `make proxy-bench`: the shop
-session of bench/session.mjs (tests/fixtures/site) and the sessions whose
-steps the caller hands over as JSON (--apps: the todo session of
-bench/todomvc.mjs on each framework of npm `todomvc`, bench/grid.mjs,
-bench/expand.mjs, bench/apidocs.mjs; their STEPS as bench/pagediff.mjs
-writes them), the same user intents in the same order, through Playwright
-for Python on Debian's chromium with response_diff.playwright.PageDiff. Each step resolves its target to a ref
-in the agent's view (PageDiff.last_snapshot, which bench/python-adapters.mjs
-checks equals the view rebuilt from the answers) and acts with
-PageDiff.locator(ref). Per step it records what PageDiff answered, what
-``page.aria_snapshot(mode="ai")`` gives an agent that re-reads the page, and
-the full snapshot with the agent's refs (for the floor). The pages are
-served by the caller (--site, each app's `origin`: origins on 127.0.0.1).
+"""PageDiff's side of `make python-bench` and `make proxy-bench`: the
+sessions the caller hands over as JSON (--sessions: the shop of
+bench/shop.mjs, the todo session of bench/todomvc.mjs on each framework of
+npm `todomvc`, and the STEPS of bench/grid.mjs, bench/expand.mjs and
+bench/apidocs.mjs, as bench/pagediff.mjs writes them), the same user
+intents in the same order, through Playwright for Python on Debian's
+chromium with response_diff.playwright.PageDiff. Each step resolves its
+target to a ref in the agent's view (PageDiff.last_snapshot, which
+bench/pagediff.mjs checks equals the view rebuilt from the answers) and
+acts with PageDiff.locator(ref). Per step it records what PageDiff
+answered, what ``page.aria_snapshot(mode="ai")`` gives an agent that
+re-reads the page, and the full snapshot with the agent's refs (for the
+floor). The pages are served by the caller (each session's `origin`, on
+127.0.0.1).
 
-    .venv/bin/python bench/python/pagediff_bench.py [--site URL] [--apps FILE] --out FILE
+    .venv/bin/python bench/python/pagediff_bench.py --sessions FILE --out FILE
 """
 
 from __future__ import annotations
@@ -35,33 +36,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 # mouse left where a click happened is over the same element.
 VIEWPORT = {"width": 1280, "height": 800}
 FILTER = {"includeCode": False, "consoleOptions": {"levels": ["error", "warn"]}}
-
-# --------------------------------------------------------- the shop session
-# bench/session.mjs's STEPS: `within` is a quoted name in the block holding
-# the target, `target` is `role "name"` as the snapshot prints it.
-CART = 'complementary "Cart"'
-SHOP: list[dict[str, Any]] = [
-    {"label": "navigate to the shop", "act": "navigate", "path": "/index.html"},
-    {"label": "add Sencha Kyoto to the cart (list grows)", "act": "click", "within": '"Sencha Kyoto"', "target": 'button "Add to cart"'},
-    {"label": "add Jasmine Pearls", "act": "click", "within": '"Jasmine Pearls"', "target": 'button "Add to cart"'},
-    {"label": "add Assam Breakfast", "act": "click", "within": '"Assam Breakfast"', "target": 'button "Add to cart"'},
-    {"label": "open Quick view (modal)", "act": "click", "within": '"Oolong Milk"', "target": 'button "Quick view"'},
-    {"label": "add from the modal (closes it)", "act": "click", "within": "- dialog", "target": 'button "Add to cart"'},
-    {"label": "remove Jasmine Pearls", "act": "click", "target": 'button "Remove Jasmine Pearls"'},
-    {"label": "read the page (nothing changed)", "act": "snapshot"},
-    {"label": "checkout (error banner)", "act": "click", "target": 'button "Checkout"'},
-    {"label": 'search "earl" (list filters)', "act": "type", "target": 'searchbox "Search teas"', "text": "earl", "submit": True},
-    {"label": "go to Sign up (navigation)", "act": "click", "within": 'navigation "Main"', "target": 'link "Sign up"'},
-    {"label": "type the name", "act": "type", "target": 'textbox "Full name"', "text": "Ada Lovelace"},
-    {"label": "type a bad email", "act": "type", "target": 'textbox "Email"', "text": "ada@"},
-    {"label": "submit (validation errors)", "act": "click", "target": 'button "Create account"'},
-    {"label": "fix the email", "act": "type", "target": 'textbox "Email"', "text": "ada@example.com"},
-    {"label": "type a password", "act": "type", "target": 'textbox "Password"', "text": "correct horse"},
-    {"label": "choose a country", "act": "select", "target": 'combobox "Country"', "values": ["Japan"]},
-    {"label": "accept the terms", "act": "click", "target": 'checkbox "I accept the terms"'},
-    {"label": "submit (welcome)", "act": "click", "target": 'button "Create account"'},
-    {"label": "back to the shop", "act": "back"},
-]
 
 # ---------------------------------------------------- refs from the view
 
@@ -163,7 +137,7 @@ def settle(page: Page, inflight: InFlight) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Optional[str] = None) -> list[dict[str, str]]:
+def run_session(page: Page, origin: str, steps: list[dict[str, Any]]) -> list[dict[str, str]]:
     pd = PageDiff(page, expectation=FILTER)
     inflight = InFlight(page)
     rows = []
@@ -183,7 +157,7 @@ def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Opti
                 raise SystemExit(f"{step['label']}: no target in the agent's view:\n{view}")
         act = step["act"]
         if act == "navigate":
-            page.goto(origin + (step.get("path") or path or "/"))
+            page.goto(origin + (step.get("path") or "/"))
         elif act == "back":
             page.go_back()
         elif act == "click":
@@ -208,26 +182,22 @@ def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Opti
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--site", help="origin serving tests/fixtures/site (the shop session)")
-    ap.add_argument("--apps", help="JSON: [{name, origin, steps}], steps as bench/appsession.mjs's with each RegExp as its source")
+    ap.add_argument("--sessions", required=True,
+                    help="JSON: [{name, origin, steps}], steps as the bench scripts' with each RegExp as its source")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    runs: list[tuple[str, str, list[dict[str, Any]], Optional[str]]] = []
-    if args.site:
-        runs.append(("shop", args.site, SHOP, None))
-    if args.apps:
-        with open(args.apps, encoding="utf-8") as f:
-            for app in json.load(f):
-                # The JS steps name their target `target`; here a findRef spec is `spec`.
-                steps = [{**{k: v for k, v in x.items() if k != "target"}, **({"spec": x["target"]} if "target" in x else {})} for x in app["steps"]]
-                runs.append((app["name"], app["origin"], steps, None))
+    with open(args.sessions, encoding="utf-8") as f:
+        runs = json.load(f)
     sessions = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            for name, origin, steps, path in runs:
+            for run in runs:
+                # A target is `role "name"` (bench/refs.mjs, the shop's) or a
+                # findRef spec (bench/appsession.mjs), here `spec`.
+                steps = [{**x, "spec": x.pop("target")} if isinstance(x.get("target"), dict) else x for x in run["steps"]]
                 page = browser.new_page(viewport=VIEWPORT)
-                sessions.append({"name": name, "steps": run_session(page, origin, steps, path=path)})
+                sessions.append({"name": run["name"], "steps": run_session(page, run["origin"], steps)})
                 page.close()
         finally:
             browser.close()
