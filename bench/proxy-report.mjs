@@ -131,19 +131,20 @@ export function judge(sessions, bars = BARS) {
   for (const s of sessions) {
     const r = s.ratios;
     if (!s.reached) broken.push(`${s.name}: the proxy run did not reach its final check${s.error ? ` (${s.error.split('\n')[0]})` : ''}`);
-    // A missed token bar names the steps that cost the most over it.
+    // A missed token bar names the steps that cost the most over it (three
+    // decimals: 1.104× is over a bar of 1.1×).
     if (r.proxyVsOurs > bars.proxyVsOurs) {
       missed.add('proxyVsOurs');
-      fails.push(`${s.name}: the proxy sends ${r.proxyVsOurs.toFixed(2)}× our server's tokens (bar ${bars.proxyVsOurs}×; most over: ${mostOver(s, 'proxy', 'ours')})`);
+      fails.push(`${s.name}: the proxy sends ${r.proxyVsOurs.toFixed(3)}× our server's tokens (bar ${bars.proxyVsOurs}×; most over: ${mostOver(s, 'proxy', 'ours')})`);
     }
     if (r.pagediffVsOurs === null) fails.push(`${s.name}: PageDiff not measured`);
     else if (r.pagediffVsOurs > bars.pagediffVsOurs) {
       missed.add('pagediffVsOurs');
-      fails.push(`${s.name}: PageDiff sends ${r.pagediffVsOurs.toFixed(2)}× our server's page sections (bar ${bars.pagediffVsOurs}×; most over: ${mostOver(s, 'pagediff', 'oursPage')})`);
+      fails.push(`${s.name}: PageDiff sends ${r.pagediffVsOurs.toFixed(3)}× our server's page sections (bar ${bars.pagediffVsOurs}×; most over: ${mostOver(s, 'pagediff', 'oursPage')})`);
     }
     if (r.oursVsFloor > bars.oursVsFloor) {
       missed.add('oursVsFloor');
-      fails.push(`${s.name}: our server sends ${r.oursVsFloor.toFixed(2)}× the floor (bar ${bars.oursVsFloor}×; most over: ${mostOver(s, 'ours', 'floor')})`);
+      fails.push(`${s.name}: our server sends ${r.oursVsFloor.toFixed(3)}× the floor (bar ${bars.oursVsFloor}×; most over: ${mostOver(s, 'ours', 'floor')})`);
     }
     if (r.floorAllows < bars.vsPlaywright) {
       waived.push(`${s.name} (the floor allows at most ${pct(r.floorAllows)}; the proxy saves ${pct(r.saved)})`);

@@ -51,9 +51,9 @@ test('judge: each issue-42 bar missed is named with its numbers', () => {
   const v = judge([s]);
   assert.deepEqual(v.waived, []);
   assert.equal(v.fails.length, 3);
-  assert.equal(v.fails[0], 'shop: the proxy sends 2.28× our server\'s tokens (bar 1.1×; most over: step 2, "step 2" (+860), step 1, "step 1" (+320))');
-  assert.equal(v.fails[1], 'shop: PageDiff sends 1.22× our server\'s page sections (bar 1.1×; most over: step 1, "step 1" (+140), step 2, "step 2" (+60))');
-  assert.equal(v.fails[2], 'shop: our server sends 1.26× the floor (bar 1.15×; most over: step 1, "step 1" (+180), step 2, "step 2" (+10))');
+  assert.equal(v.fails[0], 'shop: the proxy sends 2.283× our server\'s tokens (bar 1.1×; most over: step 2, "step 2" (+860), step 1, "step 1" (+320))');
+  assert.equal(v.fails[1], 'shop: PageDiff sends 1.222× our server\'s page sections (bar 1.1×; most over: step 1, "step 1" (+140), step 2, "step 2" (+60))');
+  assert.equal(v.fails[2], 'shop: our server sends 1.260× the floor (bar 1.15×; most over: step 1, "step 1" (+180), step 2, "step 2" (+10))');
   assert.deepEqual(v.missed, ['proxyVsOurs', 'pagediffVsOurs', 'oursVsFloor']);
   // Saved 89.5 % ≥ 80 %: met.
   assert.ok(s.ratios.saved >= BARS.vsPlaywright);
