@@ -170,7 +170,7 @@ export function render({ sessions, verdict, notRun = [], versions = {}, wall = n
     + 'tokens counted with o200k_base (gpt-tokenizer). Four setups on the same sessions: **@playwright/mcp** with its snapshot read after each action '
     + '(its answer plus the `.yml` file it links; after `browser_type`, whose answer has no snapshot, a `browser_snapshot`), **the proxy** '
     + '(`response-diff-proxy -- @playwright/mcp …`, diffs on, `includeCode: false`; a `browser_snapshot` after `browser_type` too), **PageDiff** '
-    + '(`response_diff.playwright.PageDiff` on Playwright for Python, the same steps, `PageDiff.snapshot()` after each; bench/pagediff.mjs), and **our server** '
+    + `(\`response_diff.playwright.PageDiff\` on Playwright for Python${versions.playwrightPython ? ` ${versions.playwrightPython}` : ''}, the same steps, \`PageDiff.snapshot()\` after each; bench/pagediff.mjs), and **our server** `
     + 'with diffs on (`ours-diff`). The proxy\'s answers are checked as our server\'s are: the agent\'s view rebuilt from them equals a full snapshot '
     + 'taken out of band after every step (*rebuilt*: the steps where it does; a miss is an answer taken before the page had settled, as in '
     + 'the other app sessions, and the next answer brings the view up to date); PageDiff\'s likewise, against its own page. '
@@ -260,10 +260,11 @@ if (isMain(import.meta.url)) {
   const JSON_OUT = arg('--json', null);
   const STRICT = process.argv.includes('--strict');
   const pdPath = arg('--pagediff', null);
-  const pd = pdPath && existsSync(pdPath) ? new Map(read(pdPath).sessions.map((s) => [s.session, s])) : new Map();
+  const pdRun = pdPath && existsSync(pdPath) ? read(pdPath) : null;
+  const pd = new Map(pdRun ? pdRun.sessions.map((s) => [s.session, s]) : []);
   const sessions = [];
   const notRun = [];
-  let versions = {};
+  let versions = pdRun ? { playwrightPython: pdRun.playwright } : {};
   for (const [flag, name, pwId, pdName] of SOURCES) {
     const path = arg(flag, null);
     if (!path || !existsSync(path)) {
