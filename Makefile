@@ -278,24 +278,40 @@ app-bench: setup
 	  apidocs=$$?; \
 	  node bench/ratios.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/ratios.json && [ $$todo = 0 ] && [ $$expand = 0 ] && [ $$grid = 0 ] && [ $$apidocs = 0 ]
 
-## @playwright/mcp 0.0.83 three ways on the shop, TodoMVC and data-grid
-## sessions: alone with its snapshot read after each action, behind
-## response-diff-proxy (bindings/node/proxy.js, the built addon), and our
-## server with diffs on. Tokens per step, the floor, tool time per call and
-## the bars of issue 34 in docs/bench/proxy.md (bench/proxy-report.mjs: it
-## fails when a session does not reach its final check through the proxy,
-## and lists a missed bar; PROXY_BENCH_STRICT=1 fails on those too); JSON
-## in bench-out/proxy-*.json.
+## Issue 42's bench (issue 34's timing and catalog bars kept) on every app
+## session: the shop, TodoMVC ×7, the data grid, jsoneditor and the API
+## docs, each @playwright/mcp 0.0.83 with its snapshot read after each
+## action, behind response-diff-proxy (bindings/node/proxy.js, the built
+## addon), and our server with diffs on (bench/appsession.mjs PROXY and
+## PLAYWRIGHT_READ); then PageDiff (Playwright for Python, .venv) on the same
+## steps, scored against our server's answers in those transcripts
+## (bench/pagediff.mjs). Tokens per step, the floor (D44) and the text-only
+## floor, tool time per call and the bars in docs/bench/proxy.md
+## (bench/proxy-report.mjs: it fails when a session does not reach its final
+## check through the proxy, and lists a missed bar; PROXY_BENCH_STRICT=1
+## fails on those too); JSON in bench-out/proxy-*.json. The report carries
+## the run's wall time.
 PROXY_BENCH_RUNS = ours-diff,playwright-mcp-read,proxy
+# The grid's and the API docs' `playwright-mcp` already reads the page after each action.
+PROXY_BENCH_APP_RUNS = ours-diff,playwright-mcp,proxy
 .PHONY: proxy-bench
-proxy-bench: setup node-build
+proxy-bench: setup node-build python-dev
 	$(CARGO) build --release -p response-diff-server
 	@mkdir -p bench-out
 	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
-	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --out bench-out/proxy-shop.json --transcript bench-out/proxy-shop-transcript.md
-	node bench/todomvc.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only $(PROXY_BENCH_RUNS) --jobs $(APP_BENCH_JOBS) --out bench-out/proxy-todomvc.json --transcript bench-out/proxy-todomvc-transcript.md
-	node bench/grid.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only ours-diff,playwright-mcp,proxy --out bench-out/proxy-grid.json --transcript bench-out/proxy-grid-transcript.md
-	node bench/proxy-report.mjs --shop bench-out/proxy-shop.json --todomvc bench-out/proxy-todomvc.json --grid bench-out/proxy-grid.json --out docs/bench/proxy.md --json bench-out/proxy.json $(if $(PROXY_BENCH_STRICT),--strict)
+	start=$$(date +%s); bin=$(abspath $(TARGET_DIR))/release/response-diff; \
+	  node bench/session.mjs --bin $$bin --only $(PROXY_BENCH_RUNS) --out bench-out/proxy-shop.json --transcript bench-out/proxy-shop-transcript.md && \
+	  node bench/todomvc.mjs --bin $$bin --only $(PROXY_BENCH_RUNS) --jobs $(APP_BENCH_JOBS) --out bench-out/proxy-todomvc.json --transcript bench-out/proxy-todomvc-transcript.md && \
+	  node bench/grid.mjs --bin $$bin --only $(PROXY_BENCH_APP_RUNS) --out bench-out/proxy-grid.json --transcript bench-out/proxy-grid-transcript.md && \
+	  node bench/expand.mjs --bin $$bin --only $(PROXY_BENCH_RUNS) --out bench-out/proxy-expand.json --transcript bench-out/proxy-expand-transcript.md && \
+	  node bench/apidocs.mjs --bin $$bin --only $(PROXY_BENCH_APP_RUNS) --out bench-out/proxy-apidocs.json --transcript bench-out/proxy-apidocs-transcript.md && \
+	  node bench/pagediff.mjs --bin $$bin --python .venv/bin/python --out bench-out/proxy-pagediff.json \
+	    --session-transcript bench-out/proxy-shop-transcript.md --todomvc-transcript bench-out/proxy-todomvc-transcript.md --todomvc-json bench-out/proxy-todomvc.json \
+	    --grid-transcript bench-out/proxy-grid-transcript.md --expand-transcript bench-out/proxy-expand-transcript.md --apidocs-transcript bench-out/proxy-apidocs-transcript.md && \
+	  node bench/proxy-report.mjs --shop bench-out/proxy-shop.json --todomvc bench-out/proxy-todomvc.json --grid bench-out/proxy-grid.json \
+	    --expand bench-out/proxy-expand.json --apidocs bench-out/proxy-apidocs.json --pagediff bench-out/proxy-pagediff.json \
+	    --wall "$$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s" \
+	    --out docs/bench/proxy.md --json bench-out/proxy.json $(if $(PROXY_BENCH_STRICT),--strict)
 
 ## chrome-devtools-mcp (bench/package.json pins it) on the shop session,
 ## alone with includeSnapshot on each action and through

@@ -8,11 +8,13 @@
 // a nested model, runs two requests, filters by tag and clears the
 // filter, through our server (full responses and diffs), @playwright/mcp
 // (a snapshot after each action) and agent-browser (delta snapshots),
-// every step rebuilt from the agent's view, with the floor (bench/harness.mjs).
+// every step rebuilt from the agent's view, with the floor (bench/harness.mjs);
+// `make proxy-bench` adds @playwright/mcp through response-diff-proxy (--only).
 // Our steps that do not rebuild fail the run (exit 1).
 //
 //   node bench/apidocs.mjs --bin target/release/response-diff --out bench-out/apidocs.json [--transcript FILE] [--only ours-diff]
-import { runAppBench } from './appsession.mjs';
+import { FILTER, PROXY, runAppBench } from './appsession.mjs';
+import { isMain } from './cli.mjs';
 import { here, pkgVersion } from './harness.mjs';
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -50,17 +52,19 @@ export const STEPS = [
   { label: 'read the page (nothing changed)', act: 'snapshot' },
 ];
 
-const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
 export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
   { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   // Its browser_type answers without a snapshot: the agent reads the page after it.
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, a snapshot after each action', snapshotAfter: ['type'] },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
+  PROXY,
 ];
 
-await runAppBench({
-  script: 'bench/apidocs.mjs', name: 'apidocs', root: here, steps: STEPS, configs: CONFIGS,
-  app: `swagger-ui-dist ${pkgVersion('swagger-ui-dist')} (bench/apidocs/index.html)`,
-  versions: { 'swagger-ui-dist': pkgVersion('swagger-ui-dist'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'agent-browser': pkgVersion('agent-browser'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
-});
+if (isMain(import.meta.url)) {
+  await runAppBench({
+    script: 'bench/apidocs.mjs', name: 'apidocs', root: here, steps: STEPS, configs: CONFIGS,
+    app: `swagger-ui-dist ${pkgVersion('swagger-ui-dist')} (bench/apidocs/index.html)`,
+    versions: { 'swagger-ui-dist': pkgVersion('swagger-ui-dist'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'agent-browser': pkgVersion('agent-browser'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
+  });
+}

@@ -21,6 +21,17 @@ import {
   OurAnswers, abJson, connect, countTokens, firstDifference, floor, floorNote, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, serveDir, stripRef,
 } from './harness.mjs';
 
+// What the diffing agent asks of every call (the shop session too): no
+// generated code, console errors and warnings only.
+export const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
+
+// The two @playwright/mcp setups of `make proxy-bench`, one definition for
+// every session (opt-in: they run only when named in --only). Its
+// browser_type answers without a snapshot: the agent reads the page after
+// it, as it must to see what the action did; through the proxy too.
+export const PLAYWRIGHT_READ = { id: 'playwright-mcp-read', kind: 'pw', label: '@playwright/mcp, the page read after each action', snapshotAfter: ['type'], optIn: true };
+export const PROXY = { id: 'proxy', kind: 'proxy', label: '@playwright/mcp through response-diff-proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true };
+
 const indentOf = (l) => l.length - l.trimStart().length;
 const REF_RE = /\bref=([A-Za-z0-9_]+)/;
 
@@ -171,7 +182,8 @@ function peerView(cfg, prev, texts, workdir) {
 /**
  * Runs `steps` through `cfg`. Returns { rows, snapshots (the full
  * snapshot after each step, agent-browser's with every node), wallMs,
- * floor (per step, for our configurations whose views are checked), error?, … }:
+ * floor and textFloor (per step, D44, for the configurations whose views are
+ * checked: ours and the proxy), error?, … }:
  * a step that fails ends the run with `error` set (the caller decides
  * whether that fails the benchmark).
  */
@@ -258,7 +270,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
       }
       if (checked) ours.remember(texts[texts.length - 1], agentView);
       row.fullTokens = countTokens(full);
-      if (cfg.kind === 'ours' && cfg.check) {
+      if (checked) {
         const shows = readSections(texts[texts.length - 1]).some((x) => x.heading.startsWith('Page snapshot'));
         toldSteps.push(told(texts[texts.length - 1], shows ? full : ''));
       }
@@ -279,7 +291,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
   return {
     id: cfg.id, kind: cfg.kind, label: cfg.label, catalogTokens: server.catalogTokens, toolCount: server.toolCount,
     wallMs: Math.round(performance.now() - started), rows, snapshots, transcript: transcript.join('\n'),
-    ...(cfg.kind === 'ours' && cfg.check ? { floor: floor(toldSteps), textFloor: textFloor(toldSteps) } : {}), ...(error ? { error } : {}),
+    ...(checked ? { floor: floor(toldSteps), textFloor: textFloor(toldSteps) } : {}), ...(error ? { error } : {}),
     ...(cfg.kind === 'proxy' ? { proxyTimings: server.proxyTimings() } : {}),
   };
 }

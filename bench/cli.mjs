@@ -31,3 +31,6 @@ export function serverBin(arg, { profile = 'release', needed = false } = {}) {
   }
   return bin;
 }
+
+/** True when the module at `url` (its import.meta.url) is the script node was started with, not an import. */
+export const isMain = (url) => process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(url);

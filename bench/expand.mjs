@@ -5,10 +5,12 @@
 // several steps change more than 50 lines (the default maxDiffLines).
 // Through our server with full responses, with default diffOptions and with
 // maxDiffLines set very high; every step's rebuilt view must equal the full
-// snapshot (exit 1 otherwise).
+// snapshot (exit 1 otherwise). `make proxy-bench` adds @playwright/mcp with
+// the page read after each action and through response-diff-proxy (--only).
 //
 //   node bench/expand.mjs --bin target/release/response-diff --out bench-out/expand.json [--transcript FILE]
-import { runAppBench } from './appsession.mjs';
+import { FILTER, PLAYWRIGHT_READ, PROXY, runAppBench } from './appsession.mjs';
+import { isMain } from './cli.mjs';
 import { modulePath, pkgVersion } from './harness.mjs';
 
 const button = (name) => ({ role: new RegExp(`^- button "${name}"`) });
@@ -29,15 +31,18 @@ export const STEPS = [
   { label: 'read the page (nothing changed)', act: 'snapshot' },
 ];
 
-const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
 export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
   { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions (default maxDiffLines)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   { id: 'ours-diff-maxlines', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions, maxDiffLines 1,000,000', exp: { ...FILTER, diffOptions: { enabled: true, maxDiffLines: 1_000_000 } }, check: true },
+  PLAYWRIGHT_READ,
+  PROXY,
 ];
 
-await runAppBench({
-  script: 'bench/expand.mjs', name: 'expand', root: modulePath('jsoneditor'), steps: STEPS, configs: CONFIGS,
-  app: `jsoneditor ${pkgVersion('jsoneditor')} examples/01_basic_usage.html`,
-  versions: { jsoneditor: pkgVersion('jsoneditor'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
-});
+if (isMain(import.meta.url)) {
+  await runAppBench({
+    script: 'bench/expand.mjs', name: 'expand', root: modulePath('jsoneditor'), steps: STEPS, configs: CONFIGS,
+    app: `jsoneditor ${pkgVersion('jsoneditor')} examples/01_basic_usage.html`,
+    versions: { jsoneditor: pkgVersion('jsoneditor'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
+  });
+}

@@ -11,7 +11,8 @@
 // that do not rebuild fail the run (exit 1).
 //
 //   node bench/grid.mjs --bin target/release/response-diff --out bench-out/grid.json [--transcript FILE] [--only ours-diff]
-import { runAppBench } from './appsession.mjs';
+import { FILTER, PROXY, runAppBench } from './appsession.mjs';
+import { isMain } from './cli.mjs';
 import { floor, here, pkgVersion } from './harness.mjs';
 
 export { floor };
@@ -35,23 +36,24 @@ export const STEPS = [
   { label: 'read the page (nothing changed)', act: 'snapshot' },
 ];
 
-const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
 export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
   { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   // Its browser_type answers without a snapshot: the agent reads the page after it.
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, a snapshot after each action', snapshotAfter: ['type'] },
-  { id: 'proxy', kind: 'proxy', label: '@playwright/mcp through response-diff-proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true },
+  // The page read after each action already (make proxy-bench runs this one).
+  PROXY,
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
 ];
 
-await runAppBench({
-  script: 'bench/grid.mjs', name: 'grid', root: here, steps: STEPS, configs: CONFIGS,
-  app: `gridjs ${pkgVersion('gridjs')} (bench/grid/index.html)`,
-  versions: { gridjs: pkgVersion('gridjs'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'agent-browser': pkgVersion('agent-browser'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
-  // The proxy's floor is of its own pages; the snapshots stay out of the JSON.
-  afterRun: (r) => {
-    if (r.id === 'proxy') r.floor = floor(r.snapshots);
-    delete r.snapshots;
-  },
-});
+if (isMain(import.meta.url)) {
+  await runAppBench({
+    script: 'bench/grid.mjs', name: 'grid', root: here, steps: STEPS, configs: CONFIGS,
+    app: `gridjs ${pkgVersion('gridjs')} (bench/grid/index.html)`,
+    versions: { gridjs: pkgVersion('gridjs'), '@playwright/mcp': pkgVersion('@playwright/mcp'), 'agent-browser': pkgVersion('agent-browser'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
+    // The snapshots stay out of the JSON.
+    afterRun: (r) => {
+      delete r.snapshots;
+    },
+  });
+}

@@ -3,7 +3,7 @@
 //
 // PageDiff: the shop session (bench/session.mjs) and the todo session on
 // seven TodoMVC frameworks (bench/todomvc.mjs), run through Playwright for
-// Python by bench/python/pagediff_bench.py. Per step: PageDiff's answer, an
+// Python by bench/python/pagediff_bench.py (bench/pagediff.mjs). Per step: PageDiff's answer, an
 // agent re-reading page.aria_snapshot(mode="ai"), the floor (tokens of the
 // snapshot lines not shown before, bench/grid.mjs), and our server's
 // snapshot sections (Page state and Page snapshot) with diffs on in the same
@@ -24,14 +24,13 @@
 //   node bench/python-adapters.mjs --bin target/release/response-diff --python .venv/bin/python \
 //     --bu-python .venv-browser-use/bin/python --out bench-out/python-adapters.json [--md FILE]
 //     [--session-transcript FILE] [--todomvc-transcript FILE --todomvc-json FILE]
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { arg as cliArg, serverBin } from './cli.mjs';
-import { countTokens, firstDifference, floor, modulePath, pageUrl, rebuildOurs, repo, serveDir } from './harness.mjs';
-import { readSections } from './reconstruct.mjs';
+import { countTokens, repo } from './harness.mjs';
+import { run, runPageDiff, transcriptRuns } from './pagediff.mjs';
 
 const arg = (name, fallback) => cliArg(name, fallback, 'bench/python-adapters.mjs');
 const BIN = serverBin(arg);
@@ -55,37 +54,6 @@ for (const [what, path] of [['server binary', BIN], ['Python venv', PYTHON], ['b
 
 const work = mkdtempSync(join(tmpdir(), 'rd-python-bench-'));
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-// Asynchronous: the pages are served from this process while the child runs.
-const run = (cmd, args) => new Promise((ok, fail) => {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], cwd: repo });
-  child.on('error', fail);
-  child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`${cmd} ${args.join(' ')} exited with ${code}`))));
-});
-
-/** The Page state and Page snapshot sections of one of our answers, as the agent reads them. */
-function snapshotSections(text) {
-  return readSections(text)
-    .filter((s) => s.heading === 'Page state' || s.heading.startsWith('Page snapshot'))
-    .map((s) => `### ${s.heading}\n${s.body}`)
-    .join('\n\n');
-}
-
-/** A transcript's answers of configuration `id`, one list per run: [[text, …], …]. */
-function transcriptRuns(path, id) {
-  const text = readFileSync(path, 'utf8');
-  const heads = [...text.matchAll(/^## (\S+) (\d+)\. .*$/gm)];
-  const runs = [];
-  heads.forEach((h, k) => {
-    if (h[1] !== id) return;
-    const end = k + 1 < heads.length ? heads[k + 1].index : text.length;
-    // `## id n. label`, a blank line, the call, a blank line, the answer.
-    const body = text.slice(h.index + h[0].length + 2, end).replace(/\n+$/, '');
-    const answer = body.slice(body.indexOf('\n\n') + 2);
-    if (h[2] === '1') runs.push([]);
-    runs[runs.length - 1].push(answer);
-  });
-  return runs;
-}
 
 // ------------------------------------------------- the server's answers
 
@@ -100,52 +68,17 @@ if (!TODO_T) {
 }
 const frameworks = JSON.parse(readFileSync(TODO_J, 'utf8')).frameworks;
 const server = new Map();
-server.set('shop', transcriptRuns(SESSION_T, 'ours-diff')[0]);
-transcriptRuns(TODO_T, 'ours-diff').forEach((answers, k) => server.set(`todomvc/${frameworks[k]}`, answers));
+server.set('shop', transcriptRuns(readFileSync(SESSION_T, 'utf8'), 'ours-diff')[0]);
+transcriptRuns(readFileSync(TODO_T, 'utf8'), 'ours-diff').forEach((answers, k) => server.set(`todomvc/${frameworks[k]}`, answers));
 
 // ------------------------------------------------------------- PageDiff
 
-const site = await serveDir(join(repo, 'tests/fixtures/site'));
-const todomvc = await serveDir(modulePath('todomvc'));
-const pdJson = join(work, 'pagediff.json');
-try {
-  await run(PYTHON, ['bench/python/pagediff_bench.py', '--site', site.origin, '--todomvc', todomvc.origin, '--frameworks', frameworks.join(','), '--out', pdJson]);
-} finally {
-  await site.close();
-  await todomvc.close();
-}
-const pd = JSON.parse(readFileSync(pdJson, 'utf8'));
+const pd = await runPageDiff({ bin: BIN, python: PYTHON, shop: true, frameworks, server });
 let failed = false;
-const pagediff = pd.sessions.map((s) => {
-  const theirs = server.get(s.name);
-  if (!theirs || theirs.length !== s.steps.length) throw new Error(`${s.name}: the server's transcript has ${theirs?.length} steps, PageDiff ${s.steps.length}`);
-  const floors = floor(s.steps.map((x) => x.full));
-  let view = null;
-  const seenByUrl = new Map();
-  const history = [];
-  let lastUrl = null;
-  const rows = s.steps.map((x, i) => {
-    const rebuilt = rebuildOurs(BIN, view, x.pagediff, seenByUrl, history);
-    view = rebuilt.view;
-    const preserved = view === x.full;
-    if (!preserved) {
-      failed = true;
-      console.error(`${s.name} step ${i + 1} (${x.label}) lost information (${rebuilt.how}): ${JSON.stringify(firstDifference(view ?? '', x.full))}`);
-      view = x.full;
-    }
-    const url = pageUrl(readSections(x.pagediff)) ?? lastUrl;
-    lastUrl = url;
-    if (url !== null) seenByUrl.set(url, view);
-    history.push(view);
-    return {
-      step: i + 1, label: x.label, how: rebuilt.how, preserved,
-      pagediff: countTokens(x.pagediff), ariaSnapshot: countTokens(x.raw), server: countTokens(snapshotSections(theirs[i])), floor: floors[i],
-    };
-  });
-  const t = (k) => sum(rows.map((r) => r[k]));
-  const ratio = t('pagediff') / t('server');
-  if (ratio > PAGEDIFF_BAR) failed = true;
-  return { session: s.name, rows, totals: { pagediff: t('pagediff'), ariaSnapshot: t('ariaSnapshot'), server: t('server'), floor: t('floor') }, ratio };
+const pagediff = pd.sessions.map(({ lost, ...p }) => {
+  for (const l of lost) console.error(l);
+  if (lost.length || p.ratio > PAGEDIFF_BAR) failed = true;
+  return p;
 });
 
 // ------------------------------------------------------------ browser-use

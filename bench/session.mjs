@@ -22,10 +22,10 @@ import { arg as cliArg, serverBin } from './cli.mjs';
 import {
   OurAnswers, connect, countTokens, firstDifference, floor, floorNote, textFloor, told, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
 } from './harness.mjs';
-import { HAS_PAGE, OUT_OF_BAND } from './appsession.mjs';
+import { FILTER, HAS_PAGE, OUT_OF_BAND, PLAYWRIGHT_READ, PROXY } from './appsession.mjs';
 import { resolveRef } from './refs.mjs';
+import { STEPS } from './shop.mjs';
 import { readSections } from './reconstruct.mjs';
-import { STEPS } from './shop-steps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
@@ -50,11 +50,10 @@ if (!existsSync(CHROMIUM)) {
 
 // ------------------------------------------------------------- the session
 
-// The steps: bench/shop-steps.mjs.
+// The steps: bench/shop.mjs.
 
-// What the filtering agent asks of every call (as in `make demo`): no
-// generated code, console errors and warnings only.
-const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
+// FILTER (bench/appsession.mjs): what the filtering agent asks of every call
+// (as in `make demo`).
 
 const CONFIGS = [
   { id: 'ours-full', server: 'response-diff', label: 'response-diff, --snapshot-mode full (full responses)', kind: 'ours', args: ['--snapshot-mode', 'full'] },
@@ -62,10 +61,9 @@ const CONFIGS = [
   { id: 'ours-diff', server: 'response-diff', label: 'response-diff, diffOptions + since', kind: 'ours', args: ['--snapshot-mode', 'full'], exp: { ...FILTER, diffOptions: { enabled: true } }, since: true, check: true },
   { id: 'ours-diff-lines', server: 'response-diff', label: 'response-diff, diffOptions + since, line diffs only', kind: 'ours', args: ['--snapshot-mode', 'full'], exp: { ...FILTER, snapshotOptions: { diff: 'lines' }, diffOptions: { enabled: true } }, since: true, check: true },
   { id: 'playwright-mcp', server: '@playwright/mcp', label: '@playwright/mcp, defaults', kind: 'pw' },
-  // Its browser_type answers without a snapshot: the agent reads the page
-  // after it, as it must to see what the action did (make proxy-bench).
-  { id: 'playwright-mcp-read', server: '@playwright/mcp', label: '@playwright/mcp, the page read after each action', kind: 'pw', snapshotAfter: ['type'], optIn: true },
-  { id: 'proxy', server: '@playwright/mcp', label: '@playwright/mcp through response-diff-proxy', kind: 'proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true },
+  // make proxy-bench (bench/appsession.mjs).
+  { ...PLAYWRIGHT_READ, server: '@playwright/mcp' },
+  { ...PROXY, server: '@playwright/mcp' },
   { id: 'fast', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot on', kind: 'fast', exp: { includeSnapshot: true } },
   { id: 'fast-diff', server: '@tontoko/fast-playwright-mcp', label: 'fast-playwright-mcp, snapshot + diffOptions', kind: 'fast', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
 ];

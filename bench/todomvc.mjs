@@ -12,19 +12,10 @@
 //   node bench/todomvc.mjs --bin target/release/response-diff --out bench-out/todomvc.json
 //     [--frameworks react,vue] [--only ours-diff,playwright-mcp] [--transcript FILE] [--jobs 2]
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 
-import { arg as cliArg, serverBin } from './cli.mjs';
-import { runConfig } from './appsession.mjs';
+import { arg as cliArg, isMain, serverBin } from './cli.mjs';
+import { FILTER, PLAYWRIGHT_READ, PROXY, runConfig } from './appsession.mjs';
 import { floorNote, modulePath, pkgVersion, serveDir } from './harness.mjs';
-
-const arg = (name, fallback) => cliArg(name, fallback, 'bench/todomvc.mjs');
-const BIN = serverBin(arg);
-const OUT = arg('--out', null);
-const TRANSCRIPT = arg('--transcript', null);
-const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
-const ONLY = arg('--only', null);
-const JOBS = Number(arg('--jobs', '2'));
 
 // Seven rendering styles: virtual DOMs (react; mithril, which redraws the
 // whole view), template bindings that patch in place (vue), observables
@@ -35,16 +26,7 @@ const JOBS = Number(arg('--jobs', '2'));
 // (its bower_components are not in the package, so its app never starts),
 // and in emberjs's the CSS selector agent-browser needs for a todo's
 // label matches nothing.
-const FRAMEWORKS = (arg('--frameworks', null) ?? 'react,vue,angularjs,backbone,knockoutjs,mithril,vanillajs').split(',');
-
-if (!existsSync(BIN) && (!ONLY || ONLY.split(',').some((c) => c.startsWith('ours')))) {
-  console.error(`no server binary at ${BIN}: build it with \`cargo build --release -p response-diff-server\` or pass --bin`);
-  process.exit(2);
-}
-if (!existsSync(CHROMIUM)) {
-  console.error(`no chromium at ${CHROMIUM}: run \`make setup\` (Debian's chromium) or pass --chromium`);
-  process.exit(2);
-}
+export const FRAMEWORKS = ['react', 'vue', 'angularjs', 'backbone', 'knockoutjs', 'mithril', 'vanillajs'];
 
 // ------------------------------------------------------------- the session
 
@@ -69,9 +51,6 @@ export const STEPS = [
   { label: 'clear completed', act: 'click', target: { role: /^- button "Clear completed/ }, element: 'Clear completed' },
 ];
 
-// What the diffing agent asks of every call (as the shop session does).
-const FILTER = { includeCode: false, consoleOptions: { levels: ['error', 'warn'] } };
-
 // The configurations. A `pending` one is skipped (and listed as skipped in
 // the results, with the reason it gives). Our server always carries refs
 // over by content identity (docs/DECISIONS.md D14), so its diff configuration
@@ -80,10 +59,9 @@ export const CONFIGS = [
   { id: 'ours-full', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, --snapshot-mode full (full responses)' },
   { id: 'ours-diff', kind: 'ours', args: ['--snapshot-mode', 'full'], label: 'response-diff, diffOptions (refs carried over)', exp: { ...FILTER, diffOptions: { enabled: true } }, check: true },
   { id: 'playwright-mcp', kind: 'pw', label: '@playwright/mcp, defaults' },
-  // Its browser_type answers without a snapshot: the agent reads the page
-  // after it, as it must to see what the action did (make proxy-bench).
-  { id: 'playwright-mcp-read', kind: 'pw', label: '@playwright/mcp, the page read after each action', snapshotAfter: ['type'], optIn: true },
-  { id: 'proxy', kind: 'proxy', label: '@playwright/mcp through response-diff-proxy', exp: FILTER, snapshotAfter: ['type'], check: true, optIn: true },
+  // make proxy-bench (bench/appsession.mjs).
+  PLAYWRIGHT_READ,
+  PROXY,
   { id: 'fast', kind: 'fast', label: 'fast-playwright-mcp, snapshot on', exp: { includeSnapshot: true } },
   { id: 'fast-diff', kind: 'fast', label: 'fast-playwright-mcp, snapshot + diffOptions', exp: { includeSnapshot: true, diffOptions: { enabled: true } } },
   { id: 'ab-delta', kind: 'ab', label: 'agent-browser, snapshot delta, interactive: false', snapshotArgs: { delta: true, interactive: false } },
@@ -92,65 +70,88 @@ export const CONFIGS = [
 
 // ---------------------------------------------------------------- main
 
-const site = await serveDir(modulePath('todomvc'));
-const runs = [];
-for (const fw of FRAMEWORKS) {
-  const steps = STEPS.map((s) => (s.act === 'navigate' ? { ...s, path: `/examples/${fw}/index.html` } : s));
-  for (const cfg of CONFIGS) {
-    // Opt-in configurations (make proxy-bench) run only when named in --only.
-    if (ONLY ? ONLY.split(',').includes(cfg.id) : !cfg.optIn) runs.push({ fw, cfg, steps });
+async function main() {
+  const arg = (name, fallback) => cliArg(name, fallback, 'bench/todomvc.mjs');
+  const BIN = serverBin(arg);
+  const OUT = arg('--out', null);
+  const TRANSCRIPT = arg('--transcript', null);
+  const CHROMIUM = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+  const ONLY = arg('--only', null);
+  const JOBS = Number(arg('--jobs', '2'));
+
+  const frameworks = arg('--frameworks', null)?.split(',') ?? FRAMEWORKS;
+
+  if (!existsSync(BIN) && (!ONLY || ONLY.split(',').some((c) => c.startsWith('ours')))) {
+    console.error(`no server binary at ${BIN}: build it with \`cargo build --release -p response-diff-server\` or pass --bin`);
+    process.exit(2);
   }
-}
-const results = new Array(runs.length);
-const transcripts = new Array(runs.length);
-let failed = false;
-async function one(k) {
-  const { fw, cfg, steps } = runs[k];
-  if (cfg.pending) {
-    results[k] = { framework: fw, id: cfg.id, kind: cfg.kind, label: cfg.label, skipped: cfg.pending };
-    return;
+  if (!existsSync(CHROMIUM)) {
+    console.error(`no chromium at ${CHROMIUM}: run \`make setup\` (Debian's chromium) or pass --chromium`);
+    process.exit(2);
   }
-  const r = await runConfig(cfg, steps, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`${fw} ${l}\n`) });
-  transcripts[k] = r.transcript;
-  delete r.transcript;
-  results[k] = { framework: fw, ...r };
-  // A peer that cannot do a step is reported, not fatal; ours is.
-  if (r.error) console.error(`${fw} ${cfg.id}: ${r.error}`);
-  if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
-    failed = true;
-    for (const x of r.rows.filter((y) => !y.preserved)) console.error(`${fw} ${cfg.id}: step ${x.step} (${x.label}) did not rebuild (${x.rebuiltHow}): ${JSON.stringify(x.mismatch)}`);
+
+  const site = await serveDir(modulePath('todomvc'));
+  const runs = [];
+  for (const fw of frameworks) {
+    const steps = STEPS.map((s) => (s.act === 'navigate' ? { ...s, path: `/examples/${fw}/index.html` } : s));
+    for (const cfg of CONFIGS) {
+      // Opt-in configurations (make proxy-bench) run only when named in --only.
+      if (ONLY ? ONLY.split(',').includes(cfg.id) : !cfg.optIn) runs.push({ fw, cfg, steps });
+    }
   }
-}
-// Runs go JOBS at a time: each has its own browser, and most of a run's
-// time is spent waiting on the page, so two at once halve the wall time
-// without changing a token.
-try {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.max(1, JOBS) }, async () => {
-    while (next < runs.length) await one(next++);
-  }));
-} finally {
-  await site.close();
+  const results = new Array(runs.length);
+  const transcripts = new Array(runs.length);
+  let failed = false;
+  async function one(k) {
+    const { fw, cfg, steps } = runs[k];
+    if (cfg.pending) {
+      results[k] = { framework: fw, id: cfg.id, kind: cfg.kind, label: cfg.label, skipped: cfg.pending };
+      return;
+    }
+    const r = await runConfig(cfg, steps, { origin: site.origin, bin: BIN, chromium: CHROMIUM, log: (l) => process.stderr.write(`${fw} ${l}\n`) });
+    transcripts[k] = r.transcript;
+    delete r.transcript;
+    results[k] = { framework: fw, ...r };
+    // A peer that cannot do a step is reported, not fatal; ours is.
+    if (r.error) console.error(`${fw} ${cfg.id}: ${r.error}`);
+    if (cfg.kind === 'ours' && (r.error || r.rows.some((x) => !x.preserved))) {
+      failed = true;
+      for (const x of r.rows.filter((y) => !y.preserved)) console.error(`${fw} ${cfg.id}: step ${x.step} (${x.label}) did not rebuild (${x.rebuiltHow}): ${JSON.stringify(x.mismatch)}`);
+    }
+  }
+  // Runs go JOBS at a time: each has its own browser, and most of a run's
+  // time is spent waiting on the page, so two at once halve the wall time
+  // without changing a token.
+  try {
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.max(1, JOBS) }, async () => {
+      while (next < runs.length) await one(next++);
+    }));
+  } finally {
+    await site.close();
+  }
+
+  const versions = {
+    todomvc: pkgVersion('todomvc'),
+    '@playwright/mcp': pkgVersion('@playwright/mcp'),
+    '@tontoko/fast-playwright-mcp': pkgVersion('@tontoko/fast-playwright-mcp'),
+    'agent-browser': pkgVersion('agent-browser'),
+    '@modelcontextprotocol/sdk': pkgVersion('@modelcontextprotocol/sdk'),
+    'gpt-tokenizer': pkgVersion('gpt-tokenizer'),
+  };
+  const out = { tokenizer: 'o200k_base (gpt-tokenizer)', frameworks, steps: STEPS.map((s) => s.label), versions, configs: CONFIGS.map(({ id, kind, label }) => ({ id, kind, label })), results };
+  if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
+  if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.filter(Boolean).join('\n'));
+  for (const r of results) {
+    const total = r.rows ? r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0) : null;
+    const churn = r.rows ? r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0) : null;
+    const rebuilt = r.skipped ? `skipped: ${r.skipped}` : `${r.rows ? `${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt` : ''}${r.error ? ` error: ${r.error.split('\n')[0]}` : ''}`;
+    console.log(`${r.framework.padEnd(11)} ${r.id.padEnd(18)} ${total === null ? '' : `${String(total).padStart(7)} tokens, churn ${String(churn).padStart(3)}, `}${rebuilt}${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}`);
+  }
+  if (failed) {
+    console.error('a configuration of ours failed or lost information: see above');
+    process.exit(1);
+  }
 }
 
-const versions = {
-  todomvc: pkgVersion('todomvc'),
-  '@playwright/mcp': pkgVersion('@playwright/mcp'),
-  '@tontoko/fast-playwright-mcp': pkgVersion('@tontoko/fast-playwright-mcp'),
-  'agent-browser': pkgVersion('agent-browser'),
-  '@modelcontextprotocol/sdk': pkgVersion('@modelcontextprotocol/sdk'),
-  'gpt-tokenizer': pkgVersion('gpt-tokenizer'),
-};
-const out = { tokenizer: 'o200k_base (gpt-tokenizer)', frameworks: FRAMEWORKS, steps: STEPS.map((s) => s.label), versions, configs: CONFIGS.map(({ id, kind, label }) => ({ id, kind, label })), results };
-if (OUT) writeFileSync(OUT, JSON.stringify(out, null, 1));
-if (TRANSCRIPT) writeFileSync(TRANSCRIPT, transcripts.filter(Boolean).join('\n'));
-for (const r of results) {
-  const total = r.rows ? r.rows.reduce((a, x) => a + x.tokens + (x.fileTokens ?? 0), 0) : null;
-  const churn = r.rows ? r.rows.reduce((a, x) => a + (x.churn?.churned ?? 0), 0) : null;
-  const rebuilt = r.skipped ? `skipped: ${r.skipped}` : `${r.rows ? `${r.rows.filter((x) => x.preserved).length}/${r.rows.length} rebuilt` : ''}${r.error ? ` error: ${r.error.split('\n')[0]}` : ''}`;
-  console.log(`${r.framework.padEnd(11)} ${r.id.padEnd(18)} ${total === null ? '' : `${String(total).padStart(7)} tokens, churn ${String(churn).padStart(3)}, `}${rebuilt}${r.floor ? `, ${floorNote(r.rows, r.floor)}` : ''}`);
-}
-if (failed) {
-  console.error('a configuration of ours failed or lost information: see above');
-  process.exit(1);
-}
+if (isMain(import.meta.url)) await main();

@@ -1,16 +1,19 @@
-"""PageDiff's side of `make python-bench`: the shop session of
-bench/session.mjs (tests/fixtures/site) and the todo session of
-bench/todomvc.mjs (npm `todomvc`, seven frameworks), the same user intents
-in the same order, through Playwright for Python on Debian's chromium with
-response_diff.playwright.PageDiff. Each step resolves its target to a ref
-in the agent's view (PageDiff.last_snapshot, which bench/python-adapters.mjs
-checks equals the view rebuilt from the answers) and acts with
-PageDiff.locator(ref). Per step it records what PageDiff answered, what
-``page.aria_snapshot(mode="ai")`` gives an agent that re-reads the page, and
-the full snapshot with the agent's refs (for the floor). The pages are
-served by the caller (--site, --todomvc: origins on 127.0.0.1).
+"""PageDiff's side of `make python-bench` and `make proxy-bench`: the
+sessions the caller hands over as JSON (--sessions: the shop of
+bench/shop.mjs, the todo session of bench/todomvc.mjs on each framework of
+npm `todomvc`, and the STEPS of bench/grid.mjs, bench/expand.mjs and
+bench/apidocs.mjs, as bench/pagediff.mjs writes them), the same user
+intents in the same order, through Playwright for Python on Debian's
+chromium with response_diff.playwright.PageDiff. Each step resolves its
+target to a ref in the agent's view (PageDiff.last_snapshot, which
+bench/pagediff.mjs checks equals the view rebuilt from the answers) and
+acts with PageDiff.locator(ref). Per step it records what PageDiff
+answered, what ``page.aria_snapshot(mode="ai")`` gives an agent that
+re-reads the page, and the full snapshot with the agent's refs (for the
+floor). The pages are served by the caller (each session's `origin`, on
+127.0.0.1).
 
-    .venv/bin/python bench/python/pagediff_bench.py --site URL --todomvc URL --out FILE
+    .venv/bin/python bench/python/pagediff_bench.py --sessions FILE --out FILE
 """
 
 from __future__ import annotations
@@ -33,53 +36,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 # mouse left where a click happened is over the same element.
 VIEWPORT = {"width": 1280, "height": 800}
 FILTER = {"includeCode": False, "consoleOptions": {"levels": ["error", "warn"]}}
-
-# --------------------------------------------------------- the shop session
-# bench/session.mjs's STEPS: `within` is a quoted name in the block holding
-# the target, `target` is `role "name"` as the snapshot prints it.
-CART = 'complementary "Cart"'
-SHOP: list[dict[str, Any]] = [
-    {"label": "navigate to the shop", "act": "navigate", "path": "/index.html"},
-    {"label": "add Sencha Kyoto to the cart (list grows)", "act": "click", "within": '"Sencha Kyoto"', "target": 'button "Add to cart"'},
-    {"label": "add Jasmine Pearls", "act": "click", "within": '"Jasmine Pearls"', "target": 'button "Add to cart"'},
-    {"label": "add Assam Breakfast", "act": "click", "within": '"Assam Breakfast"', "target": 'button "Add to cart"'},
-    {"label": "open Quick view (modal)", "act": "click", "within": '"Oolong Milk"', "target": 'button "Quick view"'},
-    {"label": "add from the modal (closes it)", "act": "click", "within": "- dialog", "target": 'button "Add to cart"'},
-    {"label": "remove Jasmine Pearls", "act": "click", "target": 'button "Remove Jasmine Pearls"'},
-    {"label": "read the page (nothing changed)", "act": "snapshot"},
-    {"label": "checkout (error banner)", "act": "click", "target": 'button "Checkout"'},
-    {"label": 'search "earl" (list filters)', "act": "type", "target": 'searchbox "Search teas"', "text": "earl", "submit": True},
-    {"label": "go to Sign up (navigation)", "act": "click", "within": 'navigation "Main"', "target": 'link "Sign up"'},
-    {"label": "type the name", "act": "type", "target": 'textbox "Full name"', "text": "Ada Lovelace"},
-    {"label": "type a bad email", "act": "type", "target": 'textbox "Email"', "text": "ada@"},
-    {"label": "submit (validation errors)", "act": "click", "target": 'button "Create account"'},
-    {"label": "fix the email", "act": "type", "target": 'textbox "Email"', "text": "ada@example.com"},
-    {"label": "type a password", "act": "type", "target": 'textbox "Password"', "text": "correct horse"},
-    {"label": "choose a country", "act": "select", "target": 'combobox "Country"', "values": ["Japan"]},
-    {"label": "accept the terms", "act": "click", "target": 'checkbox "I accept the terms"'},
-    {"label": "submit (welcome)", "act": "click", "target": 'button "Create account"'},
-    {"label": "back to the shop", "act": "back"},
-]
-
-# --------------------------------------------------------- the todo session
-# bench/todomvc.mjs's STEPS, targets as bench/appsession.mjs's findRef reads them.
-NEW = {"role": r'^- textbox "What needs to be done\?"'}
-TODO: list[dict[str, Any]] = [
-    {"label": "open the app", "act": "navigate"},
-    {"label": 'add "Buy milk"', "act": "type", "spec": NEW, "text": "Buy milk", "submit": True},
-    {"label": 'add "Walk the dog"', "act": "type", "spec": NEW, "text": "Walk the dog", "submit": True},
-    {"label": 'add "Write report"', "act": "type", "spec": NEW, "text": "Write report", "submit": True},
-    {"label": 'complete "Walk the dog"', "act": "click", "spec": {"item": "Walk the dog", "role": r"^- checkbox\b"}},
-    {"label": "filter Active", "act": "click", "spec": {"role": r'^- link "Active"'}},
-    {"label": "filter Completed", "act": "click", "spec": {"role": r'^- link "Completed"'}},
-    {"label": "filter All", "act": "click", "spec": {"role": r'^- link "All"'}},
-    {"label": 'double-click "Buy milk" to edit', "act": "dblclick", "spec": {"item": "Buy milk", "self": True}},
-    {"label": 'rename it "Buy oat milk"', "act": "type", "spec": {"item": "Buy milk", "role": r"^- textbox\b", "field": True}, "text": "Buy oat milk", "submit": True},
-    {"label": 'hover "Write report" (shows its delete button)', "act": "hover", "spec": {"item": "Write report", "self": True}},
-    {"label": 'delete "Write report"', "act": "click", "spec": {"item": "Write report", "role": r"^- button\b"}},
-    {"label": "clear completed", "act": "click", "spec": {"role": r'^- button "Clear completed'}},
-]
-FRAMEWORKS = ["react", "vue", "angularjs", "backbone", "knockoutjs", "mithril", "vanillajs"]
 
 # ---------------------------------------------------- refs from the view
 
@@ -134,8 +90,9 @@ def find_ref(snapshot: str, spec: dict[str, Any]) -> Optional[str]:
         )
         if at is None:
             return None
+        container = re.compile(spec.get("container") or r"^- listitem\b")
         top = at
-        while top >= 0 and not re.search(r"^- listitem\b", _strip_ref(lines[top].strip())):
+        while top >= 0 and not container.search(_strip_ref(lines[top].strip())):
             ind = _indent(lines[top])
             up = top - 1
             while up >= 0 and _indent(lines[up]) >= ind:
@@ -158,42 +115,64 @@ def find_ref(snapshot: str, spec: dict[str, Any]) -> Optional[str]:
 # ------------------------------------------------------------- a session
 
 
-def settle(page: Page) -> None:
-    """Lets the page finish what the action started: its load, then two
-    frames for a framework's re-render."""
+class InFlight:
+    """The page's requests not yet answered (an API-docs "Execute" fetches
+    after the click returns), as @playwright/mcp waits for them."""
+
+    def __init__(self, page: Page) -> None:
+        self.open: set[Any] = set()
+        page.on("request", lambda r: self.open.add(r))
+        page.on("requestfinished", lambda r: self.open.discard(r))
+        page.on("requestfailed", lambda r: self.open.discard(r))
+
+
+def settle(page: Page, inflight: InFlight) -> None:
+    """Lets the page finish what the action started: its load, the requests
+    it made (5 s at most), then two frames for a framework's re-render."""
     page.wait_for_load_state()
+    for _ in range(100):
+        if not inflight.open:
+            break
+        page.wait_for_timeout(50)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Optional[str] = None) -> list[dict[str, str]]:
+def run_session(page: Page, origin: str, steps: list[dict[str, Any]]) -> list[dict[str, str]]:
     pd = PageDiff(page, expectation=FILTER)
+    inflight = InFlight(page)
     rows = []
     for step in steps:
-        ref = None
+        loc = None
         if "spec" in step or "target" in step:
             view = pd.last_snapshot or ""
             ref = find_ref(view, step["spec"]) if "spec" in step else resolve_ref(view, step["target"], step.get("within"))
-            if ref is None:
+            if ref is not None:
+                loc = pd.locator(ref)
+            elif step.get("css"):
+                # Where this Playwright's snapshot gives the target no name
+                # (swagger-ui's model buttons), the CSS selector the step
+                # carries, as an agent with selector support would.
+                loc = page.locator(step["css"]).first
+            else:
                 raise SystemExit(f"{step['label']}: no target in the agent's view:\n{view}")
         act = step["act"]
         if act == "navigate":
-            page.goto(origin + (step.get("path") or path or "/"))
+            page.goto(origin + (step.get("path") or "/"))
         elif act == "back":
             page.go_back()
         elif act == "click":
-            pd.locator(ref).click()  # type: ignore[arg-type]
+            loc.click()  # type: ignore[union-attr]
         elif act == "dblclick":
-            pd.locator(ref).dblclick()  # type: ignore[arg-type]
+            loc.dblclick()  # type: ignore[union-attr]
         elif act == "hover":
-            pd.locator(ref).hover()  # type: ignore[arg-type]
+            loc.hover()  # type: ignore[union-attr]
         elif act == "type":
-            loc = pd.locator(ref)  # type: ignore[arg-type]
-            loc.fill(step["text"])
+            loc.fill(step["text"])  # type: ignore[union-attr]
             if step.get("submit"):
-                loc.press("Enter")
+                loc.press("Enter")  # type: ignore[union-attr]
         elif act == "select":
-            pd.locator(ref).select_option(step["values"])  # type: ignore[arg-type]
-        settle(page)
+            loc.select_option(step["values"])  # type: ignore[union-attr]
+        settle(page, inflight)
         answer = pd.snapshot()
         raw = page.aria_snapshot(mode="ai")
         rows.append({"label": step["label"], "pagediff": answer, "raw": raw, "full": pd.last_snapshot or ""})
@@ -203,22 +182,22 @@ def run_session(page: Page, origin: str, steps: list[dict[str, Any]], path: Opti
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--site", required=True, help="origin serving tests/fixtures/site")
-    ap.add_argument("--todomvc", required=True, help="origin serving npm todomvc")
-    ap.add_argument("--frameworks", default=",".join(FRAMEWORKS))
+    ap.add_argument("--sessions", required=True,
+                    help="JSON: [{name, origin, steps}], steps as the bench scripts' with each RegExp as its source")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    with open(args.sessions, encoding="utf-8") as f:
+        runs = json.load(f)
     sessions = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            page = browser.new_page(viewport=VIEWPORT)
-            sessions.append({"name": "shop", "steps": run_session(page, args.site, SHOP)})
-            page.close()
-            for fw in args.frameworks.split(","):
+            for run in runs:
+                # A target is `role "name"` (bench/refs.mjs, the shop's) or a
+                # findRef spec (bench/appsession.mjs), here `spec`.
+                steps = [{**x, "spec": x.pop("target")} if isinstance(x.get("target"), dict) else x for x in run["steps"]]
                 page = browser.new_page(viewport=VIEWPORT)
-                rows = run_session(page, args.todomvc, TODO, path=f"/examples/{fw}/index.html")
-                sessions.append({"name": f"todomvc/{fw}", "steps": rows})
+                sessions.append({"name": run["name"], "steps": run_session(page, run["origin"], steps)})
                 page.close()
         finally:
             browser.close()

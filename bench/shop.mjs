@@ -1,6 +1,8 @@
-// The shop session's steps, shared by bench/session.mjs (our server and the
-// Playwright peers) and bench/devtools.mjs (chrome-devtools-mcp).
-//
+// The shop session (tests/fixtures/site): twenty user intents through a
+// product list, a cart, a modal, a search and a sign-up form, as
+// bench/session.mjs runs them through each MCP server and
+// bench/pagediff.mjs through PageDiff.
+
 // within: a quoted name that appears in the block holding the target (the
 // product's heading, the region's name); target: `role "name"` as printed in
 // the aria snapshot. scope: the region the filtering agent knows it needs.
