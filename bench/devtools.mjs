@@ -96,7 +96,9 @@ function asAria(view) {
       const rest = m[3] ?? '';
       const role = /^"/.test(rest) || rest === '' ? 'text ' : '';
       const head = /^([^"]*?"[^"]*")|^(\S+)/.exec(`${role}${rest}`)?.[0] ?? role;
-      return `${m[1]}- ${head} [ref=${m[2]}]`;
+      // A field's value, as Playwright prints it after the colon.
+      const value = / value="([^"]*)"/.exec(rest)?.[1];
+      return `${m[1]}- ${head} [ref=${m[2]}]${value === undefined ? '' : `: ${value}`}`;
     })
     .join('\n');
 }
@@ -105,7 +107,10 @@ function asAria(view) {
 function resolve(view, step) {
   if (!view) return null;
   const aria = asAria(view);
-  return typeof step.target === 'string' ? resolveRef(aria, step) : findRef(aria, step.target) ?? findFlat(aria, step.target);
+  // A step may say where its target stands in chrome-devtools-mcp's tree
+  // when Playwright's words for it are not there (`devtools`).
+  const target = step.devtools ?? step.target;
+  return typeof target === 'string' ? resolveRef(aria, { ...step, target }) : findRef(aria, target) ?? findFlat(aria, target);
 }
 
 /**
@@ -117,21 +122,21 @@ function resolve(view, step) {
  * order, names compared without white space.
  */
 function findFlat(aria, spec) {
-  const squash = (x) => x.replace(/\s+/g, '');
+  const squash = (x) => x.replace(/[\s\u200b]+/g, '');
   const role = new RegExp(squash(spec.role.source));
   const lines = aria.split('\n');
   const refOf = (i) => /\[ref=([A-Za-z0-9_]+)\]/.exec(lines[i])?.[1] ?? null;
-  let from = 0;
-  if (spec.item) {
-    const text = squash(spec.item.replace(/^[a-z]+ (?=")/, ''));
-    from = lines.findIndex((l) => squash(l).includes(text));
-    if (from < 0) return null;
-    if (spec.self) return refOf(from);
-  }
-  for (let i = from; i < lines.length; i++) {
-    if (role.test(squash(stripRef(lines[i].trim()))) && refOf(i)) return refOf(i);
-  }
-  return null;
+  const hits = [];
+  for (let i = 0; i < lines.length; i++) if (role.test(squash(stripRef(lines[i].trim()))) && refOf(i)) hits.push(i);
+  if (!spec.item) return hits.length ? refOf(hits[0]) : null;
+  const text = squash(spec.item.replace(/^[a-z]+ (?=")/, ''));
+  const at = lines.findIndex((l) => squash(l).includes(text));
+  if (at < 0) return null;
+  if (spec.self) return refOf(at);
+  // The match nearest the item's text (a row's expander stands before its
+  // text, a tag's toggle after its name), the earlier one on a tie.
+  const near = hits.sort((a, b) => Math.abs(a - at) - Math.abs(b - at) || a - b)[0];
+  return near === undefined ? null : refOf(near);
 }
 
 /** The tool calls of one step, chrome-devtools-mcp's tools (the page read after the last). */
@@ -188,7 +193,11 @@ function rebuild(prev, text, seenByUrl, history, url) {
   const sinceUrl = / since the last snapshot of this URL/.test(sec.heading);
   const base = sinceUrl ? ofUrl : prev;
   if (base === null && /\((patch|diff)/.test(sec.heading)) throw new Error(`a diff without ${sinceUrl ? `a view of ${url}` : 'a previous view'}`);
-  if (/\(patch/.test(sec.heading)) return { view: trim(applyPatch(BIN, base, fencedBlock(body, '') ?? body, history)), how: sinceUrl ? 'last view of this URL + patch' : 'patch' };
+  if (/\(patch/.test(sec.heading)) {
+    // The patch, under any note the core wrote above it (a line count over maxDiffLines).
+    const patch = fencedBlock(body, '') ?? body.slice(Math.max(0, body.search(/^(- \[|~ |\+ )/m)));
+    return { view: trim(applyPatch(BIN, base, patch, history)), how: sinceUrl ? 'last view of this URL + patch' : 'patch' };
+  }
   if (/\(diff/.test(sec.heading)) {
     // The diff, under the counts line the core writes above it.
     const diff = fencedBlock(body, 'diff') ?? body.slice(Math.max(0, body.search(/^(@@|--- )/m)));
@@ -240,7 +249,14 @@ async function runConfig(cfg, session, origin) {
     for (const [i, step] of STEPS.entries()) {
       let uid = null;
       if (step.target) {
-        uid = resolve(view, step) || resolve(await outOfBand(pageId), step);
+        uid = resolve(view, step);
+        // Not in the agent's view: the page as it is now (an answer taken
+        // before the page settled: a debounced filter), read again a few
+        // times (not counted).
+        for (let k = 0; !uid && k < 4; k++) {
+          if (k) await new Promise((ok) => setTimeout(ok, 500));
+          uid = resolve(await outOfBand(pageId), step);
+        }
         if (!uid) throw new Error(`${cfg.id}, ${session.name} step ${i + 1} (${step.label}): no ${String(step.target.role ?? step.target)} on the page`);
       }
       const row = { step: i + 1, label: step.label, calls: 0, ms: 0, tokens: 0 };

@@ -18,14 +18,18 @@ const button = (name) => ({ role: new RegExp(`^- button "${name}"`) });
 // `array containing 3 items`): since the snapshot is corrected from the DOM,
 // the row is a data table's row and only the badge names the node's type and size.
 const expander = (what) => ({ item: `"${what}"`, container: /^- row\b/, role: /^- button "Click to expand\/collapse/ });
+// chrome-devtools-mcp's tree has no size badge: the field's name is the
+// value of a `generic` (`uid=5_6 generic value="array"`), its expander the
+// button nearest it (bench/devtools.mjs).
+const field = (name) => ({ item: `: ${name}`, role: /^- button "Click to expand\/collapse/ });
 export const STEPS = [
   { label: 'open the editor (empty document)', act: 'navigate', path: '/examples/01_basic_usage.html' },
   { label: 'Set JSON (six fields appear)', act: 'click', target: button('Set JSON'), element: 'Set JSON' },
   { label: 'expand all fields', act: 'click', target: button('Expand all fields'), element: 'Expand all' },
   { label: 'collapse all fields', act: 'click', target: button('Collapse all fields'), element: 'Collapse all' },
   { label: 'expand the root', act: 'click', target: { role: /^- button "Click to expand\/collapse/ }, element: 'root expander' },
-  { label: 'expand "array" (three rows)', act: 'click', target: expander('array containing 3 items'), element: 'array expander' },
-  { label: 'expand "object" (two rows)', act: 'click', target: expander('object containing 2 items'), element: 'object expander' },
+  { label: 'expand "array" (three rows)', act: 'click', target: expander('array containing 3 items'), devtools: field('array'), element: 'array expander' },
+  { label: 'expand "object" (two rows)', act: 'click', target: expander('object containing 2 items'), devtools: field('object'), element: 'object expander' },
   { label: 'collapse all fields again', act: 'click', target: button('Collapse all fields'), element: 'Collapse all' },
   { label: 'expand all fields again', act: 'click', target: button('Expand all fields'), element: 'Expand all' },
   { label: 'read the page (nothing changed)', act: 'snapshot' },
