@@ -42,3 +42,19 @@ document.addEventListener('drop', (e) => window.drags.push('up:' + e.target.id),
 document.getElementById('rebuild').onclick = build
 build()
 </script>`
+
+/**
+ * A quotation (its “ and ” are CSS pseudo-elements, which chrome-devtools-mcp
+ * prints under one uid, as on every TodoMVC page) above a list that grows.
+ */
+export const QUOTE = `<!doctype html><title>Quote</title>
+<blockquote><q>Simple things should be simple.</q></blockquote>
+<ul id="list"><li>One</li></ul>
+<button id="add">Add</button>
+<script>
+document.getElementById('add').onclick = () => {
+  const li = document.createElement('li')
+  li.textContent = 'Item ' + (document.querySelectorAll('#list li').length + 1)
+  document.getElementById('list').append(li)
+}
+</script>`

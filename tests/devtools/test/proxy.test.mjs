@@ -7,11 +7,11 @@ import { after, before, test } from 'node:test'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 
 import { View, call, selectedPage, serve, snapshotOf, start } from './helpers.mjs'
-import { FORM, LIST } from './pages.mjs'
+import { FORM, LIST, QUOTE } from './pages.mjs'
 
 let site
 before(async () => {
-  site = await serve({ '/list': LIST, '/form': FORM })
+  site = await serve({ '/list': LIST, '/form': FORM, '/quote': QUOTE })
 })
 after(async () => {
   await site?.close()
@@ -61,6 +61,22 @@ test('a uid whose element is gone is an error naming it and saying to take a sna
     assert.equal(r.isError, true)
     assert.match(r.text, new RegExp(`"${row0}".*take_snapshot`))
     assert.deepEqual(await evaluate(s, '() => window.clicked'), [])
+  } finally {
+    await s.close()
+  }
+})
+
+test('a page whose quotation marks share one uid still gets patches', async () => {
+  const s = await open('/quote')
+  try {
+    // chrome-devtools-mcp prints the pseudo-element “ and ” under one uid.
+    const quotes = [...s.view.text.matchAll(/^ *uid=(\S+) "[“”]"$/gm)].map((m) => m[1])
+    assert.equal(quotes.length, 2, s.view.text)
+    assert.equal(quotes[0], quotes[1], s.view.text)
+    const r = await call(s.client, 'click', { pageId: s.pageId, uid: s.view.uid(/button "Add"/) })
+    assert.equal(s.view.read(r.text), 'patch', r.text)
+    assert.match(r.text, /Item 2/)
+    assert.doesNotMatch(r.text, /Simple things/)
   } finally {
     await s.close()
   }
