@@ -49,16 +49,143 @@ fn real_snapshots_print_back_byte_for_byte() {
 fn verbose_snapshots_repeat_uids_without_harm() {
     let text = fixture("verbose.txt");
     let t = parse_devtools(&text).unwrap();
-    let boxes = t
+    // InlineTextBox nodes share one uid: it is no ref, but printed.
+    let boxes: Vec<_> = t
         .iter()
-        .filter(|(_, e)| e.aria_ref.as_deref() == Some("4_2"))
-        .count();
-    assert!(boxes > 10, "InlineTextBox nodes share one uid");
-    // No patch by uid where a uid is on two elements; a line diff instead.
+        .filter(|(_, e)| e.role == "InlineTextBox")
+        .map(|(_, e)| e)
+        .collect();
+    assert!(boxes.len() > 10, "InlineTextBox nodes share one uid");
+    assert!(boxes.iter().all(|e| e.aria_ref.is_none()));
+    assert!(t.iter().all(|(_, e)| e.aria_ref.as_deref() != Some("4_2")));
+    assert_eq!(t.to_text(), text);
+    // The carrier carries the tree; the shared uid stays as written.
+    let c = RefCarrier::new();
+    let shown = c.carry("tab", &t).unwrap();
+    assert_eq!(shown.tree.to_text(), text);
+    let again = c.carry("tab", &t).unwrap();
+    assert_eq!(again.tree.to_text(), text);
+    // A patch names the text boxes by address.
     let edited = text.replace("\"Cart (1)\"", "\"Cart (2)\"");
-    assert!(snapshot_patch(&text, &edited).is_none());
-    // The carrier refuses ambiguous ids with an error, not a panic.
-    assert!(RefCarrier::new().carry("tab", &t).is_err());
+    let p = snapshot_patch(&text, &edited).expect("a patch");
+    assert!(
+        p.text.contains("uid=4_2 InlineTextBox \"Cart (2)\""),
+        "{}",
+        p.text
+    );
+    assert_eq!(apply_patch(&text, &p.text).unwrap(), edited);
+}
+
+/// TodoMVC (React) as chrome-devtools-mcp 1.11.0 prints it: the quote's
+/// CSS `::before` and `::after` text share their node's uid, `1_12`.
+const TODOMVC: &str = "uid=1_0 RootWebArea \"React • TodoMVC\" url=\"https://todomvc.com/examples/react/dist/\"
+  uid=1_1 complementary
+    uid=1_2 heading \"React\" level=\"3\"
+    uid=1_3 link \"Source\" url=\"https://github.com/tastejs/todomvc/tree/gh-pages/examples/react\"
+    uid=1_4 separator orientation=\"horizontal\"
+    uid=1_5 heading \"React\" level=\"4\"
+    uid=1_6 link \"React\" url=\"https://react.dev/\"
+    uid=1_11 blockquote
+      uid=1_12 \"“\"
+      uid=1_13 \"React is a JavaScript library for creating user interfaces. Its core principles are declarative code, efficiency, and flexibility.\"
+      uid=1_12 \"”\"
+      uid=1_14 link \"React\" url=\"https://react.dev/\"
+  uid=1_20 heading \"todos\" level=\"1\"
+  uid=1_21 textbox \"New Todo Input\" focusable focused
+  uid=1_22 main
+    uid=1_23 checkbox \"Toggle All Input\" focusable
+    uid=1_24 list
+      uid=1_25 listitem level=\"1\"
+        uid=1_26 checkbox \"Toggle Todo\" focusable
+        uid=1_27 \"Buy milk\"
+        uid=1_28 button \"×\" focusable
+  uid=1_29 contentinfo
+    uid=1_30 \"1 item left!\"
+";
+
+#[test]
+fn a_uid_on_two_lines_is_no_ref_and_prints_as_written() {
+    let t = parse_devtools(TODOMVC).unwrap();
+    assert_eq!(t.to_text(), TODOMVC);
+    let quote = &t.roots[0].children[0].children[5];
+    let marks: Vec<_> = quote
+        .children
+        .iter()
+        .map(|e| (e.name.as_str(), e.aria_ref.as_deref()))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("“", None),
+            (
+                "React is a JavaScript library for creating user interfaces. Its core principles are declarative code, efficiency, and flexibility.",
+                Some("1_13")
+            ),
+            ("”", None),
+            ("React", Some("1_14")),
+        ]
+    );
+    // The carrier carries it: a re-render gives the list new uids, the
+    // agent keeps the ones it was shown; the shared uid prints as written.
+    let c = RefCarrier::new();
+    let shown = c.carry("tab", &t).unwrap();
+    assert_eq!(shown.tree.to_text(), TODOMVC);
+    let again = TODOMVC
+        .replace("uid=1_25 ", "uid=3_25 ")
+        .replace("uid=1_26 ", "uid=3_26 ")
+        .replace("uid=1_27 ", "uid=3_27 ")
+        .replace("uid=1_28 ", "uid=3_28 ");
+    let carried = c.carry("tab", &parse_devtools(&again).unwrap()).unwrap();
+    assert_eq!(carried.tree.to_text(), TODOMVC);
+    assert_eq!(c.source_ref("tab", "1_26").as_deref(), Some("3_26"));
+}
+
+#[test]
+fn a_change_beside_a_uid_on_two_lines_is_a_patch() {
+    use response_diff::response::{DiffTarget, Snapshot, render_snapshot_section};
+    let added = TODOMVC
+        .replace(
+            "        uid=1_28 button \"×\" focusable\n",
+            "        uid=1_28 button \"×\" focusable\n      uid=2_1 listitem level=\"1\"\n        uid=2_2 checkbox \"Toggle Todo\" focusable\n        uid=2_3 \"Walk the dog\"\n        uid=2_4 button \"×\" focusable\n",
+        )
+        .replace("\"1 item left!\"", "\"2 items left!\"");
+    let (detector, exp) = section_target();
+    let target = Some(DiffTarget {
+        detector: &detector,
+        key: "todomvc",
+    });
+    render_snapshot_section(&Snapshot::aria(TODOMVC), &exp, target, None).unwrap();
+    let patched = render_snapshot_section(&Snapshot::aria(&added), &exp, target, None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(patched.heading, "Latest page snapshot (patch)");
+    assert!(patched.body.contains("+ after [1_25]:"), "{}", patched.body);
+    assert!(!patched.body.contains("1_12"), "{}", patched.body);
+    assert_eq!(apply_patch(TODOMVC, &patched.body).unwrap(), added);
+    // The quote marks themselves change: named by address, printed with
+    // their own uid.
+    let curly = TODOMVC.replace("\"“\"", "\"«\"").replace("\"”\"", "\"»\"");
+    let p = snapshot_patch(TODOMVC, &curly).expect("a patch");
+    assert_eq!(
+        p.text,
+        "~ [1_11/1] uid=1_12 \"«\"\n~ [1_11/3] uid=1_12 \"»\""
+    );
+    assert_eq!(apply_patch(TODOMVC, &p.text).unwrap(), curly);
+    // A third line with the uid, and the uid becoming a ref again.
+    let third = TODOMVC.replace(
+        "      uid=1_14 link",
+        "      uid=1_12 \"…\"\n      uid=1_14 link",
+    );
+    let once = TODOMVC.replace("      uid=1_12 \"”\"\n", "");
+    for (old, new) in [
+        (TODOMVC, third.as_str()),
+        (TODOMVC, once.as_str()),
+        (once.as_str(), TODOMVC),
+    ] {
+        if let Some(p) = snapshot_patch(old, new) {
+            assert_eq!(apply_patch(old, &p.text).unwrap(), new, "{}", p.text);
+        }
+    }
 }
 
 #[test]

@@ -13,7 +13,8 @@
 //!   uid=4_0 ignored
 //! ```
 //!
-//! `uid=<id>` (the element's [`aria_ref`](crate::tree::Element::aria_ref)),
+//! `uid=<id>` (the element's [`aria_ref`](crate::tree::Element::aria_ref),
+//! unless it is on more than one line: see below),
 //! the role (none for `StaticText`, read as role `text` like Playwright's
 //! text nodes; `ignored` for role `none`), the name in quotes, unescaped,
 //! then the attributes, each a [`State`](crate::tree::State) in order: bare
@@ -25,11 +26,30 @@
 //! takes the first reading that uses the whole line; whichever it takes
 //! prints back the same bytes. A text the printer would not print back
 //! byte for byte is an error, so callers show it as written.
+//!
+//! **A uid on more than one line is no ref.** chrome-devtools-mcp prints
+//! a node's uid on the text of its CSS pseudo-elements too (`uid=1_12
+//! "“"` … `uid=1_12 "”"` around a quote), and a verbose snapshot one uid
+//! on every InlineTextBox. Such a uid names no one element, so those
+//! elements have no ref, like Playwright's elements without one: the
+//! carrier carries the rest of the tree, and a patch names them by their
+//! address (`[1_11/2]`). The uid is kept for printing in a state named
+//! `uid on several lines` (a name with spaces, which no attribute has),
+//! first among the element's states; the printer prints it as the
+//! line's uid and never as an attribute. A state rather than a printing
+//! hint in [`Layout`](crate::tree::Element::layout), so that everything
+//! else sees it as part of the line: the diff and equality (a uid that
+//! changed is a changed line), the patch writer's `~` lines, the applier
+//! and the JSON. Which uids are shared is decided on the whole tree, when
+//! it is parsed and when a patch has been applied, so a tree's text alone
+//! says which of its uids are refs.
 
 mod parse;
+mod shared;
 mod write;
 
 pub use parse::parse_devtools;
+pub(crate) use shared::{settle_uids, unref};
 pub(crate) use write::{SELECTED, write_elements};
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! the lines that continue its raw quoted text), their nesting, and the
 //! fields on each line. Iterative; every line is checked to print back.
 
+use super::shared::settle_uids;
 use super::write::{SELECTED, line_of};
 use crate::prelude::*;
 use crate::tree::dialect::Dialect;
@@ -121,6 +122,7 @@ pub fn parse_devtools(text: &str) -> Result<Tree> {
     while let Some(done) = stack.pop() {
         attach(&mut stack, &mut tree.roots, done);
     }
+    settle_uids(&mut tree.roots);
     Ok(tree)
 }
 

@@ -10,6 +10,22 @@ use crate::tree::model::Element;
 /// spaces, which no attribute has).
 pub(crate) const SELECTED: &str = "selected in the DevTools Elements panel";
 
+/// The state that holds the uid of an element whose uid is on more than
+/// one line (a pseudo-element's text, verbose InlineTextBox nodes): such
+/// a uid names no one element, so it is no ref. A state name with spaces,
+/// which no attribute has; printed as the line's uid, never as an
+/// attribute, and kept first among the states (see the module docs of
+/// `tree::devtools`).
+pub(crate) const SHARED_UID: &str = "uid on several lines";
+
+/// The uid an element prints: its shared uid, else its ref.
+pub(crate) fn uid_of(e: &Element) -> Option<&str> {
+    match e.states.iter().find(|s| s.name == SHARED_UID) {
+        Some(s) => s.value.as_deref(),
+        None => e.aria_ref.as_deref(),
+    }
+}
+
 /// An element's own line, without indentation or newline:
 /// `uid=1_49 button "Add to cart" focusable focused`.
 ///
@@ -20,7 +36,7 @@ pub(crate) const SELECTED: &str = "selected in the DevTools Elements panel";
 pub(crate) fn line_of(e: &Element) -> String {
     let mut out = String::with_capacity(16 + e.role.len() + e.name.len());
     out.push_str("uid=");
-    out.push_str(e.aria_ref.as_deref().unwrap_or(""));
+    out.push_str(uid_of(e).unwrap_or(""));
     match e.role.as_str() {
         "" | "text" => {}
         "none" => out.push_str(" ignored"),
@@ -44,7 +60,7 @@ pub(crate) fn line_of(e: &Element) -> String {
     let states = e
         .states
         .iter()
-        .filter(|s| s.name != SELECTED)
+        .filter(|s| s.name != SELECTED && s.name != SHARED_UID)
         .map(|s| (s.name.as_str(), s.value.as_deref()));
     for (key, value) in states.chain(extra.map(|(k, v)| (k, Some(v)))) {
         out.push(' ');

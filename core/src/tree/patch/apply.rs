@@ -335,6 +335,10 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
     }
     let mut tree = Tree::new(assemble(out));
     tree.dialect = dialect;
+    if dialect == Dialect::DevTools {
+        // Which uids are refs, as reading the new text would say.
+        crate::tree::devtools::settle_uids(&mut tree.roots);
+    }
     Ok(tree)
 }
 
