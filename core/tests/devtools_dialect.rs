@@ -420,7 +420,7 @@ fn write_the_devtools_patch_fixture() {
         }));
     }
     let fixture = serde_json::json!({
-        "about": "Snapshot patches over chrome-devtools-mcp's snapshot text (issue 43): real take_snapshot output of chrome-devtools-mcp 1.11.0 on the shop before and after each step. A patch over such a snapshot names elements by uid and prints element lines in chrome-devtools-mcp's own format (`~ uid=1_24 link \"Cart (1)\" url=\"…\"`, insertions as indented devtools lines, `~ focus [1_49]` for a moved `focusable focused`). Each binding checks that the writer gives exactly `patch` and that applying `patch` to `old` with `seen` gives `new`, byte for byte (every line of either ends in a newline).",
+        "about": "Snapshot patches over chrome-devtools-mcp's snapshot text (issue 43): real take_snapshot output of chrome-devtools-mcp 1.11.0 on the shop and TodoMVC before and after each step. A patch over such a snapshot names elements by uid and prints element lines in chrome-devtools-mcp's own format (`~ uid=1_24 link \"Cart (1)\" url=\"…\"`, insertions as indented devtools lines, `~ focus [1_49]` for a moved `focusable focused`). Each binding checks that the writer gives exactly `patch` and that applying `patch` to `old` with `seen` gives `new`, byte for byte (every line of either ends in a newline).",
         "cases": cases,
     });
     let out = format!(
