@@ -6,6 +6,7 @@ use super::address::is_address;
 use super::order::reorder;
 use super::read::{Anchor, Item, Op, bad, op_refs, parse_patch};
 use super::restore::PLACEHOLDER;
+use super::runs::Siblings;
 use super::seen::{Seen, walk_paths};
 use crate::Result;
 use crate::prelude::*;
@@ -84,7 +85,13 @@ fn add_focus(dialect: Dialect, states: &mut Vec<State>) {
 pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
     let dialect = old.dialect;
     let focus_state = dialect.focus_state();
-    let ops = parse_patch(patch, dialect)?;
+    // Runs (`[e4 .. e9] as last shown`) are read in the views as given.
+    let runs = patch.contains(" .. ").then(|| {
+        let seen = seen.map(Seen::latest_first);
+        Siblings::new(core::iter::once(&old).chain(seen.into_iter().flatten()))
+    });
+    let ops = parse_patch(patch, dialect, runs.as_ref())?;
+    drop(runs);
     // Where each ref is named first, for the error when it is not in `old`.
     let mut named: Vec<(usize, String)> = ops
         .iter()

@@ -11,6 +11,7 @@
 //!   - listitem [ref=e535]:
 //!     - text: Sencha Kyoto × 1
 //! + after [e40]: [e41 e42 e43] as last shown
+//! + after [e60]: [e61 .. e95 e97] as last shown
 //! ~ order [e52 e50 e53 e51]
 //! ~ focus [e30]
 //! ~ [e4/2/1/1] text: Copied
@@ -48,7 +49,17 @@
 //!   Among them (or right after the colon), `[e41 e42] as last shown`
 //!   inserts those elements, subtrees whole, exactly as the latest view
 //!   that has each ref showed them: the previous snapshot itself, else the
-//!   latest of the *seen* snapshots (see below). Indented deeper, the same
+//!   latest of the *seen* snapshots (see below). A *run* `e61 .. e95`
+//!   among those refs (` .. ` between two refs: never a ref itself) stands
+//!   for the siblings from `e61` through `e95`, in the order they had in
+//!   the first view, the previous snapshot else the latest seen snapshot,
+//!   where both are children of one parent, `e61` first, and every child
+//!   from one to the other has a ref; each is then restored like a listed
+//!   ref. The writer uses a run for 3 or more consecutive restored siblings
+//!   that expand back to exactly them, when it is shorter than listing
+//!   them (`[e2 .. e41]` for a list of 40 rows shown again; chrome-devtools-mcp's
+//!   `[1_5 .. 1_64]`); runs and refs mix (`[e1 e4 .. e9 e12]`). A run no
+//!   view has is an error. Indented deeper, the same
 //!   line stands for children of a printed element (a container re-sent
 //!   because its text changed keeps its rows by reference). An element of
 //!   the previous snapshot that an insertion (or a `~` element's children)
@@ -102,6 +113,7 @@ mod options;
 mod order;
 mod read;
 mod restore;
+mod runs;
 mod seen;
 #[cfg(test)]
 mod tests;

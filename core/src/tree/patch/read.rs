@@ -3,6 +3,7 @@
 
 use super::address::is_address;
 use super::restore::PLACEHOLDER;
+use super::runs::{Siblings, THROUGH};
 use crate::prelude::*;
 use crate::tree::Dialect;
 use crate::tree::model::Element;
@@ -76,7 +77,7 @@ pub(super) fn bad(line: usize, why: impl core::fmt::Display) -> Error {
         what: "snapshot patch",
         line,
         message: format!(
-            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>` (`~ [e12/2] <element>` for one without a ref), `~ focus [ref]`, `~ order [ref ref …]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown`"
+            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>` (`~ [e12/2] <element>` for one without a ref), `~ focus [ref]`, `~ order [ref ref …]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown` (`[e4 .. e9]`: a run of siblings)"
         ),
     }
 }
@@ -110,16 +111,59 @@ pub(super) fn bracketed_ref(s: &str, line: usize) -> Result<String> {
     }
 }
 
-/// `[e1 e2] as last shown` → the refs, or `None` when the text is not that.
-pub(super) fn restore_refs(s: &str, line: usize) -> Option<Result<Vec<String>>> {
+/// `[e1 e2] as last shown` → the refs (runs like `e4 .. e9` expanded), or
+/// `None` when the text is not that.
+pub(super) fn restore_refs(
+    s: &str,
+    line: usize,
+    runs: Option<&Siblings<'_>>,
+) -> Option<Result<Vec<String>>> {
     let inner = s.strip_suffix(" as last shown")?;
     Some(bracketed_refs(inner, line).and_then(|(refs, rest)| {
         if rest.is_empty() {
-            Ok(refs)
+            expand_runs(refs, runs, line)
         } else {
             Err(bad(line, format!("unexpected `{rest}` after the refs")))
         }
     }))
+}
+
+/// `refs` read from line `line` with each `first .. last` expanded.
+pub(super) fn expand_runs(
+    refs: Vec<String>,
+    runs: Option<&Siblings<'_>>,
+    line: usize,
+) -> Result<Vec<String>> {
+    if !refs.iter().any(|r| r == THROUGH) {
+        return Ok(refs);
+    }
+    let mut out: Vec<String> = Vec::with_capacity(refs.len());
+    let mut k = 0;
+    while k < refs.len() {
+        if refs[k] != THROUGH {
+            out.push(refs[k].clone());
+            k += 1;
+            continue;
+        }
+        let first = out.last().filter(|_| k > 0 && refs[k - 1] != THROUGH);
+        let (Some(first), Some(last)) = (first, refs.get(k + 1).filter(|r| *r != THROUGH)) else {
+            return Err(bad(
+                line,
+                "`..` stands between two refs, like `[e41 .. e57] as last shown`",
+            ));
+        };
+        let run = runs.and_then(|s| s.expand(first, last)).ok_or_else(|| {
+            bad(
+                line,
+                format!(
+                    "[{first} .. {last}] is restored `as last shown` but no snapshot shown before has {first} through {last} as consecutive siblings (pass the snapshots this conversation showed as `seen`, or list the refs)"
+                ),
+            )
+        })?;
+        out.extend(run[1..].iter().map(|r| (*r).to_owned()));
+        k += 2;
+    }
+    Ok(out)
 }
 
 /// A placeholder for `r` at `indent` as an element line of `dialect`.
@@ -130,8 +174,13 @@ fn placeholder(dialect: Dialect, indent: &str, r: &str) -> String {
     }
 }
 
-/// The operations of `patch`, whose element lines are in `dialect`.
-pub(super) fn parse_patch(patch: &str, dialect: Dialect) -> Result<Vec<(usize, Op)>> {
+/// The operations of `patch`, whose element lines are in `dialect`;
+/// `runs` expands `[e4 .. e9] as last shown`.
+pub(super) fn parse_patch(
+    patch: &str,
+    dialect: Dialect,
+    runs: Option<&Siblings<'_>>,
+) -> Result<Vec<(usize, Op)>> {
     let lines: Vec<&str> = patch.lines().collect();
     let mut ops = Vec::new();
     let mut i = 0;
@@ -211,7 +260,7 @@ pub(super) fn parse_patch(patch: &str, dialect: Dialect) -> Result<Vec<(usize, O
                 let inner = b.trim_start_matches(' ');
                 // Children restored by reference become placeholders.
                 if inner.len() < b.len()
-                    && let Some(refs) = restore_refs(inner, n + 1 + k)
+                    && let Some(refs) = restore_refs(inner, n + 1 + k, runs)
                 {
                     let indent = &b[..b.len() - inner.len()];
                     for r in refs? {
@@ -260,7 +309,7 @@ pub(super) fn parse_patch(patch: &str, dialect: Dialect) -> Result<Vec<(usize, O
             };
             let mut items: Vec<Item> = Vec::new();
             if let Some(t) = tail.strip_prefix(' ') {
-                let refs = restore_refs(t, n).ok_or_else(|| {
+                let refs = restore_refs(t, n, runs).ok_or_else(|| {
                     bad(n, format!("unexpected `{t}` after the insertion point"))
                 })??;
                 items.extend(refs.into_iter().map(Item::Restored));
@@ -275,7 +324,7 @@ pub(super) fn parse_patch(patch: &str, dialect: Dialect) -> Result<Vec<(usize, O
                 let b = &b[2..];
                 let inner = b.trim_start_matches(' ');
                 if inner.len() < b.len()
-                    && let Some(refs) = restore_refs(inner, n + 1 + k)
+                    && let Some(refs) = restore_refs(inner, n + 1 + k, runs)
                 {
                     let indent = &b[..b.len() - inner.len()];
                     for r in refs? {
@@ -288,7 +337,7 @@ pub(super) fn parse_patch(patch: &str, dialect: Dialect) -> Result<Vec<(usize, O
                     }
                     continue;
                 }
-                match restore_refs(b, n + 1 + k) {
+                match restore_refs(b, n + 1 + k, runs) {
                     Some(refs) => {
                         if !block.is_empty() {
                             items.extend(

@@ -47,16 +47,18 @@ pub(super) fn with_placeholders<'a, 'n>(
 }
 
 /// Printed lines with placeholder lines turned into `[ref …] as last
-/// shown`, consecutive ones at one indentation sharing a line.
-pub(super) fn restore_lines(block: &str) -> String {
+/// shown`, consecutive ones at one indentation sharing a line (its inside
+/// written by `list`).
+pub(super) fn restore_lines(block: &str, list: &dyn Fn(&[&str]) -> String) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut open: Option<(usize, Vec<String>)> = None;
     let flush = |out: &mut Vec<String>, open: &mut Option<(usize, Vec<String>)>| {
         if let Some((indent, refs)) = open.take() {
+            let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
             out.push(format!(
                 "{}[{}] as last shown",
                 " ".repeat(indent),
-                refs.join(" ")
+                list(&refs)
             ));
         }
     };

@@ -51,6 +51,13 @@ impl Seen {
         Ok(seen)
     }
 
+    /// The views, latest first (where a run of siblings is looked up
+    /// after the previous snapshot; the writer's archived elements, added
+    /// last, hold their children as last shown).
+    pub(super) fn latest_first(&self) -> impl Iterator<Item = &Tree> {
+        self.views.iter().rev()
+    }
+
     /// The element with ref `r` as last shown.
     pub(super) fn get(&self, r: &str) -> Option<&Element> {
         let (v, path) = self.at.get(r)?;

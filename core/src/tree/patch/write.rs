@@ -8,6 +8,7 @@ use super::nodes::{Node, flatten};
 use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
 use super::order::reorders;
 use super::restore::{restore_lines, unaddressed, with_placeholders};
+use super::runs::Siblings;
 use super::seen::Seen;
 use crate::prelude::*;
 use crate::tree::diff::{Field, Parent, diff};
@@ -501,6 +502,17 @@ pub(super) fn write(
             None => seen.get(r),
         }
     };
+    // The inside of a `[…] as last shown` bracket: runs of siblings as
+    // `first .. last` where shorter (the views are indexed once, if ever).
+    let siblings = core::cell::OnceCell::new();
+    let list = |rs: &[&str]| -> String {
+        if rs.len() < 3 || !restore {
+            return rs.join(" ");
+        }
+        siblings
+            .get_or_init(|| Siblings::new(core::iter::once(&verify).chain(seen.latest_first())))
+            .compact(rs)
+    };
     // As last shown, exactly or with some elements' own lines changed
     // (those are said by `~` lines after the insertion).
     let restorable = |i: usize| -> Option<(&str, Vec<&Element>)> {
@@ -551,7 +563,7 @@ pub(super) fn write(
                 core::slice::from_ref(&unaddressed(e)),
                 0,
             );
-            let block = restore_lines(&block);
+            let block = restore_lines(&block, &list);
             let mut lines = block.lines();
             let first = match dialect {
                 Dialect::DevTools => lines.next()?,
@@ -619,14 +631,14 @@ pub(super) fn write(
         };
         let mut segments = segments.into_iter().peekable();
         if let Some(Segment::Restored(rs)) = segments.peek() {
-            let _ = write!(header, " [{}] as last shown", rs.join(" "));
+            let _ = write!(header, " [{}] as last shown", list(rs));
             segments.next();
         }
         line(&mut text, &header);
         for s in segments {
             match s {
                 Segment::Restored(rs) => {
-                    let _ = write!(text, "\n  [{}] as last shown", rs.join(" "));
+                    let _ = write!(text, "\n  [{}] as last shown", list(&rs));
                 }
                 Segment::Printed(es) => {
                     for e in es {
@@ -643,7 +655,7 @@ pub(super) fn write(
                             1,
                         );
                         text.push('\n');
-                        text.push_str(&restore_lines(&block));
+                        text.push_str(&restore_lines(&block, &list));
                     }
                 }
             }
@@ -701,6 +713,7 @@ pub(super) fn write(
         moved,
         unchanged: new_nodes.len().saturating_sub(added + changed + moved),
     };
+    drop(siblings);
     // Lossless or nothing: the patch must rebuild the new text exactly.
     (apply_to(verify, &patch.text, Some(seen)).ok()?.to_text() == new).then_some((patch, lifted))
 }

@@ -1,0 +1,136 @@
+//! Runs of siblings restored together (`[e2 .. e21] as last shown`): a
+//! flat list shown again costs its first and last refs, not every ref, in
+//! both dialects; members never consecutive in one view are listed.
+
+use response_diff::tree::{PatchOptions, apply_patch_with, snapshot_patch_with};
+
+/// A Playwright list `e1` with rows `refs`, one `listitem` each.
+fn pw_list(refs: &[String]) -> String {
+    let mut s = String::from("- list [ref=e1]");
+    if !refs.is_empty() {
+        s.push(':');
+    }
+    for r in refs {
+        s.push_str(&format!("\n  - listitem [ref={r}]: row {r}"));
+    }
+    s
+}
+
+/// A chrome-devtools-mcp page, flat: a button `1_1`, then buttons `refs`.
+fn dt_page(refs: &[String]) -> String {
+    let mut s = String::from(
+        "uid=1_0 RootWebArea \"x\" url=\"http://127.0.0.1/\"\n  uid=1_1 button \"A\"\n",
+    );
+    for r in refs {
+        s.push_str(&format!("  uid={r} button \"Row {r}\"\n"));
+    }
+    s
+}
+
+fn pw_refs(from: usize, to: usize) -> Vec<String> {
+    (from..=to).map(|i| format!("e{i}")).collect()
+}
+
+fn dt_refs(from: usize, to: usize) -> Vec<String> {
+    (from..=to).map(|i| format!("1_{i}")).collect()
+}
+
+/// The patch from `old` to `new` with `seen`, checked to apply back.
+fn patch(old: &str, new: &str, seen: &[&str]) -> String {
+    let p = snapshot_patch_with(old, new, &PatchOptions::seen(seen.to_vec())).unwrap();
+    assert_eq!(
+        apply_patch_with(old, &p.text, seen).unwrap(),
+        new,
+        "{}",
+        p.text
+    );
+    p.text
+}
+
+#[test]
+fn a_flat_playwright_list_shown_again_is_one_run() {
+    let all = pw_list(&pw_refs(2, 21));
+    let none = pw_list(&[]);
+    let text = patch(&none, &all, &[&all, &none]);
+    assert_eq!(text, "+ first in [e1]: [e2 .. e21] as last shown");
+}
+
+#[test]
+fn a_flat_devtools_page_shown_again_is_one_run() {
+    let all = dt_page(&dt_refs(2, 21));
+    let none = dt_page(&[]);
+    let text = patch(&none, &all, &[&all, &none]);
+    assert_eq!(text, "+ after [1_1]: [1_2 .. 1_21] as last shown");
+}
+
+#[test]
+fn halves_shown_in_two_views_are_two_runs() {
+    let first = pw_list(&pw_refs(2, 11));
+    let second = pw_list(&pw_refs(12, 21));
+    let none = pw_list(&[]);
+    let all = pw_list(&pw_refs(2, 21));
+    let text = patch(&none, &all, &[&first, &second, &none]);
+    assert_eq!(
+        text,
+        "+ first in [e1]: [e2 .. e11 e12 .. e21] as last shown"
+    );
+}
+
+#[test]
+fn members_never_consecutive_in_one_view_are_listed() {
+    // Shown with a separator between every two rows; back without them.
+    let mut spaced = String::from("- list [ref=e1]:");
+    for i in 2..=21 {
+        spaced.push_str(&format!(
+            "\n  - listitem [ref=e{i}]: row e{i}\n  - separator [ref=s{i}]"
+        ));
+    }
+    let none = pw_list(&[]);
+    let all = pw_list(&pw_refs(2, 21));
+    let text = patch(&none, &all, &[&spaced, &none]);
+    assert!(!text.contains(".."), "{text}");
+    assert!(text.contains("[e2 e3 e4"), "{text}");
+}
+
+#[test]
+fn a_short_run_is_listed() {
+    let all = pw_list(&pw_refs(2, 4));
+    let none = pw_list(&[]);
+    let text = patch(&none, &all, &[&all, &none]);
+    assert_eq!(text, "+ first in [e1]: [e2 e3 e4] as last shown");
+}
+
+#[test]
+fn a_run_no_view_has_is_a_clear_error() {
+    let none = pw_list(&[]);
+    let e = apply_patch_with(
+        &none,
+        "+ first in [e1]: [e2 .. e21] as last shown",
+        &[&none],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("[e2 .. e21]"), "{e}");
+    assert!(e.contains("consecutive siblings"), "{e}");
+    let e = apply_patch_with(&none, "+ first in [e1]: [.. e21] as last shown", &[&none])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("between two refs"), "{e}");
+}
+
+#[test]
+fn a_run_inside_printed_lines_applies() {
+    // A new list (printed) holds rows shown before: one run below it.
+    let rows = pw_refs(3, 22);
+    let mut shown = String::from("- list [ref=e2]:");
+    for r in &rows {
+        shown.push_str(&format!("\n  - listitem [ref={r}]: row {r}"));
+    }
+    let old = "- button \"Go\" [ref=e1]";
+    let new = format!(
+        "{old}\n- list \"Results\" [ref=e30]:{}",
+        &shown["- list [ref=e2]:".len()..]
+    );
+    let text = patch(old, &new, &[&shown, old]);
+    assert!(text.contains("[e3 .. e22] as last shown"), "{text}");
+}
