@@ -54,17 +54,21 @@ function sourceRef(carrier, tab, ref) {
 }
 
 /**
- * The arguments with the agent's refs replaced by Playwright's, the refs
- * the tab does not know, and Playwright's ref → agent's ref.
+ * The arguments with the agent's refs replaced by the server's (the
+ * latest view of the tab, by the core's carrier), the refs the tab does
+ * not know, and the server's ref → agent's ref. `accepts(v)`: whether a
+ * string there is a ref at all (Playwright's `e12`; any chrome-devtools-mcp
+ * uid). A tab shown raw (its last snapshot the server's own) takes refs as
+ * they are.
  */
-function translate(args, paths, tab, carrier) {
+function translate(args, paths, tab, carrier, accepts = (v) => REF.test(v)) {
   const out = structuredClone(args)
   const missing = []
   const used = new Map()
   for (const p of paths) {
     visit(out, p, (holder, key) => {
       const v = holder[key]
-      if (typeof v !== 'string' || !REF.test(v)) return
+      if (typeof v !== 'string' || !accepts(v)) return
       const pw = sourceRef(carrier, tab, v)
       if (pw === undefined) missing.push(v)
       else {

@@ -63,12 +63,18 @@ function elementPaths(schema, depth = 0) {
 /** The fallback when the catalog was not listed through the wrapper. */
 const KNOWN_PATHS = [...[...ELEMENT_KEYS].map((k) => [k]), ['fields', '[]', 'target']]
 
-/** Calls `fn(holder, key)` for every place `path` names in `value`. */
+/**
+ * Calls `fn(holder, key)` for every place `path` names in `value`; a
+ * trailing '[]' names each element of a list (chrome-devtools-mcp's lists
+ * of uids).
+ */
 function visit(value, pathParts, fn) {
   if (value === null || typeof value !== 'object') return
   const [head, ...rest] = pathParts
   if (head === '[]') {
-    if (Array.isArray(value)) for (const v of value) visit(v, rest, fn)
+    if (!Array.isArray(value)) return
+    if (!rest.length) value.forEach((_, i) => fn(value, i))
+    else for (const v of value) visit(v, rest, fn)
     return
   }
   if (!rest.length) {
