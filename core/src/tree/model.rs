@@ -385,9 +385,7 @@ impl Tree {
     /// assert_eq!(v, [(0, "list"), (1, "listitem")]);
     /// ```
     pub fn iter(&self) -> Walk<'_> {
-        Walk {
-            stack: vec![(0, self.roots.iter())],
-        }
+        Walk::over(&self.roots, 0)
     }
 
     /// Number of elements (text nodes included).
@@ -405,6 +403,16 @@ impl Tree {
 #[derive(Debug, Clone)]
 pub struct Walk<'a> {
     stack: Vec<(usize, core::slice::Iter<'a, Element>)>,
+}
+
+impl<'a> Walk<'a> {
+    /// `elements` and their subtrees in document order, the first at
+    /// depth `base`.
+    pub(crate) fn over(elements: &'a [Element], base: usize) -> Walk<'a> {
+        Walk {
+            stack: vec![(base, elements.iter())],
+        }
+    }
 }
 
 impl<'a> Iterator for Walk<'a> {

@@ -3,7 +3,7 @@
 //! a newline, names and values unescaped.
 
 use crate::prelude::*;
-use crate::tree::model::Element;
+use crate::tree::model::{Element, Walk};
 
 /// The state that stands for chrome-devtools-mcp's
 /// ` [selected in the DevTools Elements panel]` suffix (a state name with
@@ -80,20 +80,11 @@ pub(crate) fn line_of(e: &Element) -> String {
 /// Writes `elements` (and their subtrees) at `base` depth, every line
 /// ending in a newline; iterative.
 pub(crate) fn write_elements(out: &mut String, elements: &[Element], base: usize) {
-    let mut stack: Vec<(usize, core::slice::Iter<'_, Element>)> = vec![(base, elements.iter())];
-    while let Some((depth, it)) = stack.last_mut() {
-        let depth = *depth;
-        let Some(e) = it.next() else {
-            stack.pop();
-            continue;
-        };
+    for (depth, e) in Walk::over(elements, base) {
         for _ in 0..depth {
             out.push_str("  ");
         }
         out.push_str(&line_of(e));
         out.push('\n');
-        if !e.children.is_empty() {
-            stack.push((depth + 1, e.children.iter()));
-        }
     }
 }
