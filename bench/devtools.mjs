@@ -151,7 +151,13 @@ function calls(step, uid, origin, pageId) {
     case 'dblclick': return [['click', { ...page, uid, dblClick: true, includeSnapshot: true }]];
     case 'hover': return [['hover', { ...page, uid, includeSnapshot: true }]];
     case 'select': return [['fill', { ...page, uid, value: step.values[0], includeSnapshot: true }]];
+    // Emptying a field: `fill` with '' sets the value without the input
+    // events a page's filter listens to (swagger-ui keeps filtering), so
+    // the agent selects the text and deletes it, as a user does.
     case 'type':
+      if (step.text === '') {
+        return [['click', { ...page, uid, includeSnapshot: false }], ['press_key', { ...page, key: 'Control+A', includeSnapshot: false }], ['press_key', { ...page, key: 'Backspace', includeSnapshot: true }]];
+      }
       return step.submit
         ? [['fill', { ...page, uid, value: step.text, includeSnapshot: false }], ['press_key', { ...page, key: 'Enter', includeSnapshot: true }]]
         : [['fill', { ...page, uid, value: step.text, includeSnapshot: true }]];

@@ -488,3 +488,29 @@ fn store_reads_print_in_the_devtools_dialect() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// swagger-ui's example values are text with newlines (`uid=2_43 "[` then
+/// `"` on the next line): inserted or changed, they still go as a patch,
+/// the rest of each name printed as it is.
+#[test]
+fn names_with_newlines_go_in_a_patch() {
+    let old = "uid=1_0 RootWebArea \"API\" url=\"http://127.0.0.1/\"\n  uid=1_1 button \"Try it out\"\n  uid=1_2 \"Example Value\"\n".repeat(1);
+    let rows: String = (0..30)
+        .map(|k| format!("  uid=1_{} button \"Operation {k}\"\n", k + 3))
+        .collect();
+    let old = format!("{old}{rows}");
+    let example = "  uid=2_0 tabpanel \"Example Value\"\n    uid=2_1 \"[\n\"\n    uid=2_2 \"  {\n\"\n    uid=2_3 \"\"Rex\"\"\n    uid=2_4 \"\n]\"\n";
+    let new = old.replacen(
+        "  uid=1_2 \"Example Value\"\n",
+        &format!("  uid=1_2 \"Example Value\"\n{example}"),
+        1,
+    );
+    let p = snapshot_patch(&old, &new).expect("a patch");
+    assert!(p.text.contains("uid=2_1 \"[\n\""), "{}", p.text);
+    assert_eq!(apply_patch(&old, &p.text).unwrap(), new);
+    // A changed name with a newline in it.
+    let changed = new.replace("uid=2_3 \"\"Rex\"\"", "uid=2_3 \"\"Rex\",\n\"");
+    let p = snapshot_patch(&new, &changed).expect("a patch");
+    assert!(p.text.starts_with("~ uid=2_3"), "{}", p.text);
+    assert_eq!(apply_patch(&new, &p.text).unwrap(), changed);
+}

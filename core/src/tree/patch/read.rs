@@ -166,6 +166,38 @@ pub(super) fn expand_runs(
     Ok(out)
 }
 
+/// Whether line `l` of a chrome-devtools-mcp patch goes on the text
+/// before it (a name or value that holds a newline) rather than starting
+/// an op.
+fn continues(l: &str) -> bool {
+    !(l.trim().is_empty()
+        || l.starts_with("- ")
+        || l.starts_with("~ ")
+        || l.starts_with("+ ")
+        || l.starts_with('#'))
+}
+
+/// A line of an op's body as its element text: an indented line less the
+/// op's two spaces; in chrome-devtools-mcp's dialect, a line that is not
+/// an element (`uid=`) or restore line (`[…] as last shown`) continues a
+/// name or value and is taken as it is.
+fn body_line<'a>(dialect: Dialect, b: &'a str) -> &'a str {
+    let inner = b.get(2..).unwrap_or("");
+    if dialect != Dialect::DevTools || !b.starts_with("  ") {
+        return if dialect == Dialect::DevTools {
+            b
+        } else {
+            inner
+        };
+    }
+    let own = inner.trim_start_matches(' ');
+    if own.starts_with("uid=") || (own.starts_with('[') && own.ends_with(" as last shown")) {
+        inner
+    } else {
+        b
+    }
+}
+
 /// A placeholder for `r` at `indent` as an element line of `dialect`.
 fn placeholder(dialect: Dialect, indent: &str, r: &str) -> String {
     match dialect {
@@ -190,12 +222,20 @@ pub(super) fn parse_patch(
         if l.trim().is_empty() || l.starts_with('#') {
             continue;
         }
-        // The indented lines that belong to this op.
+        // The indented lines that belong to this op (and, in
+        // chrome-devtools-mcp's dialect, the rest of a name or value that
+        // holds a newline, printed as it is).
         let start = i;
-        while i < lines.len() && lines[i].starts_with("  ") {
+        while i < lines.len()
+            && (lines[i].starts_with("  ") || (dialect == Dialect::DevTools && continues(lines[i])))
+        {
             i += 1;
         }
-        let body = &lines[start..i];
+        let body: Vec<&str> = lines[start..i]
+            .iter()
+            .map(|b| body_line(dialect, b))
+            .collect();
+        let body = body.as_slice();
         let parse_block = |text: &str, at: usize| -> Result<Vec<Element>> {
             let tree = match dialect {
                 // Every line of chrome-devtools-mcp's ends in a newline.
@@ -255,8 +295,7 @@ pub(super) fn parse_patch(
                 Dialect::DevTools => rest.to_owned(),
                 _ => format!("- {rest}"),
             };
-            for (k, b) in body.iter().enumerate() {
-                let b = &b[2..];
+            for (k, &b) in body.iter().enumerate() {
                 let inner = b.trim_start_matches(' ');
                 // Children restored by reference become placeholders.
                 if inner.len() < b.len()
@@ -320,8 +359,7 @@ pub(super) fn parse_patch(
             // (nested ones become placeholders, resolved when applied).
             let mut block = String::new();
             let mut block_at = n + 1;
-            for (k, b) in body.iter().enumerate() {
-                let b = &b[2..];
+            for (k, &b) in body.iter().enumerate() {
                 let inner = b.trim_start_matches(' ');
                 if inner.len() < b.len()
                     && let Some(refs) = restore_refs(inner, n + 1 + k, runs)
