@@ -514,3 +514,21 @@ fn names_with_newlines_go_in_a_patch() {
     assert!(p.text.starts_with("~ uid=2_3"), "{}", p.text);
     assert_eq!(apply_patch(&new, &p.text).unwrap(), changed);
 }
+
+/// A section of a flat page collapsed: the previous snapshot's consecutive
+/// siblings go as one run, `- [first .. last]`.
+#[test]
+fn a_run_of_siblings_is_removed_by_its_ends() {
+    let rows: String = (0..40)
+        .map(|k| format!("  uid=3_{k} \"Row {k}\"\n"))
+        .collect();
+    let head = "uid=1_0 RootWebArea \"API\" url=\"http://127.0.0.1/\"\n  uid=1_1 button \"GET /pets\" expandable expanded\n";
+    let tail = "  uid=1_2 button \"POST /pets\" expandable\n";
+    let (open, closed) = (
+        format!("{head}{rows}{tail}"),
+        format!("{}{tail}", head.replace(" expanded", "")),
+    );
+    let p = snapshot_patch(&open, &closed).expect("a patch");
+    assert!(p.text.contains("- [3_0 .. 3_39]"), "{}", p.text);
+    assert_eq!(apply_patch(&open, &p.text).unwrap(), closed);
+}

@@ -249,7 +249,11 @@ pub(super) fn parse_patch(
             if !body.is_empty() {
                 return Err(bad(n, "a removal has no indented lines"));
             }
-            ops.push((n, Op::Remove(bracketed_refs(rest, n)?.0)));
+            // `- [e4 .. e9]`: a run of siblings of the previous snapshot.
+            ops.push((
+                n,
+                Op::Remove(expand_runs(bracketed_refs(rest, n)?.0, runs, n)?),
+            ));
         } else if let Some(rest) = l.strip_prefix("~ focus ") {
             if !body.is_empty() {
                 return Err(bad(n, "a focus line has no indented lines"));

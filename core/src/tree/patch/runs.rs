@@ -55,10 +55,10 @@ impl<'t> Siblings<'t> {
         })
     }
 
-    /// `refs` as the inside of a `[…] as last shown` bracket: each run of 3
-    /// or more that [`Siblings::expand`] gives back exactly written
-    /// `first .. last`, where that is shorter.
-    pub(super) fn compact(&self, refs: &[&str]) -> String {
+    /// `refs` as the inside of a `[…]` bracket: each run of `min` or more
+    /// that [`Siblings::expand`] gives back exactly written `first ..
+    /// last`, where that is shorter.
+    pub(super) fn compact(&self, refs: &[&str], min: usize) -> String {
         let mut out: Vec<&str> = Vec::new();
         let mut i = 0;
         while i < refs.len() {
@@ -73,7 +73,7 @@ impl<'t> Siblings<'t> {
                         .zip(&refs[i..])
                         .take_while(|(e, r)| e.aria_ref.as_deref() == Some(**r))
                         .count();
-                    (m >= 3).then_some(m)
+                    (m >= min).then_some(m)
                 })
                 .collect();
             lens.sort_unstable_by(|a, b| b.cmp(a));

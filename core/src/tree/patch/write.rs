@@ -148,6 +148,10 @@ pub(crate) fn snapshot_patch_archived(
 /// are written, by ref only and with addresses, and the shorter goes.
 const WRITE_BOTH_BELOW: usize = 64 * 1024;
 
+/// The fewest consecutive removed siblings written as a run (`- [e4 ..
+/// e9]`): a short removal reads better listed.
+const REMOVED_RUN: usize = 6;
+
 /// One entry of an insertion: elements printed, or refs restored.
 pub(super) enum Segment<'a> {
     Printed(Vec<&'a Element>),
@@ -473,7 +477,15 @@ pub(super) fn write(
                 .iter()
                 .map(|&i| old_nodes[i].e.aria_ref.as_deref())
                 .collect();
-            line(&mut text, &format!("- [{}]", refs?.join(" ")));
+            // A run of the previous snapshot's siblings as `first .. last`
+            // where shorter (a flat page's collapsed section).
+            let refs = refs?;
+            let listed = if refs.len() < REMOVED_RUN {
+                refs.join(" ")
+            } else {
+                Siblings::new(core::iter::once(&verify)).compact(&refs, REMOVED_RUN)
+            };
+            line(&mut text, &format!("- [{listed}]"));
         }
     }
 
@@ -511,7 +523,7 @@ pub(super) fn write(
         }
         siblings
             .get_or_init(|| Siblings::new(core::iter::once(&verify).chain(seen.latest_first())))
-            .compact(rs)
+            .compact(rs, 3)
     };
     // As last shown, exactly or with some elements' own lines changed
     // (those are said by `~` lines after the insertion).
