@@ -134,3 +134,96 @@ fn a_run_inside_printed_lines_applies() {
     let text = patch(old, &new, &[&shown, old]);
     assert!(text.contains("[e3 .. e22] as last shown"), "{text}");
 }
+
+/// The snapshot sections a session of `texts` answers with, one detector
+/// and diffs on.
+fn session(texts: &[&str]) -> Vec<String> {
+    use response_diff::diff::ResponseDiffDetector;
+    use response_diff::expectation::Expectation;
+    use response_diff::response::{DiffTarget, Snapshot, render_snapshot_section};
+    let on = Expectation::from_json(r#"{"diffOptions": {"enabled": true}}"#).unwrap();
+    let exp = Expectation::resolve("browser_click", &[&on]).unwrap();
+    let detector = ResponseDiffDetector::new();
+    let target = Some(DiffTarget {
+        detector: &detector,
+        key: "tab-1",
+    });
+    texts
+        .iter()
+        .map(|t| {
+            let body = render_snapshot_section(&Snapshot::aria(*t), &exp, target, None)
+                .unwrap()
+                .unwrap()
+                .body;
+            // Playwright's body is fenced, chrome-devtools-mcp's is not.
+            let inner = body
+                .strip_prefix("```\n")
+                .and_then(|b| b.strip_suffix("\n```"));
+            inner.unwrap_or(&body).to_owned()
+        })
+        .collect()
+}
+
+/// Rows shown, hidden by the next snapshot (collapse all), then shown
+/// again (expand all): they left the page together, so the archive gives
+/// them back as one run, not ref by ref.
+fn hidden_and_shown_again(all: &str, none: &str) -> String {
+    let bodies = session(&[all, none, all]);
+    let patch = &bodies[2];
+    assert_eq!(apply_patch_with(none, patch, &[all, none]).unwrap(), all);
+    patch.clone()
+}
+
+#[test]
+fn a_flat_playwright_list_hidden_and_shown_again_is_one_run() {
+    let all = pw_list(&pw_refs(2, 21));
+    let none = pw_list(&[]);
+    assert_eq!(
+        hidden_and_shown_again(&all, &none),
+        "+ first in [e1]: [e2 .. e21] as last shown"
+    );
+}
+
+#[test]
+fn a_flat_devtools_page_hidden_and_shown_again_is_one_run() {
+    let all = dt_page(&dt_refs(2, 21));
+    let none = dt_page(&[]);
+    assert_eq!(
+        hidden_and_shown_again(&all, &none),
+        "+ after [1_1]: [1_2 .. 1_21] as last shown"
+    );
+}
+
+#[test]
+fn rows_hidden_in_two_steps_are_two_runs() {
+    // Rows 2–11 go first, then 12–21: two entries, two runs.
+    let all = pw_list(&pw_refs(2, 21));
+    let half = pw_list(&pw_refs(12, 21));
+    let none = pw_list(&[]);
+    let bodies = session(&[&all, &half, &none, &all]);
+    assert_eq!(
+        bodies[3],
+        "+ first in [e1]: [e2 .. e11 e12 .. e21] as last shown"
+    );
+    assert_eq!(
+        apply_patch_with(&none, &bodies[3], &[&all, &half, &none]).unwrap(),
+        all
+    );
+}
+
+#[test]
+fn a_row_shown_again_since_comes_back_inside_the_run_as_last_shown() {
+    // e5 comes back alone, renamed, and goes again: the run still names
+    // e2 through e9 (their places in the list), and e5 is read from its
+    // latest showing.
+    let all = pw_list(&pw_refs(2, 9));
+    let none = pw_list(&[]);
+    let e5 = "- list [ref=e1]:\n  - listitem [ref=e5]: row e5 renamed";
+    let back = all.replace("row e5", "row e5 renamed");
+    let bodies = session(&[&all, &none, e5, &none, &back]);
+    assert_eq!(bodies[4], "+ first in [e1]: [e2 .. e9] as last shown");
+    assert_eq!(
+        apply_patch_with(&none, &bodies[4], &[&all, &none, e5, &none]).unwrap(),
+        back
+    );
+}

@@ -260,7 +260,6 @@ fn render_snapshot(
         None
     };
     let archive = archive.as_deref().and_then(Shown::parse);
-    let lookup = |r: &str| archive.as_ref().and_then(|a| a.get(r));
     let seen: Vec<&str> = match (&prev_text, base) {
         (Some(p), Base::SameUrl) => vec![&**p],
         _ => Vec::new(),
@@ -268,7 +267,7 @@ fn render_snapshot(
     let options = PatchOptions::seen(seen).restore(restore);
     let patch = base_text
         .filter(|_| matches!(r.mode, DiffMode::Diff | DiffMode::Full))
-        .and_then(|b| snapshot_patch_archived(&b, text, &options, Some(&lookup)))
+        .and_then(|b| snapshot_patch_archived(&b, text, &options, archive.as_ref().map(|a| a as _)))
         .filter(|p| match r.mode {
             DiffMode::Diff => p.text.len() < r.formatted_diff.len(),
             _ => diff_is_small(p.summary().len() + 1 + p.text.len(), text.len()),

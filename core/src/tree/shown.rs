@@ -15,11 +15,14 @@
 //! printed in full, never as another one.
 //!
 //! The text: a first line `#shown ref:entry ref:entry …` (the entry each
-//! archived ref was last shown in), then the entries, oldest first, each a
-//! removed subtree printed as a top-level element in the snapshots'
-//! dialect (aria, or chrome-devtools-mcp's). One text, so the
-//! detector's store keeps or evicts it whole and it never half-applies.
-//! Kept under a byte budget: past it the oldest entries go first.
+//! archived ref was last shown in), then the entries, oldest first, each
+//! after a line `#entry`: the subtrees that left the page together as
+//! consecutive children of one parent (a list's rows collapsed), printed
+//! in order as top-level elements in the snapshots' dialect (aria, or
+//! chrome-devtools-mcp's), so a patch can restore them as one run
+//! (`[e2 .. e41] as last shown`). One text, so the detector's store keeps
+//! or evicts it whole and it never half-applies. Kept under a byte
+//! budget: past it the oldest entries go first.
 
 use super::model::{Element, Tree};
 use super::{Dialect, parse_in};
@@ -27,6 +30,9 @@ use crate::prelude::*;
 use core::cell::RefCell;
 
 const HEADER: &str = "#shown";
+/// The line before each entry (never an element's line: those start with
+/// `- `, `uid=` or an indent).
+const ENTRY: &str = "#entry";
 
 /// A parsed archive: where each ref was last shown, and the entries.
 pub(crate) struct Shown<'a> {
@@ -40,7 +46,7 @@ impl<'a> Shown<'a> {
     pub(crate) fn parse(text: &'a str) -> Option<Shown<'a>> {
         let (index, body) = text.split_once('\n').unwrap_or((text, ""));
         let index = index.strip_prefix(HEADER)?;
-        let entries = split_entries(body);
+        let entries = split_entries(body)?;
         let mut at = FxHashMap::default();
         for pair in index.split(' ').filter(|p| !p.is_empty()) {
             let (r, k) = pair.rsplit_once(':')?;
@@ -57,18 +63,38 @@ impl<'a> Shown<'a> {
         })
     }
 
-    /// The element with ref `r` as last shown, subtree and all.
-    pub(crate) fn get(&self, r: &str) -> Option<Element> {
-        let k = *self.at.get(r)?;
+    /// The entry that holds ref `r` as last shown.
+    pub(crate) fn entry_of(&self, r: &str) -> Option<usize> {
+        self.at.get(r).copied()
+    }
+
+    /// Entry `k`: the siblings that left the page together, in order,
+    /// subtrees and all (it may also hold elements shown again since,
+    /// which [`Shown::entry_of`] places elsewhere).
+    pub(crate) fn entry(&self, k: usize) -> Option<Tree> {
+        let text = *self.entries.get(k)?;
         let mut parsed = self.parsed.borrow_mut();
-        let tree = parsed
-            .entry(k)
-            .or_insert_with(|| parse_entry(self.entries[k]));
-        let tree = tree.as_ref()?;
+        parsed.entry(k).or_insert_with(|| parse_entry(text)).clone()
+    }
+
+    /// The element with ref `r` as last shown, subtree and all.
+    #[cfg(test)]
+    pub(crate) fn get(&self, r: &str) -> Option<Element> {
+        let tree = self.entry(self.entry_of(r)?)?;
         tree.iter()
             .map(|(_, e)| e)
             .find(|e| e.aria_ref.as_deref() == Some(r))
             .cloned()
+    }
+}
+
+impl super::patch::Archive for Shown<'_> {
+    fn entry_of(&self, r: &str) -> Option<usize> {
+        Shown::entry_of(self, r)
+    }
+
+    fn entry(&self, k: usize) -> Option<Tree> {
+        Shown::entry(self, k)
     }
 }
 
@@ -81,23 +107,33 @@ fn parse_entry(entry: &str) -> Option<Tree> {
     }
 }
 
-/// The entries of an archive's body: each starts at a line with no indent
-/// (`- ` for Playwright's elements, `uid=` for chrome-devtools-mcp's).
-fn split_entries(body: &str) -> Vec<&str> {
-    let mut starts: Vec<usize> = Vec::new();
-    let mut at = 0;
-    for line in body.split_inclusive('\n') {
-        if line.starts_with("- ") || line.starts_with("uid=") {
-            starts.push(at);
-        }
-        at += line.len();
+/// The entries of an archive's body: each after a line `#entry`.
+fn split_entries(body: &str) -> Option<Vec<&str>> {
+    if body.is_empty() {
+        return Some(Vec::new());
     }
-    let mut out = Vec::with_capacity(starts.len());
-    for (k, &s) in starts.iter().enumerate() {
-        let e = starts.get(k + 1).copied().unwrap_or(body.len());
-        out.push(body[s..e].trim_end_matches('\n'));
+    let body = body.strip_prefix(ENTRY)?.strip_prefix('\n')?;
+    Some(body.split(ENTRY_BREAK).collect())
+}
+
+/// Between two entries.
+const ENTRY_BREAK: &str = "\n#entry\n";
+
+/// The pending run of removed siblings printed as the text of the latest
+/// entry (which their refs already name).
+fn close_group(group: &mut Vec<&Element>, fresh: &mut [(String, Vec<&str>)], prev: &Tree) {
+    if group.is_empty() {
+        return;
     }
-    out
+    let mut text = prev
+        .with_roots(group.drain(..).cloned().collect())
+        .to_text();
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    if let Some(last) = fresh.last_mut() {
+        last.0 = text;
+    }
 }
 
 /// The archive after the chain went from `prev` to `new`: the elements of
@@ -121,11 +157,19 @@ pub(crate) fn retire(
         }
     }
     // Removed subtrees of `prev`: an element with a ref `new` lacks, under
-    // no such element.
+    // no such element. Consecutive ones of one parent make one entry.
     let mut fresh: Vec<(String, Vec<&str>)> = Vec::new();
     let mut in_prev: FxHashSet<&str> = FxHashSet::default();
-    let mut stack: Vec<&Element> = prev.roots.iter().rev().collect();
-    while let Some(e) = stack.pop() {
+    let mut group: Vec<&Element> = Vec::new();
+    // Sibling lists, each walked in order; a child list is walked before
+    // the rest of its parent's (document order).
+    let mut stack: Vec<core::slice::Iter<'_, Element>> = vec![prev.roots.iter()];
+    while let Some(it) = stack.last_mut() {
+        let Some(e) = it.next() else {
+            stack.pop();
+            close_group(&mut group, &mut fresh, prev);
+            continue;
+        };
         if let Some(r) = e.aria_ref.as_deref() {
             if !in_prev.insert(r) {
                 return None;
@@ -142,16 +186,19 @@ pub(crate) fn retire(
                         }
                     }
                 }
-                let text = prev.with_roots(vec![e.clone()]).to_text();
-                let text = match text.strip_suffix('\n') {
-                    Some(t) => t.to_owned(),
-                    None => text,
-                };
-                fresh.push((text, refs));
+                if group.is_empty() {
+                    fresh.push((String::new(), refs));
+                } else if let Some(last) = fresh.last_mut() {
+                    last.1.extend(refs);
+                }
+                group.push(e);
                 continue;
             }
         }
-        stack.extend(e.children.iter().rev());
+        close_group(&mut group, &mut fresh, prev);
+        if !e.children.is_empty() {
+            stack.push(e.children.iter());
+        }
     }
     let old = archive.and_then(Shown::parse);
     if fresh.is_empty() && old.is_none() {
@@ -195,7 +242,10 @@ pub(crate) fn retire(
     };
     // Oldest out while over the budget (an index pair costs about its ref + 4).
     let size = |order: &[(usize, bool)], owner: &FxHashMap<&str, (usize, bool)>| {
-        order.iter().map(|&x| text_of(x).len() + 1).sum::<usize>()
+        order
+            .iter()
+            .map(|&x| text_of(x).len() + ENTRY.len() + 2)
+            .sum::<usize>()
             + owner.keys().map(|r| r.len() + 5).sum::<usize>()
             + HEADER.len()
     };
@@ -222,6 +272,8 @@ pub(crate) fn retire(
         out.push_str(&n.to_string());
     }
     for &x in order {
+        out.push('\n');
+        out.push_str(ENTRY);
         out.push('\n');
         out.push_str(text_of(x));
     }
@@ -266,5 +318,37 @@ mod tests {
         let s = Shown::parse(&small).unwrap();
         assert!(s.get("b").is_none());
         assert_eq!(s.get("a").unwrap().name, "Green tea");
+    }
+
+    #[test]
+    fn siblings_that_leave_together_are_one_entry() {
+        let p1 = t(
+            "- list [ref=l]:\n  - listitem [ref=a]: A\n  - listitem [ref=b]: B\n  - listitem [ref=k]: K\n  - listitem [ref=c]: C",
+        );
+        let p2 = t("- list [ref=l]:\n  - listitem [ref=k]: K");
+        let a = retire(None, &p1, &p2, 1 << 20).unwrap();
+        assert_eq!(
+            a,
+            "#shown a:0 b:0 c:1\n#entry\n- listitem [ref=a]: A\n- listitem [ref=b]: B\n#entry\n- listitem [ref=c]: C"
+        );
+        let s = Shown::parse(&a).unwrap();
+        let e = s.entry(s.entry_of("b").unwrap()).unwrap();
+        assert_eq!(e.roots.len(), 2);
+        assert_eq!(s.entry_of("c"), Some(1));
+        assert!(s.get("c").is_some());
+        // chrome-devtools-mcp's flat rows, every line ending in a newline.
+        let page = |rows: &str| {
+            crate::tree::parse_in(
+                Dialect::DevTools,
+                &format!("uid=1_0 RootWebArea \"x\"\n{rows}"),
+            )
+            .unwrap()
+        };
+        let p1 = page("  uid=1_1 button \"A\"\n  uid=1_2 button \"B\"\n");
+        let a = retire(None, &p1, &page(""), 1 << 20).unwrap();
+        let s = Shown::parse(&a).unwrap();
+        assert_eq!(s.entry_of("1_1"), Some(0));
+        assert_eq!(s.entry(0).unwrap().roots.len(), 2);
+        assert_eq!(s.get("1_2").unwrap().name, "B");
     }
 }

@@ -86,10 +86,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
     let dialect = old.dialect;
     let focus_state = dialect.focus_state();
     // Runs (`[e4 .. e9] as last shown`) are read in the views as given.
-    let runs = patch.contains(" .. ").then(|| {
-        let seen = seen.map(Seen::latest_first);
-        Siblings::new(core::iter::once(&old).chain(seen.into_iter().flatten()))
-    });
+    let runs = patch.contains(" .. ").then(|| Siblings::new(&old, seen));
     let ops = parse_patch(patch, dialect, runs.as_ref())?;
     drop(runs);
     // Where each ref is named first, for the error when it is not in `old`.

@@ -121,5 +121,5 @@ mod write;
 
 pub use apply::{apply_patch, apply_patch_with};
 pub use options::{MAX_PATCH_BYTES, PatchOptions, PatchRequest, SnapshotPatch};
-pub(crate) use write::snapshot_patch_archived;
+pub(crate) use write::{Archive, snapshot_patch_archived};
 pub use write::{snapshot_patch, snapshot_patch_with};

@@ -2,6 +2,7 @@
 //! named by its first and last refs (module docs: the expansion).
 
 use super::address::is_address;
+use super::seen::Seen;
 use crate::prelude::*;
 use crate::tree::model::{Element, Tree};
 
@@ -17,26 +18,39 @@ pub(super) struct Siblings<'t> {
 }
 
 impl<'t> Siblings<'t> {
-    pub(super) fn new(views: impl IntoIterator<Item = &'t Tree>) -> Self {
-        let views = views
-            .into_iter()
-            .map(|t| {
-                let mut at = FxHashMap::default();
-                let mut index = |sib: &'t [Element]| {
-                    for (k, e) in sib.iter().enumerate() {
-                        if let Some(r) = e.aria_ref.as_deref() {
-                            at.entry(r).or_insert((sib, k));
-                        }
-                    }
-                };
-                index(&t.roots);
-                for (_, e) in t.iter() {
-                    index(&e.children);
-                }
-                at
-            })
-            .collect();
+    /// The views of `old` (the previous snapshot), then of `seen`.
+    pub(super) fn new(old: &'t Tree, seen: Option<&'t Seen>) -> Self {
+        let all = |_: &str| true;
+        let mut views = vec![Self::index(old, &all)];
+        if let Some(seen) = seen {
+            views.extend(
+                seen.latest_first()
+                    .map(|(t, stands)| Self::index(t, &stands)),
+            );
+        }
         Siblings { views }
+    }
+
+    /// Where each ref `stands` for stands among its siblings in `t`.
+    fn index(
+        t: &'t Tree,
+        stands: &dyn Fn(&str) -> bool,
+    ) -> FxHashMap<&'t str, (&'t [Element], usize)> {
+        let mut at = FxHashMap::default();
+        let mut index = |sib: &'t [Element]| {
+            for (k, e) in sib.iter().enumerate() {
+                if let Some(r) = e.aria_ref.as_deref()
+                    && stands(r)
+                {
+                    at.entry(r).or_insert((sib, k));
+                }
+            }
+        };
+        index(&t.roots);
+        for (_, e) in t.iter() {
+            index(&e.children);
+        }
+        at
     }
 
     /// The refs of the siblings `first` through `last` in the first view

@@ -14,6 +14,10 @@ pub(super) struct Seen {
     pub(super) views: Vec<Tree>,
     /// ref → (view, child indexes from the top).
     pub(super) at: FxHashMap<String, (usize, Vec<u32>)>,
+    /// How many of the views, the last ones, are entries of the writer's
+    /// archive (`tree::shown`): such a view stands for the refs `at` places
+    /// in it only (its other elements were shown again since).
+    pub(super) archived: usize,
 }
 
 impl Seen {
@@ -52,10 +56,18 @@ impl Seen {
     }
 
     /// The views, latest first (where a run of siblings is looked up
-    /// after the previous snapshot; the writer's archived elements, added
-    /// last, hold their children as last shown).
-    pub(super) fn latest_first(&self) -> impl Iterator<Item = &Tree> {
-        self.views.iter().rev()
+    /// after the previous snapshot; the writer's archived entries, added
+    /// last, hold elements that left the page together), each with whether
+    /// it stands for ref `r` in a run (an archived entry stands only for
+    /// the refs it was last shown in).
+    pub(super) fn latest_first(&self) -> impl Iterator<Item = (&Tree, impl Fn(&str) -> bool)> {
+        let n = self.views.len();
+        self.views.iter().enumerate().rev().map(move |(v, t)| {
+            let archived = v + self.archived >= n;
+            (t, move |r: &str| {
+                !archived || self.at.get(r).is_some_and(|(w, _)| *w == v)
+            })
+        })
     }
 
     /// The element with ref `r` as last shown.

@@ -9,7 +9,7 @@ use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPat
 use super::order::reorders;
 use super::restore::{restore_lines, unaddressed, with_placeholders};
 use super::runs::Siblings;
-use super::seen::Seen;
+use super::seen::{Seen, walk_paths};
 use crate::prelude::*;
 use crate::tree::diff::{Field, Parent, diff};
 use crate::tree::model::{Element, Tree};
@@ -57,10 +57,16 @@ pub fn snapshot_patch_with(
     snapshot_patch_archived(old, new, options, None)
 }
 
-/// Where elements shown before the seen snapshots were last shown: the
-/// element with a ref as the agent last saw it, subtree and all, or `None`
-/// when that is not known (see `tree::shown`).
-pub(crate) type Archive<'a> = &'a dyn Fn(&str) -> Option<Element>;
+/// Where elements shown before the seen snapshots were last shown (see
+/// `tree::shown`): entries, each the siblings that left the page together
+/// as the agent last saw them.
+pub(crate) trait Archive {
+    /// The entry that holds ref `r` as the agent last saw it, or `None`
+    /// when that is not known.
+    fn entry_of(&self, r: &str) -> Option<usize>;
+    /// Entry `k`'s elements, in order, subtrees and all.
+    fn entry(&self, k: usize) -> Option<Tree>;
+}
 
 /// [`snapshot_patch_with`], with `archive` consulted for elements neither
 /// the previous snapshot nor `options.seen` has.
@@ -68,7 +74,7 @@ pub(crate) fn snapshot_patch_archived(
     old: &str,
     new: &str,
     options: &PatchOptions<'_>,
-    archive: Option<Archive<'_>>,
+    archive: Option<&dyn Archive>,
 ) -> Option<SnapshotPatch> {
     // Hosts may end a snapshot with a newline; Playwright's printer does
     // not (chrome-devtools-mcp's ends every line in one).
@@ -98,17 +104,39 @@ pub(crate) fn snapshot_patch_archived(
             .iter()
             .filter_map(|(_, e)| e.aria_ref.as_deref())
             .collect();
-        for (_, e) in new_tree.iter() {
-            if let Some(r) = e.aria_ref.as_deref()
-                && !in_old.contains(r)
-                && !seen.at.contains_key(r)
-                && let Some(shown) = archive(r)
-                && shown.aria_ref.as_deref() == Some(r)
-            {
-                seen.at.insert(r.to_owned(), (seen.views.len(), vec![0]));
-                seen.views.push(Tree::new(vec![shown]));
-            }
+        let shown_before =
+            |at: &FxHashMap<String, _>, r: &str| in_old.contains(r) || at.contains_key(r);
+        // Each entry a new element is in, once, as one view (its elements
+        // siblings, so a run of them is restored as one): oldest first,
+        // as the seen snapshots are.
+        let mut entries: Vec<usize> = new_tree
+            .iter()
+            .filter_map(|(_, e)| e.aria_ref.as_deref())
+            .filter(|r| !shown_before(&seen.at, r))
+            .filter_map(|r| archive.entry_of(r))
+            .collect();
+        entries.sort_unstable();
+        entries.dedup();
+        let first = seen.views.len();
+        for k in entries {
+            let Some(view) = archive.entry(k) else {
+                continue;
+            };
+            let v = seen.views.len();
+            let mut found = Vec::new();
+            walk_paths(&view, |e, path| {
+                if let Some(r) = e.aria_ref.as_deref()
+                    && archive.entry_of(r) == Some(k)
+                {
+                    found.push((r.to_owned(), (v, path.to_vec())));
+                }
+                true
+            });
+            found.retain(|(r, _)| !shown_before(&seen.at, r));
+            seen.at.extend(found);
+            seen.views.push(view);
         }
+        seen.archived = seen.views.len() - first;
     }
     // A large snapshot: the patch naming elements without a ref by their
     // addresses alone, when it can be written (it is the shorter one but
@@ -483,7 +511,7 @@ pub(super) fn write(
             let listed = if refs.len() < REMOVED_RUN {
                 refs.join(" ")
             } else {
-                Siblings::new(core::iter::once(&verify)).compact(&refs, REMOVED_RUN)
+                Siblings::new(&verify, None).compact(&refs, REMOVED_RUN)
             };
             line(&mut text, &format!("- [{listed}]"));
         }
@@ -522,7 +550,7 @@ pub(super) fn write(
             return rs.join(" ");
         }
         siblings
-            .get_or_init(|| Siblings::new(core::iter::once(&verify).chain(seen.latest_first())))
+            .get_or_init(|| Siblings::new(&verify, Some(seen)))
             .compact(rs, 3)
     };
     // As last shown, exactly or with some elements' own lines changed
