@@ -313,19 +313,21 @@ proxy-bench: setup node-build python-dev
 	    --wall "$$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s" \
 	    --out docs/bench/proxy.md --json bench-out/proxy.json $(if $(PROXY_BENCH_STRICT),--strict)
 
-## chrome-devtools-mcp (bench/package.json pins it) on the shop session,
-## alone with includeSnapshot on each action and through
-## response-diff-proxy, beside our server with diffs on: tokens per step,
-## the floor, tool time per call, the catalog and issue 43's bars in
-## docs/bench/devtools.md (bench/devtools.mjs; fails when the session does
+## chrome-devtools-mcp (bench/package.json pins it) on every app session
+## of the bench (the shop, TodoMVC ×7, the data grid, jsoneditor, the API
+## docs), alone with includeSnapshot on each action and through
+## response-diff-proxy, beside our server with diffs on (the ours-diff runs
+## `make proxy-bench` left in bench-out/, run first when missing): tokens
+## per step, the floor, tool time per call, the catalog and issue 43's bars
+## in docs/bench/devtools.md (bench/devtools.mjs; fails when a session does
 ## not reach its final check through the proxy).
 .PHONY: devtools-bench
 devtools-bench: setup node-build
 	$(CARGO) build --release -p response-diff-server
 	@mkdir -p bench-out
 	cd bench && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && $(NPM_CI) --loglevel=error
-	node bench/session.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --only ours-diff --out bench-out/devtools-ours.json
-	node bench/devtools.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/devtools-shop.json --transcript bench-out/devtools-transcript.md --ours bench-out/devtools-ours.json --md docs/bench/devtools.md
+	@test -f bench-out/proxy-apidocs.json || $(MAKE) proxy-bench
+	node bench/devtools.mjs --bin $(abspath $(TARGET_DIR))/release/response-diff --out bench-out/devtools.json --transcript bench-out/devtools-transcript.md --ours bench-out --md docs/bench/devtools.md
 
 ## Eight everyday agent tasks (confirm, prompt, upload, cross-site frame,
 ## popup, network list, password, download) through our server and

@@ -494,7 +494,7 @@ fn store_reads_print_in_the_devtools_dialect() {
 /// the rest of each name printed as it is.
 #[test]
 fn names_with_newlines_go_in_a_patch() {
-    let old = "uid=1_0 RootWebArea \"API\" url=\"http://127.0.0.1/\"\n  uid=1_1 button \"Try it out\"\n  uid=1_2 \"Example Value\"\n".repeat(1);
+    let old = "uid=1_0 RootWebArea \"API\" url=\"http://127.0.0.1/\"\n  uid=1_1 button \"Try it out\"\n  uid=1_2 \"Example Value\"\n";
     let rows: String = (0..30)
         .map(|k| format!("  uid=1_{} button \"Operation {k}\"\n", k + 3))
         .collect();

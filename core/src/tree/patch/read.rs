@@ -181,7 +181,7 @@ fn continues(l: &str) -> bool {
 /// op's two spaces; in chrome-devtools-mcp's dialect, a line that is not
 /// an element (`uid=`) or restore line (`[…] as last shown`) continues a
 /// name or value and is taken as it is.
-fn body_line<'a>(dialect: Dialect, b: &'a str) -> &'a str {
+fn body_line(dialect: Dialect, b: &str) -> &str {
     let inner = b.get(2..).unwrap_or("");
     if dialect != Dialect::DevTools || !b.starts_with("  ") {
         return if dialect == Dialect::DevTools {
