@@ -160,18 +160,24 @@ def test_moves_across_parents_apply_as_the_shared_fixtures_say() -> None:
             assert rd.apply_snapshot_patch(case["old"], patch, case["seen"]) == case["new"], case["name"]
 
 
-def test_elements_without_a_ref_are_patched_by_address_as_the_shared_fixtures_say() -> None:
-    """An empty list, a row and its button, a text-only wrapper: no ref, still a patch (issue 42)."""
+def patch_fixture(name: str, at_least: int) -> list:
+    """Each case of a shared patch fixture: the writer gives exactly its patch, which rebuilds `new`."""
     import json
 
     from conftest import fixture
 
-    cases = json.loads(fixture("patches/refless.json"))["cases"]
-    assert len(cases) >= 4
+    cases = json.loads(fixture(f"patches/{name}"))["cases"]
+    assert len(cases) >= at_least
     for case in cases:
         p = rd.snapshot_patch(case["old"], case["new"], seen=case["seen"])
         assert p is not None and p.text == case["patch"], case["name"]
         assert rd.apply_snapshot_patch(case["old"], case["patch"], case["seen"]) == case["new"], case["name"]
+    return cases
+
+
+def test_elements_without_a_ref_are_patched_by_address_as_the_shared_fixtures_say() -> None:
+    """An empty list, a row and its button, a text-only wrapper: no ref, still a patch (issue 42)."""
+    patch_fixture("refless.json", 4)
     assert rd.snapshot_patch("- text: a", "- text: b").text == "~ [/1] text: b"
     with pytest.raises(rd.ParseError, match=r"\[e1/1\] is an element with a ref: name it \[e2\]"):
         rd.apply_snapshot_patch("- list [ref=e1]:\n  - listitem [ref=e2]", "- [e1/1]")
@@ -179,16 +185,7 @@ def test_elements_without_a_ref_are_patched_by_address_as_the_shared_fixtures_sa
 
 def test_devtools_snapshots_are_patched_in_their_own_lines_as_the_shared_fixtures_say() -> None:
     """chrome-devtools-mcp's snapshot text (issue 43): detected, patched by uid, rebuilt byte for byte."""
-    import json
-
-    from conftest import fixture
-
-    cases = json.loads(fixture("patches/devtools.json"))["cases"]
-    assert len(cases) >= 5
-    for case in cases:
-        p = rd.snapshot_patch(case["old"], case["new"], seen=case["seen"])
-        assert p is not None and p.text == case["patch"], case["name"]
-        assert rd.apply_snapshot_patch(case["old"], case["patch"], case["seen"]) == case["new"], case["name"]
+    cases = patch_fixture("devtools.json", 9)
     old = cases[0]["old"]
     assert rd.parse_snapshot(old).to_aria() == old  # detected: printed back as written
 
