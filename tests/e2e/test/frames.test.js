@@ -245,13 +245,37 @@ describe('frames from any site', () => {
     assert.equal(ref(full.text, 'button "Pay"'), pay, full.text);
   });
 
+  /**
+   * The refs a removal `- [a b .. c]` names: a run `b .. c` is the siblings
+   * from b through c of the snapshot it applies to (`before`), subtrees
+   * and all.
+   */
+  function removedRefs(list, before) {
+    const tokens = list.split(' ');
+    const lines = before.split('\n');
+    const at = (r) => lines.findIndex((l) => l.includes(`[ref=${r}]`));
+    const indent = (l) => l.length - l.trimStart().length;
+    const out = [];
+    tokens.forEach((t, k) => {
+      if (t !== '..') return void out.push(t);
+      const [from, last] = [at(tokens[k - 1]), at(tokens[k + 1])];
+      let end = last + 1;
+      while (end < lines.length && indent(lines[end]) > indent(lines[last])) end++;
+      for (let i = from; i >= 0 && i < end; i++) {
+        const m = /\[ref=([^\]]+)\]/.exec(lines[i]);
+        if (m) out.push(m[1]);
+      }
+    });
+    return out;
+  }
+
   test('a frame that navigates updates its subtree and the diff', async () => {
     const page = await open();
     const next = await call('browser_click', { ref: ref(page, 'link "Next step"') });
     const snap = section(next, 'Page snapshot (patch)') ?? section(next, 'Page snapshot');
     assert.match(snap, /Confirm the payment/, next);
     // The old document's elements are gone, the page around them is not.
-    const removed = (snap.match(/^- \[([^\]]+)\]/m) || ['', ''])[1].split(' ');
+    const removed = removedRefs((snap.match(/^- \[([^\]]+)\]/m) || ['', ''])[1], page);
     for (const [gone, from] of [['heading "Card payment"', ''], ['link "Next step"', ''], ['iframe', 'Next step']]) {
       assert.ok(removed.includes(ref(page, gone, from)), `${gone} not removed:\n${next}`);
     }
