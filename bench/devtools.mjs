@@ -25,18 +25,16 @@
 //   node bench/devtools.mjs --bin target/release/response-diff --out bench-out/devtools.json
 //     [--sessions shop,todomvc-react,grid,expand,apidocs] [--only devtools-read,devtools-proxy]
 //     [--transcript FILE] [--ours bench-out --md docs/bench/devtools.md]
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 import { arg as cliArg, serverBin } from './cli.mjs';
 import { findRef } from './appsession.mjs';
 import { STEPS as APIDOCS_STEPS } from './apidocs.mjs';
 import { STEPS as EXPAND_STEPS } from './expand.mjs';
 import { STEPS as GRID_STEPS } from './grid.mjs';
-import { countTokens, floor, here, modulePath, pkgVersion, repo, serveDir, stripRef } from './harness.mjs';
+import { connect, countTokens, floor, here, modulePath, pkgVersion, repo, serveDir, stripRef } from './harness.mjs';
 import { applyPatch, applyUnified, fencedBlock } from './reconstruct.mjs';
 import { resolveRef } from './refs.mjs';
 import { STEPS as SHOP_STEPS } from './shop.mjs';
@@ -214,28 +212,11 @@ function rebuild(prev, text, seenByUrl, history, url) {
   return { view: at < 0 ? prev : trim(body.slice(at)), how: 'full' };
 }
 
-async function connect(cfg) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: cfg.args, stderr: 'pipe' });
-  let log = '';
-  transport.stderr?.on('data', (d) => { log += d; });
-  const client = new Client({ name: 'response-diff-bench', version: '1.0.0' });
-  await client.connect(transport);
-  const tools = (await client.listTools()).tools;
-  return {
-    client,
-    catalogTokens: countTokens(JSON.stringify(tools)),
-    log: () => log,
-    async call(name, args) {
-      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 });
-      return { text: r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n'), isError: Boolean(r.isError) };
-    },
-  };
-}
-
 async function runConfig(cfg, session, origin) {
   const STEPS = session.steps;
   let error;
-  const server = await connect(cfg);
+  const workdir = mkdtempSync(join(tmpdir(), `rd-bench-${cfg.id}-`));
+  const server = await connect({ ...cfg, command: process.execPath }, { bin: BIN, chromium: CHROMIUM, workdir });
   const rows = [];
   const snapshots = [];
   const transcript = [];
@@ -308,9 +289,9 @@ async function runConfig(cfg, session, origin) {
     console.error(`${session.id} ${cfg.id}: ${error}`);
   } finally {
     await server.client.close().catch(() => {});
+    rmSync(workdir, { recursive: true, force: true });
   }
-  const timings = [...server.log().matchAll(/^response-diff-proxy: timing (\S+) ([\d.]+) ms of ([\d.]+) ms, (\d+) extra upstream calls$/gm)]
-    .map((m) => ({ tool: m[1], ownMs: Number(m[2]), totalMs: Number(m[3]), extraCalls: Number(m[4]) }));
+  const timings = server.proxyTimings();
   return {
     id: cfg.id, session: session.id, label: cfg.label, catalogTokens: server.catalogTokens, rows, ...(error ? { error } : {}),
     ...(snapshots.length ? { floor: floor(snapshots) } : {}),

@@ -116,11 +116,21 @@ export async function serveDir(root) {
  */
 let sessions = 0;
 
-export async function connect({ kind, id, args: extra = [] }, { bin, chromium, workdir }) {
+/** response-diff-proxy's own time per tool call, from its `--timing` lines on stderr: [{ tool, ownMs, totalMs, extraCalls }]. */
+export function proxyTimings(log) {
+  return [...log.matchAll(/^response-diff-proxy: timing (\S+) ([\d.]+) ms of ([\d.]+) ms, (\d+) extra upstream calls$/gm)]
+    .map((m) => ({ tool: m[1], ownMs: Number(m[2]), totalMs: Number(m[3]), extraCalls: Number(m[4]) }));
+}
+
+export async function connect({ kind, id, args: extra = [], command: own }, { bin, chromium, workdir }) {
   let command;
   let args;
   const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
-  if (kind === 'ours') {
+  if (own) {
+    // A server the caller starts itself (bench/devtools.mjs): `command` and `args` as given.
+    command = own;
+    args = extra;
+  } else if (kind === 'ours') {
     command = bin;
     args = ['mcp', '--executable-path', chromium, ...extra];
   } else if (kind === 'ab') {
@@ -168,8 +178,7 @@ export async function connect({ kind, id, args: extra = [] }, { bin, chromium, w
     toolCount: tools.length,
     log: () => log,
     /** response-diff-proxy's own time per tool call (its --timing lines): [{ tool, ownMs, totalMs, extraCalls }]. */
-    proxyTimings: () => [...log.matchAll(/^response-diff-proxy: timing (\S+) ([\d.]+) ms of ([\d.]+) ms, (\d+) extra upstream calls$/gm)]
-      .map((m) => ({ tool: m[1], ownMs: Number(m[2]), totalMs: Number(m[3]), extraCalls: Number(m[4]) })),
+    proxyTimings: () => proxyTimings(log),
     async call(name, args) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 });
       const text = r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
