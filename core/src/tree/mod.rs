@@ -65,4 +65,4 @@ pub use store::{
     DiskStore, DiskStoreConfig, ReadOutcome, SinceRead, SinceStore, SinceStoreConfig, now_ts,
 };
 pub use text::parse_snapshot;
-pub(crate) use text::{parse_in, write_elements};
+pub(crate) use text::{parse_in, parse_lines, write_elements};

@@ -25,7 +25,7 @@
 //! budget: past it the oldest entries go first.
 
 use super::model::{Element, Tree};
-use super::{Dialect, parse_in};
+use super::{Dialect, parse_lines};
 use crate::prelude::*;
 use core::cell::RefCell;
 
@@ -101,10 +101,7 @@ impl super::patch::Archive for Shown<'_> {
 /// An entry read back in its dialect (chrome-devtools-mcp's lines end in
 /// a newline, which the archive text keeps between entries only).
 fn parse_entry(entry: &str) -> Option<Tree> {
-    match Dialect::detect(entry) {
-        Dialect::DevTools => parse_in(Dialect::DevTools, &format!("{entry}\n")).ok(),
-        d => parse_in(d, entry).ok(),
-    }
+    parse_lines(Dialect::detect(entry), entry).ok()
 }
 
 /// The entries of an archive's body: each after a line `#entry`.

@@ -31,6 +31,16 @@ pub(crate) fn parse_in(dialect: Dialect, text: &str) -> Result<Tree> {
     }
 }
 
+/// Parses lines of `dialect` held in a larger text that dropped their last
+/// newline (a patch's element lines, an archive entry): chrome-devtools-mcp's
+/// lines each end in one, so it goes back on before parsing.
+pub(crate) fn parse_lines(dialect: Dialect, text: &str) -> Result<Tree> {
+    match dialect {
+        Dialect::DevTools => parse_in(dialect, &format!("{text}\n")),
+        _ => parse_in(dialect, text),
+    }
+}
+
 /// Writes `elements` (and their subtrees) at `base` depth in `dialect`:
 /// Playwright's lines separated by newlines (none after the last),
 /// chrome-devtools-mcp's each ending in one.

@@ -237,12 +237,8 @@ pub(super) fn parse_patch(
             .collect();
         let body = body.as_slice();
         let parse_block = |text: &str, at: usize| -> Result<Vec<Element>> {
-            let tree = match dialect {
-                // Every line of chrome-devtools-mcp's ends in a newline.
-                Dialect::DevTools => crate::tree::parse_in(dialect, &format!("{text}\n")),
-                _ => crate::tree::parse_in(dialect, text),
-            };
-            tree.map(|t| t.roots)
+            crate::tree::parse_lines(dialect, text)
+                .map(|t| t.roots)
                 .map_err(|e| bad(at, format!("the element lines do not parse: {e}")))
         };
         if let Some(rest) = l.strip_prefix("- ") {
