@@ -179,11 +179,11 @@ class _State:
         self.layers: list[_Layer] = [{"diffOptions": {"enabled": True}}, *layers]
         Expectation.resolve(_TOOL, *self.layers)  # a bad option fails here, not mid-session
         self.detector = detector if detector is not None else ResponseDiffDetector()
-        # By content, not by Playwright's ref: Playwright gives a node a new
-        # ref when its role or name changes (a delete button shown on hover),
-        # so its refs name no node the content does not, and matching them
-        # first paired rows wrongly (docs/DECISIONS.md D60).
-        self.carrier = RefCarrier(views_per_key=PAGE_VIEWS, stable_ids=False)
+        # Playwright's refs as node ids, after content (docs/DECISIONS.md
+        # D60): Playwright keeps an element's ref while its role and name
+        # stay, so a todo whose delete button turned to text on a hover is
+        # the same row, where by content alone it would be another.
+        self.carrier = RefCarrier(views_per_key=PAGE_VIEWS, stable_ids=True)
         # A key space of its own, in the carrier and in a shared detector.
         self.page_key = f"page-{uuid.uuid4().hex}"
         self.generation = 0

@@ -39,7 +39,10 @@
 //! - **Inside its own parent.** A child keeps the ref it had under its own
 //!   parent when the parent keeps its ref: a row that comes back brings
 //!   its "Edit" button's ref with it, not a look-alike's from another row,
-//!   so the whole row can be restored by one reference.
+//!   so the whole row can be restored by one reference. Nor does a ref
+//!   move from an item of a collection still on the page into another item
+//!   that was there before: the delete button a hover shows on one todo is
+//!   not the one the agent saw on another (issue 42).
 //! - **Deterministic.** The same inputs give the same refs.
 //!
 //! Elements without a node id (static text) get no ref.

@@ -259,10 +259,16 @@ impl Page {
             // redrew elsewhere keeps the diff's pairing (TodoMVC's edit).
             let grid_item = |p: &Places, k: Option<usize>| k.and_then(|k| p.cells[k]).is_some();
             let item_ok = match (places.item[i], view.places.item[o]) {
-                _ if !grid_item(places, places.item[i])
-                    && !grid_item(&view.places, view.places.item[o]) =>
-                {
-                    true
+                (a, b) if !grid_item(places, a) && !grid_item(&view.places, b) => {
+                    // Out of an item still on the page into another item
+                    // that was there too: a look-alike in another row (the
+                    // delete button a hover shows on the next todo).
+                    let now = a.and_then(|a| out[a].as_deref());
+                    let then = b.and_then(|b| view.refs[b].as_deref());
+                    match (now, then) {
+                        (Some(x), Some(y)) => x == y || !used.contains(y),
+                        _ => true,
+                    }
                 }
                 (Some(a), Some(b)) => out[a].is_some() && out[a] == view.refs[b],
                 _ => false,
