@@ -532,3 +532,35 @@ fn a_run_of_siblings_is_removed_by_its_ends() {
     assert!(p.text.contains("- [3_0 .. 3_39]"), "{}", p.text);
     assert_eq!(apply_patch(&open, &p.text).unwrap(), closed);
 }
+
+#[test]
+fn a_live_region_renamed_in_place_keeps_its_uids() {
+    // gridjs re-creates its "Page 1 of 6" status when a row is added: every
+    // uid in it is new, and one word of it changed (real chrome-devtools-mcp
+    // lines from the bench's grid session).
+    let status = |snap: usize, pages: usize, total: usize| {
+        let words = ["Showing", " ", "1", " ", "to", " ", "10", " ", "of", " "];
+        let mut s = format!(
+            "uid={snap}_0 RootWebArea \"People\" url=\"http://127.0.0.1:8080/grid/\"\n  uid={snap}_1 complementary\n    uid={snap}_2 \"Ada Byron\"\n    uid={snap}_3 status \"Page 1 of {pages}\" atomic live=\"polite\" relevant=\"additions text\"\n"
+        );
+        for (k, w) in words
+            .iter()
+            .chain([&total.to_string().as_str(), &" ", &"results"])
+            .enumerate()
+        {
+            s += &format!("      uid={snap}_{} \"{w}\"\n", 10 + k);
+        }
+        s
+    };
+    let c = RefCarrier::new();
+    let first = status(1, 6, 60);
+    c.carry("tab", &parse_snapshot(&first).unwrap()).unwrap();
+    let carried = c
+        .carry("tab", &parse_snapshot(&status(19, 7, 61)).unwrap())
+        .unwrap();
+    // The status and its words keep the uids the agent was shown; "60"
+    // became "61" in place.
+    assert_eq!(carried.tree.to_text(), status(1, 7, 61));
+    let p = snapshot_patch(&first, &carried.tree.to_text()).expect("a patch");
+    assert_eq!(p.text.lines().count(), 2, "{}", p.text);
+}

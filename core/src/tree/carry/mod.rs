@@ -20,8 +20,10 @@
 //!   nearest ancestor pair, look-alikes only when each side has as many).
 //!   A value or state change keeps the ref.
 //! - **Never to different content.** The rename pass's role-only stage is
-//!   left out: a rebuilt node whose name differs from every element seen
-//!   before is a new element, so an agent acting on a stale ref gets "gone"
+//!   left out, but for static text that holds text (a live region's "Page 1
+//!   of 6" → "Page 1 of 7", rebuilt with new ids) and the text in it, which
+//!   nothing acts on: a rebuilt node whose name differs from every element
+//!   seen before is a new element, so an agent acting on a stale ref gets "gone"
 //!   from its host rather than a click on another label. (With stable node
 //!   ids, the same node keeps its ref when renamed, as the diff says.)
 //! - **Never twice, never reused.** A ref appears at most once per snapshot;

@@ -2,25 +2,11 @@
 //! ids only where content and parent stayed (tree::carry).
 
 use super::flat::{Flat, NONE};
-use super::matching::{Matching, match_refs};
+use super::matching::{Matching, STATIC_ROLES, match_refs};
 use super::model::TreeDiffOptions;
 use super::rewrap::match_rewrapped;
 use crate::prelude::*;
 use crate::tree::model::Tree;
-
-/// Roles of static text, which no action targets.
-const STATIC_ROLES: &[&str] = &[
-    "strong",
-    "emphasis",
-    "paragraph",
-    "text",
-    "status",
-    "time",
-    "mark",
-    "code",
-    "subscript",
-    "superscript",
-];
 
 /// The element matching of the diff, for carrying refs over: for each
 /// element of `new` in document order, the document index of the same
@@ -189,12 +175,11 @@ pub(crate) fn match_for_carry(
         } || unique.get(&(n.local[ni], n.sig[ni])) == Some(&(oi as u32))
             || (anchor_of[ni] != NONE && strong[anchor_of[ni] as usize]);
         // Static text whose words changed in place (a count "2" → "3"
-        // that a framework redrew) is the same element: nothing acts on it,
-        // so its ref cannot send an action to other content.
+        // that a framework redrew, a live region's "Page 1 of 6" → "Page 1
+        // of 7") is the same element: nothing acts on it, so its ref cannot
+        // send an action to other content.
         let e = n.nodes[ni];
-        let recount = e.name.is_empty()
-            && e.children.is_empty()
-            && STATIC_ROLES.contains(&e.role.as_str())
+        let recount = STATIC_ROLES.contains(&e.role.as_str())
             && o.nodes[oi].role == e.role
             && np != NONE
             && m.new_to_old[np as usize] == op

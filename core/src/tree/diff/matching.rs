@@ -4,6 +4,20 @@
 use super::flat::{Flat, ITEM_ROLES, NONE};
 use crate::prelude::*;
 
+/// Roles of static text, which no action targets.
+pub(super) const STATIC_ROLES: &[&str] = &[
+    "strong",
+    "emphasis",
+    "paragraph",
+    "text",
+    "status",
+    "time",
+    "mark",
+    "code",
+    "subscript",
+    "superscript",
+];
+
 /// Step 1: refs present exactly once in each tree.
 /// The first identity stage shared by the diff and ref carrying: elements
 /// paired by ref when `by_refs` and both trees carry refs, then content ids
@@ -357,15 +371,24 @@ impl Matching<'_, '_> {
 
     pub(super) fn rename_gap(&mut self, olds: &[u32], news: &[u32]) {
         // Same role, name and description (only the path changed), then the
-        // remaining ones with the same role, in order.
+        // remaining ones with the same role, in order. For ref carrying, only
+        // static text that holds text (a live region's "Page 1 of 6" → "Page
+        // 1 of 7") and the text in it: nothing acts on it, and its children
+        // come along. Loose text beside other text (a grid's cells, flat)
+        // is left to content: paired in order, a sorted grid's cells would
+        // all be renamed.
         let (o, n) = (self.o, self.n);
         self.align(olds, news, &o.local, &n.local, false);
-        if !self.role_renames {
-            return;
-        }
+        let is_static = |i: u32| STATIC_ROLES.contains(&n.nodes[i as usize].role.as_str());
+        let renames = |i: u32| {
+            self.role_renames
+                || (is_static(i)
+                    && (!n.nodes[i as usize].children.is_empty()
+                        || (n.parent[i as usize] != NONE && is_static(n.parent[i as usize]))))
+        };
         let mut queue: FxHashMap<&str, alloc::collections::VecDeque<u32>> = FxHashMap::default();
         for &n in news {
-            if self.new_to_old[n as usize] == NONE {
+            if self.new_to_old[n as usize] == NONE && renames(n) {
                 queue
                     .entry(self.n.nodes[n as usize].role.as_str())
                     .or_default()
