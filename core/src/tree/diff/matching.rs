@@ -65,6 +65,10 @@ pub(super) fn match_refs(o: &Flat<'_>, n: &Flat<'_>) -> (Vec<u32>, Vec<u32>) {
     (old_to_new, new_to_old)
 }
 
+/// Per parent pair (old, new), the siblings a diff of their sequences
+/// puts in the same place: old → new ([`Matching::match_group`]).
+pub(super) type Siblings = FxHashMap<(u32, u32), FxHashMap<u32, u32>>;
+
 pub(super) struct Matching<'f, 'a> {
     pub(super) o: &'f Flat<'a>,
     pub(super) n: &'f Flat<'a>,
@@ -179,14 +183,15 @@ impl Matching<'_, '_> {
             }
             v
         };
+        let mut siblings = Siblings::default();
         for g in multi {
             let olds = walk(g.old_head, &next_old);
             let news = walk(g.new_head, &next_new);
-            self.match_group(&olds, &news);
+            self.match_group(&olds, &news, &mut siblings);
         }
     }
 
-    pub(super) fn match_group(&mut self, olds: &[u32], news: &[u32]) {
+    pub(super) fn match_group(&mut self, olds: &[u32], news: &[u32], siblings: &mut Siblings) {
         let (o, n) = (self.o, self.n);
         if let Some((ok, nk)) = self.item_keys
             && ITEM_ROLES.contains(&n.nodes[news[0] as usize].role.as_str())
@@ -207,7 +212,7 @@ impl Matching<'_, '_> {
         if olds.iter().all(|&x| new_parent_of_old(x) == k)
             && news.iter().all(|&x| n.parent[x as usize] == k)
         {
-            self.align(olds, news, &o.sig, &n.sig, true);
+            self.align_among_siblings(o.parent[olds[0] as usize], k, olds, news, siblings);
             return;
         }
         // Under matched parents first: bucket by the new parent.
@@ -254,6 +259,66 @@ impl Matching<'_, '_> {
         if !lo.is_empty() && !ln.is_empty() {
             let (o, n) = (self.o, self.n);
             self.align(&lo, &ln, &o.sig, &n.sig, false);
+        }
+    }
+
+    /// Look-alikes under one parent pair (a flat list's "►" toggles, a
+    /// grid's repeated "Sales"), aligned by where they stand among all the
+    /// siblings: the siblings' sequences are diffed, so a look-alike pairs
+    /// with the one between the same neighbours, and rows inserted in the
+    /// middle shift nothing after them. What that leaves aligns in order.
+    fn align_among_siblings(
+        &mut self,
+        po: u32,
+        pn: u32,
+        olds: &[u32],
+        news: &[u32],
+        siblings: &mut Siblings,
+    ) {
+        let (o, n) = (self.o, self.n);
+        // Once per parent pair: the siblings that stand between the same
+        // neighbours (a diff of the two sequences of subtree signatures).
+        let same_place = siblings.entry((po, pn)).or_insert_with(|| {
+            let (oc, nc) = (o.children_of(po), n.children_of(pn));
+            let a: Vec<u64> = oc.iter().map(|&i| o.sig[i as usize]).collect();
+            let b: Vec<u64> = nc.iter().map(|&i| n.sig[i as usize]).collect();
+            let mut m = FxHashMap::default();
+            for op in similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b) {
+                if let similar::DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } = op
+                {
+                    for k in 0..len {
+                        m.insert(oc[old_index + k], nc[new_index + k]);
+                    }
+                }
+            }
+            m
+        });
+        let wanted: FxHashSet<u32> = news.iter().copied().collect();
+        for &x in olds {
+            if let Some(&y) = same_place.get(&x)
+                && wanted.contains(&y)
+                && self.old_to_new[x as usize] == NONE
+                && self.new_to_old[y as usize] == NONE
+            {
+                self.pair(x, y);
+            }
+        }
+        let lo: Vec<u32> = olds
+            .iter()
+            .copied()
+            .filter(|&x| self.old_to_new[x as usize] == NONE)
+            .collect();
+        let ln: Vec<u32> = news
+            .iter()
+            .copied()
+            .filter(|&y| self.new_to_old[y as usize] == NONE)
+            .collect();
+        if !lo.is_empty() && !ln.is_empty() {
+            self.align(&lo, &ln, &o.sig, &n.sig, true);
         }
     }
 
