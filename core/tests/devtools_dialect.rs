@@ -564,3 +564,44 @@ fn a_live_region_renamed_in_place_keeps_its_uids() {
     let p = snapshot_patch(&first, &carried.tree.to_text()).expect("a patch");
     assert_eq!(p.text.lines().count(), 2, "{}", p.text);
 }
+
+#[test]
+fn look_alike_siblings_keep_their_places_when_rows_are_inserted() {
+    // jsoneditor's tree as chrome-devtools-mcp prints it: every row's text,
+    // toggle and drag handle are siblings under one parent, and every
+    // toggle and handle looks alike. A row expanded in the middle (all
+    // uids new after the re-render) must not shift the look-alikes after it.
+    let rows = |snap: usize, names: &[&str]| {
+        let mut s = format!("uid={snap}_0 RootWebArea \"Tree\" url=\"http://127.0.0.1:8080/\"\n");
+        for (k, name) in names.iter().enumerate() {
+            s += &format!("  uid={snap}_{} \"{name}\"\n", 3 * k + 1);
+            s += &format!("  uid={snap}_{} button \"►\"\n", 3 * k + 2);
+            s += &format!("  uid={snap}_{} button \"Drag\"\n", 3 * k + 3);
+        }
+        s
+    };
+    let c = RefCarrier::new();
+    let first = rows(1, &["a", "b", "c", "d"]);
+    c.carry("tab", &parse_snapshot(&first).unwrap()).unwrap();
+    let carried = c
+        .carry(
+            "tab",
+            &parse_snapshot(&rows(2, &["a", "x", "y", "b", "c", "d"])).unwrap(),
+        )
+        .unwrap()
+        .tree
+        .to_text();
+    // "b", "c" and "d" keep their toggles and handles.
+    for (name, uid) in [("b", 4), ("c", 7), ("d", 10)] {
+        let line = format!(
+            "  uid=1_{uid} \"{name}\"\n  uid=1_{} button \"►\"\n  uid=1_{} button \"Drag\"\n",
+            uid + 1,
+            uid + 2
+        );
+        assert!(carried.contains(&line), "{name}:\n{carried}");
+    }
+    // So the patch only inserts the two rows.
+    let p = snapshot_patch(&first, &carried).expect("a patch");
+    assert!(!p.text.contains("order"), "{}", p.text);
+    assert_eq!(p.text.lines().count(), 7, "{}", p.text);
+}
