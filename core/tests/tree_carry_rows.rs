@@ -116,3 +116,36 @@ fn rows_keep_their_refs_and_the_hovered_delete_button_is_new() {
         "{r} was shown before: {button}"
     );
 }
+
+#[test]
+fn a_row_coming_back_with_text_like_another_rows_is_restored_whole() {
+    use response_diff::diff::ResponseDiffDetector;
+    use response_diff::expectation::Expectation;
+    use response_diff::response::{DiffTarget, Response, Snapshot, render};
+    // Filter All after Completed: "Buy milk" and "Write report" come back
+    // as they were last shown, each with a `text: ✖` (no ref) like the one
+    // the shown "Walk the dog" row just turned into a button. The look-alike
+    // is not the returning rows' text: each row comes back by one reference.
+    let det = ResponseDiffDetector::new();
+    let e = Expectation::from_json(r#"{"diffOptions": {"enabled": true}}"#).unwrap();
+    let resolved = Expectation::resolve("browser_snapshot", &[&e]).unwrap();
+    let views = session(true);
+    let mut answers = Vec::new();
+    for view in &views[..8] {
+        let response = Response {
+            snapshot: Some(Snapshot::aria(view)),
+            ..Response::default()
+        };
+        let target = DiffTarget {
+            detector: &det,
+            key: "todomvc",
+        };
+        answers.push(render(&response, &resolved, Some(target)).unwrap().text);
+    }
+    let all = &answers[7];
+    assert!(
+        all.contains("+ first in [e52]: [e53] as last shown"),
+        "{all}"
+    );
+    assert!(all.contains("+ after [e67]: [e71] as last shown"), "{all}");
+}

@@ -39,7 +39,17 @@ pub(super) fn addressed(old: &Tree, new: &Tree) -> Option<(Tree, Tree)> {
         return None;
     }
     let pairs = matched(old, new);
-    let mut old = old.clone();
+    let old_refs: FxHashSet<&str> = old
+        .iter()
+        .filter_map(|(_, e)| e.aria_ref.as_deref())
+        .collect();
+    // An element without a ref whose nearest ancestor with a ref is new to
+    // `old` (a row coming back) keeps no address: the row is restored with
+    // it as last shown, where an address would name a look-alike that the
+    // diff paired from another row (a todo's "✖" text).
+    let kept = |anchor: Option<&str>| anchor.is_none_or(|r| old_refs.contains(r));
+    let mut old_tree = old.clone();
+    let old = &mut old_tree;
     // Document order, as the diff counts: each element's address, if any.
     let mut names: Vec<Option<String>> = Vec::new();
     let mut stack: Vec<(core::slice::IterMut<'_, Element>, String, usize)> =
@@ -64,13 +74,17 @@ pub(super) fn addressed(old: &Tree, new: &Tree) -> Option<(Tree, Tree)> {
     }
     let mut new = new.clone();
     let mut i = 0;
-    let mut stack: Vec<core::slice::IterMut<'_, Element>> = vec![new.roots.iter_mut()];
-    while let Some(it) = stack.last_mut() {
+    // Each level with the ref of its nearest ancestor that has one.
+    let mut stack: Vec<(core::slice::IterMut<'_, Element>, Option<String>)> =
+        vec![(new.roots.iter_mut(), None)];
+    while let Some((it, anchor)) = stack.last_mut() {
         let Some(e) = it.next() else {
             stack.pop();
             continue;
         };
+        let below = e.aria_ref.clone().or_else(|| anchor.clone());
         if e.aria_ref.is_none()
+            && kept(anchor.as_deref())
             && let Some(Some(oi)) = pairs.get(i)
             && let Some(Some(a)) = names.get(*oi)
         {
@@ -78,8 +92,8 @@ pub(super) fn addressed(old: &Tree, new: &Tree) -> Option<(Tree, Tree)> {
         }
         i += 1;
         if !e.children.is_empty() {
-            stack.push(e.children.iter_mut());
+            stack.push((e.children.iter_mut(), below));
         }
     }
-    Some((old, new))
+    Some((old_tree, new))
 }
