@@ -61,6 +61,7 @@ export function summarize(name, runs, pwId, pagediff = null) {
   const tokens = {
     pw: sum(perStep.pw), proxy: sum(perStep.proxy), ours: sum(perStep.ours),
     pagediff: pagediff ? pagediff.totals.pagediff : null,
+    pagediffNoCursor: pagediff?.totals.pagediffNoCursor ?? null,
     // Our answers' Page state and Page snapshot sections: what PageDiff answers with.
     oursPage: pagediff ? pagediff.totals.server : null,
     floor: sum(ours.floor), textFloor: ours.textFloor ? sum(ours.textFloor) : null,
@@ -140,7 +141,8 @@ export function judge(sessions, bars = BARS) {
     if (r.pagediffVsOurs === null) fails.push(`${s.name}: PageDiff not measured`);
     else if (r.pagediffVsOurs > bars.pagediffVsOurs) {
       missed.add('pagediffVsOurs');
-      fails.push(`${s.name}: PageDiff sends ${r.pagediffVsOurs.toFixed(3)}× our server's page sections (bar ${bars.pagediffVsOurs}×; most over: ${mostOver(s, 'pagediff', 'oursPage')})`);
+      const plain = s.tokens.pagediffNoCursor === null ? '' : `; less Playwright's \`[cursor=pointer]\` marks, ${(s.tokens.pagediffNoCursor / s.tokens.oursPage).toFixed(3)}×`;
+      fails.push(`${s.name}: PageDiff sends ${r.pagediffVsOurs.toFixed(3)}× our server's page sections (bar ${bars.pagediffVsOurs}×; most over: ${mostOver(s, 'pagediff', 'oursPage')}${plain})`);
     }
     if (r.oursVsFloor > bars.oursVsFloor) {
       missed.add('oursVsFloor');
@@ -233,10 +235,10 @@ export function render({ sessions, verdict, notRun = [], versions = {}, wall = n
  * under the list when that bar is missed).
  */
 export const REASONS = {
-  pagediffVsOurs: 'PageDiff (and the proxy) read Playwright\'s snapshot, which marks every clickable element `[cursor=pointer]` (the first full '
-    + 'snapshot of a page is that much larger than ours), and where an element re-rendered by the app (TodoMVC\'s list item after a check or a hover, '
-    + 'a swagger-ui field after typing) comes back with new refs: the answer carries the item whole, where our server, which carries refs over by content '
-    + '(docs/DECISIONS.md D14), sends the changed line.',
+  pagediffVsOurs: 'PageDiff (and the proxy) read Playwright\'s snapshot, which marks every clickable element `[cursor=pointer]`: the first full '
+    + 'snapshot of a page is that much larger than ours, which does not print the mark (the ratio less the marks is given with each session). '
+    + 'The rest is where an element re-rendered by the app (TodoMVC\'s list item after a check or a hover) comes back with other children: '
+    + 'the answer carries the item again, where our server sends the changed line.',
   oursVsFloor: 'The floor counts only the lines the agent had not been shown (D44); an answer must also say where a change goes and what went '
     + '(a patch\'s anchors, a removal), which the floor leaves out: on sessions of small steps (TodoMVC\'s, 20 to 110 tokens a step) that is a fifth of the answer, '
     + 'and a step that only removes (delete a todo, collapse a model) has a floor of 0 or near it.',
