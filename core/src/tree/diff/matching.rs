@@ -246,20 +246,7 @@ impl Matching<'_, '_> {
             }
         }
         // Then identical content anywhere else along the same path (a move).
-        let lo: Vec<u32> = olds
-            .iter()
-            .copied()
-            .filter(|&o| self.old_to_new[o as usize] == NONE)
-            .collect();
-        let ln: Vec<u32> = news
-            .iter()
-            .copied()
-            .filter(|&n| self.new_to_old[n as usize] == NONE)
-            .collect();
-        if !lo.is_empty() && !ln.is_empty() {
-            let (o, n) = (self.o, self.n);
-            self.align(&lo, &ln, &o.sig, &n.sig, false);
-        }
+        self.align_unpaired(olds, news, false);
     }
 
     /// Look-alikes under one parent pair (a flat list's "►" toggles, a
@@ -307,6 +294,12 @@ impl Matching<'_, '_> {
                 self.pair(x, y);
             }
         }
+        self.align_unpaired(olds, news, true);
+    }
+
+    /// [`Matching::align`] on subtree signatures, over the members of
+    /// `olds` and `news` still unpaired.
+    fn align_unpaired(&mut self, olds: &[u32], news: &[u32], pair_replaced: bool) {
         let lo: Vec<u32> = olds
             .iter()
             .copied()
@@ -318,7 +311,8 @@ impl Matching<'_, '_> {
             .filter(|&y| self.new_to_old[y as usize] == NONE)
             .collect();
         if !lo.is_empty() && !ln.is_empty() {
-            self.align(&lo, &ln, &o.sig, &n.sig, true);
+            let (o, n) = (self.o, self.n);
+            self.align(&lo, &ln, &o.sig, &n.sig, pair_replaced);
         }
     }
 
