@@ -76,7 +76,10 @@ class ResponseDiffTransport {
     this.#callTimeoutMs = limit
     const cap = o.maxStoredBytes
     this.#detector = o.detector ?? new rd.ResponseDiffDetector(cap === undefined ? undefined : { maxStoredBytes: cap })
-    this.#carrier = new rd.RefCarrier({ viewsPerKey: refs.VIEWS_PER_KEY, ...(cap === undefined ? {} : { maxStoredBytes: cap }) })
+    // The upstream's refs as node ids, after content (docs/DECISIONS.md
+    // D60): Playwright keeps a ref while an element's role and name stay,
+    // chrome-devtools-mcp a uid within a document.
+    this.#carrier = new rd.RefCarrier({ viewsPerKey: refs.VIEWS_PER_KEY, stableIds: true, ...(cap === undefined ? {} : { maxStoredBytes: cap }) })
     if (o.upstream !== undefined && !UPSTREAMS.includes(o.upstream)) {
       throw new TypeError(`withResponseDiff: upstream must be one of ${UPSTREAMS.join(', ')}, not ${JSON.stringify(o.upstream)}`)
     }
