@@ -47,9 +47,7 @@ pub(super) fn addressed(old: &Tree, new: &Tree) -> Option<(Tree, Tree)> {
     // `old` (a row coming back) keeps no address: the row is restored with
     // it as last shown, where an address would name a look-alike that the
     // diff paired from another row (a todo's "✖" text).
-    let kept = |anchor: Option<&str>| anchor.is_none_or(|r| old_refs.contains(r));
-    let mut old_tree = old.clone();
-    let old = &mut old_tree;
+    let mut old = old.clone();
     // Document order, as the diff counts: each element's address, if any.
     let mut names: Vec<Option<String>> = Vec::new();
     let mut stack: Vec<(core::slice::IterMut<'_, Element>, String, usize)> =
@@ -74,17 +72,21 @@ pub(super) fn addressed(old: &Tree, new: &Tree) -> Option<(Tree, Tree)> {
     }
     let mut new = new.clone();
     let mut i = 0;
-    // Each level with the ref of its nearest ancestor that has one.
-    let mut stack: Vec<(core::slice::IterMut<'_, Element>, Option<String>)> =
-        vec![(new.roots.iter_mut(), None)];
-    while let Some((it, anchor)) = stack.last_mut() {
+    // Each level with whether its nearest ancestor with a ref is in `old`
+    // (the top level has none, and counts as kept).
+    let mut stack: Vec<(core::slice::IterMut<'_, Element>, bool)> =
+        vec![(new.roots.iter_mut(), true)];
+    while let Some((it, kept)) = stack.last_mut() {
         let Some(e) = it.next() else {
             stack.pop();
             continue;
         };
-        let below = e.aria_ref.clone().or_else(|| anchor.clone());
+        let below = e
+            .aria_ref
+            .as_deref()
+            .map_or(*kept, |r| old_refs.contains(r));
         if e.aria_ref.is_none()
-            && kept(anchor.as_deref())
+            && *kept
             && let Some(Some(oi)) = pairs.get(i)
             && let Some(Some(a)) = names.get(*oi)
         {
@@ -95,5 +97,5 @@ pub(super) fn addressed(old: &Tree, new: &Tree) -> Option<(Tree, Tree)> {
             stack.push((e.children.iter_mut(), below));
         }
     }
-    Some((old_tree, new))
+    Some((old, new))
 }
