@@ -479,6 +479,8 @@ pub(super) fn write(
         let all: Vec<usize> = groups.iter().flat_map(|(_, g)| g.iter().copied()).collect();
         groups = vec![(None, all)];
     }
+    // The previous snapshot's siblings, indexed once if a removal needs them.
+    let removed_runs = core::cell::OnceCell::new();
     for (_, group) in &groups {
         if let [i] = group.as_slice() {
             let e = old_nodes[*i].e;
@@ -511,11 +513,14 @@ pub(super) fn write(
             let listed = if refs.len() < REMOVED_RUN {
                 refs.join(" ")
             } else {
-                Siblings::new(&verify, None).compact(&refs, REMOVED_RUN)
+                removed_runs
+                    .get_or_init(|| Siblings::new(&verify, None))
+                    .compact(&refs, REMOVED_RUN)
             };
             line(&mut text, &format!("- [{listed}]"));
         }
     }
+    drop(removed_runs);
 
     // Ops in the new tree's document order: added roots (grouped into runs
     // of consecutive siblings) and changed elements.
