@@ -67,7 +67,7 @@ pub(super) fn match_refs(o: &Flat<'_>, n: &Flat<'_>) -> (Vec<u32>, Vec<u32>) {
 
 /// Per parent pair (old, new), the siblings a diff of their sequences
 /// puts in the same place: old → new ([`Matching::match_group`]).
-pub(super) type Siblings = FxHashMap<(u32, u32), FxHashMap<u32, u32>>;
+pub(super) type SamePlace = FxHashMap<(u32, u32), FxHashMap<u32, u32>>;
 
 pub(super) struct Matching<'f, 'a> {
     pub(super) o: &'f Flat<'a>,
@@ -183,15 +183,15 @@ impl Matching<'_, '_> {
             }
             v
         };
-        let mut siblings = Siblings::default();
+        let mut same_place = SamePlace::default();
         for g in multi {
             let olds = walk(g.old_head, &next_old);
             let news = walk(g.new_head, &next_new);
-            self.match_group(&olds, &news, &mut siblings);
+            self.match_group(&olds, &news, &mut same_place);
         }
     }
 
-    pub(super) fn match_group(&mut self, olds: &[u32], news: &[u32], siblings: &mut Siblings) {
+    pub(super) fn match_group(&mut self, olds: &[u32], news: &[u32], same_place: &mut SamePlace) {
         let (o, n) = (self.o, self.n);
         if let Some((ok, nk)) = self.item_keys
             && ITEM_ROLES.contains(&n.nodes[news[0] as usize].role.as_str())
@@ -212,7 +212,7 @@ impl Matching<'_, '_> {
         if olds.iter().all(|&x| new_parent_of_old(x) == k)
             && news.iter().all(|&x| n.parent[x as usize] == k)
         {
-            self.align_among_siblings(o.parent[olds[0] as usize], k, olds, news, siblings);
+            self.align_among_siblings(o.parent[olds[0] as usize], k, olds, news, same_place);
             return;
         }
         // Under matched parents first: bucket by the new parent.
@@ -260,12 +260,12 @@ impl Matching<'_, '_> {
         pn: u32,
         olds: &[u32],
         news: &[u32],
-        siblings: &mut Siblings,
+        same_place: &mut SamePlace,
     ) {
         let (o, n) = (self.o, self.n);
         // Once per parent pair: the siblings that stand between the same
         // neighbours (a diff of the two sequences of subtree signatures).
-        let same_place = siblings.entry((po, pn)).or_insert_with(|| {
+        let pairs = same_place.entry((po, pn)).or_insert_with(|| {
             let (oc, nc) = (o.children_of(po), n.children_of(pn));
             let a: Vec<u64> = oc.iter().map(|&i| o.sig[i as usize]).collect();
             let b: Vec<u64> = nc.iter().map(|&i| n.sig[i as usize]).collect();
@@ -286,7 +286,7 @@ impl Matching<'_, '_> {
         });
         let wanted: FxHashSet<u32> = news.iter().copied().collect();
         for &x in olds {
-            if let Some(&y) = same_place.get(&x)
+            if let Some(&y) = pairs.get(&x)
                 && wanted.contains(&y)
                 && self.old_to_new[x as usize] == NONE
                 && self.new_to_old[y as usize] == NONE
