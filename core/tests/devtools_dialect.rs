@@ -605,3 +605,54 @@ fn look_alike_siblings_keep_their_places_when_rows_are_inserted() {
     assert!(!p.text.contains("order"), "{}", p.text);
     assert_eq!(p.text.lines().count(), 7, "{}", p.text);
 }
+
+#[test]
+fn look_alikes_retired_together_come_back_in_their_places() {
+    // swagger-ui's response as chrome-devtools-mcp prints it: the body's and
+    // the headers' pieces are siblings, and every `": "` looks alike. The
+    // response goes, enough snapshots pass for it to leave the carrier's
+    // recent views, and a shorter body comes back with new uids: the
+    // headers' pieces take the headers' uids, not the body's.
+    let page = |snap: usize, body: &[&str]| {
+        let mut s = format!(
+            "uid={snap}_0 RootWebArea \"API\" url=\"http://127.0.0.1:8080/\"\n  uid={snap}_1 button \"Execute\"\n"
+        );
+        if body.is_empty() {
+            return s;
+        }
+        let mut pieces: Vec<&str> = Vec::new();
+        for key in body {
+            let value = match *key {
+                "id" => "1",
+                "name" => "Rex",
+                _ => "dog",
+            };
+            pieces.extend([*key, ": ", value]);
+        }
+        pieces.push("Response headers");
+        for header in ["content-type", "date"] {
+            pieces.extend([header, ": ", "x"]);
+        }
+        for (k, text) in pieces.iter().enumerate() {
+            s += &format!("  uid={snap}_{} \"{text}\"\n", k + 2);
+        }
+        s
+    };
+    let c = RefCarrier::new();
+    c.carry(
+        "tab",
+        &parse_snapshot(&page(1, &["id", "name", "tag"])).unwrap(),
+    )
+    .unwrap();
+    for snap in 2..12 {
+        c.carry("tab", &parse_snapshot(&page(snap, &[])).unwrap())
+            .unwrap();
+    }
+    let carried = c
+        .carry("tab", &parse_snapshot(&page(20, &["id"])).unwrap())
+        .unwrap()
+        .tree
+        .to_text();
+    let expected = "uid=1_0 RootWebArea \"API\" url=\"http://127.0.0.1:8080/\"\n  uid=1_1 button \"Execute\"\n  uid=1_2 \"id\"\n  uid=1_3 \": \"\n  uid=1_4 \"1\"\n  uid=1_11 \"Response headers\"\n  uid=1_12 \"content-type\"\n  uid=1_13 \": \"\n  uid=1_14 \"x\"\n  uid=1_15 \"date\"\n  uid=1_16 \": \"\n  uid=1_17 \"x\"\n";
+    assert_eq!(carried, expected);
+}

@@ -129,20 +129,111 @@ impl Retired {
         }
     }
 
-    /// The entries as one tree (each chain a top-level element) and its
-    /// refs in document order, for matching like a view; `None` when empty.
+    /// The entries as one tree and its refs in document order, for
+    /// matching like a view; `None` when empty. Chains that pass through
+    /// the same ancestor (the same carried ref, the same fields) share it,
+    /// so elements retired from one parent stand side by side again, in the
+    /// order they were retired (document order within one view): the
+    /// diff's look-alikes then pair by where they stood among their
+    /// siblings rather than by their order across the archive (a response's
+    /// `": "` pieces, issue 43).
     pub(super) fn as_view(&self) -> Option<(Tree, Vec<Option<String>>)> {
         if self.entries.is_empty() {
             return None;
         }
-        let roots: Vec<Element> = self.entries.iter().map(|e| e.chain.clone()).collect();
-        let refs: Vec<Option<String>> = self
-            .entries
-            .iter()
-            .flat_map(|e| e.refs.iter().cloned())
-            .collect();
+        let mut slots: Vec<Slot<'_>> = Vec::new();
+        let mut roots: Vec<usize> = Vec::new();
+        for e in &self.entries {
+            let depth = e.refs.len() - e.size;
+            let mut el = &e.chain;
+            let mut parent: Option<usize> = None;
+            for r in &e.refs[..depth] {
+                let list = match parent {
+                    Some(p) => &slots[p].kids,
+                    None => &roots,
+                };
+                let found = list.iter().rev().copied().find(|&k| {
+                    let s = &slots[k];
+                    s.whole.is_none() && s.carried == r.as_ref() && s.el.shallow_eq(el)
+                });
+                let k = found.unwrap_or_else(|| {
+                    slots.push(Slot {
+                        el,
+                        carried: r.as_ref(),
+                        whole: None,
+                        kids: Vec::new(),
+                    });
+                    let k = slots.len() - 1;
+                    match parent {
+                        Some(p) => slots[p].kids.push(k),
+                        None => roots.push(k),
+                    }
+                    k
+                });
+                parent = Some(k);
+                el = &el.children[0];
+            }
+            slots.push(Slot {
+                el,
+                carried: None,
+                whole: Some(&e.refs[depth..]),
+                kids: Vec::new(),
+            });
+            let k = slots.len() - 1;
+            match parent {
+                Some(p) => slots[p].kids.push(k),
+                None => roots.push(k),
+            }
+        }
+        let (roots, refs) = emit(&slots, &roots);
         Some((Tree::new(roots), refs))
     }
+}
+
+/// One element of [`Retired::as_view`]'s tree: a shared ancestor, or a
+/// retired element with its subtree (`whole`, its refs).
+struct Slot<'a> {
+    el: &'a Element,
+    carried: Option<&'a String>,
+    whole: Option<&'a [Option<String>]>,
+    kids: Vec<usize>,
+}
+
+/// Builds the elements of `roots` and their refs in document order,
+/// without recursion (chains are as deep as the page).
+fn emit(slots: &[Slot<'_>], roots: &[usize]) -> (Vec<Element>, Vec<Option<String>>) {
+    let mut refs = Vec::new();
+    let mut out = Vec::new();
+    let mut top = roots.iter();
+    // Shared ancestors being built, each with its children still to emit.
+    let mut open: Vec<(Element, core::slice::Iter<'_, usize>)> = Vec::new();
+    loop {
+        let next = match open.last_mut() {
+            Some((_, kids)) => kids.next(),
+            None => top.next(),
+        };
+        let done = match next {
+            Some(&k) => {
+                let s = &slots[k];
+                let Some(whole) = s.whole else {
+                    refs.push(s.carried.cloned());
+                    open.push((s.el.shallow_clone(), s.kids.iter()));
+                    continue;
+                };
+                refs.extend(whole.iter().cloned());
+                s.el.clone()
+            }
+            None => match open.pop() {
+                Some((e, _)) => e,
+                None => break,
+            },
+        };
+        match open.last_mut() {
+            Some((up, _)) => up.children.push(done),
+            None => out.push(done),
+        }
+    }
+    (out, refs)
 }
 
 #[cfg(test)]
