@@ -114,3 +114,27 @@ fn an_address_names_an_element_without_a_ref_of_the_previous_snapshot() {
         .to_string();
     assert!(e.contains("named by its address has no ref"), "{e}");
 }
+
+#[test]
+fn a_lone_element_goes_printed_where_that_is_shorter_than_its_restore() {
+    // TodoMVC (Backbone) as Playwright prints it: "Buy milk" opens for
+    // editing, and "Walk the dog"'s delete button turns back into text.
+    // That text is the one "Buy milk"'s row showed, `[e3/3]`, and its row
+    // goes: `- text: ✖` is shorter than `[e3/3] as last shown`.
+    let old = "- list [ref=e1]:\n  - listitem [ref=e2]:\n    - generic [ref=e3]:\n      - checkbox [ref=e4]\n      - generic [ref=e5]: Buy milk\n      - text: ✖\n  - listitem [ref=e6]:\n    - generic [ref=e7]:\n      - checkbox [ref=e8]\n      - generic [ref=e9]: Walk the dog\n      - button \"✖\" [ref=e10]";
+    let new = "- list [ref=e1]:\n  - listitem [ref=e2]:\n    - textbox [active] [ref=e11]: Buy milk\n  - listitem [ref=e6]:\n    - generic [ref=e7]:\n      - checkbox [ref=e8]\n      - generic [ref=e9]: Walk the dog\n      - text: ✖";
+    let p = snapshot_patch_with(old, new, &PatchOptions::seen(vec![old])).expect("a patch");
+    assert!(!p.text.contains("as last shown"), "{}", p.text);
+    assert!(p.text.contains("+ after [e9]:\n  - text: ✖"), "{}", p.text);
+    assert_eq!(apply_patch_with(old, &p.text, &[old]).unwrap(), new);
+    // Where the restore moves it from a place the previous snapshot
+    // keeps, it stays a restore: printed, it would be there twice.
+    let both = "- list [ref=e1]:\n  - listitem [ref=e2]:\n    - generic [ref=e3]:\n      - checkbox [ref=e4]\n      - generic [ref=e5]: Buy milk\n      - button \"✖\" [ref=e12]\n  - listitem [ref=e6]:\n    - generic [ref=e7]:\n      - checkbox [ref=e8]\n      - generic [ref=e9]: Walk the dog\n      - text: ✖";
+    let p = snapshot_patch_with(old, both, &PatchOptions::seen(vec![old])).expect("a patch");
+    assert_eq!(
+        apply_patch_with(old, &p.text, &[old]).unwrap(),
+        both,
+        "{}",
+        p.text
+    );
+}

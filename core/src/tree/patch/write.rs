@@ -172,6 +172,26 @@ pub(crate) fn snapshot_patch_archived(
     write(&old_tree, &new_tree, new, &Seen::default(), false, again).map(|(p, _)| p)
 }
 
+/// `e` printed in an insertion, one level in (below the header): its
+/// descendants shown before by reference; how many those stand for; and
+/// the elements among them whose own lines changed.
+fn print_below<'n, 's>(
+    e: &'n Element,
+    shown: &impl Fn(&str) -> Option<&'s Element>,
+    dialect: Dialect,
+    list: &dyn Fn(&[&str]) -> String,
+) -> (String, usize, Vec<&'n Element>) {
+    let (e, n, lines) = with_placeholders(e, shown);
+    let mut block = String::new();
+    write_elements(
+        dialect,
+        &mut block,
+        core::slice::from_ref(&unaddressed(e)),
+        1,
+    );
+    (restore_lines(&block, list), n, lines)
+}
+
 /// Below this many bytes (old and new snapshot together), both patches
 /// are written, by ref only and with addresses, and the shorter goes.
 const WRITE_BOTH_BELOW: usize = 64 * 1024;
@@ -464,6 +484,13 @@ pub(super) fn write(
             .iter()
             .map(|&i| old_nodes[i].e.count() - 1)
             .sum::<usize>();
+    // Removed with an ancestor: a restore of it is no move (see `lone`).
+    let removed_set: FxHashSet<usize> = removals.iter().copied().collect();
+    let gone = |r: &str| {
+        old_by_ref
+            .get(r)
+            .is_none_or(|&oi| under(&old_nodes, &removed_set, oi))
+    };
     // Removed siblings share one line, where the first of them was.
     let mut groups: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
     for i in removals {
@@ -558,6 +585,7 @@ pub(super) fn write(
             .get_or_init(|| Siblings::new(&verify, Some(seen)))
             .compact(rs, 3)
     };
+    let printed = |e: &Element| print_below(e, &shown, dialect, &list).0;
     // As last shown, exactly or with some elements' own lines changed
     // (those are said by `~` lines after the insertion).
     let restorable = |i: usize| -> Option<(&str, Vec<&Element>)> {
@@ -651,8 +679,22 @@ pub(super) fn write(
         }
         let mut segments: Vec<Segment<'_>> = Vec::new();
         let mut again: Vec<&Element> = Vec::new();
-        for &j in &run {
-            let back = restorable(j);
+        let mut backs: Vec<_> = run.iter().map(|&j| restorable(j)).collect();
+        // An element restored alone goes printed when that is shorter (a
+        // `✖` text under an address, a short word: `[e84/3] as last shown`
+        // is longer than `- text: ✖`), unless the restore moves it from a
+        // place the previous snapshot still has.
+        for x in 0..run.len() {
+            let lone =
+                (x == 0 || backs[x - 1].is_none()) && backs.get(x + 1).is_none_or(Option::is_none);
+            let Some((r, lines)) = backs[x].as_ref().filter(|_| lone) else {
+                continue;
+            };
+            if lines.is_empty() && gone(r) && printed(new_nodes[run[x]].e).len() < r.len() + 18 {
+                backs[x] = None;
+            }
+        }
+        for (&j, back) in run.iter().zip(backs) {
             if back.is_some() {
                 restored += new_nodes[j].e.count();
             }
@@ -688,19 +730,12 @@ pub(super) fn write(
                 Segment::Printed(es) => {
                     for e in es {
                         // Below the header, one level in (it starts the line
-                        // itself); descendants shown before, by reference.
-                        let (e, n, lines) = with_placeholders(e, &shown);
+                        // itself).
+                        let (block, n, lines) = print_below(e, &shown, dialect, &list);
                         restored += n;
                         again.extend(lines);
-                        let mut block = String::new();
-                        write_elements(
-                            dialect,
-                            &mut block,
-                            core::slice::from_ref(&unaddressed(e)),
-                            1,
-                        );
                         text.push('\n');
-                        text.push_str(&restore_lines(&block, &list));
+                        text.push_str(&block);
                     }
                 }
             }
