@@ -192,6 +192,30 @@ fn print_below<'n, 's>(
     (restore_lines(&block, list), n, lines)
 }
 
+/// About how many tokens a model reads in `s`, to weigh two ways of
+/// saying one thing (the core has no tokenizer; this is the shape of
+/// o200k's on snapshot lines): a run of letters is one, a run of digits one
+/// per three, whitespace none, any other character one.
+fn words(s: &str) -> usize {
+    let mut n = 0;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_alphabetic() {
+            while chars.next_if(|c| c.is_alphabetic()).is_some() {}
+            n += 1;
+        } else if c.is_ascii_digit() {
+            let mut digits: usize = 1;
+            while chars.next_if(char::is_ascii_digit).is_some() {
+                digits += 1;
+            }
+            n += digits.div_ceil(3);
+        } else if !c.is_whitespace() {
+            n += 1;
+        }
+    }
+    n
+}
+
 /// Below this many bytes (old and new snapshot together), both patches
 /// are written, by ref only and with addresses, and the shorter goes.
 const WRITE_BOTH_BELOW: usize = 64 * 1024;
@@ -690,7 +714,10 @@ pub(super) fn write(
             let Some((r, lines)) = backs[x].as_ref().filter(|_| lone) else {
                 continue;
             };
-            if lines.is_empty() && gone(r) && printed(new_nodes[run[x]].e).len() < r.len() + 18 {
+            if lines.is_empty()
+                && gone(r)
+                && words(&printed(new_nodes[run[x]].e)) < words(&format!("[{r}] as last shown"))
+            {
                 backs[x] = None;
             }
         }
