@@ -23,8 +23,8 @@ use crate::{Error, Result};
 
 mod pattern;
 
-pub use pattern::ConsolePattern;
 pub(crate) use pattern::compile_patterns;
+pub use pattern::{ConsolePattern, MAX_PATTERNS, PATTERN_SIZE_LIMIT};
 pub(crate) use pattern::{PatternError, PatternFlags, build_pattern};
 
 /// Largest accepted `snapshotOptions.maxLength` (64 MiB).
@@ -33,11 +33,6 @@ pub const MAX_SNAPSHOT_LENGTH: usize = 64 * 1024 * 1024;
 pub const MAX_CONSOLE_MESSAGES: usize = 100_000;
 /// Largest accepted `imageOptions.maxWidth` / `maxHeight`.
 pub const MAX_IMAGE_SIDE: u32 = 16_384;
-/// Most `consoleOptions.patterns`.
-pub const MAX_PATTERNS: usize = 64;
-/// Compiled size limit of one console pattern, so a pattern cannot take
-/// unbounded memory or time.
-pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 /// Longest accepted `snapshotOptions.selector`.
 pub const MAX_SELECTOR_LENGTH: usize = 1_000;
 

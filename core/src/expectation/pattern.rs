@@ -2,9 +2,14 @@
 //! expressions compiled on regex-lite, capped, with errors that name the
 //! field (docs/DECISIONS.md D67).
 
-use super::MAX_PATTERNS;
 use crate::prelude::*;
 use crate::{Error, Result};
+
+/// Most `consoleOptions.patterns`.
+pub const MAX_PATTERNS: usize = 64;
+/// Compiled size limit of one console pattern, so a pattern cannot take
+/// unbounded memory or time.
+pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 
 /// One compiled `consoleOptions.patterns` entry: a case-insensitive
 /// regular expression in the syntax of the regex-lite crate (the regex
@@ -95,7 +100,7 @@ pub(crate) enum PatternError {
 }
 
 /// One regex of the caller's (console patterns, `browser_find`), on
-/// regex-lite and capped at [`PATTERN_SIZE_LIMIT`](super::PATTERN_SIZE_LIMIT).
+/// regex-lite and capped at [`PATTERN_SIZE_LIMIT`].
 #[cfg(feature = "patterns")]
 pub(crate) fn build_pattern(
     p: &str,
@@ -105,7 +110,7 @@ pub(crate) fn build_pattern(
         .case_insensitive(flags.case_insensitive)
         .multi_line(flags.multi_line)
         .dot_matches_new_line(flags.dot_matches_new_line)
-        .size_limit(super::PATTERN_SIZE_LIMIT)
+        .size_limit(PATTERN_SIZE_LIMIT)
         .build()
         .map(|regex| ConsolePattern { regex })
         .map_err(|e| {
