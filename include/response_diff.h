@@ -57,6 +57,9 @@ typedef struct rd_ref_carrier rd_ref_carrier;
 extern "C" {
 #endif // __cplusplus
 
+// The library version, e.g. `"0.1.0"` (static; do not free).
+const char *rd_version(void);
+
 // Creates a detector.
 //
 // `config_json` may be NULL for the defaults, or
@@ -175,32 +178,14 @@ rd_status rd_response_render(const char *response_json,
                              size_t key_len,
                              char **rendered_out);
 
+// Whether this build resizes and re-encodes images (`imageOptions` of
+// [`rd_response_render`]): true for `libresponse_diff`, false for the
+// lean build without the `images` feature (same header and functions).
+bool rd_has_images(void);
+
 // Frees the string `*s` points to (one this library returned) and sets
 // `*s` to NULL, so calling it again is harmless. `s` and `*s` may be NULL.
 void rd_string_free(char **s);
-
-// Parses a Playwright aria snapshot into the element model, as JSON in
-// `*tree_json_out` (free with [`rd_string_free`]). Malformed lines are
-// `RD_PARSE_ERROR` with the line number, unless `lenient`, which keeps
-// them as text nodes.
-rd_status rd_tree_parse(const char *aria, size_t aria_len, bool lenient, char **tree_json_out);
-
-// Prints a tree (the model's JSON, as [`rd_tree_parse`] returns it) as aria
-// snapshot text in `*aria_out` (free with [`rd_string_free`]).
-rd_status rd_tree_print(const char *tree_json, size_t tree_json_len, char **aria_out);
-
-// Diffs two accessibility trees, each aria snapshot text or the model's
-// JSON (as [`rd_tree_parse`] returns it). `options_json` (NULL for the defaults) is `{"format":
-// "agent"|"yaml"|"json", "identity": "refs"|"content", "roles": [..],
-// "prune": bool, "scope": "e12", "compareBounds": bool, "lenient": bool}`.
-// `*diff_out` is the rendered diff (free with [`rd_string_free`]).
-rd_status rd_tree_diff(const char *old,
-                       size_t old_len,
-                       const char *new_,
-                       size_t new_len,
-                       const char *options_json,
-                       size_t options_len,
-                       char **diff_out);
 
 // The page-side fingerprint extractor: JavaScript source of a function
 // `(options) => fingerprint` that any driver can evaluate (static; do not
@@ -268,13 +253,28 @@ rd_status rd_baseline_store_compare(const rd_baseline_store *store,
 // it again is harmless. `store` and `*store` may be NULL.
 void rd_baseline_store_free(rd_baseline_store **store);
 
-// Whether this build resizes and re-encodes images (`imageOptions` of
-// [`rd_response_render`]): true for `libresponse_diff`, false for the
-// lean build without the `images` feature (same header and functions).
-bool rd_has_images(void);
+// Parses a Playwright aria snapshot into the element model, as JSON in
+// `*tree_json_out` (free with [`rd_string_free`]). Malformed lines are
+// `RD_PARSE_ERROR` with the line number, unless `lenient`, which keeps
+// them as text nodes.
+rd_status rd_tree_parse(const char *aria, size_t aria_len, bool lenient, char **tree_json_out);
 
-// The library version, e.g. `"0.1.0"` (static; do not free).
-const char *rd_version(void);
+// Prints a tree (the model's JSON, as [`rd_tree_parse`] returns it) as aria
+// snapshot text in `*aria_out` (free with [`rd_string_free`]).
+rd_status rd_tree_print(const char *tree_json, size_t tree_json_len, char **aria_out);
+
+// Diffs two accessibility trees, each aria snapshot text or the model's
+// JSON (as [`rd_tree_parse`] returns it). `options_json` (NULL for the defaults) is `{"format":
+// "agent"|"yaml"|"json", "identity": "refs"|"content", "roles": [..],
+// "prune": bool, "scope": "e12", "compareBounds": bool, "lenient": bool}`.
+// `*diff_out` is the rendered diff (free with [`rd_string_free`]).
+rd_status rd_tree_diff(const char *old,
+                       size_t old_len,
+                       const char *new_,
+                       size_t new_len,
+                       const char *options_json,
+                       size_t options_len,
+                       char **diff_out);
 
 // Creates a ref carrier. `config_json` may be NULL for the defaults, or
 // `{"viewsPerKey": 8, "maxStoredBytes": 8388608, "stableIds": false}`

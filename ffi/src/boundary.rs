@@ -232,7 +232,7 @@ macro_rules! boxed_handles {
         }
     )+};
 }
-// Invoked where the handles are defined (lib.rs), so this file names
+// Invoked in lib.rs for every handle of the crate, so this file names
 // none of the crate's types.
 pub(crate) use boxed_handles;
 
