@@ -6,6 +6,7 @@ use super::address::is_address;
 use super::change::line_changes;
 use crate::prelude::*;
 use crate::tree::model::{Element, assemble};
+use crate::tree::{Dialect, write_elements};
 
 /// The role of a placeholder for an element restored by reference inside
 /// printed lines (never printed: [`restore_lines`] turns it into
@@ -103,4 +104,48 @@ pub(super) fn unaddressed(mut e: Element) -> Element {
         stack.extend(x.children.iter_mut());
     }
     e
+}
+
+/// `e` printed in an insertion, one level in (below the header): its
+/// descendants shown before by reference; how many those stand for; and
+/// the elements among them whose own lines changed.
+pub(super) fn print_below<'n, 's>(
+    e: &'n Element,
+    shown: &impl Fn(&str) -> Option<&'s Element>,
+    dialect: Dialect,
+    list: &dyn Fn(&[&str]) -> String,
+) -> (String, usize, Vec<&'n Element>) {
+    let (e, n, lines) = with_placeholders(e, shown);
+    let mut block = String::new();
+    write_elements(
+        dialect,
+        &mut block,
+        core::slice::from_ref(&unaddressed(e)),
+        1,
+    );
+    (restore_lines(&block, list), n, lines)
+}
+
+/// About how many tokens a model reads in `s`, to weigh two ways of
+/// saying one thing (the core has no tokenizer; this is the shape of
+/// o200k's on snapshot lines): a run of letters is one, a run of digits one
+/// per three, whitespace none, any other character one.
+pub(super) fn words(s: &str) -> usize {
+    let mut n = 0;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_alphabetic() {
+            while chars.next_if(|c| c.is_alphabetic()).is_some() {}
+            n += 1;
+        } else if c.is_ascii_digit() {
+            let mut digits: usize = 1;
+            while chars.next_if(char::is_ascii_digit).is_some() {
+                digits += 1;
+            }
+            n += digits.div_ceil(3);
+        } else if !c.is_whitespace() {
+            n += 1;
+        }
+    }
+    n
 }

@@ -7,7 +7,7 @@ use super::change::{change_line, line_changes};
 use super::nodes::{Node, flatten};
 use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
 use super::order::reorders;
-use super::restore::{restore_lines, unaddressed, with_placeholders};
+use super::restore::{print_below, restore_lines, unaddressed, with_placeholders, words};
 use super::runs::Siblings;
 use super::seen::{Seen, walk_paths};
 use crate::prelude::*;
@@ -170,50 +170,6 @@ pub(crate) fn snapshot_patch_archived(
     // not rebuild the text exactly, say everything explicitly instead.
     let again = old_tree.clone();
     write(&old_tree, &new_tree, new, &Seen::default(), false, again).map(|(p, _)| p)
-}
-
-/// `e` printed in an insertion, one level in (below the header): its
-/// descendants shown before by reference; how many those stand for; and
-/// the elements among them whose own lines changed.
-fn print_below<'n, 's>(
-    e: &'n Element,
-    shown: &impl Fn(&str) -> Option<&'s Element>,
-    dialect: Dialect,
-    list: &dyn Fn(&[&str]) -> String,
-) -> (String, usize, Vec<&'n Element>) {
-    let (e, n, lines) = with_placeholders(e, shown);
-    let mut block = String::new();
-    write_elements(
-        dialect,
-        &mut block,
-        core::slice::from_ref(&unaddressed(e)),
-        1,
-    );
-    (restore_lines(&block, list), n, lines)
-}
-
-/// About how many tokens a model reads in `s`, to weigh two ways of
-/// saying one thing (the core has no tokenizer; this is the shape of
-/// o200k's on snapshot lines): a run of letters is one, a run of digits one
-/// per three, whitespace none, any other character one.
-fn words(s: &str) -> usize {
-    let mut n = 0;
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c.is_alphabetic() {
-            while chars.next_if(|c| c.is_alphabetic()).is_some() {}
-            n += 1;
-        } else if c.is_ascii_digit() {
-            let mut digits: usize = 1;
-            while chars.next_if(char::is_ascii_digit).is_some() {
-                digits += 1;
-            }
-            n += digits.div_ceil(3);
-        } else if !c.is_whitespace() {
-            n += 1;
-        }
-    }
-    n
 }
 
 /// Below this many bytes (old and new snapshot together), both patches
