@@ -55,6 +55,13 @@ pub(super) fn change_line(
 /// elements changed (else printing it says as much in fewer lines).
 /// `None` otherwise.
 pub(super) fn line_changes<'n>(shown: &Element, now: &'n Element) -> Option<Vec<&'n Element>> {
+    let out = changed_lines(shown, now)?;
+    (out.is_empty() || 2 * out.len() < now.count()).then_some(out)
+}
+
+/// [`line_changes`] however many changed: for an element whose restore
+/// keeps a run of restored siblings whole.
+pub(super) fn changed_lines<'n>(shown: &Element, now: &'n Element) -> Option<Vec<&'n Element>> {
     let mut out = Vec::new();
     let mut stack = vec![(shown, now)];
     while let Some((s, n)) = stack.pop() {
@@ -67,5 +74,5 @@ pub(super) fn line_changes<'n>(shown: &Element, now: &'n Element) -> Option<Vec<
         }
         stack.extend(s.children.iter().zip(&n.children).rev());
     }
-    (out.is_empty() || 2 * out.len() < now.count()).then_some(out)
+    Some(out)
 }

@@ -3,7 +3,7 @@
 //! parses.
 
 use super::address::is_address;
-use super::change::line_changes;
+use super::change::{change_line, changed_lines, line_changes};
 use crate::prelude::*;
 use crate::tree::model::{Element, assemble};
 use crate::tree::{Dialect, write_elements};
@@ -148,4 +148,27 @@ pub(super) fn words(s: &str) -> usize {
         }
     }
     n
+}
+
+/// `e` (ref and all) restored with `~` lines for its elements whose own
+/// lines changed, when that reads shorter than printing it and breaking
+/// the run of restored siblings it stands in; `None` otherwise.
+pub(super) fn kept_in_run<'n, 's>(
+    e: &'n Element,
+    shown: &impl Fn(&str) -> Option<&'s Element>,
+    dialect: Dialect,
+    list: &dyn Fn(&[&str]) -> String,
+) -> Option<(&'n str, Vec<&'n Element>)> {
+    let r = e.aria_ref.as_deref()?;
+    let lines = changed_lines(shown(r)?, e)?;
+    let said: Option<Vec<String>> = lines
+        .iter()
+        .map(|c| {
+            let before = c.aria_ref.as_deref().and_then(shown).map(|s| &s.props);
+            change_line(c, before, dialect)
+        })
+        .collect();
+    let printed = print_below(e, shown, dialect, list).0;
+    (words(&said?.join("\n")) < words(&printed) + words(&format!("[{r}] as last shown")))
+        .then_some((r, lines))
 }

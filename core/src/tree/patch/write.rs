@@ -7,7 +7,9 @@ use super::change::{change_line, line_changes};
 use super::nodes::{Node, flatten};
 use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
 use super::order::reorders;
-use super::restore::{print_below, restore_lines, unaddressed, with_placeholders, words};
+use super::restore::{
+    kept_in_run, print_below, restore_lines, unaddressed, with_placeholders, words,
+};
 use super::runs::Siblings;
 use super::seen::{Seen, walk_paths};
 use crate::prelude::*;
@@ -660,6 +662,15 @@ pub(super) fn write(
         let mut segments: Vec<Segment<'_>> = Vec::new();
         let mut again: Vec<&Element> = Vec::new();
         let mut backs: Vec<_> = run.iter().map(|&j| restorable(j)).collect();
+        // An element between two restored siblings whose own lines changed
+        // is restored too, its lines said by `~` lines, where that reads
+        // shorter than breaking the run to print it: `[e13 .. e24]` and
+        // `~ button "POST" [ref=e16]` rather than two restore lines.
+        for x in 1..run.len().saturating_sub(1) {
+            if backs[x].is_none() && backs[x - 1].is_some() && backs[x + 1].is_some() {
+                backs[x] = kept_in_run(new_nodes[run[x]].e, &shown, dialect, &list);
+            }
+        }
         // An element restored alone goes printed when that is shorter (a
         // `✖` text under an address, a short word: `[e84/3] as last shown`
         // is longer than `- text: ✖`), unless the restore moves it from a
