@@ -39,6 +39,18 @@ pub struct Download {
 pub struct Downloads {
     dir: PathBuf,
     list: Vec<Download>,
+    /// `dir` was made for this session (no `--output-dir`): it goes when
+    /// the session ends with nothing saved in it.
+    made: bool,
+}
+
+impl Drop for Downloads {
+    fn drop(&mut self) {
+        if self.made {
+            // Only an empty directory is removed: its files are the user's.
+            let _ = std::fs::remove_dir(&self.dir);
+        }
+    }
 }
 
 /// At most this many downloads are remembered (the oldest reported ones
@@ -49,7 +61,8 @@ static DIRS: AtomicU64 = AtomicU64::new(0);
 
 /// The output directory: `given` (created if needed), or a fresh
 /// directory under the system's temporary directory. Its files outlive
-/// the server: they are the user's.
+/// the server: they are the user's (a fresh one left empty is removed with
+/// the session's [`Downloads`]).
 pub fn output_dir(given: Option<&Path>) -> std::io::Result<PathBuf> {
     let dir = match given {
         Some(d) => d.to_owned(),
@@ -64,11 +77,13 @@ pub fn output_dir(given: Option<&Path>) -> std::io::Result<PathBuf> {
 }
 
 impl Downloads {
-    /// Downloads saved in `dir`.
-    pub fn new(dir: PathBuf) -> Downloads {
+    /// Downloads saved in `dir`; `made` when [`output_dir`] made it for
+    /// this session (then it is removed at the end if still empty).
+    pub fn new(dir: PathBuf, made: bool) -> Downloads {
         Downloads {
             dir,
             list: Vec::new(),
+            made,
         }
     }
 

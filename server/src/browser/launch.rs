@@ -305,7 +305,10 @@ impl Chromium {
     ) -> Result<Arc<Mutex<crate::downloads::Downloads>>> {
         let out_dir = crate::downloads::output_dir(output_dir)
             .context("creating the output directory (--output-dir)")?;
-        let downloads = Arc::new(Mutex::new(crate::downloads::Downloads::new(out_dir)));
+        let downloads = Arc::new(Mutex::new(crate::downloads::Downloads::new(
+            out_dir,
+            output_dir.is_none(),
+        )));
         {
             // Browser-level events come with no session id.
             let downloads = Arc::clone(&downloads);
