@@ -219,4 +219,24 @@ mod tests {
         std::fs::write(dir.path().join("r.csv"), "").unwrap();
         assert_eq!(unique(dir.path(), "r.csv"), dir.path().join("r (1).csv"));
     }
+
+    #[test]
+    fn a_directory_made_for_the_session_goes_only_when_empty() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (empty, used, named) = (
+            tmp.path().join("empty"),
+            tmp.path().join("used"),
+            tmp.path().join("named"),
+        );
+        for d in [&empty, &used, &named] {
+            std::fs::create_dir(d).unwrap();
+        }
+        std::fs::write(used.join("report.csv"), "a,b").unwrap();
+        drop(Downloads::new(empty.clone(), true));
+        drop(Downloads::new(used.clone(), true));
+        drop(Downloads::new(named.clone(), false));
+        assert!(!empty.exists(), "an empty directory of its own stays");
+        assert!(used.join("report.csv").exists(), "a saved file went");
+        assert!(named.exists(), "--output-dir's directory went");
+    }
 }
