@@ -82,7 +82,8 @@ pub struct BrowserFlags {
     #[arg(long, value_enum, default_value = "ask")]
     pub dialogs: crate::modal::DialogPolicy,
     /// Directory for output files: downloads, PDFs, storage states, saved
-    /// sessions (default: a fresh temporary directory).
+    /// sessions (default: a fresh temporary directory per browser session,
+    /// removed when the session ends if nothing was saved in it).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
     /// Allow browser_file_upload from this directory (repeatable; default:
