@@ -163,12 +163,24 @@ pub(super) fn kept_in_run<'n, 's>(
     let lines = changed_lines(shown(r)?, e)?;
     let said: Option<Vec<String>> = lines
         .iter()
-        .map(|c| {
-            let before = c.aria_ref.as_deref().and_then(shown).map(|s| &s.props);
-            change_line(c, before, dialect)
-        })
+        .map(|c| said_again(c, shown, dialect))
         .collect();
     let printed = print_below(e, shown, dialect, list).0;
-    (words(&said?.join("\n")) < words(&printed) + words(&format!("[{r}] as last shown")))
-        .then_some((r, lines))
+    (words(&said?.join("\n")) < words(&printed) + restore_words(r)).then_some((r, lines))
+}
+
+/// The `~` line of `e`, restored with its own line changed since `shown`
+/// had it (property lines only where they changed).
+pub(super) fn said_again<'s>(
+    e: &Element,
+    shown: &impl Fn(&str) -> Option<&'s Element>,
+    dialect: Dialect,
+) -> Option<String> {
+    let before = e.aria_ref.as_deref().and_then(shown).map(|s| &s.props);
+    change_line(e, before, dialect)
+}
+
+/// [`words`] of one ref restored alone: `[r] as last shown`.
+pub(super) fn restore_words(r: &str) -> usize {
+    words(&format!("[{r}] as last shown"))
 }

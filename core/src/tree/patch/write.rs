@@ -8,7 +8,8 @@ use super::nodes::{Node, flatten};
 use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
 use super::order::reorders;
 use super::restore::{
-    kept_in_run, print_below, restore_lines, unaddressed, with_placeholders, words,
+    kept_in_run, print_below, restore_lines, restore_words, said_again, unaddressed,
+    with_placeholders, words,
 };
 use super::runs::Siblings;
 use super::seen::{Seen, walk_paths};
@@ -578,8 +579,7 @@ pub(super) fn write(
     // `~` lines for elements restored with their lines changed.
     let change_lines = |text: &mut String, es: &[&Element]| -> Option<usize> {
         for e in es {
-            let before = e.aria_ref.as_deref().and_then(shown).map(|s| &s.props);
-            line(text, &change_line(e, before, dialect)?);
+            line(text, &said_again(e, &shown, dialect)?);
         }
         Some(es.len())
     };
@@ -683,7 +683,7 @@ pub(super) fn write(
             };
             if lines.is_empty()
                 && gone(r)
-                && words(&printed(new_nodes[run[x]].e)) < words(&format!("[{r}] as last shown"))
+                && words(&printed(new_nodes[run[x]].e)) < restore_words(r)
             {
                 backs[x] = None;
             }
