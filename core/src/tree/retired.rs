@@ -143,18 +143,21 @@ impl Retired {
         }
         let mut slots: Vec<Slot<'_>> = Vec::new();
         let mut roots: Vec<usize> = Vec::new();
+        // The shared ancestors under each parent (None: the top) by carried
+        // ref, oldest first, so a chain finds its own without a scan of
+        // every sibling (an archive holds thousands under one `main`).
+        let mut shared: FxHashMap<(Option<usize>, Option<&str>), Vec<usize>> = FxHashMap::default();
         for e in &self.entries {
             let depth = e.refs.len() - e.size;
             let mut el = &e.chain;
             let mut parent: Option<usize> = None;
             for r in &e.refs[..depth] {
-                let list = match parent {
-                    Some(p) => &slots[p].kids,
-                    None => &roots,
-                };
-                let found = list.iter().rev().copied().find(|&k| {
-                    let s = &slots[k];
-                    s.whole.is_none() && s.carried == r.as_ref() && s.el.shallow_eq(el)
+                let key = (parent, r.as_deref());
+                let found = shared.get(&key).and_then(|ks| {
+                    ks.iter()
+                        .rev()
+                        .copied()
+                        .find(|&k| slots[k].el.shallow_eq(el))
                 });
                 let k = found.unwrap_or_else(|| {
                     slots.push(Slot {
@@ -168,6 +171,7 @@ impl Retired {
                         Some(p) => slots[p].kids.push(k),
                         None => roots.push(k),
                     }
+                    shared.entry(key).or_default().push(k);
                     k
                 });
                 parent = Some(k);
