@@ -242,3 +242,49 @@ fn a_changed_row_inside_a_run_keeps_the_run_whole() {
         "~ uid=1_12 button \"Collapse\" expandable expanded focusable focused\n+ after [1_12]: [1_13 .. 1_18] as last shown\n~ uid=1_16 button \"POST /pets\" expandable"
     );
 }
+
+/// A chrome-devtools-mcp grid as gridjs prints there: one flat list of
+/// text cells under `uid=1_1 main`, after a heading.
+fn dt_grid(cells: &[(String, String)]) -> String {
+    let mut s = String::from(
+        "uid=1_0 RootWebArea \"People\" url=\"http://127.0.0.1/\"\n  uid=1_1 main\n    uid=1_2 heading \"People\" level=\"1\"\n",
+    );
+    for (r, text) in cells {
+        s.push_str(&format!("    uid={r} \"{text}\"\n"));
+    }
+    s
+}
+
+#[test]
+fn a_grid_sorted_back_is_its_parent_resent_by_reference() {
+    // gridjs through chrome-devtools-mcp, a raise re-rendering the grid
+    // in the order the agent saw two answers ago: half its cells had left
+    // the page (restored), the rest moved, one changed. Said op by op it
+    // is a removal of the other sort's cells, an order line and an anchor
+    // for each run of restored cells; re-sending `main` with its cells by
+    // reference is two runs and the changed cell.
+    let names = ["Ada", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"];
+    let sorted: Vec<(String, String)> = names
+        .iter()
+        .enumerate()
+        .flat_map(|(k, n)| {
+            [
+                (format!("3_{}", 2 * k), (*n).to_owned()),
+                (format!("3_{}", 2 * k + 1), format!("${},000", 40 + k)),
+            ]
+        })
+        .collect();
+    // The other sort: the last four people, then four others.
+    let mut other: Vec<(String, String)> = sorted[8..].iter().rev().cloned().collect();
+    other.extend((0..8).map(|k| (format!("5_{k}"), format!("Other {k}"))));
+    let seen = dt_grid(&sorted);
+    let old = dt_grid(&other);
+    let mut back = sorted.clone();
+    back[5].1 = "$99,000".to_owned();
+    back[5].0 = "7_0".to_owned();
+    let new = dt_grid(&back);
+    assert_eq!(
+        patch(&old, &new, &[&seen, &old]),
+        "~ uid=1_1 main\n    [1_2 .. 3_4] as last shown\n    uid=7_0 \"$99,000\"\n    [3_6 .. 3_15] as last shown"
+    );
+}

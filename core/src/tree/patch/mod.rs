@@ -108,6 +108,7 @@
 mod address;
 mod apply;
 mod change;
+mod choose;
 mod nodes;
 mod options;
 mod order;
@@ -120,6 +121,6 @@ mod tests;
 mod write;
 
 pub use apply::{apply_patch, apply_patch_with};
+pub(crate) use choose::{Archive, snapshot_patch_archived};
+pub use choose::{snapshot_patch, snapshot_patch_with};
 pub use options::{MAX_PATCH_BYTES, PatchOptions, PatchRequest, SnapshotPatch};
-pub(crate) use write::{Archive, snapshot_patch_archived};
-pub use write::{snapshot_patch, snapshot_patch_with};

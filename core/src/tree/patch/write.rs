@@ -1,183 +1,24 @@
 //! Writing a patch: the tree diff of two snapshots said by ref, with
-//! every operation chosen, then checked by applying it.
+//! every operation chosen, then checked by applying it (`choose` decides
+//! which tries to make and keeps the shortest).
 
-use super::address::{addressed, is_address};
+use super::address::is_address;
 use super::apply::apply_to;
 use super::change::{change_line, line_changes};
 use super::nodes::{Node, flatten};
-use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
+use super::options::SnapshotPatch;
 use super::order::reorders;
 use super::restore::{
     kept_in_run, print_below, restore_lines, restore_words, said_again, unaddressed,
     with_placeholders, words,
 };
 use super::runs::Siblings;
-use super::seen::{Seen, walk_paths};
+use super::seen::Seen;
 use crate::prelude::*;
 use crate::tree::diff::{Field, Parent, diff};
 use crate::tree::model::{Element, Tree};
-use crate::tree::{Dialect, parse_in, write_elements};
+use crate::tree::{Dialect, write_elements};
 use core::fmt::Write as _;
-
-/// The patch from snapshot `old` to snapshot `new` (Playwright aria text),
-/// or `None` when either does not parse or is over [`MAX_PATCH_BYTES`], the
-/// new one does not print back unchanged, or the change cannot be said by
-/// ref (see the module docs). Restores nothing: see [`snapshot_patch_with`].
-///
-/// ```
-/// use response_diff::tree::{apply_patch, snapshot_patch};
-/// let old = "- list \"Cart\" [ref=e1]:\n  - listitem [ref=e2]: Tea\n- button \"Pay\" [disabled] [ref=e3]";
-/// let new = "- list \"Cart\" [ref=e1]:\n  - listitem [ref=e2]: Tea\n  - listitem [ref=e4]: Cake\n- button \"Pay\" [ref=e3]";
-/// let p = snapshot_patch(old, new).unwrap();
-/// assert_eq!(p.text, "+ after [e2]:\n  - listitem [ref=e4]: Cake\n~ button \"Pay\" [ref=e3]");
-/// assert_eq!(p.summary(), "1 changed (~), 1 added (+), 0 removed (-), 2 unchanged");
-/// assert_eq!(apply_patch(old, &p.text).unwrap(), new);
-/// ```
-pub fn snapshot_patch(old: &str, new: &str) -> Option<SnapshotPatch> {
-    snapshot_patch_with(old, new, &PatchOptions::default())
-}
-
-/// [`snapshot_patch`] with options: elements the agent was shown in one of
-/// `options.seen` (unchanged, same ref) are restored by reference.
-///
-/// ```
-/// use response_diff::tree::{apply_patch_with, snapshot_patch_with, PatchOptions};
-/// let all = "- list [ref=e1]:\n  - listitem \"Tea\" [ref=e2]\n  - listitem \"Cake\" [ref=e3]\n  - listitem \"Pie\" [ref=e4]";
-/// let some = "- list [ref=e1]:\n  - listitem \"Cake\" [ref=e3]";
-/// // The search is cleared: Tea and Pie come back as the agent saw them.
-/// let p = snapshot_patch_with(some, all, &PatchOptions::seen(vec![all, some])).unwrap();
-/// assert_eq!(p.text, "+ first in [e1]: [e2] as last shown\n+ after [e3]: [e4] as last shown");
-/// assert_eq!(apply_patch_with(some, &p.text, &[all, some]).unwrap(), all);
-/// // Without the seen snapshots (a host that trims its context) every element is printed.
-/// let explicit = snapshot_patch_with(some, all, &PatchOptions::seen(vec![all]).restore(false)).unwrap();
-/// assert!(explicit.text.contains("- listitem \"Tea\" [ref=e2]"));
-/// ```
-pub fn snapshot_patch_with(
-    old: &str,
-    new: &str,
-    options: &PatchOptions<'_>,
-) -> Option<SnapshotPatch> {
-    snapshot_patch_archived(old, new, options, None)
-}
-
-/// Where elements shown before the seen snapshots were last shown (see
-/// `tree::shown`): entries, each the siblings that left the page together
-/// as the agent last saw them.
-pub(crate) trait Archive {
-    /// The entry that holds ref `r` as the agent last saw it, or `None`
-    /// when that is not known.
-    fn entry_of(&self, r: &str) -> Option<usize>;
-    /// Entry `k`'s elements, in order, subtrees and all.
-    fn entry(&self, k: usize) -> Option<Tree>;
-}
-
-/// [`snapshot_patch_with`], with `archive` consulted for elements neither
-/// the previous snapshot nor `options.seen` has.
-pub(crate) fn snapshot_patch_archived(
-    old: &str,
-    new: &str,
-    options: &PatchOptions<'_>,
-    archive: Option<&dyn Archive>,
-) -> Option<SnapshotPatch> {
-    // Hosts may end a snapshot with a newline; Playwright's printer does
-    // not (chrome-devtools-mcp's ends every line in one).
-    let dialect = Dialect::detect(new);
-    let new = dialect.trim(new);
-    if old.len() > MAX_PATCH_BYTES || new.len() > MAX_PATCH_BYTES {
-        return None;
-    }
-    if Dialect::detect(old) != dialect {
-        return None;
-    }
-    let new_tree = parse_in(dialect, new).ok()?;
-    if new_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
-        return None;
-    }
-    let old_tree = parse_in(dialect, old).ok()?;
-    if old_tree.iter().any(|(d, _)| d > MAX_PATCH_DEPTH) {
-        return None;
-    }
-    let mut seen = if options.restore && !options.seen.is_empty() {
-        Seen::parse(&options.seen, false).ok()?
-    } else {
-        Seen::default()
-    };
-    if let Some(archive) = archive.filter(|_| options.restore) {
-        let in_old: FxHashSet<&str> = old_tree
-            .iter()
-            .filter_map(|(_, e)| e.aria_ref.as_deref())
-            .collect();
-        let shown_before =
-            |at: &FxHashMap<String, _>, r: &str| in_old.contains(r) || at.contains_key(r);
-        // Each entry a new element is in, once, as one view (its elements
-        // siblings, so a run of them is restored as one): oldest first,
-        // as the seen snapshots are.
-        let mut entries: Vec<usize> = new_tree
-            .iter()
-            .filter_map(|(_, e)| e.aria_ref.as_deref())
-            .filter(|r| !shown_before(&seen.at, r))
-            .filter_map(|r| archive.entry_of(r))
-            .collect();
-        entries.sort_unstable();
-        entries.dedup();
-        let first = seen.views.len();
-        for k in entries {
-            let Some(view) = archive.entry(k) else {
-                continue;
-            };
-            let v = seen.views.len();
-            let mut found = Vec::new();
-            walk_paths(&view, |e, path| {
-                if let Some(r) = e.aria_ref.as_deref()
-                    && archive.entry_of(r) == Some(k)
-                {
-                    found.push((r.to_owned(), (v, path.to_vec())));
-                }
-                true
-            });
-            found.retain(|(r, _)| !shown_before(&seen.at, r));
-            seen.at.extend(found);
-            seen.views.push(view);
-        }
-        seen.archived = seen.views.len() - first;
-    }
-    // A large snapshot: the patch naming elements without a ref by their
-    // addresses alone, when it can be written (it is the shorter one but
-    // for many changes under one element). Writing both would double the
-    // time: 16 ms instead of 10 for a 110 KB list (release build).
-    if old.len() + new.len() > WRITE_BOTH_BELOW
-        && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
-        && let Some((p, _)) = write(&old_named, &new_named, new, &seen, true, old_tree.clone())
-    {
-        return Some(p);
-    }
-    let (mut best, lifted) = match write(&old_tree, &new_tree, new, &seen, true, old_tree.clone()) {
-        Some((p, lifted)) => (Some(p), lifted),
-        None => (None, true),
-    };
-    // Where a change without a ref was said by re-sending an ancestor (or
-    // could not be said at all), naming the elements without a ref by
-    // their addresses may say it in fewer bytes: the shorter one goes.
-    if lifted
-        && old.len() + new.len() <= WRITE_BOTH_BELOW
-        && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
-        && let Some((p, _)) = write(&old_named, &new_named, new, &seen, true, old_tree.clone())
-        && best.as_ref().is_none_or(|b| p.text.len() < b.text.len())
-    {
-        best = Some(p);
-    }
-    if best.is_some() {
-        return best;
-    }
-    // The focus line and restoring are checked like the rest; should either
-    // not rebuild the text exactly, say everything explicitly instead.
-    let again = old_tree.clone();
-    write(&old_tree, &new_tree, new, &Seen::default(), false, again).map(|(p, _)| p)
-}
-
-/// Below this many bytes (old and new snapshot together), both patches
-/// are written, by ref only and with addresses, and the shorter goes.
-const WRITE_BOTH_BELOW: usize = 64 * 1024;
 
 /// The fewest consecutive removed siblings written as a run (`- [e4 ..
 /// e9]`): a short removal reads better listed.
@@ -200,7 +41,8 @@ pub(super) fn write(
     seen: &Seen,
     focus_line: bool,
     verify: Tree,
-) -> Option<(SnapshotPatch, bool)> {
+    resend: &[&str],
+) -> Option<Written> {
     // The fallback says everything explicitly: no restores at all.
     let restore = focus_line;
     let d = diff(old_tree, new_tree);
@@ -360,6 +202,17 @@ pub(super) fn write(
             p = old_nodes[j].parent;
         }
     }
+    // Parents re-sent whole, their children by reference (the caller's
+    // second try: see `busy`).
+    for r in resend {
+        if let (Some(&oi), Some(&ni)) = (old_by_ref.get(r), new_by_ref.get(r))
+            && !replaced_new.contains(&ni)
+            && !under(&new_nodes, &replaced_new, ni)
+        {
+            replaced_old.insert(oi);
+            replaced_new.insert(ni);
+        }
+    }
     // Siblings that kept their parent but not their order (a sort, a drag):
     // one `~ order` line per parent, or, where a few moved far, each run
     // of them removed and inserted again by reference.
@@ -459,6 +312,39 @@ pub(super) fn write(
             .as_deref()
             .is_some_and(|r| new_by_ref.contains_key(r))
     });
+    // Parents (with a ref in both snapshots, said in place) under which
+    // three or more children came, went or moved: re-sending one whole,
+    // its children by reference, may be shorter than saying each.
+    let mut busy: Vec<String> = Vec::new();
+    {
+        let mut count: FxHashMap<&str, usize> = FxHashMap::default();
+        fn parent_ref<'t>(nodes: &[Node<'t>], i: usize) -> Option<&'t str> {
+            nodes[i].parent.and_then(|p| nodes[p].e.aria_ref.as_deref())
+        }
+        let news = added_roots
+            .iter()
+            .filter(|i| !rewritten.contains(*i))
+            .chain(orders.iter().flat_map(|(_, l)| l.iter()))
+            .filter_map(|&i| parent_ref(&new_nodes, i));
+        let olds = removals
+            .iter()
+            .chain(&moves)
+            .filter_map(|&i| parent_ref(&old_nodes, i));
+        for r in news.chain(olds) {
+            *count.entry(r).or_default() += 1;
+        }
+        for (r, n) in count {
+            if n >= BUSY
+                && !is_address(r)
+                && let (Some(&ni), true) = (new_by_ref.get(r), old_by_ref.contains_key(r))
+                && !replaced_new.contains(&ni)
+                && !under(&new_nodes, &replaced_new, ni)
+            {
+                busy.push(r.to_owned());
+            }
+        }
+        busy.sort_unstable();
+    }
     let removed: usize = removals
         .iter()
         .map(|&i| old_nodes[i].e.count())
@@ -789,5 +675,24 @@ pub(super) fn write(
     };
     drop(siblings);
     // Lossless or nothing: the patch must rebuild the new text exactly.
-    (apply_to(verify, &patch.text, Some(seen)).ok()?.to_text() == new).then_some((patch, lifted))
+    (apply_to(verify, &patch.text, Some(seen)).ok()?.to_text() == new).then_some(Written {
+        patch,
+        lifted,
+        busy,
+    })
 }
+
+/// A patch [`write`] wrote.
+pub(super) struct Written {
+    pub(super) patch: SnapshotPatch,
+    /// Whether a change without a ref was said by re-sending an ancestor.
+    pub(super) lifted: bool,
+    /// The refs of parents under which [`BUSY`] or more children came,
+    /// went or moved: the parents a second try re-sends whole.
+    pub(super) busy: Vec<String>,
+}
+
+/// The fewest children that came, went or moved under one parent for a
+/// second try to re-send it whole (`~` its line, its children by
+/// reference: a sorted flat grid of cells).
+const BUSY: usize = 3;
