@@ -288,3 +288,41 @@ fn a_grid_sorted_back_is_its_parent_resent_by_reference() {
         "~ uid=1_1 main\n    [1_2 .. 3_4] as last shown\n    uid=7_0 \"$99,000\"\n    [3_6 .. 3_15] as last shown"
     );
 }
+
+#[test]
+fn a_resent_parent_carries_the_focus_it_gained() {
+    // The grid's next page, clicked by its "Next" button (a child of the
+    // re-sent `main`): the button is printed there, focused, and no focus
+    // line names it again.
+    let page = |cells: &[(String, String)], focused: bool| {
+        let mut s = dt_grid(cells);
+        s.push_str(if focused {
+            "    uid=1_9 button \"Next\" focusable focused\n"
+        } else {
+            "    uid=1_9 button \"Next\"\n"
+        });
+        s
+    };
+    let cells = |ids: &[&str], text: &str| -> Vec<(String, String)> {
+        ids.iter()
+            .map(|r| ((*r).to_owned(), format!("{text} {r}")))
+            .collect()
+    };
+    let ids = |p: &str| -> Vec<String> { (0..12).map(|k| format!("{p}_{k}")).collect() };
+    let (a, b) = (ids("3"), ids("5"));
+    let first = cells(&a.iter().map(String::as_str).collect::<Vec<_>>(), "Row");
+    let mut next = cells(&b.iter().map(String::as_str).collect::<Vec<_>>(), "Row");
+    // Look-alike cells kept their uids, in other places.
+    for (k, from) in [(1, 10), (3, 0), (5, 7), (7, 2), (9, 5), (11, 4)] {
+        next[k] = first[from].clone();
+    }
+    let old = page(&first, false);
+    let new = page(&next, true);
+    let p = patch(&old, &new, &[&old]);
+    assert!(p.starts_with("~ uid=1_1 main\n"), "{p}");
+    assert!(
+        p.ends_with("    uid=1_9 button \"Next\" focusable focused"),
+        "{p}"
+    );
+    assert!(!p.contains("~ focus"), "{p}");
+}

@@ -285,6 +285,15 @@ pub(super) fn write(
             rewritten_old.insert(oj);
         }
     }
+    // An element that gained the focus inside a re-sent one is printed
+    // there, its focus with it.
+    if let Some(Some(r)) = focus
+        && new_by_ref
+            .get(r)
+            .is_some_and(|&i| under(&new_nodes, &rewritten, i))
+    {
+        implied_focus = true;
+    }
     let mut text = String::new();
     let line = |text: &mut String, s: &str| {
         if !text.is_empty() {
