@@ -19,10 +19,12 @@ proxied) so it reaches nothing else.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import http.server
 import os
 import re
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -40,7 +42,14 @@ def offline_env(home: str) -> None:
     os.environ["XDG_CACHE_HOME"] = os.path.join(home, ".cache")
 
 
-offline_env(tempfile.mkdtemp(prefix="rd-browser-use-"))
+# The scratch HOME holds every profile and download, and is the temp
+# directory too (browser-use makes a downloads folder there on import);
+# it goes at exit.
+_HOME = tempfile.mkdtemp(prefix="rd-browser-use-")
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
+offline_env(_HOME)
+os.environ["TMPDIR"] = _HOME
+tempfile.tempdir = _HOME
 
 from browser_use import Agent, BrowserSession  # noqa: E402
 from browser_use.llm.base import BaseChatModel  # noqa: E402
@@ -290,6 +299,7 @@ async def run(
         chromium_sandbox=False,
         enable_default_extensions=False,
         user_data_dir=tempfile.mkdtemp(prefix="profile-", dir=home),
+        downloads_path=tempfile.mkdtemp(prefix="downloads-", dir=home),
     )
     agent = Agent(
         task="Add Sencha Kyoto and Assam Breakfast to the cart, search for earl, then sign up as Ada Lovelace",

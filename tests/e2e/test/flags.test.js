@@ -11,7 +11,7 @@
 // for a nested config file that uses every section.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -185,6 +185,7 @@ describe(`the command line of @playwright/mcp ${mcpVersion}`, () => {
   after(async () => {
     await ctx.chromium?.kill();
     await ctx.site?.close();
+    rmSync(tmp, { recursive: true, force: true });
   });
 
   test('every flag of its --help has a case here', () => {

@@ -5,7 +5,7 @@
 // download is saved and reported. Real Chromium, a real MCP client, pages
 // on 127.0.0.1; no assertion on time.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -67,6 +67,7 @@ describe('modal states, uploads, tabs and downloads', () => {
   after(async () => {
     await server?.close();
     await site?.close();
+    for (const dir of [root, outside, out]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   async function open(path) {

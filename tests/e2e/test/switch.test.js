@@ -5,7 +5,7 @@
 // log, the output budget, boxes, the idle timeout, and the snapshot modes
 // (diffs with no flags).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +14,7 @@ import { FULL, refOf, section, serveSite, startServer } from './helpers.js';
 import { until } from './http-helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rd-switch-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const PAGES = {
   '/login.html': `<!doctype html><html><head><title>Login</title></head><body>
