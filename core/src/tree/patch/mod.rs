@@ -43,7 +43,9 @@
 //!   one state flipped is its reference and that one line). Followed by
 //!   indented child lines (`[e5] as last shown` allowed among them), the
 //!   children are replaced by those: how a change in text without a ref
-//!   (a count, "item left" → "items left") is said.
+//!   (a count, "item left" → "items left") is said, and how a parent
+//!   under which many children came, went or moved (a re-sorted grid of
+//!   flat cells) is said where that is clearly shorter (`choose`).
 //! - `+ first in [ref]:` / `+ after [ref]:` / `+ first:` (top level): the
 //!   indented snapshot lines that follow are inserted there, subtrees whole.
 //!   Among them (or right after the colon), `[e41 e42] as last shown`
