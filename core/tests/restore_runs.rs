@@ -326,3 +326,39 @@ fn a_resent_parent_carries_the_focus_it_gained() {
     );
     assert!(!p.contains("~ focus"), "{p}");
 }
+
+#[test]
+fn only_the_busy_parents_that_read_shorter_are_resent() {
+    // gridjs's filter cleared (Playwright): the rows come back around the
+    // one row the filter kept, and the page buttons after the first. The
+    // rows' group re-sent is one run and no removal line; the buttons'
+    // group re-sent would be no shorter than its insertion, so it keeps
+    // that.
+    let rows = |rs: &[&str]| -> String {
+        rs.iter()
+            .map(|r| format!("\n  - row \"Person {r} of the grid\" [ref={r}]"))
+            .collect()
+    };
+    let buttons = |bs: &[&str]| -> String {
+        bs.iter()
+            .map(|b| format!("\n  - button \"Page {b}\" [ref={b}]"))
+            .collect()
+    };
+    let page = |rs: &[&str], bs: &[&str]| {
+        format!(
+            "- textbox \"Search\" [ref=s]\n- rowgroup [ref=g]:{}\n- generic [ref=p]:{}",
+            rows(rs),
+            buttons(bs)
+        )
+    };
+    let all = page(
+        &["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8"],
+        &["b1", "b2", "b3", "b4"],
+    );
+    let filtered = page(&["x1", "x2", "r3", "x3", "x4", "x5"], &["b1"]);
+    let p = patch(&filtered, &all, &[&all, &filtered]);
+    assert_eq!(
+        p,
+        "~ rowgroup [ref=g]:\n    [r1 .. r8] as last shown\n+ after [b1]: [b2 b3 b4] as last shown"
+    );
+}

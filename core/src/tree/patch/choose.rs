@@ -187,27 +187,53 @@ pub(crate) fn snapshot_patch_archived(
     // Where many children came, went or moved under one parent (a sorted
     // grid whose cells are one flat list), re-sending the parent with its
     // children by reference may read shorter than an order line, the
-    // removals and an anchor for each run. Weighed in tokens, it goes only
-    // when it saves an eighth and more than a few: what went is then said
-    // by leaving it out, which reads less plainly than a removal line.
+    // removals and an anchor for each run. Each busy parent is tried alone
+    // (the busiest few), then those that helped together; the shortest
+    // goes, weighed in tokens, and only when it saves an eighth and more
+    // than a few: what went is then said by leaving it out, which reads
+    // less plainly than a removal line.
     if !busy.is_empty()
         && old.len() + new.len() <= WRITE_BOTH_BELOW
         && let Some(b) = best.as_ref()
     {
-        let resend: Vec<&str> = busy.iter().map(String::as_str).collect();
-        if let Some(w) = write(
-            &old_tree,
-            &new_tree,
-            new,
-            &seen,
-            true,
-            old_tree.clone(),
-            &resend,
-        ) && let (now, was) = (words(&w.patch.text), words(&b.text))
+        let was = words(&b.text);
+        let resent = |resend: &[&str]| {
+            write(
+                &old_tree,
+                &new_tree,
+                new,
+                &seen,
+                true,
+                old_tree.clone(),
+                resend,
+            )
+            .map(|w| (words(&w.patch.text), w.patch))
+        };
+        let mut helped: Vec<&str> = Vec::new();
+        let mut shortest: Option<(usize, SnapshotPatch)> = None;
+        let mut keep = |tried: Option<(usize, SnapshotPatch)>| {
+            if let Some((n, p)) = tried
+                && shortest.as_ref().is_none_or(|(m, _)| n < *m)
+            {
+                shortest = Some((n, p));
+            }
+        };
+        for r in busy.iter().take(RESEND_TRIES) {
+            if let Some((n, p)) = resent(&[r.as_str()])
+                && n < was
+            {
+                helped.push(r);
+                keep(Some((n, p)));
+            }
+        }
+        if helped.len() > 1 {
+            keep(resent(&helped));
+        }
+        if let Some((now, p)) = shortest
             && now * 8 < was * 7
             && now + RESEND_SAVES < was
         {
-            best = Some(w.patch);
+            best = Some(p);
         }
     }
     if best.is_some() {
@@ -229,7 +255,11 @@ pub(crate) fn snapshot_patch_archived(
 }
 
 /// The fewest estimated tokens re-sending a busy parent must save.
-const RESEND_SAVES: usize = 16;
+const RESEND_SAVES: usize = 8;
+
+/// The most busy parents tried one by one (each try writes and checks a
+/// whole patch).
+const RESEND_TRIES: usize = 4;
 
 /// Below this many bytes (old and new snapshot together), both patches
 /// are written, by ref only and with addresses, and the shorter goes.

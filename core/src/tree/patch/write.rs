@@ -324,8 +324,7 @@ pub(super) fn write(
     // Parents (with a ref in both snapshots, said in place) under which
     // three or more children came, went or moved: re-sending one whole,
     // its children by reference, may be shorter than saying each.
-    let mut busy: Vec<String> = Vec::new();
-    {
+    let busy: Vec<String> = {
         let mut count: FxHashMap<&str, usize> = FxHashMap::default();
         fn parent_ref<'t>(nodes: &[Node<'t>], i: usize) -> Option<&'t str> {
             nodes[i].parent.and_then(|p| nodes[p].e.aria_ref.as_deref())
@@ -342,18 +341,23 @@ pub(super) fn write(
         for r in news.chain(olds) {
             *count.entry(r).or_default() += 1;
         }
-        for (r, n) in count {
-            if n >= BUSY
-                && !is_address(r)
-                && let (Some(&ni), true) = (new_by_ref.get(r), old_by_ref.contains_key(r))
-                && !replaced_new.contains(&ni)
-                && !under(&new_nodes, &replaced_new, ni)
-            {
-                busy.push(r.to_owned());
-            }
-        }
-        busy.sort_unstable();
-    }
+        let mut by_count: Vec<(usize, &str)> = count
+            .into_iter()
+            .filter(|&(r, n)| {
+                n >= BUSY
+                    && !is_address(r)
+                    && old_by_ref.contains_key(r)
+                    && new_by_ref.get(r).is_some_and(|&ni| {
+                        !replaced_new.contains(&ni) && !under(&new_nodes, &replaced_new, ni)
+                    })
+            })
+            .map(|(r, n)| (n, r))
+            .collect();
+        // The busiest first; ties by ref, so the same input gives the
+        // same tries.
+        by_count.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        by_count.into_iter().map(|(_, r)| r.to_owned()).collect()
+    };
     let removed: usize = removals
         .iter()
         .map(|&i| old_nodes[i].e.count())
@@ -697,7 +701,8 @@ pub(super) struct Written {
     /// Whether a change without a ref was said by re-sending an ancestor.
     pub(super) lifted: bool,
     /// The refs of parents under which [`BUSY`] or more children came,
-    /// went or moved: the parents a second try re-sends whole.
+    /// went or moved, the busiest first: the parents a second try may
+    /// re-send whole.
     pub(super) busy: Vec<String>,
 }
 
