@@ -88,9 +88,27 @@ fn bench(c: &mut Criterion) {
         p.summary(),
         p.text.len()
     );
+    // Four flat grids of 300 cells each re-sorted (chrome-devtools-mcp's
+    // gridjs, 32 KB): every grid is a busy parent, so the writer also tries
+    // re-sending each alone and those that helped together.
+    let grids = |sorted: bool| {
+        let mut s = String::from("uid=1_0 RootWebArea \"People\" url=\"http://127.0.0.1/\"\n");
+        for g in 0..4 {
+            s.push_str(&format!("  uid=2_{g} main\n"));
+            for k in 0..300 {
+                let j = if sorted { (k * 7 + 3) % 300 } else { k };
+                s.push_str(&format!("    uid=3_{} \"Cell {j}\"\n", g * 1000 + j));
+            }
+        }
+        s
+    };
+    let (unsorted, sorted) = (grids(false), grids(true));
     let mut g = c.benchmark_group("aria");
     g.bench_function("snapshot_patch_at_the_cap", |b| {
         b.iter(|| snapshot_patch(black_box(&text), black_box(&new_text)))
+    });
+    g.bench_function("snapshot_patch_four_busy_grids", |b| {
+        b.iter(|| snapshot_patch(black_box(&unsorted), black_box(&sorted)))
     });
     g.finish();
 }

@@ -93,6 +93,40 @@ pub(super) fn restore_lines(block: &str, list: &dyn Fn(&[&str]) -> String) -> St
     out.join("\n")
 }
 
+/// `e` re-sent in place: its `~` line, then its children one level in,
+/// those shown before by reference; how many elements those stand for;
+/// and the elements among them whose own lines changed.
+pub(super) fn resent<'n, 's>(
+    e: &'n Element,
+    shown: &impl Fn(&str) -> Option<&'s Element>,
+    dialect: Dialect,
+    list: &dyn Fn(&[&str]) -> String,
+) -> Option<(String, usize, Vec<&'n Element>)> {
+    let (copy, n, again) = with_placeholders(e, shown);
+    let mut block = String::new();
+    write_elements(
+        dialect,
+        &mut block,
+        core::slice::from_ref(&unaddressed(copy)),
+        0,
+    );
+    let block = restore_lines(&block, list);
+    let mut lines = block.lines();
+    let first = match dialect {
+        Dialect::DevTools => lines.next()?,
+        _ => lines.next()?.strip_prefix("- ")?,
+    };
+    let mut out = match e.aria_ref.as_deref().filter(|r| is_address(r)) {
+        Some(a) => format!("~ [{a}] {first}"),
+        None => format!("~ {first}"),
+    };
+    for l in lines {
+        out.push_str("\n  ");
+        out.push_str(l);
+    }
+    Some((out, n, again))
+}
+
 /// `e` with the addresses taken off (printed lines show an
 /// element as the snapshot does; placeholders keep theirs).
 pub(super) fn unaddressed(mut e: Element) -> Element {

@@ -8,16 +8,12 @@ use super::change::{change_line, line_changes};
 use super::nodes::{Node, flatten};
 use super::options::SnapshotPatch;
 use super::order::reorders;
-use super::restore::{
-    kept_in_run, print_below, restore_lines, restore_words, said_again, unaddressed,
-    with_placeholders, words,
-};
+use super::restore::{kept_in_run, print_below, resent, restore_words, said_again, words};
 use super::runs::Siblings;
 use super::seen::Seen;
 use crate::prelude::*;
 use crate::tree::diff::{Field, Parent, diff};
 use crate::tree::model::{Element, Tree};
-use crate::tree::{Dialect, write_elements};
 use core::fmt::Write as _;
 
 /// The fewest consecutive removed siblings written as a run (`- [e4 ..
@@ -326,9 +322,6 @@ pub(super) fn write(
     // its children by reference, may be shorter than saying each.
     let busy: Vec<String> = {
         let mut count: FxHashMap<&str, usize> = FxHashMap::default();
-        fn parent_ref<'t>(nodes: &[Node<'t>], i: usize) -> Option<&'t str> {
-            nodes[i].parent.and_then(|p| nodes[p].e.aria_ref.as_deref())
-        }
         let news = added_roots
             .iter()
             .filter(|i| !rewritten.contains(*i))
@@ -358,6 +351,28 @@ pub(super) fn write(
         by_count.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
         by_count.into_iter().map(|(_, r)| r.to_owned()).collect()
     };
+    // What the patch spends on each busy parent's children (estimated
+    // tokens): their refs in the removal line, order lines and insertions.
+    let mut spent: FxHashMap<&str, usize> = FxHashMap::default();
+    let is_busy = |r: &str| busy.iter().any(|b| b == r);
+    for &i in &removals {
+        if let Some(r) = parent_ref(&old_nodes, i).filter(|r| is_busy(r)) {
+            *spent.entry(r).or_default() += words(old_nodes[i].e.aria_ref.as_deref()?);
+        }
+    }
+    for (p, listed) in &orders {
+        if let Some(r) = p
+            .and_then(|p| new_nodes[p].e.aria_ref.as_deref())
+            .filter(|r| is_busy(r))
+        {
+            let refs: usize = listed
+                .iter()
+                .filter_map(|&i| new_nodes[i].e.aria_ref.as_deref())
+                .map(words)
+                .sum();
+            *spent.entry(r).or_default() += refs + 4;
+        }
+    }
     let removed: usize = removals
         .iter()
         .map(|&i| old_nodes[i].e.count())
@@ -508,29 +523,9 @@ pub(super) fn write(
         flush_orders(&mut text, i)?;
         let node = &new_nodes[i];
         if rewritten.contains(&i) {
-            let (e, n, again) = with_placeholders(node.e, &shown);
+            let (block, n, again) = resent(node.e, &shown, dialect, &list)?;
             restored += n;
-            let mut block = String::new();
-            write_elements(
-                dialect,
-                &mut block,
-                core::slice::from_ref(&unaddressed(e)),
-                0,
-            );
-            let block = restore_lines(&block, &list);
-            let mut lines = block.lines();
-            let first = match dialect {
-                Dialect::DevTools => lines.next()?,
-                _ => lines.next()?.strip_prefix("- ")?,
-            };
-            match node.e.aria_ref.as_deref().filter(|r| is_address(r)) {
-                Some(a) => line(&mut text, &format!("~ [{a}] {first}")),
-                None => line(&mut text, &format!("~ {first}")),
-            }
-            for l in lines {
-                text.push_str("\n  ");
-                text.push_str(l);
-            }
+            line(&mut text, &block);
             changed_again += change_lines(&mut text, &again)?;
             k += 1;
             continue;
@@ -548,6 +543,7 @@ pub(super) fn write(
             continue;
         }
         // A run of added siblings shares the first one's anchor.
+        let start = text.len();
         let mut run = vec![i];
         k += 1;
         while k < ops.len()
@@ -634,6 +630,9 @@ pub(super) fn write(
             }
         }
         changed_again += change_lines(&mut text, &again)?;
+        if let Some(r) = parent_ref(&new_nodes, i).filter(|r| is_busy(r)) {
+            *spent.entry(r).or_default() += words(&text[start..]);
+        }
     }
     flush_orders(&mut text, usize::MAX)?;
     if let Some(target) = focus.filter(|_| !implied_focus) {
@@ -686,6 +685,25 @@ pub(super) fn write(
         moved,
         unchanged: new_nodes.len().saturating_sub(added + changed + moved),
     };
+    // A busy parent is worth a second try only where re-sending it reads
+    // shorter than what this patch spends on its children.
+    let busy: Vec<String> = busy
+        .into_iter()
+        .filter(|r| {
+            let Some((block, _, again)) = new_by_ref
+                .get(r.as_str())
+                .and_then(|&i| resent(new_nodes[i].e, &shown, dialect, &list))
+            else {
+                return false;
+            };
+            let said: usize = again
+                .iter()
+                .filter_map(|e| said_again(e, &shown, dialect))
+                .map(|s| words(&s))
+                .sum();
+            words(&block) + said < spent.get(r.as_str()).copied().unwrap_or(0)
+        })
+        .collect();
     drop(siblings);
     // Lossless or nothing: the patch must rebuild the new text exactly.
     (apply_to(verify, &patch.text, Some(seen)).ok()?.to_text() == new).then_some(Written {
@@ -693,6 +711,11 @@ pub(super) fn write(
         lifted,
         busy,
     })
+}
+
+/// The ref of node `i`'s parent, if it has one.
+fn parent_ref<'t>(nodes: &[Node<'t>], i: usize) -> Option<&'t str> {
+    nodes[i].parent.and_then(|p| nodes[p].e.aria_ref.as_deref())
 }
 
 /// A patch [`write`] wrote.
