@@ -137,29 +137,25 @@ pub(crate) fn snapshot_patch_archived(
     // addresses alone, when it can be written (it is the shorter one but
     // for many changes under one element). Writing both would double the
     // time: 16 ms instead of 10 for a 110 KB list (release build).
-    if old.len() + new.len() > WRITE_BOTH_BELOW
-        && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
-        && let Some(w) = write(
-            &old_named,
-            &new_named,
+    // One write of this pair: by ref or with addresses, parents re-sent.
+    let write_with = |old_named: &Tree, new_named: &Tree, resend: &[&str]| {
+        write(
+            old_named,
+            new_named,
             new,
             &seen,
             true,
             old_tree.clone(),
-            &[],
+            resend,
         )
+    };
+    if old.len() + new.len() > WRITE_BOTH_BELOW
+        && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
+        && let Some(w) = write_with(&old_named, &new_named, &[])
     {
         return Some(w.patch);
     }
-    let first = write(
-        &old_tree,
-        &new_tree,
-        new,
-        &seen,
-        true,
-        old_tree.clone(),
-        &[],
-    );
+    let first = write_with(&old_tree, &new_tree, &[]);
     let lifted = first.as_ref().is_none_or(|w| w.lifted);
     let busy = first.as_ref().map(|w| w.busy.clone()).unwrap_or_default();
     let mut best = first.map(|w| w.patch);
@@ -169,15 +165,7 @@ pub(crate) fn snapshot_patch_archived(
     if lifted
         && old.len() + new.len() <= WRITE_BOTH_BELOW
         && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
-        && let Some(w) = write(
-            &old_named,
-            &new_named,
-            new,
-            &seen,
-            true,
-            old_tree.clone(),
-            &[],
-        )
+        && let Some(w) = write_with(&old_named, &new_named, &[])
         && best
             .as_ref()
             .is_none_or(|b| w.patch.text.len() < b.text.len())
@@ -198,16 +186,7 @@ pub(crate) fn snapshot_patch_archived(
     {
         let was = words(&b.text);
         let resent = |resend: &[&str]| {
-            write(
-                &old_tree,
-                &new_tree,
-                new,
-                &seen,
-                true,
-                old_tree.clone(),
-                resend,
-            )
-            .map(|w| (words(&w.patch.text), w.patch))
+            write_with(&old_tree, &new_tree, resend).map(|w| (words(&w.patch.text), w.patch))
         };
         let mut helped: Vec<&str> = Vec::new();
         let mut shortest: Option<(usize, SnapshotPatch)> = None;

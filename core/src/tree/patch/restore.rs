@@ -102,15 +102,7 @@ pub(super) fn resent<'n, 's>(
     dialect: Dialect,
     list: &dyn Fn(&[&str]) -> String,
 ) -> Option<(String, usize, Vec<&'n Element>)> {
-    let (copy, n, again) = with_placeholders(e, shown);
-    let mut block = String::new();
-    write_elements(
-        dialect,
-        &mut block,
-        core::slice::from_ref(&unaddressed(copy)),
-        0,
-    );
-    let block = restore_lines(&block, list);
+    let (block, n, again) = placeholder_block(e, shown, dialect, list, 0);
     let mut lines = block.lines();
     let first = match dialect {
         Dialect::DevTools => lines.next()?,
@@ -149,13 +141,26 @@ pub(super) fn print_below<'n, 's>(
     dialect: Dialect,
     list: &dyn Fn(&[&str]) -> String,
 ) -> (String, usize, Vec<&'n Element>) {
-    let (e, n, lines) = with_placeholders(e, shown);
+    placeholder_block(e, shown, dialect, list, 1)
+}
+
+/// `e` printed at `depth` with its descendants shown before by reference
+/// ([`with_placeholders`], [`restore_lines`]); how many elements those
+/// stand for; and the elements among them whose own lines changed.
+fn placeholder_block<'n, 's>(
+    e: &'n Element,
+    shown: &impl Fn(&str) -> Option<&'s Element>,
+    dialect: Dialect,
+    list: &dyn Fn(&[&str]) -> String,
+    depth: usize,
+) -> (String, usize, Vec<&'n Element>) {
+    let (copy, n, lines) = with_placeholders(e, shown);
     let mut block = String::new();
     write_elements(
         dialect,
         &mut block,
-        core::slice::from_ref(&unaddressed(e)),
-        1,
+        core::slice::from_ref(&unaddressed(copy)),
+        depth,
     );
     (restore_lines(&block, list), n, lines)
 }
