@@ -362,3 +362,16 @@ fn only_the_busy_parents_that_read_shorter_are_resent() {
         "~ rowgroup [ref=g]:\n    [r1 .. r8] as last shown\n+ after [b1]: [b2 b3 b4] as last shown"
     );
 }
+
+#[test]
+fn a_document_replaced_under_a_parent_keeps_its_removal_line() {
+    // A frame navigated: every element under it went and new ones came.
+    // Re-sending the frame's body would be about as long, and the removal
+    // line says plainly what went, so it stays.
+    let old = "- generic [ref=f1]:\n  - heading \"Card payment\" [level=2] [ref=f2]\n  - textbox \"Card number\" [ref=f3]\n  - link \"Next step\" [ref=f4]\n- button \"Pay\" [ref=e9]";
+    let new = "- generic [active] [ref=f1]:\n  - heading \"Confirm the payment\" [level=2] [ref=f5]\n  - button \"Confirm\" [ref=f6]\n- button \"Pay\" [ref=e9]";
+    assert_eq!(
+        patch(old, new, &[old]),
+        "- [f2 f3 f4]\n+ first in [f1]:\n  - heading \"Confirm the payment\" [level=2] [ref=f5]\n  - button \"Confirm\" [ref=f6]\n~ focus [f1]"
+    );
+}

@@ -281,12 +281,12 @@ pub(super) fn write(
             rewritten_old.insert(oj);
         }
     }
-    // An element that gained the focus inside a re-sent one is printed
-    // there, its focus with it.
+    // An element that gained the focus, re-sent or inside a re-sent one,
+    // is printed there, its focus with it.
     if let Some(Some(r)) = focus
         && new_by_ref
             .get(r)
-            .is_some_and(|&i| under(&new_nodes, &rewritten, i))
+            .is_some_and(|&i| rewritten.contains(&i) || under(&new_nodes, &rewritten, i))
     {
         implied_focus = true;
     }
@@ -318,10 +318,26 @@ pub(super) fn write(
             .is_some_and(|r| new_by_ref.contains_key(r))
     });
     // Parents (with a ref in both snapshots, said in place) under which
-    // three or more children came, went or moved: re-sending one whole,
-    // its children by reference, may be shorter than saying each.
+    // three or more children came, went or moved, some of them children
+    // the agent has seen (moved, or restored): re-sending one whole, its
+    // children by reference, may be shorter than saying each. (Where all
+    // that came is new, a frame navigated, the removal line says plainly
+    // what went, at about the same length.)
     let busy: Vec<String> = {
         let mut count: FxHashMap<&str, usize> = FxHashMap::default();
+        let known = |i: &usize| {
+            new_nodes[*i]
+                .e
+                .aria_ref
+                .as_deref()
+                .is_some_and(|r| old_by_ref.contains_key(r) || seen.get(r).is_some())
+        };
+        let shuffled: FxHashSet<&str> = added_roots
+            .iter()
+            .filter(|i| known(i))
+            .chain(orders.iter().flat_map(|(_, l)| l.iter()))
+            .filter_map(|&i| parent_ref(&new_nodes, i))
+            .collect();
         let news = added_roots
             .iter()
             .filter(|i| !rewritten.contains(*i))
@@ -338,6 +354,7 @@ pub(super) fn write(
             .into_iter()
             .filter(|&(r, n)| {
                 n >= BUSY
+                    && shuffled.contains(r)
                     && !is_address(r)
                     && old_by_ref.contains_key(r)
                     && new_by_ref.get(r).is_some_and(|&ni| {
