@@ -427,3 +427,38 @@ fn back_hover_waits_formats_and_screenshots() {
     );
     e.shutdown();
 }
+
+#[test]
+fn the_browser_closes_itself_and_leaves_nothing_in_tmp() {
+    // Chromium keeps its singleton socket in a directory of its own under
+    // /tmp, linked from the profile; a killed browser leaves it behind.
+    let mut e = engine();
+    let site = Site::serve(bundled_site_dir(), 0).unwrap();
+    ok(
+        &mut e,
+        "browser_navigate",
+        json!({ "url": site.url("/index.html") }),
+    );
+    let pid = e.pid_cell().load(std::sync::atomic::Ordering::SeqCst);
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+    let profile = cmdline
+        .split(|b| *b == 0)
+        .filter_map(|a| std::str::from_utf8(a).ok())
+        .find_map(|a| a.strip_prefix("--user-data-dir="))
+        .expect("the browser's --user-data-dir")
+        .to_owned();
+    let socket = std::fs::read_link(std::path::Path::new(&profile).join("SingletonSocket"))
+        .expect("Chromium's SingletonSocket link");
+    let socket_dir = socket.parent().unwrap().to_owned();
+    assert!(socket_dir.exists(), "{}", socket_dir.display());
+    drop(e);
+    assert!(
+        !socket_dir.exists(),
+        "{} was left behind",
+        socket_dir.display()
+    );
+    assert!(
+        !std::path::Path::new(&profile).exists(),
+        "{profile} was left behind"
+    );
+}

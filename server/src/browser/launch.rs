@@ -127,6 +127,10 @@ pub fn kill_process(pid: u32) {
 }
 
 static PROFILES: AtomicU64 = AtomicU64::new(0);
+
+/// How long a browser launched here gets to close itself when its last
+/// session ends, before it is killed.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 pub(super) static TAB_KEYS: AtomicU64 = AtomicU64::new(1);
 
 /// Removes fresh profiles that servers no longer running left behind (a
@@ -171,6 +175,21 @@ pub struct Chromium {
 
 impl Drop for Chromium {
     fn drop(&mut self) {
+        // A browser launched here is asked to close first, as Chromium
+        // closes itself: it writes out a profile the operator keeps
+        // (`--user-data-dir`) and removes its singleton socket directory
+        // (/tmp/org.chromium.Chromium.*), which a killed browser leaves
+        // behind, one for every session.
+        if let (Some(_), Some(pid)) = (&self.browser, self.pid) {
+            let _ = self
+                .cdp
+                .call(None, "Browser.close", json!({}), CLOSE_TIMEOUT);
+            let mut waited = Duration::ZERO;
+            while process_alive(pid) && waited < CLOSE_TIMEOUT {
+                std::thread::sleep(Duration::from_millis(20));
+                waited += Duration::from_millis(20);
+            }
+        }
         drop(self.browser.take());
         if let Some(pid) = self.pid
             && process_alive(pid)
