@@ -6,7 +6,7 @@ use super::address::addressed;
 use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
 use super::restore::words;
 use super::seen::{Seen, walk_paths};
-use super::write::write;
+use super::write::{Resend, write};
 use crate::prelude::*;
 use crate::tree::model::Tree;
 use crate::tree::{Dialect, parse_in};
@@ -133,12 +133,8 @@ pub(crate) fn snapshot_patch_archived(
         }
         seen.archived = seen.views.len() - first;
     }
-    // A large snapshot: the patch naming elements without a ref by their
-    // addresses alone, when it can be written (it is the shorter one but
-    // for many changes under one element). Writing both would double the
-    // time: 16 ms instead of 10 for a 110 KB list (release build).
     // One write of this pair: by ref or with addresses, parents re-sent.
-    let write_with = |old_named: &Tree, new_named: &Tree, resend: &[&str]| {
+    let write_with = |old_named: &Tree, new_named: &Tree, resend: Resend<'_>| {
         write(
             old_named,
             new_named,
@@ -149,13 +145,24 @@ pub(crate) fn snapshot_patch_archived(
             resend,
         )
     };
-    if old.len() + new.len() > WRITE_BOTH_BELOW
+    // A large snapshot: the patch naming elements without a ref by their
+    // addresses alone, when it can be written (it is the shorter one but
+    // for many changes under one element). Writing both would double the
+    // time: 16 ms instead of 10 for a 110 KB list (release build).
+    let small = old.len() + new.len() <= WRITE_BOTH_BELOW;
+    if !small
         && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
-        && let Some(w) = write_with(&old_named, &new_named, &[])
+        && let Some(w) = write_with(&old_named, &new_named, Resend::Nothing)
     {
         return Some(w.patch);
     }
-    let first = write_with(&old_tree, &new_tree, &[]);
+    // Busy parents are weighed only where a second try may follow.
+    let weigh = if small {
+        Resend::Weigh
+    } else {
+        Resend::Nothing
+    };
+    let first = write_with(&old_tree, &new_tree, weigh);
     let lifted = first.as_ref().is_none_or(|w| w.lifted);
     let busy = first.as_ref().map(|w| w.busy.clone()).unwrap_or_default();
     let mut best = first.map(|w| w.patch);
@@ -163,9 +170,9 @@ pub(crate) fn snapshot_patch_archived(
     // could not be said at all), naming the elements without a ref by
     // their addresses may say it in fewer bytes: the shorter one goes.
     if lifted
-        && old.len() + new.len() <= WRITE_BOTH_BELOW
+        && small
         && let Some((old_named, new_named)) = addressed(&old_tree, &new_tree)
-        && let Some(w) = write_with(&old_named, &new_named, &[])
+        && let Some(w) = write_with(&old_named, &new_named, Resend::Nothing)
         && best
             .as_ref()
             .is_none_or(|b| w.patch.text.len() < b.text.len())
@@ -181,12 +188,12 @@ pub(crate) fn snapshot_patch_archived(
     // than a few: what went is then said by leaving it out, which reads
     // less plainly than a removal line.
     if !busy.is_empty()
-        && old.len() + new.len() <= WRITE_BOTH_BELOW
         && let Some(b) = best.as_ref()
     {
         let was = words(&b.text);
         let resent = |resend: &[&str]| {
-            write_with(&old_tree, &new_tree, resend).map(|w| (words(&w.patch.text), w.patch))
+            write_with(&old_tree, &new_tree, Resend::These(resend))
+                .map(|w| (words(&w.patch.text), w.patch))
         };
         let mut helped: Vec<&str> = Vec::new();
         let mut shortest: Option<(usize, SnapshotPatch)> = None;
@@ -228,7 +235,7 @@ pub(crate) fn snapshot_patch_archived(
         &Seen::default(),
         false,
         again,
-        &[],
+        Resend::Nothing,
     )
     .map(|w| w.patch)
 }

@@ -37,7 +37,7 @@ pub(super) fn write(
     seen: &Seen,
     focus_line: bool,
     verify: Tree,
-    resend: &[&str],
+    resend: Resend<'_>,
 ) -> Option<Written> {
     // The fallback says everything explicitly: no restores at all.
     let restore = focus_line;
@@ -200,6 +200,11 @@ pub(super) fn write(
     }
     // Parents re-sent whole, their children by reference (the caller's
     // second try: see `busy`).
+    let (weigh, resend): (bool, &[&str]) = match resend {
+        Resend::Nothing => (false, &[]),
+        Resend::Weigh => (true, &[]),
+        Resend::These(rs) => (false, rs),
+    };
     for r in resend {
         if let (Some(&oi), Some(&ni)) = (old_by_ref.get(r), new_by_ref.get(r))
             && !replaced_new.contains(&ni)
@@ -323,7 +328,9 @@ pub(super) fn write(
     // children by reference, may be shorter than saying each. (Where all
     // that came is new, a frame navigated, the removal line says plainly
     // what went, at about the same length.)
-    let busy: Vec<String> = {
+    let busy: Vec<String> = if !weigh {
+        Vec::new()
+    } else {
         let mut count: FxHashMap<&str, usize> = FxHashMap::default();
         let known = |i: &usize| {
             new_nodes[*i]
@@ -735,14 +742,28 @@ fn parent_ref<'t>(nodes: &[Node<'t>], i: usize) -> Option<&'t str> {
     nodes[i].parent.and_then(|p| nodes[p].e.aria_ref.as_deref())
 }
 
+/// Which parents a [`write`] re-sends whole, each with its children by
+/// reference.
+#[derive(Clone, Copy)]
+pub(super) enum Resend<'r> {
+    /// None, and no busy parent is weighed (a try whose busy parents
+    /// nobody reads).
+    Nothing,
+    /// None; the busy parents are weighed for a second try
+    /// ([`Written::busy`]).
+    Weigh,
+    /// These (the second try).
+    These(&'r [&'r str]),
+}
+
 /// A patch [`write`] wrote.
 pub(super) struct Written {
     pub(super) patch: SnapshotPatch,
     /// Whether a change without a ref was said by re-sending an ancestor.
     pub(super) lifted: bool,
-    /// The refs of parents under which [`BUSY`] or more children came,
-    /// went or moved, the busiest first: the parents a second try may
-    /// re-send whole.
+    /// With [`Resend::Weigh`], the refs of parents under which [`BUSY`]
+    /// or more children came, went or moved, the busiest first: the
+    /// parents a second try may re-send whole (empty otherwise).
     pub(super) busy: Vec<String>,
 }
 
