@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use headless_chrome::{Browser, LaunchOptions};
@@ -181,13 +181,13 @@ impl Drop for Chromium {
         // (/tmp/org.chromium.Chromium.*), which a killed browser leaves
         // behind, one for every session.
         if let (Some(_), Some(pid)) = (&self.browser, self.pid) {
+            // One bound for the call and the exit together.
+            let deadline = Instant::now() + CLOSE_TIMEOUT;
             let _ = self
                 .cdp
                 .call(None, "Browser.close", json!({}), CLOSE_TIMEOUT);
-            let mut waited = Duration::ZERO;
-            while process_alive(pid) && waited < CLOSE_TIMEOUT {
+            while process_alive(pid) && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(20));
-                waited += Duration::from_millis(20);
             }
         }
         drop(self.browser.take());
