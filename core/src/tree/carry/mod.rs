@@ -45,6 +45,12 @@
 //!   move from an item of a collection still on the page into another item
 //!   that was there before: the delete button a hover shows on one todo is
 //!   not the one the agent saw on another (issue 42).
+//! - **Look-alikes keep their neighbours.** Among the leaves under one
+//!   parent (chrome-devtools-mcp's grid: one flat run of text cells), a
+//!   repeated text takes the ref that stood beside its neighbour's ref
+//!   before, so a row comes back with all its cells' refs; a cell that
+//!   came back beside a new row's cells and none of its own is new
+//!   (`neighbours`).
 //! - **Deterministic.** The same inputs give the same refs.
 //!
 //! Elements without a node id (static text) get no ref.
@@ -52,6 +58,7 @@
 mod carried;
 mod carrier;
 mod config;
+mod neighbours;
 mod page;
 mod places;
 

@@ -5,6 +5,7 @@ use super::super::diff::match_for_carry;
 use super::super::model::{Element, Tree};
 use super::super::retired::Retired;
 use super::carried::{CarryOptions, RefCarry, RefSource};
+use super::neighbours::keep_neighbours;
 use super::places::Places;
 use crate::prelude::*;
 use crate::{Error, Result};
@@ -114,7 +115,7 @@ impl Page {
         let ids = node_ids(current)?;
         let mut out: Vec<Option<String>> = vec![None; ids.len()];
         let mut used: FxHashSet<String> = FxHashSet::default();
-        let mut carried = 0;
+        let mut carried: usize = 0;
         let mut left = ids.iter().filter(|i| i.is_some()).count();
         // Pairs by content from every view first (newest first), then pairs
         // by node id alone: a reused node showing a row seen two views ago
@@ -157,6 +158,9 @@ impl Page {
         carried = Page::keep_places(
             &views, &ids, &places, &mut out, &mut from, &mut used, carried,
         );
+        carried = carried.saturating_add_signed(keep_neighbours(
+            &views, &ids, &places, &mut out, &mut from, &mut used,
+        ));
         // New elements: their own id when never handed out, else the counter.
         let avoid: FxHashSet<&str> = ids.iter().flatten().copied().collect();
         self.next = self

@@ -2,7 +2,7 @@
 //! it shows (hashes of its own content, its subtree and an item's cells),
 //! for keeping a carried ref inside its own row.
 
-use super::super::diff::ITEM_ROLES;
+use super::super::diff::{ITEM_ROLES, STATIC_ROLES};
 use super::super::model::{Element, Tree};
 use crate::prelude::*;
 
@@ -23,6 +23,8 @@ pub(super) struct Places {
     pub(super) content: Vec<u64>,
     /// For an item with cells: their names (what an unnamed row shows).
     pub(super) cells: Vec<Option<u64>>,
+    /// Static text, which nothing acts on.
+    pub(super) text: Vec<bool>,
 }
 
 impl Places {
@@ -85,6 +87,10 @@ impl Places {
             }
         }
         p.content = done;
+        p.text = nodes
+            .iter()
+            .map(|e| STATIC_ROLES.contains(&e.role.as_str()))
+            .collect();
         p.own = own;
         p.cells = cells
             .iter()

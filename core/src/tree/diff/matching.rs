@@ -5,7 +5,7 @@ use super::flat::{Flat, ITEM_ROLES, NONE};
 use crate::prelude::*;
 
 /// Roles of static text, which no action targets.
-pub(super) const STATIC_ROLES: &[&str] = &[
+pub(crate) const STATIC_ROLES: &[&str] = &[
     "strong",
     "emphasis",
     "paragraph",

@@ -26,6 +26,7 @@ pub(crate) use carry_match::match_for_carry;
 pub use changes::{diff, diff_with};
 pub(crate) use changes::{matched, name_text};
 pub(crate) use flat::ITEM_ROLES;
+pub(crate) use matching::STATIC_ROLES;
 pub use model::{
     Added, ElementContext, Field, IdentityMode, Parent, Removed, TreeChange, TreeDiff,
     TreeDiffOptions,

@@ -1,0 +1,287 @@
+//! Look-alikes keep their neighbours: among the leaves under one parent
+//! (chrome-devtools-mcp prints a grid as one flat run of text cells under
+//! its container, "Finance" in every fifth row), the content match pairs a
+//! repeated text with any earlier one of the same text. Each is "the same
+//! element", but a row the agent saw comes back with its cells' refs mixed
+//! among rows (`Lea Byron`, then another row's `Support` and a third's
+//! `Oslo`), so it can only be restored ref by ref. This pass gives a leaf
+//! the ref that stood next to its neighbour's ref in the newest view that
+//! has them side by side, under the same parent, with the same content:
+//! taken when free, swapped with the look-alike that holds it otherwise.
+//! Then a cell that came back beside a new row's cells and beside none of
+//! its own is a new row's cell, and gets a new ref ([`strays`]).
+//!
+//! Written here rather than taken from a crate: it works on the carrier's
+//! own views and refs, and the core's no_std build keeps to its crates.
+
+use super::page::View;
+use super::places::Places;
+use crate::prelude::*;
+
+/// Which neighbour a key is by.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Side {
+    Before,
+    After,
+}
+
+/// Document-order siblings of each element (`Places::parent`), and
+/// whether it has children.
+struct Siblings {
+    before: Vec<Option<usize>>,
+    after: Vec<Option<usize>>,
+    leaf: Vec<bool>,
+}
+
+impl Siblings {
+    fn of(parent: &[Option<usize>]) -> Siblings {
+        let n = parent.len();
+        let mut s = Siblings {
+            before: vec![None; n],
+            after: vec![None; n],
+            leaf: vec![true; n],
+        };
+        // The last child seen of each parent (index n: the roots).
+        let mut last: FxHashMap<usize, usize> = FxHashMap::default();
+        for (i, p) in parent.iter().enumerate() {
+            if let Some(p) = *p {
+                s.leaf[p] = false;
+            }
+            if let Some(b) = last.insert(p.unwrap_or(n), i) {
+                s.before[i] = Some(b);
+                s.after[b] = Some(i);
+            }
+        }
+        s
+    }
+}
+
+/// (parent's ref, side, neighbour's ref, content) → (view, index, ref).
+type Beside<'v> = FxHashMap<(&'v str, Side, &'v str, u64), (usize, usize, &'v str)>;
+
+/// How many leaves under each parent show each content: (parent, content)
+/// → count (the roots under `usize::MAX`).
+fn repeats(places: &Places, s: &Siblings) -> FxHashMap<(usize, u64), u32> {
+    let mut m: FxHashMap<(usize, u64), u32> = FxHashMap::default();
+    for i in 0..places.parent.len() {
+        if s.leaf[i] {
+            *m.entry((places.parent[i].unwrap_or(usize::MAX), places.content[i]))
+                .or_default() += 1;
+        }
+    }
+    m
+}
+
+/// The neighbour map over `views` (the newest view that has a pair
+/// wins), and each view's siblings.
+fn beside<'v>(views: &[&'v View]) -> (Beside<'v>, Vec<Siblings>) {
+    let mut m: Beside<'v> = FxHashMap::default();
+    let sibs: Vec<Siblings> = views
+        .iter()
+        .map(|v| Siblings::of(&v.places.parent))
+        .collect();
+    for (v, view) in views.iter().enumerate().rev() {
+        let (p, s, refs) = (&view.places, &sibs[v], &view.refs);
+        for (o, r) in refs.iter().enumerate() {
+            let (Some(r), true, Some(pr)) = (
+                r.as_deref(),
+                s.leaf[o],
+                p.parent[o].and_then(|q| refs[q].as_deref()),
+            ) else {
+                continue;
+            };
+            for (side, k) in [(Side::Before, s.before[o]), (Side::After, s.after[o])] {
+                if let Some(nr) = k.and_then(|k| refs[k].as_deref()) {
+                    m.entry((pr, side, nr, p.content[o])).or_insert((v, o, r));
+                }
+            }
+        }
+    }
+    (m, sibs)
+}
+
+/// Moves refs among look-alike leaves so that each stands beside the
+/// neighbour it stood beside before (see the module docs): first by the
+/// neighbour before it, in document order, then by the one after it, in
+/// reverse, for what the first left. A leaf placed this way keeps its ref.
+/// Returns the change in the number of carried refs.
+pub(super) fn keep_neighbours(
+    views: &[&View],
+    ids: &[Option<&str>],
+    places: &Places,
+    out: &mut [Option<String>],
+    from: &mut [Option<(usize, usize)>],
+    used: &mut FxHashSet<String>,
+) -> isize {
+    let (map, sibs) = beside(views);
+    if map.is_empty() {
+        return 0;
+    }
+    let s = Siblings::of(&places.parent);
+    let mut holder: FxHashMap<String, usize> = out
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some((r.clone()?, i)))
+        .collect();
+    let mut placed = vec![false; ids.len()];
+    let mut change = 0isize;
+    let order: Vec<usize> = (0..ids.len()).collect();
+    for (side, walk) in [
+        (Side::Before, order.clone()),
+        (Side::After, order.into_iter().rev().collect::<Vec<_>>()),
+    ] {
+        for i in walk {
+            if placed[i] || ids[i].is_none() || !s.leaf[i] {
+                continue;
+            }
+            let k = match side {
+                Side::Before => s.before[i],
+                Side::After => s.after[i],
+            };
+            let (Some(pr), Some(nr)) = (
+                places.parent[i].and_then(|p| out[p].clone()),
+                k.and_then(|k| out[k].clone()),
+            ) else {
+                continue;
+            };
+            let Some(&(v, o, r)) = map.get(&(pr.as_str(), side, nr.as_str(), places.content[i]))
+            else {
+                continue;
+            };
+            if out[i].as_deref() == Some(r) {
+                placed[i] = true;
+                continue;
+            }
+            match holder.get(r).copied() {
+                None => {
+                    if let Some(old) = out[i].take() {
+                        used.remove(&old);
+                        holder.remove(&old);
+                    } else {
+                        change += 1;
+                    }
+                }
+                // A look-alike under the same parent holds it: they swap.
+                Some(j)
+                    if !placed[j]
+                        && s.leaf[j]
+                        && places.content[j] == places.content[i]
+                        && places.parent[j].and_then(|p| out[p].as_deref()) == Some(&pr) =>
+                {
+                    match out[i].take() {
+                        Some(old) => {
+                            holder.insert(old.clone(), j);
+                            out[j] = Some(old);
+                        }
+                        None => {
+                            out[j] = None;
+                        }
+                    }
+                    from[j] = from[i];
+                }
+                Some(_) => continue,
+            }
+            used.insert(r.to_owned());
+            holder.insert(r.to_owned(), i);
+            out[i] = Some(r.to_owned());
+            from[i] = Some((v, o));
+            placed[i] = true;
+        }
+    }
+    let gone = strays(views, &sibs, &map, places, &s, out, from);
+    // Decided on the refs as they stood, then dropped.
+    for i in gone {
+        if let Some(r) = out[i].take() {
+            used.remove(&r);
+        }
+        from[i] = None;
+        change -= 1;
+    }
+    change
+}
+
+/// Runs of look-alikes that came back beside a new element: a run of
+/// carried leaves under one parent, each beside the one it stood beside
+/// in some view, that stands beside neither neighbour its ends had, has an
+/// element without a ref (a new one) for a neighbour, and is either one
+/// static text alone or made only of contents repeated under that parent.
+/// Such a run is a new row's cells that took the refs of a gone row's: a
+/// row never seen whose "Oslo", or "Engineering", "Austin", took those of
+/// a row gone from the page. They are new, so that no ref names a cell of
+/// two rows; the agent acts on none of them.
+fn strays(
+    views: &[&View],
+    sibs: &[Siblings],
+    map: &Beside<'_>,
+    places: &Places,
+    s: &Siblings,
+    out: &[Option<String>],
+    from: &[Option<(usize, usize)>],
+) -> Vec<usize> {
+    let here = repeats(places, s);
+    let mut there: Vec<Option<FxHashMap<(usize, u64), u32>>> =
+        (0..views.len()).map(|_| None).collect();
+    let parent_ref = |i: usize| places.parent[i].and_then(|p| out[p].as_deref());
+    let carried = |i: usize| {
+        s.leaf[i]
+            && parent_ref(i).is_some()
+            && from[i].is_some_and(|(v, o)| {
+                sibs[v].leaf[o] && views[v].refs[o].as_deref() == out[i].as_deref()
+            })
+    };
+    // `b` stands right after `a` as it did in some view.
+    let adjacent = |a: usize, b: usize| {
+        let (Some(pr), Some(ar)) = (parent_ref(b), out[a].as_deref()) else {
+            return false;
+        };
+        map.get(&(pr, Side::Before, ar, places.content[b]))
+            .is_some_and(|&(_, _, r)| out[b].as_deref() == Some(r))
+    };
+    let mut gone = Vec::new();
+    for i in 0..out.len() {
+        if !carried(i) || s.before[i].is_some_and(|b| carried(b) && adjacent(b, i)) {
+            continue;
+        }
+        let mut run = vec![i];
+        let mut k = i;
+        while let Some(a) = s.after[k].filter(|&a| carried(a) && adjacent(k, a)) {
+            run.push(a);
+            k = a;
+        }
+        // Its ends: each beside the neighbour it had in the view its ref
+        // came from?
+        let ends = [(i, s.before[i], Side::Before), (k, s.after[k], Side::After)];
+        let mut kept = false;
+        let mut beside_new = false;
+        for (e, now, side) in ends {
+            let Some((v, o)) = from[e] else { continue };
+            let then = match side {
+                Side::Before => sibs[v].before[o],
+                Side::After => sibs[v].after[o],
+            };
+            let now_ref = now.and_then(|x| out[x].as_deref());
+            let then_ref = then.and_then(|x| views[v].refs[x].as_deref());
+            kept |= now_ref == then_ref;
+            beside_new |= now.is_some() && now_ref.is_none();
+        }
+        if kept || !beside_new {
+            continue;
+        }
+        let mut repeated = |j: usize| {
+            let here = here
+                .get(&(places.parent[j].unwrap_or(usize::MAX), places.content[j]))
+                .is_some_and(|&c| c > 1);
+            here || from[j].is_some_and(|(v, o)| {
+                let p = &views[v].places;
+                there[v]
+                    .get_or_insert_with(|| repeats(p, &sibs[v]))
+                    .get(&(p.parent[o].unwrap_or(usize::MAX), p.content[o]))
+                    .is_some_and(|&c| c > 1)
+            })
+        };
+        if (run.len() == 1 && places.text[i]) || run.iter().all(|&j| repeated(j)) {
+            gone.extend(run);
+        }
+    }
+    gone
+}
