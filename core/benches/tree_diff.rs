@@ -3,7 +3,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use response_diff::tree::{
-    IdentityMode, MAX_PATCH_BYTES, TreeDiffOptions, diff_with, parse_aria, snapshot_patch,
+    CarrierConfig, IdentityMode, MAX_PATCH_BYTES, PAGE_VIEWS, RefCarrier, TreeDiffOptions,
+    diff_with, parse_aria, parse_devtools, snapshot_patch,
 };
 use std::hint::black_box;
 
@@ -109,6 +110,61 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("snapshot_patch_four_busy_grids", |b| {
         b.iter(|| snapshot_patch(black_box(&unsorted), black_box(&sorted)))
+    });
+    g.finish();
+    // Carrying refs as the proxy does (a view per page, node ids stable):
+    // the real grid session through chrome-devtools-mcp (12 snapshots of
+    // one flat run of text cells), and a flat grid of 1,200 cells whose
+    // departments and cities repeat, re-rendered with new uids in three
+    // orders, where every look-alike is placed by its neighbours.
+    let session: Vec<_> = (1..=12)
+        .map(|i| {
+            let path = format!(
+                "{}/../tests/fixtures/carry/devtools-grid-session/{i:02}.txt",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            parse_devtools(&std::fs::read_to_string(path).unwrap()).unwrap()
+        })
+        .collect();
+    let flat = |snap: usize, order: usize| {
+        let mut s = String::from("uid=1_0 RootWebArea \"People\" url=\"http://127.0.0.1/\"\n");
+        s.push_str(&format!("  uid={snap}_1 complementary\n"));
+        for k in 0..300 {
+            let row = (k * (2 * order + 1) + order * 17) % 300;
+            let cells = [
+                format!("Person {row}"),
+                ["Sales", "Support", "Legal", "Finance", "Engineering"][row % 5].to_owned(),
+                ["Lima", "Oslo", "Kyoto", "Lagos", "Austin", "Lisbon"][row % 6].to_owned(),
+                format!("${},000", 40 + row),
+            ];
+            for (c, t) in cells.iter().enumerate() {
+                s.push_str(&format!("    uid={snap}_{} \"{t}\"\n", 2 + k * 4 + c));
+            }
+        }
+        parse_devtools(&s).unwrap()
+    };
+    let orders: Vec<_> = (0..3).map(|o| flat(o + 2, o)).collect();
+    let config = || {
+        CarrierConfig::pages()
+            .views_per_key(PAGE_VIEWS)
+            .stable_ids(true)
+    };
+    let mut g = c.benchmark_group("carry");
+    g.bench_function("devtools_grid_session_12_steps", |b| {
+        b.iter(|| {
+            let c = RefCarrier::with_config(config());
+            for t in &session {
+                black_box(c.carry("p", t).unwrap());
+            }
+        })
+    });
+    g.bench_function("flat_grid_1200_cells_three_orders", |b| {
+        b.iter(|| {
+            let c = RefCarrier::with_config(config());
+            for t in &orders {
+                black_box(c.carry("p", t).unwrap());
+            }
+        })
     });
     g.finish();
 }

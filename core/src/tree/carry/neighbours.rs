@@ -59,18 +59,20 @@ impl Siblings {
 /// (parent's ref, side, neighbour's ref, content) → (view, index, ref).
 type Beside<'v> = FxHashMap<(&'v str, Side, &'v str, u64), (usize, usize, &'v str)>;
 
-/// How many leaves under each parent show each content: (parent, content)
+/// How many children of each parent show each content: (parent, content)
 /// → count (the roots under `usize::MAX`).
-fn repeats(places: &Places, s: &Siblings) -> FxHashMap<(usize, u64), u32> {
+fn repeats(places: &Places) -> FxHashMap<(usize, u64), u32> {
     let mut m: FxHashMap<(usize, u64), u32> = FxHashMap::default();
-    for i in 0..places.parent.len() {
-        if s.leaf[i] {
-            *m.entry((places.parent[i].unwrap_or(usize::MAX), places.content[i]))
-                .or_default() += 1;
-        }
+    for (p, c) in places.parent.iter().zip(&places.content) {
+        *m.entry((p.unwrap_or(usize::MAX), *c)).or_default() += 1;
     }
     m
 }
+
+/// Rounds of placing look-alikes: a run of them fills from both ends, so
+/// a grid row's two repeated cells between a unique name and salary take
+/// one; more rounds serve longer runs of repeated cells.
+const ROUNDS: usize = 4;
 
 /// The neighbour map over `views` (the newest view that has a pair
 /// wins), and each view's siblings.
@@ -123,33 +125,48 @@ pub(super) fn keep_neighbours(
         .enumerate()
         .filter_map(|(i, r)| Some((r.clone()?, i)))
         .collect();
+    let here = repeats(places);
+    let unique = |k: usize| {
+        here.get(&(places.parent[k].unwrap_or(usize::MAX), places.content[k])) == Some(&1)
+    };
     let mut placed = vec![false; ids.len()];
     let mut change = 0isize;
-    let order: Vec<usize> = (0..ids.len()).collect();
-    for (side, walk) in [
-        (Side::Before, order.clone()),
-        (Side::After, order.into_iter().rev().collect::<Vec<_>>()),
-    ] {
-        for i in walk {
+    // A leaf is placed by a neighbour that is unique under the parent (a
+    // name, a salary) or was placed before it, so the rows' own texts
+    // decide: a todo's checkbox follows its title, not the delete button
+    // of the todo before it. Where the two neighbours say different refs,
+    // the unique one decides, or neither. Rounds until nothing moves (a
+    // run of look-alikes fills from its ends).
+    for _ in 0..ROUNDS {
+        let mut moved = false;
+        for i in 0..ids.len() {
             if placed[i] || ids[i].is_none() || !s.leaf[i] {
                 continue;
             }
-            let k = match side {
-                Side::Before => s.before[i],
-                Side::After => s.after[i],
-            };
-            let (Some(pr), Some(nr)) = (
-                places.parent[i].and_then(|p| out[p].clone()),
-                k.and_then(|k| out[k].clone()),
-            ) else {
+            let Some(pr) = places.parent[i].and_then(|p| out[p].clone()) else {
                 continue;
             };
-            let Some(&(v, o, r)) = map.get(&(pr.as_str(), side, nr.as_str(), places.content[i]))
-            else {
-                continue;
+            let suggest = |side: Side, k: Option<usize>| {
+                let k = k.filter(|&k| unique(k) || placed[k])?;
+                let nr = out[k].as_deref()?;
+                let &hit = map.get(&(pr.as_str(), side, nr, places.content[i]))?;
+                Some((unique(k), hit))
             };
+            let pick = match (
+                suggest(Side::Before, s.before[i]),
+                suggest(Side::After, s.after[i]),
+            ) {
+                (Some((_, x)), Some((_, y))) if x.2 == y.2 => Some(x),
+                (Some((true, x)), Some((false, _))) | (Some((false, _)), Some((true, x))) => {
+                    Some(x)
+                }
+                (Some(_), Some(_)) | (None, None) => None,
+                (Some((_, x)), None) | (None, Some((_, x))) => Some(x),
+            };
+            let Some((v, o, r)) = pick else { continue };
             if out[i].as_deref() == Some(r) {
                 placed[i] = true;
+                moved = true;
                 continue;
             }
             match holder.get(r).copied() {
@@ -186,6 +203,10 @@ pub(super) fn keep_neighbours(
             out[i] = Some(r.to_owned());
             from[i] = Some((v, o));
             placed[i] = true;
+            moved = true;
+        }
+        if !moved {
+            break;
         }
     }
     let gone = strays(views, &sibs, &map, places, &s, out, from);
@@ -218,7 +239,7 @@ fn strays(
     out: &[Option<String>],
     from: &[Option<(usize, usize)>],
 ) -> Vec<usize> {
-    let here = repeats(places, s);
+    let here = repeats(places);
     let mut there: Vec<Option<FxHashMap<(usize, u64), u32>>> =
         (0..views.len()).map(|_| None).collect();
     let parent_ref = |i: usize| places.parent[i].and_then(|p| out[p].as_deref());
@@ -274,7 +295,7 @@ fn strays(
             here || from[j].is_some_and(|(v, o)| {
                 let p = &views[v].places;
                 there[v]
-                    .get_or_insert_with(|| repeats(p, &sibs[v]))
+                    .get_or_insert_with(|| repeats(p))
                     .get(&(p.parent[o].unwrap_or(usize::MAX), p.content[o]))
                     .is_some_and(|&c| c > 1)
             })
