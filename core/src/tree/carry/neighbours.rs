@@ -14,7 +14,7 @@
 //! Written here rather than taken from a crate: it works on the carrier's
 //! own views and refs, and the core's no_std build keeps to its crates.
 
-use super::page::View;
+use super::page::{Claims, View};
 use super::places::Places;
 use crate::prelude::*;
 
@@ -103,18 +103,15 @@ fn beside<'v>(views: &[&'v View]) -> (Beside<'v>, Vec<Siblings>) {
 }
 
 /// Moves refs among look-alike leaves so that each stands beside the
-/// neighbour it stood beside before (see the module docs): first by the
-/// neighbour before it, in document order, then by the one after it, in
-/// reverse, for what the first left. A leaf placed this way keeps its ref.
-/// Returns the change in the number of carried refs.
+/// neighbour it stood beside before, then gives strays new refs (see the
+/// module docs). Returns the change in the number of carried refs.
 pub(super) fn keep_neighbours(
     views: &[&View],
     ids: &[Option<&str>],
     places: &Places,
-    out: &mut [Option<String>],
-    from: &mut [Option<(usize, usize)>],
-    used: &mut FxHashSet<String>,
+    claims: &mut Claims,
 ) -> isize {
+    let Claims { out, from, used } = claims;
     let (map, sibs) = beside(views);
     if map.is_empty() {
         return 0;

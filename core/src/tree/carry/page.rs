@@ -12,6 +12,15 @@ use crate::{Error, Result};
 use alloc::collections::VecDeque;
 use alloc::sync::Arc;
 
+/// The refs being given to a snapshot's elements, in document order: each
+/// one's ref, the view and index in it the ref came from, and every ref
+/// taken.
+pub(super) struct Claims {
+    pub(super) out: Vec<Option<String>>,
+    pub(super) from: Vec<Option<(usize, usize)>>,
+    pub(super) used: FxHashSet<String>,
+}
+
 /// One earlier view: the snapshot as the host gave it (node ids) and the
 /// ref each element was given, in document order.
 #[derive(Debug)]
@@ -113,8 +122,11 @@ impl Page {
         options: CarryOptions,
     ) -> Result<(RefCarry, View)> {
         let ids = node_ids(current)?;
-        let mut out: Vec<Option<String>> = vec![None; ids.len()];
-        let mut used: FxHashSet<String> = FxHashSet::default();
+        let mut claims = Claims {
+            out: vec![None; ids.len()],
+            from: vec![None; ids.len()],
+            used: FxHashSet::default(),
+        };
         let mut carried: usize = 0;
         let mut left = ids.iter().filter(|i| i.is_some()).count();
         // Pairs by content from every view first (newest first), then pairs
@@ -127,9 +139,8 @@ impl Page {
             .rev()
             .map(|view| match_for_carry(&view.tree, current, options.stable_ids))
             .collect();
-        // Where each carried ref came from: (view, index in it).
-        let mut from: Vec<Option<(usize, usize)>> = vec![None; ids.len()];
         let newest = views.len();
+        let Claims { out, from, used } = &mut claims;
         for by_content in [true, false] {
             for (k, (view, matched)) in views.iter().rev().zip(&matches).enumerate() {
                 if left == 0 {
@@ -155,12 +166,10 @@ impl Page {
             }
         }
         let places = Places::of(current);
-        carried = Page::keep_places(
-            &views, &ids, &places, &mut out, &mut from, &mut used, carried,
-        );
-        carried = carried.saturating_add_signed(keep_neighbours(
-            &views, &ids, &places, &mut out, &mut from, &mut used,
-        ));
+        carried = Page::keep_places(&views, &ids, &places, &mut claims, carried);
+        carried =
+            carried.saturating_add_signed(keep_neighbours(&views, &ids, &places, &mut claims));
+        let Claims { mut out, mut used, .. } = claims;
         // New elements: their own id when never handed out, else the counter.
         let avoid: FxHashSet<&str> = ids.iter().flatten().copied().collect();
         self.next = self
@@ -249,11 +258,10 @@ impl Page {
         views: &[&View],
         ids: &[Option<&str>],
         places: &Places,
-        out: &mut [Option<String>],
-        from: &mut [Option<(usize, usize)>],
-        used: &mut FxHashSet<String>,
+        claims: &mut Claims,
         mut carried: usize,
     ) -> usize {
+        let Claims { out, from, used } = claims;
         let shown_cells: FxHashSet<u64> = places.cells.iter().flatten().copied().collect();
         for i in 0..ids.len() {
             let Some((v, o)) = from[i] else { continue };
