@@ -169,7 +169,9 @@ impl Page {
         carried = Page::keep_places(&views, &ids, &places, &mut claims, carried);
         carried =
             carried.saturating_add_signed(keep_neighbours(&views, &ids, &places, &mut claims));
-        let Claims { mut out, mut used, .. } = claims;
+        let Claims {
+            mut out, mut used, ..
+        } = claims;
         // New elements: their own id when never handed out, else the counter.
         let avoid: FxHashSet<&str> = ids.iter().flatten().copied().collect();
         self.next = self
