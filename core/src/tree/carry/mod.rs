@@ -61,6 +61,7 @@ mod config;
 mod neighbours;
 mod page;
 mod places;
+mod view;
 
 pub use carried::{CarryOptions, RefCarry, RefSource};
 pub use carrier::{OWN_REFS_NOTE, RefCarrier, carrier_key};

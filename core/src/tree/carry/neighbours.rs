@@ -14,8 +14,8 @@
 //! Written here rather than taken from a crate: it works on the carrier's
 //! own views and refs, and the core's no_std build keeps to its crates.
 
-use super::page::{Claims, View};
 use super::places::Places;
+use super::view::{Claims, View};
 use crate::prelude::*;
 
 /// Which neighbour a key is by.

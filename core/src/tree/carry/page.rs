@@ -7,32 +7,11 @@ use super::super::retired::Retired;
 use super::carried::{CarryOptions, RefCarry, RefSource};
 use super::neighbours::keep_neighbours;
 use super::places::Places;
+use super::view::{Claims, View};
 use crate::prelude::*;
 use crate::{Error, Result};
 use alloc::collections::VecDeque;
 use alloc::sync::Arc;
-
-/// The refs being given to a snapshot's elements, in document order: each
-/// one's ref, the view and index in it the ref came from, and every ref
-/// taken.
-pub(super) struct Claims {
-    pub(super) out: Vec<Option<String>>,
-    pub(super) from: Vec<Option<(usize, usize)>>,
-    pub(super) used: FxHashSet<String>,
-}
-
-/// One earlier view: the snapshot as the host gave it (node ids) and the
-/// ref each element was given, in document order.
-#[derive(Debug)]
-pub(super) struct View {
-    pub(super) tree: Arc<Tree>,
-    pub(super) refs: Vec<Option<String>>,
-    pub(super) bytes: usize,
-    pub(super) places: Places,
-    /// The document it is of, when the host said
-    /// ([`RefCarrier::carry_document`](super::RefCarrier::carry_document)).
-    pub(super) document: Option<String>,
-}
 
 /// What a page remembers: its recent views (oldest first), what left them
 /// (`tree::retired`), every ref handed out, and the counter for new refs.
