@@ -2,9 +2,9 @@
 // --port 0`, connect the official MCP client's StreamableHTTPClientTransport,
 // start a Chromium of our own with --remote-debugging-port (127.0.0.1).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -99,7 +99,8 @@ export async function startChromium() {
     'about:blank',
   ];
   if (process.getuid && process.getuid() === 0) args.unshift('--no-sandbox');
-  const proc = spawn(chromiumPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A process group of its own, so that kill() ends its helpers too.
+  const proc = spawn(chromiumPath(), args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let err = '';
   const exited = new Promise((ok) => proc.on('exit', ok));
   const ws = await new Promise((ok, fail) => {
@@ -127,9 +128,19 @@ export async function startChromium() {
       return (await r.json()).filter((t) => t.type === 'page');
     },
     async kill() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      // The socket directory Chromium made in /tmp for this profile (its
+      // SingletonSocket link): a killed browser leaves it behind.
+      let socket = null;
+      try { socket = dirname(readlinkSync(join(profile, 'SingletonSocket'))); } catch { /* none made */ }
+      if (proc.exitCode === null && proc.signalCode === null) {
+        // The whole group (the zygote and renderers too), so that nothing
+        // writes to the profile while it is removed.
+        try { process.kill(-proc.pid, 'SIGKILL'); } catch { proc.kill('SIGKILL'); }
+      }
       await exited;
-      try { rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); } catch { /* a helper still writing */ }
+      const rm = (dir) => { try { rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); } catch { /* still in use */ } };
+      rm(profile);
+      if (socket && basename(socket).startsWith('org.chromium.Chromium.')) rm(socket);
     },
   };
 }

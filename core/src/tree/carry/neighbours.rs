@@ -8,6 +8,9 @@
 //! the ref that stood next to its neighbour's ref in the newest view that
 //! has them side by side, under the same parent, with the same content:
 //! taken when free, swapped with the look-alike that holds it otherwise.
+//! Only a neighbour unique under the parent (a name, a todo's title) or
+//! already placed this way places a leaf, so a todo's checkbox follows its
+//! own title, not the "✖" of the todo before it.
 //! Then a cell that came back beside a new row's cells and beside none of
 //! its own is a new row's cell, and gets a new ref ([`strays`]).
 //!
@@ -69,9 +72,9 @@ fn repeats(places: &Places) -> FxHashMap<(usize, u64), u32> {
     m
 }
 
-/// Rounds of placing look-alikes: a run of them fills from both ends, so
-/// a grid row's two repeated cells between a unique name and salary take
-/// one; more rounds serve longer runs of repeated cells.
+/// Rounds of placing look-alikes. A run of them fills in from both ends,
+/// two leaves a round: a grid row's two repeated cells between a unique
+/// name and salary need one round, a run of eight repeated cells four.
 const ROUNDS: usize = 4;
 
 /// The neighbour map over `views` (the newest view that has a pair
