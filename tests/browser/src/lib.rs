@@ -54,14 +54,26 @@ pub struct Chromium {
 
 impl Drop for Chromium {
     fn drop(&mut self) {
+        // The socket directory Chromium made in /tmp for this profile (its
+        // SingletonSocket link): a killed browser leaves it behind.
+        let socket = std::fs::read_link(self.profile.join("SingletonSocket"))
+            .ok()
+            .and_then(|p| p.parent().map(PathBuf::from))
+            .filter(|d| {
+                d.file_name()
+                    .and_then(OsStr::to_str)
+                    .is_some_and(|n| n.starts_with("org.chromium.Chromium."))
+            });
         // Stop the browser first, then remove its profile (it may still be
         // writing for a moment after the kill).
         drop(self.browser.take());
-        for _ in 0..20 {
-            if std::fs::remove_dir_all(&self.profile).is_ok() || !self.profile.exists() {
-                break;
+        for dir in [Some(&self.profile), socket.as_ref()].into_iter().flatten() {
+            for _ in 0..20 {
+                if std::fs::remove_dir_all(dir).is_ok() || !dir.exists() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
             }
-            std::thread::sleep(Duration::from_millis(50));
         }
     }
 }
