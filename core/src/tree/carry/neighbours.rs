@@ -64,12 +64,21 @@ type Beside<'v> = FxHashMap<(&'v str, Side, &'v str, u64), (usize, usize, &'v st
 
 /// How many children of each parent show each content: (parent, content)
 /// → count (the roots under `usize::MAX`).
-fn repeats(places: &Places) -> FxHashMap<(usize, u64), u32> {
-    let mut m: FxHashMap<(usize, u64), u32> = FxHashMap::default();
+type Repeats = FxHashMap<(usize, u64), u32>;
+
+fn repeats(places: &Places) -> Repeats {
+    let mut m: Repeats = FxHashMap::default();
     for (p, c) in places.parent.iter().zip(&places.content) {
         *m.entry((p.unwrap_or(usize::MAX), *c)).or_default() += 1;
     }
     m
+}
+
+/// How many children of element `i`'s parent show its content, `i` too.
+fn count(m: &Repeats, places: &Places, i: usize) -> u32 {
+    m.get(&(places.parent[i].unwrap_or(usize::MAX), places.content[i]))
+        .copied()
+        .unwrap_or(0)
 }
 
 /// Rounds of placing look-alikes. A run of them fills in from both ends,
@@ -114,7 +123,7 @@ pub(super) fn keep_neighbours(
     places: &Places,
     claims: &mut Claims,
 ) -> isize {
-    let Claims { out, from, used } = claims;
+    let Claims { out, from, used } = &mut *claims;
     let (map, sibs) = beside(views);
     if map.is_empty() {
         return 0;
@@ -126,9 +135,7 @@ pub(super) fn keep_neighbours(
         .filter_map(|(i, r)| Some((r.clone()?, i)))
         .collect();
     let here = repeats(places);
-    let unique = |k: usize| {
-        here.get(&(places.parent[k].unwrap_or(usize::MAX), places.content[k])) == Some(&1)
-    };
+    let unique = |k: usize| count(&here, places, k) == 1;
     let mut placed = vec![false; ids.len()];
     let mut change = 0isize;
     // A leaf is placed by a neighbour that is unique under the parent (a
@@ -209,8 +216,9 @@ pub(super) fn keep_neighbours(
             break;
         }
     }
-    let gone = strays(views, &sibs, &map, places, &s, out, from);
+    let gone = strays(views, &sibs, &map, places, &s, &here, claims);
     // Decided on the refs as they stood, then dropped.
+    let Claims { out, from, used } = claims;
     for i in gone {
         if let Some(r) = out[i].take() {
             used.remove(&r);
@@ -236,12 +244,11 @@ fn strays(
     map: &Beside<'_>,
     places: &Places,
     s: &Siblings,
-    out: &[Option<String>],
-    from: &[Option<(usize, usize)>],
+    here: &Repeats,
+    claims: &Claims,
 ) -> Vec<usize> {
-    let here = repeats(places);
-    let mut there: Vec<Option<FxHashMap<(usize, u64), u32>>> =
-        (0..views.len()).map(|_| None).collect();
+    let (out, from) = (&claims.out, &claims.from);
+    let mut there: Vec<Option<Repeats>> = (0..views.len()).map(|_| None).collect();
     let parent_ref = |i: usize| places.parent[i].and_then(|p| out[p].as_deref());
     let carried = |i: usize| {
         s.leaf[i]
@@ -289,16 +296,11 @@ fn strays(
             continue;
         }
         let mut repeated = |j: usize| {
-            let here = here
-                .get(&(places.parent[j].unwrap_or(usize::MAX), places.content[j]))
-                .is_some_and(|&c| c > 1);
-            here || from[j].is_some_and(|(v, o)| {
-                let p = &views[v].places;
-                there[v]
-                    .get_or_insert_with(|| repeats(p))
-                    .get(&(p.parent[o].unwrap_or(usize::MAX), p.content[o]))
-                    .is_some_and(|&c| c > 1)
-            })
+            count(here, places, j) > 1
+                || from[j].is_some_and(|(v, o)| {
+                    let p = &views[v].places;
+                    count(there[v].get_or_insert_with(|| repeats(p)), p, o) > 1
+                })
         };
         if (run.len() == 1 && places.text[i]) || run.iter().all(|&j| repeated(j)) {
             gone.extend(run);
