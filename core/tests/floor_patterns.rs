@@ -314,7 +314,7 @@ fn collapsing_a_large_section_is_a_patch_of_a_few_lines() {
     let p = snapshot_patch_with(&open, &closed, &PatchOptions::default()).unwrap();
     assert_eq!(
         p.text,
-        "- [e619 e424]\n+ first in [e94]: [e91 e92] as last shown\n  - button \"get /pets.json\" [ref=e93]\n~ button \"GET /pets.json List all pets\" [ref=e91]"
+        "- [e619 e424]\n+ first in [e94]: [e91 e92] as last shown\n  - button \"get /pets.json\" [ref=e93]\n~ [e91] -expanded"
     );
     assert_eq!(apply_patch_with(&open, &p.text, &[]).unwrap(), closed);
     // Rendered with diffs on, after the agent saw it open: the patch.

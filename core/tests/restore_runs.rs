@@ -232,14 +232,14 @@ fn a_row_shown_again_since_comes_back_inside_the_run_as_last_shown() {
 fn a_changed_row_inside_a_run_keeps_the_run_whole() {
     // swagger-ui's "pets" tag expanded again (chrome-devtools-mcp): its
     // operations come back as last shown, but one lost the focus it had
-    // then. One run and a `~` line, not two runs with the row printed
-    // between them.
+    // then. One run and a line for the focus it lost, not two runs with
+    // the row printed between them.
     let seen = "uid=1_0 RootWebArea \"A\" url=\"http://x/\"\n  uid=1_12 button \"Collapse\" expandable expanded\n  uid=1_13 button \"GET /pets\"\n  uid=1_14 button \"Copy\"\n  uid=1_15 button \"get\"\n  uid=1_16 button \"POST /pets\" expandable focusable focused\n  uid=1_17 button \"Copy\"\n  uid=1_18 button \"post\"\n";
     let old = "uid=1_0 RootWebArea \"A\" url=\"http://x/\"\n  uid=1_12 button \"Expand\" expandable focusable focused\n";
     let new = "uid=1_0 RootWebArea \"A\" url=\"http://x/\"\n  uid=1_12 button \"Collapse\" expandable expanded focusable focused\n  uid=1_13 button \"GET /pets\"\n  uid=1_14 button \"Copy\"\n  uid=1_15 button \"get\"\n  uid=1_16 button \"POST /pets\" expandable\n  uid=1_17 button \"Copy\"\n  uid=1_18 button \"post\"\n";
     assert_eq!(
         patch(old, new, &[seen, old]),
-        "~ uid=1_12 button \"Collapse\" expandable expanded focusable focused\n+ after [1_12]: [1_13 .. 1_18] as last shown\n~ uid=1_16 button \"POST /pets\" expandable"
+        "~ uid=1_12 button \"Collapse\" expandable expanded focusable focused\n+ after [1_12]: [1_13 .. 1_18] as last shown\n~ [1_16] -focused"
     );
 }
 

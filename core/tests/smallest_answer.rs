@@ -192,3 +192,40 @@ proptest! {
         }
     }
 }
+
+/// Rewrites the `patch` of each case in the shared patch fixtures
+/// (`tests/fixtures/patches/{refless,moves,order}.json`) to what the
+/// writer says now, after a change to the writer that the bindings'
+/// tests must follow: `REWRITE_PATCH_FIXTURES=1 cargo test -p
+/// response-diff --test smallest_answer -- --ignored`. Only the patch
+/// texts change; review the diff.
+#[test]
+#[ignore]
+fn rewrite_the_shared_patch_fixtures() {
+    if std::env::var_os("REWRITE_PATCH_FIXTURES").is_none() {
+        return;
+    }
+    for file in ["refless.json", "moves.json", "order.json"] {
+        let path = format!(
+            "{}/../tests/fixtures/patches/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut raw = std::fs::read_to_string(&path).unwrap();
+        for case in common::patch_cases(file) {
+            let seen = case.seen();
+            let p = response_diff::tree::snapshot_patch_with(
+                &case.s("old"),
+                &case.s("new"),
+                &response_diff::tree::PatchOptions::seen(seen.clone()),
+            )
+            .unwrap_or_else(|| panic!("no patch: {}", case.s("name")));
+            let (was, now) = (
+                serde_json::to_string(&case.s("patch")).unwrap(),
+                serde_json::to_string(&p.text).unwrap(),
+            );
+            assert!(raw.contains(&was), "{file}: {}", case.s("name"));
+            raw = raw.replace(&was, &now);
+        }
+        std::fs::write(path, raw).unwrap();
+    }
+}

@@ -3,6 +3,7 @@
 //! focus in one walk).
 
 use super::address::is_address;
+use super::flip::{Flip, add_focus, apply_flips};
 use super::order::reorder;
 use super::read::{Anchor, Item, Op, bad, op_refs, parse_patch};
 use super::restore::PLACEHOLDER;
@@ -10,7 +11,7 @@ use super::runs::Siblings;
 use super::seen::{Seen, walk_paths};
 use crate::Result;
 use crate::prelude::*;
-use crate::tree::model::{Element, State, Tree, assemble};
+use crate::tree::model::{Element, Tree, assemble};
 use crate::tree::{Dialect, parse_snapshot};
 
 /// Applies a patch from [`snapshot_patch`](super::snapshot_patch) to the snapshot it was taken
@@ -49,37 +50,6 @@ pub fn apply_patch_with(old: &str, patch: &str, seen: &[&str]) -> Result<String>
         None
     };
     Ok(apply_to(tree, patch, seen.as_ref())?.to_text())
-}
-
-/// Gives an element's states the focus where this dialect's printer
-/// puts it: `[active]` after `checked`, `disabled` and `expanded`;
-/// `focusable focused` where the `focused` key sorts among the others.
-fn add_focus(dialect: Dialect, states: &mut Vec<State>) {
-    match dialect {
-        Dialect::Playwright => {
-            let at = states
-                .iter()
-                .position(|s| !matches!(s.name.as_str(), "checked" | "disabled" | "expanded"))
-                .unwrap_or(states.len());
-            states.insert(at, State::flag("active"));
-        }
-        Dialect::DevTools => {
-            fn key(s: &State) -> &str {
-                match s.name.as_str() {
-                    "disableable" => "disabled",
-                    "expandable" => "expanded",
-                    "selectable" => "selected",
-                    n => n,
-                }
-            }
-            let at = states
-                .iter()
-                .position(|s| s.name == crate::tree::devtools::SELECTED || key(s) > "focused")
-                .unwrap_or(states.len());
-            states.insert(at, State::flag("focused"));
-            states.insert(at, State::flag("focusable"));
-        }
-    }
 }
 
 pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Result<Tree> {
@@ -128,6 +98,8 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
     };
     let mut removed: FxHashSet<String> = FxHashSet::default();
     let mut changed: FxHashMap<String, Element> = FxHashMap::default();
+    // `~ [ref] -state +state` lines, with their line numbers for errors.
+    let mut flipped: FxHashMap<String, (usize, Vec<Flip>)> = FxHashMap::default();
     let mut inserts: FxHashMap<Anchor, Vec<Element>> = FxHashMap::default();
     let mut focus: Option<Option<String>> = None;
     // A printed element with `[active]` takes the focus (module docs).
@@ -178,6 +150,11 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                     }
                 }
             }
+            Op::Flip(r, flips) => {
+                // Gaining the focus takes it, as a printed line does.
+                takes_focus |= flips.iter().any(|f| f.gained && f.name == focus_state);
+                flipped.insert(r, (n, flips));
+            }
             Op::Focus(target) => focus = Some(target),
             Op::Order(_) => {}
         }
@@ -208,7 +185,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
             .for_each(&mut note);
     }
     drop(old_refs);
-    let mut pending = removed.len() + changed.len() + inserts.len();
+    let mut pending = removed.len() + changed.len() + flipped.len() + inserts.len();
     let mut focus_target = focus.clone().flatten();
     if focus_target.is_some() {
         pending += 1;
@@ -222,7 +199,9 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                          es: Vec<Element>,
                          parent: usize,
                          changed: &mut FxHashMap<String, Element>,
-                         pending: &mut usize| {
+                         flipped: &mut FxHashMap<String, (usize, Vec<Flip>)>,
+                         pending: &mut usize|
+     -> Result<()> {
         let mut stack: Vec<(Element, usize)> = es.into_iter().rev().map(|e| (e, parent)).collect();
         while let Some((mut e, p)) = stack.pop() {
             let mut children = core::mem::take(&mut e.children);
@@ -237,13 +216,22 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                 }
                 e = c;
             }
+            flip(&mut e, flipped, pending, dialect)?;
             out.push((e, p));
             let me = out.len() - 1;
             stack.extend(children.into_iter().rev().map(|c| (c, me)));
         }
+        Ok(())
     };
     if let Some(es) = inserts.remove(&Anchor::Top) {
-        push_subtrees(&mut out, es, usize::MAX, &mut changed, &mut pending);
+        push_subtrees(
+            &mut out,
+            es,
+            usize::MAX,
+            &mut changed,
+            &mut flipped,
+            &mut pending,
+        )?;
         pending -= 1;
     }
     // The old tree is taken apart, not copied: each element moves into
@@ -293,20 +281,36 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                 e
             }
         };
+        let mut own = own;
+        flip(&mut own, &mut flipped, &mut pending, dialect)?;
         out.push((own, parent));
         let me = out.len() - 1;
         if let Some(r) = r {
             if let Some(es) = inserts.remove(&Anchor::After(r.clone())) {
-                push_subtrees(&mut out, es, parent, &mut changed, &mut pending);
+                push_subtrees(
+                    &mut out,
+                    es,
+                    parent,
+                    &mut changed,
+                    &mut flipped,
+                    &mut pending,
+                )?;
                 pending -= 1;
             }
             if let Some(es) = inserts.remove(&Anchor::FirstIn(r)) {
-                push_subtrees(&mut out, es, me, &mut changed, &mut pending);
+                push_subtrees(&mut out, es, me, &mut changed, &mut flipped, &mut pending)?;
                 pending -= 1;
             }
         }
         if !new_children.is_empty() {
-            push_subtrees(&mut out, new_children, me, &mut changed, &mut pending);
+            push_subtrees(
+                &mut out,
+                new_children,
+                me,
+                &mut changed,
+                &mut flipped,
+                &mut pending,
+            )?;
         } else if !children.is_empty() {
             stack.push((children.into_iter(), me));
         }
@@ -315,6 +319,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         let missing: FxHashSet<String> = removed
             .into_iter()
             .chain(changed.into_keys())
+            .chain(flipped.into_keys())
             .chain(focus_target)
             .chain(inserts.into_keys().map(|a| match a {
                 Anchor::After(r) | Anchor::FirstIn(r) => r,
@@ -344,6 +349,27 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         crate::tree::devtools::settle_uids(&mut tree.roots);
     }
     Ok(tree)
+}
+
+/// Applies the `~ [ref] -state +state` line for `e`, if there is one.
+fn flip(
+    e: &mut Element,
+    flipped: &mut FxHashMap<String, (usize, Vec<Flip>)>,
+    pending: &mut usize,
+    dialect: Dialect,
+) -> Result<()> {
+    let Some((n, flips)) = e.aria_ref.as_deref().and_then(|r| flipped.remove(r)) else {
+        return Ok(());
+    };
+    *pending -= 1;
+    apply_flips(dialect, &mut e.states, &flips).map_err(|why| {
+        bad(
+            n,
+            format!(
+                "{why} (apply a patch to the snapshot it was taken from, with the snapshots shown before as `seen`)"
+            ),
+        )
+    })
 }
 
 /// Names the elements of `tree` that the addresses in `names` (with the

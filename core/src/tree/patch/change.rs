@@ -5,6 +5,8 @@
 //! state flipped costs its reference and that one line.
 
 use super::address::is_address;
+use super::flip::{flip_line, flips};
+use super::restore::words;
 use crate::prelude::*;
 use crate::tree::model::{Element, Prop};
 use crate::tree::{Dialect, write_elements};
@@ -46,6 +48,19 @@ pub(super) fn change_line(
         out.push_str(l);
     }
     Some(out)
+}
+
+/// How `e`'s own line is said, against `before` (the element as the agent
+/// last saw it): by the states it lost and gained where only bare states
+/// changed and that reads shorter (`~ [e12] -expanded`), else its `~`
+/// line ([`change_line`]).
+pub(super) fn said_line(e: &Element, before: Option<&Element>, dialect: Dialect) -> Option<String> {
+    let full = change_line(e, before.map(|b| &b.props), dialect)?;
+    let flipped = before
+        .and_then(|b| Some((e.aria_ref.as_deref()?, flips(b, e, dialect)?)))
+        .map(|(r, f)| flip_line(r, &f))
+        .filter(|f| words(f) < words(&full));
+    Some(flipped.unwrap_or(full))
 }
 
 /// The elements of `now` whose own line differs from `shown`'s, in

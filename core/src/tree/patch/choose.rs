@@ -21,7 +21,7 @@ use crate::tree::{Dialect, parse_in};
 /// let old = "- list \"Cart\" [ref=e1]:\n  - listitem [ref=e2]: Tea\n- button \"Pay\" [disabled] [ref=e3]";
 /// let new = "- list \"Cart\" [ref=e1]:\n  - listitem [ref=e2]: Tea\n  - listitem [ref=e4]: Cake\n- button \"Pay\" [ref=e3]";
 /// let p = snapshot_patch(old, new).unwrap();
-/// assert_eq!(p.text, "+ after [e2]:\n  - listitem [ref=e4]: Cake\n~ button \"Pay\" [ref=e3]");
+/// assert_eq!(p.text, "+ after [e2]:\n  - listitem [ref=e4]: Cake\n~ [e3] -disabled");
 /// assert_eq!(p.summary(), "1 changed (~), 1 added (+), 0 removed (-), 2 unchanged");
 /// assert_eq!(apply_patch(old, &p.text).unwrap(), new);
 /// ```

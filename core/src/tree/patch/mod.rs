@@ -13,6 +13,7 @@
 //! + after [e40]: [e41 e42 e43] as last shown
 //! + after [e60]: [e61 .. e95 e97] as last shown
 //! ~ order [e52 e50 e53 e51]
+//! ~ [e96] +expanded
 //! ~ focus [e30]
 //! ~ [e4/2/1/1] text: Copied
 //! + first in [e18/3]:
@@ -46,6 +47,19 @@
 //!   (a count, "item left" → "items left") is said, and how a parent
 //!   under which many children came, went or moved (a re-sorted grid of
 //!   flat cells) is said where that is clearly shorter (`choose`).
+//! - `~ [ref] -state +state`: the element's own line changed only in bare
+//!   states (`[expanded]`, `[checked]`, `[pressed]`, `[selected]`,
+//!   `[disabled]`; chrome-devtools-mcp's `expanded`, `checked`,
+//!   `disableable disabled`…), which it lost (`-`) and gained (`+`), in
+//!   the dialect's spelling without brackets; each gained state goes
+//!   where the dialect's printer puts it. Never the focus (`[active]`,
+//!   `focusable focused`: `~ focus`). The writer says a line this way
+//!   where only such states changed and it reads shorter than the `~`
+//!   line (`~ [1_16] -expanded` for `~ uid=1_16 button "POST /pets.json
+//!   Create a pet" expandable focusable focused`); like a `~` line, it
+//!   applies where the element stands after the patch, restored ones
+//!   included. A state the element does not have (`-`) or has (`+`) is an
+//!   error naming the line.
 //! - `+ first in [ref]:` / `+ after [ref]:` / `+ first:` (top level): the
 //!   indented snapshot lines that follow are inserted there, subtrees whole.
 //!   Among them (or right after the colon), `[e41 e42] as last shown`
@@ -111,6 +125,7 @@ mod address;
 mod apply;
 mod change;
 mod choose;
+mod flip;
 mod nodes;
 mod options;
 mod order;

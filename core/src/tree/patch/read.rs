@@ -2,6 +2,7 @@
 //! the line and the fix.
 
 use super::address::is_address;
+use super::flip::{Flip, read_flips};
 use super::restore::PLACEHOLDER;
 use super::runs::{Siblings, THROUGH};
 use crate::prelude::*;
@@ -13,6 +14,8 @@ use crate::{Error, Result};
 pub(super) enum Op {
     Remove(Vec<String>),
     Change(Element),
+    /// `~ [ref] -expanded +checked`: states lost and gained.
+    Flip(String, Vec<Flip>),
     Insert(Anchor, Vec<Item>),
     Focus(Option<String>),
     Order(Vec<String>),
@@ -53,6 +56,7 @@ pub(super) fn op_refs(op: &Op) -> Vec<&str> {
             }
             refs
         }
+        Op::Flip(r, _) => vec![r.as_str()],
         Op::Focus(r) => vec![r.as_deref().unwrap_or("")],
         Op::Order(rs) => rs.iter().map(String::as_str).collect(),
     }
@@ -77,7 +81,7 @@ pub(super) fn bad(line: usize, why: impl core::fmt::Display) -> Error {
         what: "snapshot patch",
         line,
         message: format!(
-            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>` (`~ [e12/2] <element>` for one without a ref), `~ focus [ref]`, `~ order [ref ref …]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown` (`[e4 .. e9]`: a run of siblings)"
+            "{why}; a patch has `- [ref]` / `- [ref ref …]`, `~ <element>` (`~ [e12/2] <element>` for one without a ref), `~ [ref] -state +state`, `~ focus [ref]`, `~ order [ref ref …]` and `+ first in [ref]:` / `+ after [ref]:` / `+ first:` lines, the insertions followed by indented snapshot lines or `[ref …] as last shown` (`[e4 .. e9]`: a run of siblings)"
         ),
     }
 }
@@ -272,6 +276,20 @@ pub(super) fn parse_patch(
                 return Err(bad(n, format!("unexpected `{tail}` after the refs")));
             }
             ops.push((n, Op::Order(refs)));
+        } else if let Some((r, flips)) = l
+            .strip_prefix("~ [")
+            .and_then(|r| r.split_once("] "))
+            .and_then(|(r, tail)| Some((r, read_flips(tail)?)))
+        {
+            // `~ [e12] -expanded +checked`: states lost and gained.
+            if !body.is_empty() {
+                return Err(bad(
+                    n,
+                    "a line of states lost and gained has no indented lines",
+                ));
+            }
+            let r = bracketed_ref(&format!("[{r}]"), n)?;
+            ops.push((n, Op::Flip(r, flips)));
         } else if let Some(rest) = l.strip_prefix("~ ") {
             // `~ [e44/3] <element>`: an element without a ref, by address.
             let (address, rest) = match rest.strip_prefix('[') {

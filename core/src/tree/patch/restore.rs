@@ -3,7 +3,7 @@
 //! parses.
 
 use super::address::is_address;
-use super::change::{change_line, changed_lines, line_changes};
+use super::change::{changed_lines, line_changes, said_line};
 use crate::prelude::*;
 use crate::tree::model::{Element, assemble};
 use crate::tree::{Dialect, write_elements};
@@ -215,8 +215,7 @@ pub(super) fn said_again<'s>(
     shown: &impl Fn(&str) -> Option<&'s Element>,
     dialect: Dialect,
 ) -> Option<String> {
-    let before = e.aria_ref.as_deref().and_then(shown).map(|s| &s.props);
-    change_line(e, before, dialect)
+    said_line(e, e.aria_ref.as_deref().and_then(shown), dialect)
 }
 
 /// [`words`] of one ref restored alone: `[r] as last shown`.

@@ -4,7 +4,7 @@
 
 use super::address::is_address;
 use super::apply::apply_to;
-use super::change::{change_line, line_changes};
+use super::change::{line_changes, said_line};
 use super::nodes::{Node, flatten};
 use super::options::SnapshotPatch;
 use super::order::reorders;
@@ -555,14 +555,15 @@ pub(super) fn write(
             continue;
         }
         if !added_roots.contains(&i) {
-            // Property lines (`- /url: …`) only when they changed.
+            // Property lines (`- /url: …`) only when they changed; only
+            // the states when nothing else did (`~ [e12] -expanded`).
             let before = node
                 .e
                 .aria_ref
                 .as_deref()
                 .and_then(|r| old_by_ref.get(r))
-                .map(|&j| &old_nodes[j].e.props);
-            line(&mut text, &change_line(node.e, before, dialect)?);
+                .map(|&j| old_nodes[j].e);
+            line(&mut text, &said_line(node.e, before, dialect)?);
             k += 1;
             continue;
         }

@@ -1,0 +1,243 @@
+//! `~ [ref] -expanded +checked`: an element whose own line changed only
+//! in bare states (`[expanded]`, `[checked]`, `[pressed]`, `[selected]`,
+//! `[disabled]`; chrome-devtools-mcp's `expanded`, `checked`, `disabled`,
+//! `selected`) is said by the states it lost (`-`) and gained (`+`),
+//! where that is shorter than its whole line (docs/DECISIONS.md D71).
+//! Opening an operation, ticking a box or pressing a toggle changes one
+//! state of a line whose name is most of its tokens: `~ [1_16] -expanded`
+//! says what `~ uid=1_16 button "POST /pets.json Create a pet" expandable
+//! focusable focused` does.
+//!
+//! A gained state goes where the dialect's printer puts it
+//! ([`insert_state`]), so the applier rebuilds the line byte for byte;
+//! the writer uses a flip only where applying it gives the new line
+//! exactly. The focus may be gained with other states (`~ [1_13]
+//! +expanded +focused`, chrome-devtools-mcp's `focusable focused` said by
+//! its `focused`), and then moves there, as it does to a printed line
+//! that carries it; it is never lost by a flip (the element that gains it
+//! says so, or `~ focus`), nor gained alone (`~ focus [ref]`).
+
+use crate::prelude::*;
+use crate::tree::Dialect;
+use crate::tree::devtools::SELECTED;
+use crate::tree::model::{Element, State};
+
+/// One state gained (`+name`) or lost (`-name`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Flip {
+    pub(super) gained: bool,
+    pub(super) name: String,
+}
+
+/// Where `dialect`'s printer puts state `name` among `states` (which
+/// it printed): the index to insert it at.
+///
+/// Playwright prints `[checked]`, `[disabled]`, `[expanded]`, `[active]`,
+/// `[level=…]`, `[pressed]`, `[selected]` in that order, anything else
+/// after them. chrome-devtools-mcp prints attributes sorted by the
+/// property they come from, `expandable expanded` (from `expanded`) and
+/// the like side by side, the `…able` one first; its own markers (a uid
+/// on several lines, first; `[selected in the DevTools Elements panel]`,
+/// last) stay where they are.
+pub(super) fn insert_state(dialect: Dialect, states: &[State], name: &str) -> usize {
+    match dialect {
+        Dialect::Playwright => {
+            fn rank(name: &str) -> usize {
+                const ORDER: [&str; 7] = [
+                    "checked", "disabled", "expanded", "active", "level", "pressed", "selected",
+                ];
+                ORDER.iter().position(|s| *s == name).unwrap_or(ORDER.len())
+            }
+            let r = rank(name);
+            states
+                .iter()
+                .position(|s| rank(&s.name) > r)
+                .unwrap_or(states.len())
+        }
+        Dialect::DevTools => {
+            // (the property, whether it is the property's own word)
+            fn key(name: &str) -> (&str, bool) {
+                match name {
+                    "disableable" => ("disabled", false),
+                    "expandable" => ("expanded", false),
+                    "focusable" => ("focused", false),
+                    "selectable" => ("selected", false),
+                    n => (n, true),
+                }
+            }
+            let k = key(name);
+            states
+                .iter()
+                .position(|s| s.name == SELECTED || (!s.name.contains(' ') && key(&s.name) > k))
+                .unwrap_or(states.len())
+        }
+    }
+}
+
+/// Gives an element's states the focus where this dialect's printer
+/// puts it: `[active]`, or `focusable focused`.
+pub(super) fn add_focus(dialect: Dialect, states: &mut Vec<State>) {
+    let at = insert_state(dialect, states, dialect.focus_state());
+    states.insert(at, State::flag(dialect.focus_state()));
+    if dialect == Dialect::DevTools {
+        states.insert(at, State::flag("focusable"));
+    }
+}
+
+/// Whether a state can be flipped: a bare flag that is not the focus
+/// and whose name is one word.
+fn flippable(dialect: Dialect, s: &State) -> bool {
+    s.value.is_none()
+        && !dialect.is_focus_state(&s.name)
+        && !s.name.is_empty()
+        && !s
+            .name
+            .contains(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '='))
+}
+
+/// Applies `flips` to `states`, each gained state where the printer puts
+/// it; the error says which flip does not fit the element's line.
+pub(super) fn apply_flips(
+    dialect: Dialect,
+    states: &mut Vec<State>,
+    flips: &[Flip],
+) -> Result<(), String> {
+    for f in flips {
+        if f.name == dialect.focus_state() {
+            // The focus lost goes whatever took it first (another line
+            // that takes it strips it from the rest).
+            let had = states.iter().any(|s| dialect.is_focus_state(&s.name));
+            states.retain(|s| !dialect.is_focus_state(&s.name));
+            if f.gained {
+                if had {
+                    return Err(format!("`+{}`: the element has the focus already", f.name));
+                }
+                add_focus(dialect, states);
+            }
+            continue;
+        }
+        // A state is lost by its name, valued or not (`-value`); gained bare.
+        let at = states
+            .iter()
+            .position(|s| s.name == f.name && (!f.gained || s.value.is_none()));
+        match (f.gained, at) {
+            (false, Some(i)) => {
+                states.remove(i);
+            }
+            (true, None) => {
+                let i = insert_state(dialect, states, &f.name);
+                states.insert(i, State::flag(f.name.clone()));
+            }
+            (false, None) => return Err(format!("`-{}`: the element has no such state", f.name)),
+            (true, Some(_)) => return Err(format!("`+{}`: the element has it already", f.name)),
+        }
+    }
+    Ok(())
+}
+
+/// The flips that turn `before`'s own line into `now`'s, when that is
+/// all that changed (same role, name, value, properties and the rest,
+/// the focus included) and applying them gives `now`'s states exactly.
+pub(super) fn flips(before: &Element, now: &Element, dialect: Dialect) -> Option<Vec<Flip>> {
+    let same_rest = before.role == now.role
+        && before.name == now.name
+        && before.name_regex == now.name_regex
+        && before.value == now.value
+        && before.description == now.description
+        && before.aria_ref == now.aria_ref
+        && before.bounds == now.bounds
+        && before.props == now.props
+        && before.layout == now.layout;
+    if !same_rest || before.states == now.states {
+        return None;
+    }
+    let has = |states: &[State], s: &State| states.iter().any(|t| t == s);
+    let mut out: Vec<Flip> = Vec::new();
+    let focus = dialect.focus_state();
+    for s in &before.states {
+        if !has(&now.states, s) {
+            // The focus lost, said by its one state; a valued state lost
+            // by its name (`-value` for a field emptied), not one whose
+            // value changed.
+            let said = if s.value.is_none() && dialect.is_focus_state(&s.name) {
+                s.name == focus
+            } else if s.value.is_some() {
+                if now.states.iter().any(|t| t.name == s.name) {
+                    return None;
+                }
+                true
+            } else {
+                true
+            };
+            if !said {
+                continue;
+            }
+            let word = s.name == focus || flippable(dialect, &State::flag(s.name.clone()));
+            if !word {
+                return None;
+            }
+            out.push(Flip {
+                gained: false,
+                name: s.name.clone(),
+            });
+        }
+    }
+    for s in &now.states {
+        if !has(&before.states, s) {
+            // The focus gained, said by its one state (`+focused` stands
+            // for chrome-devtools-mcp's `focusable focused`).
+            if s.value.is_none() && dialect.is_focus_state(&s.name) {
+                if s.name == focus {
+                    out.push(Flip {
+                        gained: true,
+                        name: s.name.clone(),
+                    });
+                }
+                continue;
+            }
+            if !flippable(dialect, s) {
+                return None;
+            }
+            out.push(Flip {
+                gained: true,
+                name: s.name.clone(),
+            });
+        }
+    }
+    let mut states = before.states.clone();
+    (apply_flips(dialect, &mut states, &out).is_ok() && states == now.states).then_some(out)
+}
+
+/// The flip line: `~ [ref] -lost +gained`.
+pub(super) fn flip_line(r: &str, flips: &[Flip]) -> String {
+    let mut line = format!("~ [{r}]");
+    for f in flips {
+        line.push(' ');
+        line.push(if f.gained { '+' } else { '-' });
+        line.push_str(&f.name);
+    }
+    line
+}
+
+/// Reads the flips after `~ [ref] `: words each `+name` or `-name`;
+/// `None` when the text is not that (it is an element line).
+pub(super) fn read_flips(tail: &str) -> Option<Vec<Flip>> {
+    if !tail.starts_with(['+', '-']) {
+        return None;
+    }
+    tail.split(' ')
+        .map(|w| {
+            let (gained, name) = match w.split_at_checked(1)? {
+                ("+", n) => (true, n),
+                ("-", n) => (false, n),
+                _ => return None,
+            };
+            let ok = !name.is_empty()
+                && !name.contains(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '='));
+            ok.then(|| Flip {
+                gained,
+                name: name.to_owned(),
+            })
+        })
+        .collect()
+}
