@@ -875,8 +875,9 @@ export declare function snapshotPatch(before: string, after: string, options?: {
 /** A snapshot patch and what it says. */
 export interface SnapshotPatch {
   /**
-   * The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ focus
-   * [ref]`, `~ order [e2 e1]`, `+ after [ref]:` … lines.
+   * The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ [ref]
+   * +expanded`, `~ focus [ref]`, `~ order [e2 e1]`, `+ after [ref]:` …
+   * lines.
    */
   text: string
   /** `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`. */

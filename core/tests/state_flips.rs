@@ -17,12 +17,18 @@ const OPS: &str = "- generic [ref=e1]:\n  - button \"GET /pets.json List all pet
 
 #[test]
 fn an_operation_opened_and_closed_is_its_state() {
-    let open = OPS.replace("List all pets\" [ref=e2]", "List all pets\" [expanded] [ref=e2]");
+    let open = OPS.replace(
+        "List all pets\" [ref=e2]",
+        "List all pets\" [expanded] [ref=e2]",
+    );
     assert_eq!(patch(OPS, &open), "~ [e2] +expanded");
     assert_eq!(patch(&open, OPS), "~ [e2] -expanded");
     // Several states at once, each where Playwright prints it.
     let more = open
-        .replace("\"Remember me\" [ref=e4]", "\"Remember me\" [checked] [disabled] [ref=e4]")
+        .replace(
+            "\"Remember me\" [ref=e4]",
+            "\"Remember me\" [checked] [disabled] [ref=e4]",
+        )
         .replace("\"Bold\" [ref=e5]", "\"Bold\" [pressed] [ref=e5]");
     assert_eq!(
         patch(&open, &more),
@@ -38,7 +44,10 @@ fn an_operation_opened_and_closed_is_its_state() {
 fn the_focus_comes_and_goes_with_the_states() {
     // The clicked toggle opens and takes the focus: one line, no focus line.
     let old = OPS.replace("\"Bold\" [ref=e5]", "\"Bold\" [active] [ref=e5]");
-    let new = OPS.replace("List all pets\" [ref=e2]", "List all pets\" [expanded] [active] [ref=e2]");
+    let new = OPS.replace(
+        "List all pets\" [ref=e2]",
+        "List all pets\" [expanded] [active] [ref=e2]",
+    );
     assert_eq!(patch(&old, &new), "~ [e2] +expanded +active");
     // The focus alone moves by its own line.
     let back = OPS.replace("\"Bold\" [ref=e5]", "\"Bold\" [active] [ref=e5]");
@@ -112,7 +121,9 @@ fn a_restored_element_that_lost_the_focus_says_so() {
 
 #[test]
 fn a_state_the_element_has_not_or_has_is_an_error_naming_the_line() {
-    let e = apply_patch(OPS, "~ [e2] -expanded").unwrap_err().to_string();
+    let e = apply_patch(OPS, "~ [e2] -expanded")
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("line 1") && e.contains("`-expanded`: the element has no such state"),
         "{e}"
@@ -125,7 +136,9 @@ fn a_state_the_element_has_not_or_has_is_an_error_naming_the_line() {
         e.contains("line 2") && e.contains("`+expanded`: the element has it already"),
         "{e}"
     );
-    let e = apply_patch(OPS, "~ [e9] +expanded").unwrap_err().to_string();
+    let e = apply_patch(OPS, "~ [e9] +expanded")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("[e9] is not in the previous snapshot"), "{e}");
     let e = apply_patch(OPS, "~ [e2] +expanded\n  - text: x")
         .unwrap_err()

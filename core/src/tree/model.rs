@@ -97,6 +97,12 @@ impl Element {
 
     /// Equality of the element's own fields, children ignored.
     pub(crate) fn shallow_eq(&self, other: &Element) -> bool {
+        self.states == other.states && self.eq_but_states(other)
+    }
+
+    /// Equality of the element's own fields but its states, children
+    /// ignored.
+    pub(crate) fn eq_but_states(&self, other: &Element) -> bool {
         self.role == other.role
             && self.name == other.name
             && self.name_regex == other.name_regex
@@ -104,7 +110,6 @@ impl Element {
             && self.description == other.description
             && self.aria_ref == other.aria_ref
             && self.bounds == other.bounds
-            && self.states == other.states
             && self.props == other.props
     }
 }

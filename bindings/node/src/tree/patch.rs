@@ -31,8 +31,9 @@ pub fn apply_snapshot_patch(
 /// A snapshot patch and what it says.
 #[napi(object)]
 pub struct SnapshotPatch {
-    /// The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ focus
-    /// [ref]`, `~ order [e2 e1]`, `+ after [ref]:` … lines.
+    /// The patch text: `- [ref]`, `- [e1 e2]`, `~ <element>`, `~ [ref]
+    /// +expanded`, `~ focus [ref]`, `~ order [e2 e1]`, `+ after [ref]:` …
+    /// lines.
     pub text: String,
     /// `4 changed (~), 3 added (+), 1 removed (-), 266 unchanged`.
     pub summary: String,

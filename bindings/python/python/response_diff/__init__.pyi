@@ -632,8 +632,9 @@ def apply_snapshot_patch(previous: str, patch: str, seen: Optional[Sequence[str]
 
 @final
 class SnapshotPatch:
-    """A snapshot patch (``- [ref]``, ``- [e1 e2]``, ``~ <element>``, ``~ focus
-    [ref]``, ``~ order [e2 e1]``, ``+ after [ref]:`` … lines) and what it says."""
+    """A snapshot patch (``- [ref]``, ``- [e1 e2]``, ``~ <element>``, ``~ [ref]
+    +expanded``, ``~ focus [ref]``, ``~ order [e2 e1]``, ``+ after [ref]:`` …
+    lines) and what it says."""
 
     @property
     def text(self) -> str: ...

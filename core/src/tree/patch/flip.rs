@@ -14,8 +14,10 @@
 //! exactly. The focus may be gained with other states (`~ [1_13]
 //! +expanded +focused`, chrome-devtools-mcp's `focusable focused` said by
 //! its `focused`), and then moves there, as it does to a printed line
-//! that carries it; it is never lost by a flip (the element that gains it
-//! says so, or `~ focus`), nor gained alone (`~ focus [ref]`).
+//! that carries it; lost (`~ [1_16] -focused`: restored as last shown,
+//! the focus since gone elsewhere), it is taken off the element. Gained
+//! alone it is `~ focus [ref]`, which a flip never replaces (an element
+//! whose line changed in nothing else is not a changed line).
 
 use crate::prelude::*;
 use crate::tree::Dialect;
@@ -139,15 +141,7 @@ pub(super) fn apply_flips(
 /// all that changed (same role, name, value, properties and the rest,
 /// the focus included) and applying them gives `now`'s states exactly.
 pub(super) fn flips(before: &Element, now: &Element, dialect: Dialect) -> Option<Vec<Flip>> {
-    let same_rest = before.role == now.role
-        && before.name == now.name
-        && before.name_regex == now.name_regex
-        && before.value == now.value
-        && before.description == now.description
-        && before.aria_ref == now.aria_ref
-        && before.bounds == now.bounds
-        && before.props == now.props
-        && before.layout == now.layout;
+    let same_rest = before.eq_but_states(now) && before.layout == now.layout;
     if !same_rest || before.states == now.states {
         return None;
     }
