@@ -6,7 +6,7 @@
 
 use super::address::is_address;
 use super::flip::{flip_line, flips};
-use super::restore::words;
+use super::words::words;
 use crate::prelude::*;
 use crate::tree::model::{Element, Prop};
 use crate::tree::{Dialect, write_elements};

@@ -4,8 +4,8 @@
 
 use super::address::addressed;
 use super::options::{MAX_PATCH_BYTES, MAX_PATCH_DEPTH, PatchOptions, SnapshotPatch};
-use super::restore::words;
 use super::seen::{Seen, walk_paths};
+use super::words::words;
 use super::write::{Resend, write};
 use crate::prelude::*;
 use crate::tree::model::Tree;

@@ -135,6 +135,7 @@ mod runs;
 mod seen;
 #[cfg(test)]
 mod tests;
+mod words;
 mod write;
 
 pub use apply::{apply_patch, apply_patch_with};
