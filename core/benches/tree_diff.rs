@@ -104,7 +104,28 @@ fn bench(c: &mut Criterion) {
         s
     };
     let (unsorted, sorted) = (grids(false), grids(true));
+    // 2,000 operations of an API-docs page, 500 of them opened (a state
+    // each, said `~ [ref] +expanded`, or the whole line before D71).
+    let ops = |open: bool| {
+        let mut s = String::from("- main [ref=e1]:");
+        for k in 0..2000 {
+            let state = if open && k % 4 == 0 {
+                " [expanded]"
+            } else {
+                ""
+            };
+            s.push_str(&format!(
+                "\n  - button \"GET /pets/{k}.json Info for pet {k}\"{state} [ref=e{}]",
+                k + 2
+            ));
+        }
+        s
+    };
+    let (closed, opened) = (ops(false), ops(true));
     let mut g = c.benchmark_group("aria");
+    g.bench_function("snapshot_patch_500_states_flipped", |b| {
+        b.iter(|| snapshot_patch(black_box(&closed), black_box(&opened)))
+    });
     g.bench_function("snapshot_patch_at_the_cap", |b| {
         b.iter(|| snapshot_patch(black_box(&text), black_box(&new_text)))
     });
