@@ -89,12 +89,13 @@ pub(super) fn add_focus(dialect: Dialect, states: &mut Vec<State>) {
 /// Whether a state can be flipped: a bare flag that is not the focus
 /// and whose name is one word.
 fn flippable(dialect: Dialect, s: &State) -> bool {
-    s.value.is_none()
-        && !dialect.is_focus_state(&s.name)
-        && !s.name.is_empty()
-        && !s
-            .name
-            .contains(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '='))
+    s.value.is_none() && !dialect.is_focus_state(&s.name) && one_word(&s.name)
+}
+
+/// A state's name as a flip line can hold it: not empty, no space, no
+/// bracket, no `=`.
+fn one_word(name: &str) -> bool {
+    !name.is_empty() && !name.contains(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '='))
 }
 
 /// Applies `flips` to `states`, each gained state where the printer puts
@@ -106,8 +107,8 @@ pub(super) fn apply_flips(
 ) -> Result<(), String> {
     for f in flips {
         if f.name == dialect.focus_state() {
-            // The focus lost goes whatever took it first (another line
-            // that takes it strips it from the rest).
+            // Lost: whatever focus state is left goes (a line that took
+            // the focus elsewhere may have stripped it already).
             let had = states.iter().any(|s| dialect.is_focus_state(&s.name));
             states.retain(|s| !dialect.is_focus_state(&s.name));
             if f.gained {
@@ -166,7 +167,7 @@ pub(super) fn flips(before: &Element, now: &Element, dialect: Dialect) -> Option
             if !said {
                 continue;
             }
-            let word = s.name == focus || flippable(dialect, &State::flag(s.name.clone()));
+            let word = s.name == focus || (!dialect.is_focus_state(&s.name) && one_word(&s.name));
             if !word {
                 return None;
             }
@@ -226,9 +227,7 @@ pub(super) fn read_flips(tail: &str) -> Option<Vec<Flip>> {
                 ("-", n) => (false, n),
                 _ => return None,
             };
-            let ok = !name.is_empty()
-                && !name.contains(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '='));
-            ok.then(|| Flip {
+            one_word(name).then(|| Flip {
                 gained,
                 name: name.to_owned(),
             })
