@@ -196,6 +196,38 @@ impl State {
     pub fn value_str(&self) -> &str {
         self.value.as_deref().unwrap_or("true")
     }
+
+    /// Where Playwright prints this attribute among an element's
+    /// (renderAriaSnapshotAsYaml): `checked`, `disabled`, `expanded`,
+    /// `active`, `invalid`, `level`, `pressed`, `selected`, `aria-hidden`,
+    /// then the rest. Sort an element's states by it to print them as
+    /// Playwright does.
+    ///
+    /// ```
+    /// use response_diff::tree::State;
+    /// let mut states = vec![State::flag("selected"), State::flag("checked")];
+    /// states.sort_by_key(State::playwright_rank);
+    /// assert_eq!(states[0].name, "checked");
+    /// ```
+    pub fn playwright_rank(&self) -> u8 {
+        playwright_rank(&self.name)
+    }
+}
+
+/// [`State::playwright_rank`] of a state named `name`.
+pub(crate) fn playwright_rank(name: &str) -> u8 {
+    match name {
+        "checked" => 1,
+        "disabled" => 2,
+        "expanded" => 3,
+        "active" => 4,
+        "invalid" => 5,
+        "level" => 6,
+        "pressed" => 7,
+        "selected" => 8,
+        "aria-hidden" => 9,
+        _ => 10,
+    }
 }
 
 impl core::fmt::Display for State {

@@ -24,7 +24,7 @@ use super::model::{AxSnapshot, Item, Node};
 use super::print::{collapse, normalize};
 use super::read::{has_true_property, hidden_by_aria};
 use super::role::{
-    CHECKED_ROLES, DISABLED_ROLES, EXPANDED_ROLES, SELECTED_ROLES, state_rank, truncate_data_url,
+    CHECKED_ROLES, DISABLED_ROLES, EXPANDED_ROLES, SELECTED_ROLES, truncate_data_url,
 };
 
 impl AxSnapshot {
@@ -197,7 +197,7 @@ impl AxSnapshot {
         if attr_true("aria-hidden") {
             states.push(State::flag("aria-hidden"));
         }
-        states.sort_by_key(state_rank);
+        states.sort_by_key(State::playwright_rank);
         let mut props = Vec::new();
         if r == "link"
             && let Some(href) = d.attr("href")

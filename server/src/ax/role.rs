@@ -19,22 +19,6 @@ use serde_json::Value;
 use super::dom::DomNode;
 use super::model::{AxSnapshot, Node};
 
-/// Playwright's attribute order (renderAriaSnapshotAsYaml).
-pub(super) fn state_rank(s: &State) -> u8 {
-    match s.name.as_str() {
-        "checked" => 1,
-        "disabled" => 2,
-        "expanded" => 3,
-        "active" => 4,
-        "invalid" => 5,
-        "level" => 6,
-        "pressed" => 7,
-        "selected" => 8,
-        "aria-hidden" => 9,
-        _ => 10,
-    }
-}
-
 // Playwright's role lists per state (injected/src/roleUtils.ts).
 pub(super) const CHECKED_ROLES: &[&str] = &[
     "checkbox",
@@ -210,7 +194,7 @@ impl AxSnapshot {
         {
             node.states.retain(|s| s.name != "level");
         }
-        node.states.sort_by_key(state_rank);
+        node.states.sort_by_key(State::playwright_rank);
     }
 
     pub(super) fn read_properties(&self, n: &Value, node: &mut Node) {
@@ -269,7 +253,7 @@ impl AxSnapshot {
             "selected" => SELECTED_ROLES.contains(&role),
             _ => true,
         });
-        node.states.sort_by_key(state_rank);
+        node.states.sort_by_key(State::playwright_rank);
         if let Some(u) = url
             && node.role == "link"
         {

@@ -22,7 +22,7 @@
 use crate::prelude::*;
 use crate::tree::Dialect;
 use crate::tree::devtools::SELECTED;
-use crate::tree::model::{Element, State};
+use crate::tree::model::{Element, State, playwright_rank};
 
 /// One state gained (`+name`) or lost (`-name`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,9 +34,8 @@ pub(super) struct Flip {
 /// Where `dialect`'s printer puts state `name` among `states` (which
 /// it printed): the index to insert it at.
 ///
-/// Playwright prints `[checked]`, `[disabled]`, `[expanded]`, `[active]`,
-/// `[level=…]`, `[pressed]`, `[selected]` in that order, anything else
-/// after them. chrome-devtools-mcp prints attributes sorted by the
+/// Playwright prints its attributes in [`State::playwright_rank`]'s
+/// order, anything it does not rank after them. chrome-devtools-mcp prints attributes sorted by the
 /// property they come from, `expandable expanded` (from `expanded`) and
 /// the like side by side, the `…able` one first; its own markers (a uid
 /// on several lines, first; `[selected in the DevTools Elements panel]`,
@@ -44,16 +43,10 @@ pub(super) struct Flip {
 pub(super) fn insert_state(dialect: Dialect, states: &[State], name: &str) -> usize {
     match dialect {
         Dialect::Playwright => {
-            fn rank(name: &str) -> usize {
-                const ORDER: [&str; 7] = [
-                    "checked", "disabled", "expanded", "active", "level", "pressed", "selected",
-                ];
-                ORDER.iter().position(|s| *s == name).unwrap_or(ORDER.len())
-            }
-            let r = rank(name);
+            let r = playwright_rank(name);
             states
                 .iter()
-                .position(|s| rank(&s.name) > r)
+                .position(|s| s.playwright_rank() > r)
                 .unwrap_or(states.len())
         }
         Dialect::DevTools => {
@@ -146,11 +139,10 @@ pub(super) fn flips(before: &Element, now: &Element, dialect: Dialect) -> Option
     if !same_rest || before.states == now.states {
         return None;
     }
-    let has = |states: &[State], s: &State| states.iter().any(|t| t == s);
     let mut out: Vec<Flip> = Vec::new();
     let focus = dialect.focus_state();
     for s in &before.states {
-        if !has(&now.states, s) {
+        if !now.states.contains(s) {
             // The focus lost, said by its one state; a valued state lost
             // by its name (`-value` for a field emptied), not one whose
             // value changed.
@@ -178,7 +170,7 @@ pub(super) fn flips(before: &Element, now: &Element, dialect: Dialect) -> Option
         }
     }
     for s in &now.states {
-        if !has(&before.states, s) {
+        if !before.states.contains(s) {
             // The focus gained, said by its one state (`+focused` stands
             // for chrome-devtools-mcp's `focusable focused`).
             if s.value.is_none() && dialect.is_focus_state(&s.name) {

@@ -9,6 +9,7 @@ use super::role::{
 use super::walk::{Name, accessible_name, css_content};
 use crate::ax::dom::{DomFacts, DomNode};
 use crate::ax::model::{AxSnapshot, Item, Node};
+use response_diff::tree::State;
 
 /// Whether Playwright makes a node of the element (ai mode: visible to
 /// aria or on screen; not none/presentation; not an inline generic
@@ -152,7 +153,7 @@ impl AxSnapshot {
                 .is_some_and(|&l| self.within(b, l))
         {
             n.states.push(response_diff::tree::State::flag("disabled"));
-            n.states.sort_by_key(crate::ax::role::state_rank);
+            n.states.sort_by_key(State::playwright_rank);
         }
         if let Some(v) = d.attr("aria-invalid").map(str::trim)
             && (v == "spelling" || v == "grammar")
@@ -161,7 +162,7 @@ impl AxSnapshot {
             n.states.retain(|s| s.name != "invalid");
             n.states
                 .push(response_diff::tree::State::with_value("invalid", v));
-            n.states.sort_by_key(crate::ax::role::state_rank);
+            n.states.sort_by_key(State::playwright_rank);
         }
         // Playwright's level: a native heading's own, else aria-level on
         // the roles that have one, else none.
@@ -177,7 +178,7 @@ impl AxSnapshot {
                     "level",
                     l.to_string(),
                 ));
-                n.states.sort_by_key(crate::ax::role::state_rank);
+                n.states.sort_by_key(State::playwright_rank);
             }
         }
         crate::ax::print::normalize(n, &apart)
