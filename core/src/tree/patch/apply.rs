@@ -267,7 +267,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         let children = core::mem::take(&mut e.children);
         // A `~` element printed with children has them instead of its own.
         let mut new_children: Vec<Element> = Vec::new();
-        let own = match r.as_deref().and_then(|r| changed.remove(r)) {
+        let mut own = match r.as_deref().and_then(|r| changed.remove(r)) {
             Some(mut c) => {
                 pending -= 1;
                 new_children = core::mem::take(&mut c.children);
@@ -281,7 +281,6 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                 e
             }
         };
-        let mut own = own;
         flip(&mut own, &mut flipped, &mut pending, dialect)?;
         out.push((own, parent));
         let me = out.len() - 1;

@@ -276,26 +276,24 @@ pub(super) fn parse_patch(
                 return Err(bad(n, format!("unexpected `{tail}` after the refs")));
             }
             ops.push((n, Op::Order(refs)));
-        } else if let Some((r, flips)) = l
-            .strip_prefix("~ [")
-            .and_then(|r| r.split_once("] "))
-            .and_then(|(r, tail)| Some((r, read_flips(tail)?)))
-        {
-            // `~ [e12] -expanded +checked`: states lost and gained.
-            if !body.is_empty() {
-                return Err(bad(
-                    n,
-                    "a line of states lost and gained has no indented lines",
-                ));
-            }
-            let r = bracketed_ref(&format!("[{r}]"), n)?;
-            ops.push((n, Op::Flip(r, flips)));
         } else if let Some(rest) = l.strip_prefix("~ ") {
-            // `~ [e44/3] <element>`: an element without a ref, by address.
+            // `~ [e44/3] <element>`: an element without a ref, by address;
+            // `~ [e12] -expanded +checked`: states lost and gained.
             let (address, rest) = match rest.strip_prefix('[') {
                 Some(_) => {
                     let (mut refs, tail) = bracketed_refs(rest, n)?;
-                    match (refs.len(), tail.strip_prefix(' ')) {
+                    let tail = tail.strip_prefix(' ');
+                    if let (1, Some(flips)) = (refs.len(), tail.and_then(read_flips)) {
+                        if !body.is_empty() {
+                            return Err(bad(
+                                n,
+                                "a line of states lost and gained has no indented lines",
+                            ));
+                        }
+                        ops.push((n, Op::Flip(refs.remove(0), flips)));
+                        continue;
+                    }
+                    match (refs.len(), tail) {
                         (1, Some(tail)) if is_address(&refs[0]) => (Some(refs.remove(0)), tail),
                         _ => {
                             return Err(bad(
