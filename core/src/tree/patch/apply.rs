@@ -184,8 +184,13 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
             .flat_map(|c| &c.children)
             .for_each(&mut note);
     }
+    // A removal that names no element of the previous snapshot names one
+    // inside an element the patch restores: gone since it was shown.
+    let mut cut: FxHashSet<String> = removed
+        .extract_if(|r| !old_refs.contains(r.as_str()))
+        .collect();
     drop(old_refs);
-    let mut pending = removed.len() + changed.len() + flipped.len() + inserts.len();
+    let mut pending = removed.len() + cut.len() + changed.len() + flipped.len() + inserts.len();
     let mut focus_target = focus.clone().flatten();
     if focus_target.is_some() {
         pending += 1;
@@ -200,10 +205,15 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                          parent: usize,
                          changed: &mut FxHashMap<String, Element>,
                          flipped: &mut FxHashMap<String, (usize, Vec<Flip>)>,
+                         cut: &mut FxHashSet<String>,
                          pending: &mut usize|
      -> Result<()> {
         let mut stack: Vec<(Element, usize)> = es.into_iter().rev().map(|e| (e, parent)).collect();
         while let Some((mut e, p)) = stack.pop() {
+            if e.aria_ref.as_deref().is_some_and(|r| cut.remove(r)) {
+                *pending -= 1;
+                continue;
+            }
             let mut children = core::mem::take(&mut e.children);
             if let Some(mut c) = e.aria_ref.as_deref().and_then(|r| changed.remove(r)) {
                 *pending -= 1;
@@ -230,6 +240,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
             usize::MAX,
             &mut changed,
             &mut flipped,
+            &mut cut,
             &mut pending,
         )?;
         pending -= 1;
@@ -292,12 +303,21 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                     parent,
                     &mut changed,
                     &mut flipped,
+                    &mut cut,
                     &mut pending,
                 )?;
                 pending -= 1;
             }
             if let Some(es) = inserts.remove(&Anchor::FirstIn(r)) {
-                push_subtrees(&mut out, es, me, &mut changed, &mut flipped, &mut pending)?;
+                push_subtrees(
+                    &mut out,
+                    es,
+                    me,
+                    &mut changed,
+                    &mut flipped,
+                    &mut cut,
+                    &mut pending,
+                )?;
                 pending -= 1;
             }
         }
@@ -308,6 +328,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                 me,
                 &mut changed,
                 &mut flipped,
+                &mut cut,
                 &mut pending,
             )?;
         } else if !children.is_empty() {
@@ -317,6 +338,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
     if pending > 0 {
         let missing: FxHashSet<String> = removed
             .into_iter()
+            .chain(cut)
             .chain(changed.into_keys())
             .chain(flipped.into_keys())
             .chain(focus_target)

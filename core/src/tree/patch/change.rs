@@ -77,17 +77,48 @@ pub(super) fn line_changes<'n>(shown: &Element, now: &'n Element) -> Option<Vec<
 /// [`line_changes`] however many changed: for an element whose restore
 /// keeps a run of restored siblings whole.
 pub(super) fn changed_lines<'n>(shown: &Element, now: &'n Element) -> Option<Vec<&'n Element>> {
+    trimmed_changes(shown, now).and_then(|(lines, cut)| cut.is_empty().then_some(lines))
+}
+
+/// As [`changed_lines`], with some of `shown`'s descendants gone from
+/// `now`: the elements whose own line changed, and the refs of the
+/// subtrees that went (each with a ref; the others in their places). The
+/// rest of the two subtrees has the same shape: `now`'s children are
+/// `shown`'s in order, less those gone. `None` otherwise.
+pub(super) fn trimmed_changes<'n, 's>(
+    shown: &'s Element,
+    now: &'n Element,
+) -> Option<(Vec<&'n Element>, Vec<&'s str>)> {
     let mut out = Vec::new();
+    let mut cut = Vec::new();
     let mut stack = vec![(shown, now)];
     while let Some((s, n)) = stack.pop() {
-        if s.aria_ref != n.aria_ref || s.children.len() != n.children.len() {
+        if s.aria_ref != n.aria_ref {
             return None;
         }
         if !s.shallow_eq(n) {
             n.aria_ref.as_ref()?;
             out.push(n);
         }
-        stack.extend(s.children.iter().zip(&n.children).rev());
+        let mut pairs = Vec::with_capacity(n.children.len());
+        let mut left = n.children.iter().peekable();
+        for c in &s.children {
+            match left.peek() {
+                Some(m) if m.aria_ref == c.aria_ref => pairs.push((c, left.next()?)),
+                // Gone, unless it is still there further on (moved).
+                _ => {
+                    let r = c.aria_ref.as_deref()?;
+                    if n.children.iter().any(|m| m.aria_ref.as_deref() == Some(r)) {
+                        return None;
+                    }
+                    cut.push(r);
+                }
+            }
+        }
+        if left.next().is_some() {
+            return None;
+        }
+        stack.extend(pairs.into_iter().rev());
     }
-    Some(out)
+    Some((out, cut))
 }

@@ -4,7 +4,7 @@
 
 use super::address::is_address;
 use super::apply::apply_to;
-use super::change::{line_changes, said_line};
+use super::change::{line_changes, said_line, trimmed_changes};
 use super::nodes::{Node, flatten};
 use super::options::SnapshotPatch;
 use super::order::reorders;
@@ -510,10 +510,22 @@ pub(super) fn write(
     let printed = |e: &Element| print_below(e, &shown, dialect, &list).0;
     // As last shown, exactly or with some elements' own lines changed
     // (those are said by `~` lines after the insertion).
-    let restorable = |i: usize| -> Option<(&str, Vec<&Element>)> {
+    // Or with some of its descendants gone since (said by a removal line
+    // after the insertion), where that reads shorter than printing it.
+    let restorable = |i: usize| -> Option<Restorable<'_>> {
         let e = new_nodes[i].e;
         let r = e.aria_ref.as_deref()?;
-        Some((r, line_changes(shown(r)?, e)?))
+        let last = shown(r)?;
+        if let Some(lines) = line_changes(last, e) {
+            return Some((r, lines, Vec::new()));
+        }
+        let (lines, cut) = trimmed_changes(last, e)?;
+        let said: Option<Vec<String>> = lines
+            .iter()
+            .map(|c| said_again(c, &shown, dialect))
+            .collect();
+        let cost = restore_words(r) + words(&cut_line(&cut)) + words(&said?.join("\n"));
+        (cost < words(&printed(e))).then_some((r, lines, cut))
     };
     // `~` lines for elements restored with their lines changed.
     let change_lines = |text: &mut String, es: &[&Element]| -> Option<usize> {
@@ -582,6 +594,7 @@ pub(super) fn write(
         }
         let mut segments: Vec<Segment<'_>> = Vec::new();
         let mut again: Vec<&Element> = Vec::new();
+        let mut cut: Vec<&str> = Vec::new();
         let mut backs: Vec<_> = run.iter().map(|&j| restorable(j)).collect();
         // An element between two restored siblings whose own lines changed
         // is restored too, its lines said by `~` lines, where that reads
@@ -589,7 +602,8 @@ pub(super) fn write(
         // `~ button "POST" [ref=e16]` rather than two restore lines.
         for x in 1..run.len().saturating_sub(1) {
             if backs[x].is_none() && backs[x - 1].is_some() && backs[x + 1].is_some() {
-                backs[x] = kept_in_run(new_nodes[run[x]].e, &shown, dialect, &list);
+                backs[x] = kept_in_run(new_nodes[run[x]].e, &shown, dialect, &list)
+                    .map(|(r, lines)| (r, lines, Vec::new()));
             }
         }
         // An element restored alone goes printed when that is shorter (a
@@ -599,10 +613,11 @@ pub(super) fn write(
         for x in 0..run.len() {
             let lone =
                 (x == 0 || backs[x - 1].is_none()) && backs.get(x + 1).is_none_or(Option::is_none);
-            let Some((r, lines)) = backs[x].as_ref().filter(|_| lone) else {
+            let Some((r, lines, went)) = backs[x].as_ref().filter(|_| lone) else {
                 continue;
             };
             if lines.is_empty()
+                && went.is_empty()
                 && gone(r)
                 && words(&printed(new_nodes[run[x]].e)) < restore_words(r)
             {
@@ -614,13 +629,15 @@ pub(super) fn write(
                 restored += new_nodes[j].e.count();
             }
             match (back, segments.last_mut()) {
-                (Some((r, lines)), Some(Segment::Restored(rs))) => {
+                (Some((r, lines, went)), Some(Segment::Restored(rs))) => {
                     rs.push(r);
                     again.extend(lines);
+                    cut.extend(went);
                 }
-                (Some((r, lines)), _) => {
+                (Some((r, lines, went)), _) => {
                     segments.push(Segment::Restored(vec![r]));
                     again.extend(lines);
+                    cut.extend(went);
                 }
                 (None, Some(Segment::Printed(es))) => es.push(new_nodes[j].e),
                 (None, _) => segments.push(Segment::Printed(vec![new_nodes[j].e])),
@@ -654,6 +671,9 @@ pub(super) fn write(
                     }
                 }
             }
+        }
+        if !cut.is_empty() {
+            line(&mut text, &cut_line(&cut));
         }
         changed_again += change_lines(&mut text, &again)?;
         if let Some(r) = parent_ref(&new_nodes, i).filter(|r| is_busy(r)) {
@@ -737,6 +757,17 @@ pub(super) fn write(
         lifted,
         busy,
     })
+}
+
+/// A restore: the ref, the elements restored with it whose own lines
+/// changed, and the refs of its descendants gone since.
+type Restorable<'a> = (&'a str, Vec<&'a Element>, Vec<&'a str>);
+
+/// The removal line for descendants of restored elements that are gone
+/// since the agent was shown them (refs alone: the restore just named
+/// their subtree).
+fn cut_line(refs: &[&str]) -> String {
+    format!("- [{}]", refs.join(" "))
 }
 
 /// The ref of node `i`'s parent, if it has one.
