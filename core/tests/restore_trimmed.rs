@@ -2,7 +2,10 @@
 //! since: its reference, a removal line for what went, and its changed
 //! lines, where that reads shorter than printing it again (TodoMVC's
 //! completed row coming back under "Completed" without the delete button
-//! it showed on hover).
+//! it showed on hover). The fixture is shared with the C, Python and Node
+//! tests.
+
+mod common;
 
 use response_diff::tree::{PatchOptions, apply_patch, apply_patch_with, snapshot_patch_with};
 
@@ -116,4 +119,19 @@ fn a_removal_of_an_element_nobody_restores_is_an_error() {
     let back = apply_patch_with(none, "+ first in [e1]: [e2] as last shown\n- [e3]", &[shown])
         .unwrap();
     assert_eq!(back, "- list [ref=e1]:\n  - listitem [ref=e2]");
+}
+
+#[test]
+fn the_shared_restore_fixtures_are_what_the_writer_says_and_apply() {
+    let cases = common::patch_cases("restores.json");
+    assert!(cases.len() >= 2);
+    for case in cases {
+        let seen = case.seen();
+        assert_eq!(
+            patch(&case.s("old"), &case.s("new"), &seen),
+            case.s("patch"),
+            "{}",
+            case.s("name")
+        );
+    }
 }

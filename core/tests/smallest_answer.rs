@@ -233,7 +233,7 @@ fn rewrite_the_shared_patch_fixtures() {
     if std::env::var_os("REWRITE_PATCH_FIXTURES").is_none() {
         return;
     }
-    for file in ["refless.json", "moves.json", "order.json"] {
+    for file in ["refless.json", "moves.json", "order.json", "restores.json"] {
         let path = format!(
             "{}/../tests/fixtures/patches/{file}",
             env!("CARGO_MANIFEST_DIR")

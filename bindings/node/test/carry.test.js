@@ -137,6 +137,10 @@ test("chrome-devtools-mcp's snapshots are patched in their own lines as the shar
   patchFixture('devtools.json', 9)
 })
 
+test('an element comes back as last shown less what went inside it, as the shared fixtures say (issue 42)', () => {
+  patchFixture('restores.json', 2)
+})
+
 test('sourceRef: a carried ref names the node that now stands there', () => {
   const c = new RefCarrier({ viewsPerKey: rd.PAGE_VIEWS })
   const key = rd.carrierKey('tab1', 'http://127.0.0.1/cart#top')

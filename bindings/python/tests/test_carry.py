@@ -190,6 +190,11 @@ def test_devtools_snapshots_are_patched_in_their_own_lines_as_the_shared_fixture
     assert rd.parse_snapshot(old).to_aria() == old  # detected: printed back as written
 
 
+def test_an_element_comes_back_as_last_shown_less_what_went_inside_it_as_the_shared_fixtures_say() -> None:
+    """A row restored by reference, less the button it showed on hover (issue 42)."""
+    patch_fixture("restores.json", 2)
+
+
 def test_source_ref_names_the_node_that_now_stands_there() -> None:
     c = rd.RefCarrier(views_per_key=rd.PAGE_VIEWS)
     key = rd.carrier_key("tab1", "http://127.0.0.1/cart#top")

@@ -181,6 +181,7 @@ int main(int argc, char **argv) {
   rd_string_free(&patch);
   patch_fixtures(argv[1], "refless.json");
   patch_fixtures(argv[1], "devtools.json");
+  patch_fixtures(argv[1], "restores.json");
   CHECK_STATUS(rd_snapshot_patch(S("- text: a"), S("- text: b"), S("{\"seen\": 3}"), &patch), RD_INVALID_OPTION);
   CHECK_CONTAINS(rd_last_error(), "patchOptions.seen");
 

@@ -35,7 +35,12 @@
 //! - `- [ref] …`: the element and its subtree are gone (its role and name,
 //!   or its first named descendant's after `>`, follow for the reader; only
 //!   the ref counts). `- [e12 e13 e14]`: several elements are gone (one
-//!   line for all of them).
+//!   line for all of them). A ref that is not in the previous snapshot
+//!   names an element inside one that an insertion restores `as last
+//!   shown`, gone from it since (the line follows that insertion, refs
+//!   alone): `+ first in [e227]: [e265] as last shown` then `- [e269]`
+//!   brings a row back without the button it showed on hover. The writer
+//!   says a restore so where that reads shorter than printing it.
 //! - `~ <element>`: the element's own line as it is now, in snapshot
 //!   syntax, with its property lines (`- /url: …`) when they changed
 //!   (without any, it keeps those it had); its children are untouched. It
