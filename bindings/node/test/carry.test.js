@@ -138,7 +138,7 @@ test("chrome-devtools-mcp's snapshots are patched in their own lines as the shar
 })
 
 test('an element comes back as last shown less what went inside it, as the shared fixtures say (issue 42)', () => {
-  patchFixture('restores.json', 2)
+  patchFixture('restores.json', 4)
 })
 
 test('sourceRef: a carried ref names the node that now stands there', () => {

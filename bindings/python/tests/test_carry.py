@@ -192,7 +192,7 @@ def test_devtools_snapshots_are_patched_in_their_own_lines_as_the_shared_fixture
 
 def test_an_element_comes_back_as_last_shown_less_what_went_inside_it_as_the_shared_fixtures_say() -> None:
     """A row restored by reference, less the button it showed on hover (issue 42)."""
-    patch_fixture("restores.json", 2)
+    patch_fixture("restores.json", 4)
 
 
 def test_source_ref_names_the_node_that_now_stands_there() -> None:

@@ -206,6 +206,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                          changed: &mut FxHashMap<String, Element>,
                          flipped: &mut FxHashMap<String, (usize, Vec<Flip>)>,
                          cut: &mut FxHashSet<String>,
+                         inserts: &mut FxHashMap<Anchor, Vec<Element>>,
                          pending: &mut usize|
      -> Result<()> {
         let mut stack: Vec<(Element, usize)> = es.into_iter().rev().map(|e| (e, parent)).collect();
@@ -227,9 +228,25 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                 e = c;
             }
             flip(&mut e, flipped, pending, dialect)?;
+            // Insertions inside a restored element (children come since).
+            let (after, first) = match e.aria_ref.as_deref() {
+                Some(r) if !inserts.is_empty() => (
+                    inserts.remove(&Anchor::After(r.to_owned())),
+                    inserts.remove(&Anchor::FirstIn(r.to_owned())),
+                ),
+                _ => (None, None),
+            };
             out.push((e, p));
             let me = out.len() - 1;
+            if let Some(es) = after {
+                *pending -= 1;
+                stack.extend(es.into_iter().rev().map(|x| (x, p)));
+            }
             stack.extend(children.into_iter().rev().map(|c| (c, me)));
+            if let Some(es) = first {
+                *pending -= 1;
+                stack.extend(es.into_iter().rev().map(|x| (x, me)));
+            }
         }
         Ok(())
     };
@@ -241,6 +258,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
             &mut changed,
             &mut flipped,
             &mut cut,
+            &mut inserts,
             &mut pending,
         )?;
         pending -= 1;
@@ -304,6 +322,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                     &mut changed,
                     &mut flipped,
                     &mut cut,
+                    &mut inserts,
                     &mut pending,
                 )?;
                 pending -= 1;
@@ -316,6 +335,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                     &mut changed,
                     &mut flipped,
                     &mut cut,
+                    &mut inserts,
                     &mut pending,
                 )?;
                 pending -= 1;
@@ -329,6 +349,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                 &mut changed,
                 &mut flipped,
                 &mut cut,
+                &mut inserts,
                 &mut pending,
             )?;
         } else if !children.is_empty() {

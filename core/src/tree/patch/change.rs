@@ -77,20 +77,59 @@ pub(super) fn line_changes<'n>(shown: &Element, now: &'n Element) -> Option<Vec<
 /// [`line_changes`] however many changed: for an element whose restore
 /// keeps a run of restored siblings whole.
 pub(super) fn changed_lines<'n>(shown: &Element, now: &'n Element) -> Option<Vec<&'n Element>> {
-    trimmed_changes(shown, now).and_then(|(lines, cut)| cut.is_empty().then_some(lines))
+    trimmed_changes(shown, now)
+        .and_then(|t| (t.cut.is_empty() && t.added.is_empty()).then_some(t.changed))
 }
 
-/// As [`changed_lines`], with some of `shown`'s descendants gone from
-/// `now`: the elements whose own line changed, and the refs of the
-/// subtrees that went (each with a ref; the others in their places). The
-/// rest of the two subtrees has the same shape: `now`'s children are
-/// `shown`'s in order, less those gone. `None` otherwise.
+/// What changed inside an element restored `as last shown`, against the
+/// subtree the agent was shown ([`trimmed_changes`]).
+pub(super) struct Trim<'s, 'n> {
+    /// Elements whose own line changed, in document order.
+    pub(super) changed: Vec<&'n Element>,
+    /// Refs of the subtrees gone since.
+    pub(super) cut: Vec<&'s str>,
+    /// Runs of children come since: where (after the sibling with this
+    /// ref, or first in the parent with it), and the elements.
+    pub(super) added: Vec<(Place<'n>, Vec<&'n Element>)>,
+}
+
+impl<'s, 'n> Trim<'s, 'n> {
+    /// Only own lines changed (or none).
+    pub(super) fn lines(changed: Vec<&'n Element>) -> Self {
+        Trim {
+            changed,
+            cut: Vec::new(),
+            added: Vec::new(),
+        }
+    }
+
+    /// Restored exactly as shown.
+    pub(super) fn is_exact(&self) -> bool {
+        self.changed.is_empty() && self.cut.is_empty() && self.added.is_empty()
+    }
+}
+
+/// Where a run of children came inside a restored element.
+pub(super) enum Place<'n> {
+    After(&'n str),
+    FirstIn(&'n str),
+}
+
+/// As [`changed_lines`], with children gone from `now` or come to it
+/// since `shown`: the two subtrees keep their shape otherwise. `now`'s
+/// children are `shown`'s in order, less those gone (each with a ref) and
+/// with runs come in between (each after a sibling with a ref, or first
+/// in its parent); a child without a ref stands where one stood, or comes.
+/// `None` otherwise.
 pub(super) fn trimmed_changes<'n, 's>(
     shown: &'s Element,
     now: &'n Element,
-) -> Option<(Vec<&'n Element>, Vec<&'s str>)> {
-    let mut out = Vec::new();
-    let mut cut = Vec::new();
+) -> Option<Trim<'s, 'n>> {
+    let mut t = Trim {
+        changed: Vec::new(),
+        cut: Vec::new(),
+        added: Vec::new(),
+    };
     let mut stack = vec![(shown, now)];
     while let Some((s, n)) = stack.pop() {
         if s.aria_ref != n.aria_ref {
@@ -98,27 +137,62 @@ pub(super) fn trimmed_changes<'n, 's>(
         }
         if !s.shallow_eq(n) {
             n.aria_ref.as_ref()?;
-            out.push(n);
+            t.changed.push(n);
         }
         let mut pairs = Vec::with_capacity(n.children.len());
-        let mut left = n.children.iter().peekable();
-        for c in &s.children {
-            match left.peek() {
-                Some(m) if m.aria_ref == c.aria_ref => pairs.push((c, left.next()?)),
-                // Gone, unless it is still there further on (moved).
-                _ => {
-                    let r = c.aria_ref.as_deref()?;
-                    if n.children.iter().any(|m| m.aria_ref.as_deref() == Some(r)) {
-                        return None;
+        let mut theirs = s.children.iter().peekable();
+        // The run of children come since, and the sibling before it.
+        let mut run: Vec<&'n Element> = Vec::new();
+        let mut before: Option<&'n Element> = None;
+        let parent = n.aria_ref.as_deref();
+        for m in &n.children {
+            let mine = match m.aria_ref.as_deref() {
+                // A child with a ref the agent saw here: those before it went.
+                Some(r) if s.children.iter().any(|c| c.aria_ref.as_deref() == Some(r)) => loop {
+                    let c = theirs.next()?;
+                    if c.aria_ref.as_deref() == Some(r) {
+                        break Some(c);
                     }
-                    cut.push(r);
+                    t.cut.push(c.aria_ref.as_deref()?);
+                },
+                Some(_) => None,
+                // One without: where one stood.
+                None => theirs.next_if(|c| c.aria_ref.is_none()),
+            };
+            match mine {
+                Some(c) => {
+                    place(&mut t.added, &mut run, before, parent)?;
+                    pairs.push((c, m));
                 }
+                None => run.push(m),
+            }
+            if mine.is_some() {
+                before = Some(m);
             }
         }
-        if left.next().is_some() {
-            return None;
+        place(&mut t.added, &mut run, before, parent)?;
+        for c in theirs {
+            t.cut.push(c.aria_ref.as_deref()?);
         }
         stack.extend(pairs.into_iter().rev());
     }
-    Some((out, cut))
+    Some(t)
+}
+
+/// Records the run of children come since (if any) after `before`, or
+/// first in `parent`; `None` where that has no ref to name it by.
+fn place<'n>(
+    added: &mut Vec<(Place<'n>, Vec<&'n Element>)>,
+    run: &mut Vec<&'n Element>,
+    before: Option<&'n Element>,
+    parent: Option<&'n str>,
+) -> Option<()> {
+    if !run.is_empty() {
+        let at = match before {
+            Some(b) => Place::After(b.aria_ref.as_deref()?),
+            None => Place::FirstIn(parent?),
+        };
+        added.push((at, core::mem::take(run)));
+    }
+    Some(())
 }

@@ -3,7 +3,7 @@
 //! parses.
 
 use super::address::is_address;
-use super::change::{changed_lines, line_changes, said_line};
+use super::change::{Place, changed_lines, line_changes, said_line};
 use super::words::words;
 use crate::prelude::*;
 use crate::tree::model::{Element, assemble};
@@ -198,4 +198,31 @@ pub(super) fn said_again<'s>(
 /// [`words`] of one ref restored alone: `[r] as last shown`.
 pub(super) fn restore_words(r: &str) -> usize {
     words(&format!("[{r}] as last shown"))
+}
+
+/// Insertions inside elements restored `as last shown` (children come
+/// since they were shown), each `+ after [ref]:` or `+ first in [ref]:`
+/// with its elements printed below; how many elements those restore by
+/// reference; and the elements among them whose own lines changed.
+pub(super) fn inserted_inside<'n, 's>(
+    added: &[(Place<'n>, Vec<&'n Element>)],
+    shown: &impl Fn(&str) -> Option<&'s Element>,
+    dialect: Dialect,
+    list: &dyn Fn(&[&str]) -> String,
+) -> (String, usize, Vec<&'n Element>) {
+    let mut lines: Vec<String> = Vec::new();
+    let (mut n, mut again) = (0, Vec::new());
+    for (at, es) in added {
+        lines.push(match at {
+            Place::After(r) => format!("+ after [{r}]:"),
+            Place::FirstIn(r) => format!("+ first in [{r}]:"),
+        });
+        for e in es {
+            let (block, k, changed) = print_below(e, shown, dialect, list);
+            n += k;
+            again.extend(changed);
+            lines.push(block);
+        }
+    }
+    (lines.join("\n"), n, again)
 }

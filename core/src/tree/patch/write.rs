@@ -4,11 +4,13 @@
 
 use super::address::is_address;
 use super::apply::apply_to;
-use super::change::{line_changes, said_line, trimmed_changes};
+use super::change::{Place, Trim, line_changes, said_line, trimmed_changes};
 use super::nodes::{Node, flatten};
 use super::options::SnapshotPatch;
 use super::order::reorders;
-use super::restore::{kept_in_run, print_below, resent, restore_words, said_again};
+use super::restore::{
+    inserted_inside, kept_in_run, print_below, resent, restore_words, said_again,
+};
 use super::runs::Siblings;
 use super::seen::Seen;
 use super::words::words;
@@ -509,23 +511,32 @@ pub(super) fn write(
     };
     let printed = |e: &Element| print_below(e, &shown, dialect, &list).0;
     // As last shown, exactly or with some elements' own lines changed
-    // (those are said by `~` lines after the insertion).
-    // Or with some of its descendants gone since (said by a removal line
-    // after the insertion), where that reads shorter than printing it.
-    let restorable = |i: usize| -> Option<Restorable<'_>> {
+    // (those are said by `~` lines after the insertion); or with some of
+    // its descendants gone or come since (a removal line and insertions
+    // after it), where that reads shorter than printing it.
+    let restorable = |i: usize| -> Option<(&str, Trim<'_, '_>)> {
         let e = new_nodes[i].e;
         let r = e.aria_ref.as_deref()?;
         let last = shown(r)?;
-        if let Some(lines) = line_changes(last, e) {
-            return Some((r, lines, Vec::new()));
+        if let Some(changed) = line_changes(last, e) {
+            return Some((r, Trim::lines(changed)));
         }
-        let (lines, cut) = trimmed_changes(last, e)?;
-        let said: Option<Vec<String>> = lines
+        // Only own lines changed: `line_changes` has decided.
+        let t = trimmed_changes(last, e).filter(|t| !t.cut.is_empty() || !t.added.is_empty())?;
+        let (came, _, more) = inserted_inside(&t.added, &shown, dialect, &list);
+        let said: Option<Vec<String>> = t
+            .changed
             .iter()
+            .chain(&more)
             .map(|c| said_again(c, &shown, dialect))
             .collect();
-        let cost = restore_words(r) + words(&cut_line(&cut)) + words(&said?.join("\n"));
-        (cost < words(&printed(e))).then_some((r, lines, cut))
+        let cut = if t.cut.is_empty() {
+            0
+        } else {
+            words(&cut_line(&t.cut))
+        };
+        let cost = restore_words(r) + cut + words(&came) + words(&said?.join("\n"));
+        (cost < words(&printed(e))).then_some((r, t))
     };
     // `~` lines for elements restored with their lines changed.
     let change_lines = |text: &mut String, es: &[&Element]| -> Option<usize> {
@@ -595,6 +606,7 @@ pub(super) fn write(
         let mut segments: Vec<Segment<'_>> = Vec::new();
         let mut again: Vec<&Element> = Vec::new();
         let mut cut: Vec<&str> = Vec::new();
+        let mut came: Vec<(Place<'_>, Vec<&Element>)> = Vec::new();
         let mut backs: Vec<_> = run.iter().map(|&j| restorable(j)).collect();
         // An element between two restored siblings whose own lines changed
         // is restored too, its lines said by `~` lines, where that reads
@@ -603,7 +615,7 @@ pub(super) fn write(
         for x in 1..run.len().saturating_sub(1) {
             if backs[x].is_none() && backs[x - 1].is_some() && backs[x + 1].is_some() {
                 backs[x] = kept_in_run(new_nodes[run[x]].e, &shown, dialect, &list)
-                    .map(|(r, lines)| (r, lines, Vec::new()));
+                    .map(|(r, lines)| (r, Trim::lines(lines)));
             }
         }
         // An element restored alone goes printed when that is shorter (a
@@ -613,14 +625,10 @@ pub(super) fn write(
         for x in 0..run.len() {
             let lone =
                 (x == 0 || backs[x - 1].is_none()) && backs.get(x + 1).is_none_or(Option::is_none);
-            let Some((r, lines, went)) = backs[x].as_ref().filter(|_| lone) else {
+            let Some((r, t)) = backs[x].as_ref().filter(|_| lone) else {
                 continue;
             };
-            if lines.is_empty()
-                && went.is_empty()
-                && gone(r)
-                && words(&printed(new_nodes[run[x]].e)) < restore_words(r)
-            {
+            if t.is_exact() && gone(r) && words(&printed(new_nodes[run[x]].e)) < restore_words(r) {
                 backs[x] = None;
             }
         }
@@ -629,15 +637,17 @@ pub(super) fn write(
                 restored += new_nodes[j].e.count();
             }
             match (back, segments.last_mut()) {
-                (Some((r, lines, went)), Some(Segment::Restored(rs))) => {
+                (Some((r, t)), Some(Segment::Restored(rs))) => {
                     rs.push(r);
-                    again.extend(lines);
-                    cut.extend(went);
+                    again.extend(t.changed);
+                    cut.extend(t.cut);
+                    came.extend(t.added);
                 }
-                (Some((r, lines, went)), _) => {
+                (Some((r, t)), _) => {
                     segments.push(Segment::Restored(vec![r]));
-                    again.extend(lines);
-                    cut.extend(went);
+                    again.extend(t.changed);
+                    cut.extend(t.cut);
+                    came.extend(t.added);
                 }
                 (None, Some(Segment::Printed(es))) => es.push(new_nodes[j].e),
                 (None, _) => segments.push(Segment::Printed(vec![new_nodes[j].e])),
@@ -674,6 +684,12 @@ pub(super) fn write(
         }
         if !cut.is_empty() {
             line(&mut text, &cut_line(&cut));
+        }
+        if !came.is_empty() {
+            let (block, n, lines) = inserted_inside(&came, &shown, dialect, &list);
+            restored += n;
+            again.extend(lines);
+            line(&mut text, &block);
         }
         changed_again += change_lines(&mut text, &again)?;
         if let Some(r) = parent_ref(&new_nodes, i).filter(|r| is_busy(r)) {
@@ -758,10 +774,6 @@ pub(super) fn write(
         busy,
     })
 }
-
-/// A restore: the ref, the elements restored with it whose own lines
-/// changed, and the refs of its descendants gone since.
-type Restorable<'a> = (&'a str, Vec<&'a Element>, Vec<&'a str>);
 
 /// The removal line for descendants of restored elements that are gone
 /// since the agent was shown them (refs alone: the restore just named
