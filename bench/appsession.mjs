@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { arg as cliArg, serverBin } from './cli.mjs';
 import { applyUnified, fencedBlock, readSections } from './reconstruct.mjs';
 import {
-  OurAnswers, abJson, connect, countTokens, firstDifference, floor, floorNote, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, serveDir, stripRef,
+  OurAnswers, abJson, answerParts, connect, countTokens, firstDifference, floor, floorNote, inlineSnapshot, textFloor, told, linkedSnapshotFile, pageUrl, rebuildAgentBrowser, rebuildOurs, refChurn, serveDir, stripRef,
 } from './harness.mjs';
 
 // What the diffing agent asks of every call (the shop session too): no
@@ -232,6 +232,7 @@ export async function runConfig(cfg, steps, { origin, bin, chromium, log = () =>
       }
       const ms = performance.now() - t0;
       const row = { step: i + 1, label: step.label, calls: made, ms: Math.round(ms), tokens, ...(fileTokens ? { fileTokens } : {}) };
+      if (cfg.kind === 'ours') row.parts = answerParts(texts);
       // The agent's view after this step.
       let rebuilt;
       try {

@@ -68,6 +68,43 @@ export function told(text, page) {
   return [...other, page ?? ''].join('\n');
 }
 
+/**
+ * Where an answer's tokens go that the floor (D44) prices at zero, for
+ * the report's account of ours against the floor: *framing*, the section
+ * headings and code fences every answer of this format carries; *naming*,
+ * the patch lines that only name elements the agent knows, by ref or
+ * address (a removal, an insertion's anchor, a restore `as last shown`,
+ * a focus, order or state line). The rest is the answer's content: new
+ * lines (the floor) and any line sent again. Tokens of each kind's lines,
+ * joined, over `texts` (one step's answers).
+ */
+export function answerParts(texts) {
+  const framing = [];
+  const naming = [];
+  const NAMING = [
+    /^- \[[^\]]+\]( .*)?$/, // a removal (its role and name follow for the reader)
+    /^\+ (after \[[^\]]+\]|first in \[[^\]]+\]|first):( \[[^\]]+\] as last shown)?$/, // an anchor, a restore
+    /^ +\[[^\]]+\] as last shown$/, // a restore among printed lines
+    /^~ (focus|order) /, // the focus moved, siblings reordered
+    /^~ \[[^\]]+\]( [+-][^\s]+)+$/, // states lost and gained
+  ];
+  for (const text of texts) {
+    let inPatch = false;
+    for (const l of text.split('\n')) {
+      if (/^### /.test(l)) {
+        framing.push(l);
+        inPatch = l.startsWith('### Page snapshot (patch)');
+      } else if (/^```/.test(l)) {
+        framing.push(l);
+      } else if (inPatch && NAMING.some((re) => re.test(l))) {
+        naming.push(l);
+      }
+    }
+  }
+  const tok = (ls) => (ls.length ? countTokens(ls.join('\n')) : 0);
+  return { framing: tok(framing), naming: tok(naming) };
+}
+
 /** `floor 1,234 tokens, 1.23× the floor` for a run's rows and per-step floor, or ''. */
 export function floorNote(rows, perStep) {
   if (!perStep) return '';

@@ -84,9 +84,14 @@ export function summarize(name, runs, pwId, pagediff = null) {
   // ref's out-of-sight snapshot and retry, browser_find's fresh refs).
   time.extraCalls = sum((proxy.proxyTimings ?? []).map((t) => t.extraCalls ?? 0));
   time.calls = own.length;
+  // Where our tokens go that the floor prices at zero (harness.mjs answerParts).
+  const parts = ours.rows.every((x) => x.parts)
+    ? { framing: sum(ours.rows.map((x) => x.parts.framing)), naming: sum(ours.rows.map((x) => x.parts.naming)) }
+    : null;
   return {
     name,
     steps: ours.rows.map((x) => x.label),
+    parts,
     perStep,
     tokens,
     time,
@@ -201,6 +206,23 @@ export function render({ sessions, verdict, notRun = [], versions = {}, wall = n
   md.push(`**Missed:**${list([...broken, ...fails])}`);
   md.push(`**The floor does not allow the ${100 * BARS.vsPlaywright} % bar on:**${list(waived)}`);
   if (notes.length) md.push(`${notes.join(' ')}\n`);
+  if (sessions.some((s) => s.parts)) {
+    md.push('## Our server against the floor, line by line\n');
+    md.push('Where our server\'s tokens go that the floor (D44) prices at zero (bench/harness.mjs `answerParts`): *framing*, the section headings and '
+      + 'code fences that every answer of this format carries (`### Result`, `### Page snapshot (patch)`, the fence around the patch); *naming*, the '
+      + 'patch lines that only name elements the agent knows, by ref or address: a removal (`- [e228 e278]`), an insertion\'s anchor and a restore '
+      + '(`+ first in [e227]: [e228] as last shown`), a focus, order or state line (`~ focus [e242]`, `~ [e267] +checked`). *The rest* is what the answers '
+      + 'say of the page and the call: the lines new to the agent, which the floor counts, and any line sent again. A lossless answer names what went '
+      + 'and where a change goes; a rest at the floor means nothing the agent was shown is sent again.\n');
+    md.push('| session | steps | our server | floor (D44) | framing | naming | the rest | the rest / floor | ours / floor |');
+    md.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const s of sessions) {
+      const p = s.parts;
+      const rest = p ? s.tokens.ours - p.framing - p.naming : null;
+      md.push(`| ${s.name} | ${s.steps.length} | ${n(s.tokens.ours)} | ${n(s.tokens.floor)} | ${n(p?.framing)} | ${n(p?.naming)} | ${n(rest)} | ${x2(rest === null ? null : rest / s.tokens.floor)} | ${x2(s.ratios.oursVsFloor)} |`);
+    }
+    md.push('');
+  }
   md.push('## Tool time (issue 34)\n');
   md.push('*Tool time*: wall time of the tool calls over MCP, per call; what the proxy adds is its own time per call (`--timing`: from taking a call to answering it, '
     + 'less @playwright/mcp\'s answer to the call as the agent made it; a retry and an out-of-sight snapshot count as the proxy\'s), since the wall times of two runs '
@@ -241,7 +263,8 @@ export const REASONS = {
     + 'the answer carries the item again, where our server sends the changed line.',
   oursVsFloor: 'The floor counts only the lines the agent had not been shown (D44); an answer must also say where a change goes and what went '
     + '(a patch\'s anchors, a removal), which the floor leaves out: on sessions of small steps (TodoMVC\'s, 20 to 110 tokens a step) that is a fifth of the answer, '
-    + 'and a step that only removes (delete a todo, collapse a model) has a floor of 0 or near it.',
+    + 'and a step that only removes (delete a todo, collapse a model) has a floor of 0 or near it. The section "Our server against the floor, line by line" '
+    + 'counts those lines and the answers\' framing for each session.',
 };
 
 // The sessions: [flag, session name(s), @playwright/mcp run, PageDiff's name].

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 import { arg as cliArg, serverBin } from './cli.mjs';
 import {
-  OurAnswers, connect, countTokens, firstDifference, floor, floorNote, textFloor, told, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
+  OurAnswers, answerParts, connect, countTokens, firstDifference, floor, floorNote, textFloor, told, inlineSnapshot, linkedSnapshotFile, pageUrl, pkgVersion, rebuildOurs, serveDir,
 } from './harness.mjs';
 import { FILTER, HAS_PAGE, OUT_OF_BAND, PLAYWRIGHT_READ, PROXY } from './appsession.mjs';
 import { resolveRef } from './refs.mjs';
@@ -186,6 +186,7 @@ async function runConfig(cfg, origin) {
         const shows = texts.some((t) => readSections(t).some((x) => x.heading.startsWith('Page snapshot')));
         toldSteps.push(told(texts.join('\n'), shows ? full : ''));
       }
+      if (cfg.kind === 'ours') row.parts = answerParts(texts);
       rows.push(row);
       if (calls.length === 1) transcript.push(`## ${cfg.id} ${i + 1}. ${step.label}\n\n${tool} ${JSON.stringify(args)}\n\n${r.text}\n`);
       process.stderr.write(`${cfg.id} ${String(i + 1).padStart(2)} ${step.label}: ${row.tokens} tokens${row.fileTokens ? ` (+${row.fileTokens} in the linked file)` : ''}${row.preserved === undefined ? '' : row.preserved ? ' ✓' : ' ✗'}\n`);

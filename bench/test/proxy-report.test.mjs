@@ -105,3 +105,26 @@ test('render: the reasons of the bars missed go under the list', () => {
   assert.ok(md.includes(REASONS.oursVsFloor));
   assert.ok(!md.includes(REASONS.pagediffVsOurs));
 });
+
+test('answerParts: framing and naming lines, the rest left to the content', async () => {
+  const { answerParts, countTokens } = await import('../harness.mjs');
+  const answer = '### Result\nClicked link "All" (e242)\n\n### Page snapshot (patch)\n```\n- [e228 e278]\n+ first in [e227]: [e228] as last shown\n'
+    + '+ after [e4]:\n  - listitem [ref=e9]: new\n  [e6] as last shown\n~ [e267] +checked +active\n~ focus [e242]\n~ link "All" [ref=e242]\n```';
+  const p = answerParts([answer]);
+  assert.equal(p.framing, countTokens('### Result\n### Page snapshot (patch)\n```\n```'));
+  assert.equal(p.naming, countTokens('- [e228 e278]\n+ first in [e227]: [e228] as last shown\n+ after [e4]:\n  [e6] as last shown\n~ [e267] +checked +active\n~ focus [e242]'));
+  // A removal-like line outside a patch is content.
+  assert.equal(answerParts(['### Console messages\n- [e1] x']).naming, 0);
+});
+
+test('render: our server against the floor, line by line, where the rows have parts', () => {
+  const r = runs();
+  r[2].rows[0].parts = { framing: 12, naming: 8 };
+  r[2].rows[1].parts = { framing: 12, naming: 10 };
+  const s = summarize('s', r, 'playwright-mcp-read', pagediff());
+  assert.deepEqual(s.parts, { framing: 24, naming: 18 });
+  const md = render({ sessions: [s], verdict: judge([s]) });
+  // 920 − 24 − 18 = 878 of the rest, against a floor of 880.
+  assert.match(md, /\| s \| 2 \| 920 \| 880 \| 24 \| 18 \| 878 \| 1\.00× \| 1\.05× \|/);
+  assert.equal(summarize('s', runs(), 'playwright-mcp-read').parts, null);
+});
