@@ -3,8 +3,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use response_diff::tree::{
-    CarrierConfig, IdentityMode, MAX_PATCH_BYTES, PAGE_VIEWS, RefCarrier, TreeDiffOptions,
-    diff_with, parse_aria, parse_devtools, snapshot_patch,
+    CarrierConfig, IdentityMode, MAX_PATCH_BYTES, PAGE_VIEWS, PatchOptions, RefCarrier,
+    TreeDiffOptions, diff_with, parse_aria, parse_devtools, snapshot_patch, snapshot_patch_with,
 };
 use std::hint::black_box;
 
@@ -122,7 +122,34 @@ fn bench(c: &mut Criterion) {
         s
     };
     let (closed, opened) = (ops(false), ops(true));
+    // 500 todos shown with their delete buttons (hovered), filtered out,
+    // then back without them: each row restored less its button (D72),
+    // or printed again before.
+    let todos = |rows: bool, buttons: bool| {
+        let mut s = String::from("- list [ref=e1]");
+        if rows {
+            s.push(':');
+        }
+        for k in (0..500).filter(|_| rows) {
+            let r = 10 + k * 5;
+            s.push_str(&format!(
+                "\n  - listitem [ref=e{r}]:\n    - generic [ref=e{}]:\n      - checkbox [ref=e{}]\n      - generic [ref=e{}]: Todo number {k} to do",
+                r + 1,
+                r + 2,
+                r + 3
+            ));
+            if buttons {
+                s.push_str(&format!("\n      - button \"Delete\" [ref=e{}]", r + 4));
+            }
+        }
+        s
+    };
+    let (hovered, none, back) = (todos(true, true), todos(false, false), todos(true, false));
+    let seen = PatchOptions::seen(vec![hovered.as_str(), none.as_str()]);
     let mut g = c.benchmark_group("aria");
+    g.bench_function("snapshot_patch_500_rows_back_less_a_button", |b| {
+        b.iter(|| snapshot_patch_with(black_box(&none), black_box(&back), black_box(&seen)))
+    });
     g.bench_function("snapshot_patch_500_states_flipped", |b| {
         b.iter(|| snapshot_patch(black_box(&closed), black_box(&opened)))
     });
