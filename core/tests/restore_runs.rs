@@ -2,7 +2,10 @@
 //! flat list shown again costs its first and last refs, not every ref, in
 //! both dialects; members never consecutive in one view are listed.
 
-use response_diff::tree::{PatchOptions, apply_patch_with, snapshot_patch_with};
+mod common;
+
+use common::seen_patch as patch;
+use response_diff::tree::apply_patch_with;
 
 /// A Playwright list `e1` with rows `refs`, one `listitem` each.
 fn pw_list(refs: &[String]) -> String {
@@ -33,18 +36,6 @@ fn pw_refs(from: usize, to: usize) -> Vec<String> {
 
 fn dt_refs(from: usize, to: usize) -> Vec<String> {
     (from..=to).map(|i| format!("1_{i}")).collect()
-}
-
-/// The patch from `old` to `new` with `seen`, checked to apply back.
-fn patch(old: &str, new: &str, seen: &[&str]) -> String {
-    let p = snapshot_patch_with(old, new, &PatchOptions::seen(seen.to_vec())).unwrap();
-    assert_eq!(
-        apply_patch_with(old, &p.text, seen).unwrap(),
-        new,
-        "{}",
-        p.text
-    );
-    p.text
 }
 
 #[test]

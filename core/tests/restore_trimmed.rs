@@ -7,19 +7,8 @@
 
 mod common;
 
-use response_diff::tree::{PatchOptions, apply_patch, apply_patch_with, snapshot_patch_with};
-
-/// The patch from `old` to `new` with `seen`, checked to apply back.
-fn patch(old: &str, new: &str, seen: &[&str]) -> String {
-    let p = snapshot_patch_with(old, new, &PatchOptions::seen(seen.to_vec())).unwrap();
-    assert_eq!(
-        apply_patch_with(old, &p.text, seen).unwrap(),
-        new,
-        "{}",
-        p.text
-    );
-    p.text
-}
+use common::seen_patch as patch;
+use response_diff::tree::{apply_patch, apply_patch_with};
 
 /// TodoMVC's list with rows `rows` (each `(ref, text, checked, hovered,
 /// focused)`), and its filters; `filter` is the focused link.
@@ -55,10 +44,10 @@ fn todos(rows: &[(u32, &str, bool, bool, bool)], filter: &str) -> String {
     s
 }
 
-#[test]
-fn a_row_back_without_its_hover_button_is_restored_less_the_button() {
-    // Completed (the mouse on it, the focus in its box), then filtered out,
-    // then back under "Completed" with the focus on the link.
+/// The patch that brings "Walk the dog" back under "Completed", shown
+/// there as `completed` gives it, after the agent saw it completed (the
+/// mouse on it, the focus in its box) and then filtered out.
+fn back_under_completed(completed: impl Fn(String) -> String) -> String {
     let done = todos(
         &[
             (10, "Buy milk", false, false, false),
@@ -67,10 +56,17 @@ fn a_row_back_without_its_hover_button_is_restored_less_the_button() {
         "",
     );
     let active = todos(&[(10, "Buy milk", false, false, false)], "Active");
-    let completed = todos(&[(20, "Walk the dog", true, false, false)], "Completed");
-    let text = patch(&active, &completed, &[&done, &active]);
+    let back = completed(todos(
+        &[(20, "Walk the dog", true, false, false)],
+        "Completed",
+    ));
+    patch(&active, &back, &[&done, &active])
+}
+
+#[test]
+fn a_row_back_without_its_hover_button_is_restored_less_the_button() {
     assert_eq!(
-        text,
+        back_under_completed(|s| s),
         "- [e10] listitem\n\
          + first in [e2]: [e20] as last shown\n\
          - [e24]\n\
@@ -82,19 +78,12 @@ fn a_row_back_without_its_hover_button_is_restored_less_the_button() {
 #[test]
 fn a_row_back_with_a_text_where_its_button_was_gets_the_text_inserted_inside() {
     // Playwright's own snapshot prints the hidden delete button as its text.
-    let done = todos(
-        &[
-            (10, "Buy milk", false, false, false),
-            (20, "Walk the dog", true, true, true),
-        ],
-        "",
-    );
-    let active = todos(&[(10, "Buy milk", false, false, false)], "Active");
-    let completed = todos(&[(20, "Walk the dog", true, false, false)], "Completed").replace(
-        "- generic [ref=e23]: Walk the dog",
-        "- generic [ref=e23]: Walk the dog\n        - text: ✖",
-    );
-    let text = patch(&active, &completed, &[&done, &active]);
+    let text = back_under_completed(|s| {
+        s.replace(
+            "- generic [ref=e23]: Walk the dog",
+            "- generic [ref=e23]: Walk the dog\n        - text: ✖",
+        )
+    });
     assert_eq!(
         text,
         "- [e10] listitem\n\

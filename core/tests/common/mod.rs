@@ -4,7 +4,7 @@
 use response_diff::diff::ResponseDiffDetector;
 use response_diff::expectation::Expectation;
 use response_diff::response::{DiffTarget, Response, Snapshot, render};
-use response_diff::tree::apply_patch_with;
+use response_diff::tree::{PatchOptions, apply_patch_with, snapshot_patch_with};
 use std::path::PathBuf;
 
 /// The repository's shared fixtures folder.
@@ -84,6 +84,19 @@ impl PatchCase {
     pub fn seen(&self) -> Vec<&str> {
         self.seen.iter().map(String::as_str).collect()
     }
+}
+
+/// The patch from `old` to `new` with `seen` (restores on), checked to
+/// apply back to `new`.
+pub fn seen_patch(old: &str, new: &str, seen: &[&str]) -> String {
+    let p = snapshot_patch_with(old, new, &PatchOptions::seen(seen.to_vec())).unwrap();
+    assert_eq!(
+        apply_patch_with(old, &p.text, seen).unwrap(),
+        new,
+        "{}",
+        p.text
+    );
+    p.text
 }
 
 /// The cases of `tests/fixtures/patches/<file>`.

@@ -186,82 +186,25 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
     }
     // A removal that names no element of the previous snapshot names one
     // inside an element the patch restores: gone since it was shown.
-    let mut cut: FxHashSet<String> = removed
+    let cut: FxHashSet<String> = removed
         .extract_if(|r| !old_refs.contains(r.as_str()))
         .collect();
     drop(old_refs);
-    let mut pending = removed.len() + cut.len() + changed.len() + flipped.len() + inserts.len();
+    let pending = removed.len() + cut.len() + changed.len() + flipped.len() + inserts.len();
     let mut focus_target = focus.clone().flatten();
-    if focus_target.is_some() {
-        pending += 1;
-    }
+    let mut left = Left {
+        changed,
+        flipped,
+        cut,
+        inserts,
+        pending: pending + usize::from(focus_target.is_some()),
+        dialect,
+    };
     // Preorder with parent indexes, as `assemble` wants.
     let mut out: Vec<(Element, usize)> = Vec::new();
-    // Inserted subtrees (and a `~` element's new children) go in whole; a
-    // `~` line for an element among them (restored with its line changed)
-    // applies there.
-    let push_subtrees = |out: &mut Vec<(Element, usize)>,
-                         es: Vec<Element>,
-                         parent: usize,
-                         changed: &mut FxHashMap<String, Element>,
-                         flipped: &mut FxHashMap<String, (usize, Vec<Flip>)>,
-                         cut: &mut FxHashSet<String>,
-                         inserts: &mut FxHashMap<Anchor, Vec<Element>>,
-                         pending: &mut usize|
-     -> Result<()> {
-        let mut stack: Vec<(Element, usize)> = es.into_iter().rev().map(|e| (e, parent)).collect();
-        while let Some((mut e, p)) = stack.pop() {
-            if e.aria_ref.as_deref().is_some_and(|r| cut.remove(r)) {
-                *pending -= 1;
-                continue;
-            }
-            let mut children = core::mem::take(&mut e.children);
-            if let Some(mut c) = e.aria_ref.as_deref().and_then(|r| changed.remove(r)) {
-                *pending -= 1;
-                let theirs = core::mem::take(&mut c.children);
-                if c.props.is_empty() {
-                    c.props = core::mem::take(&mut e.props);
-                }
-                if !theirs.is_empty() {
-                    children = theirs;
-                }
-                e = c;
-            }
-            flip(&mut e, flipped, pending, dialect)?;
-            // Insertions inside a restored element (children come since).
-            let (after, first) = match e.aria_ref.as_deref() {
-                Some(r) if !inserts.is_empty() => (
-                    inserts.remove(&Anchor::After(r.to_owned())),
-                    inserts.remove(&Anchor::FirstIn(r.to_owned())),
-                ),
-                _ => (None, None),
-            };
-            out.push((e, p));
-            let me = out.len() - 1;
-            if let Some(es) = after {
-                *pending -= 1;
-                stack.extend(es.into_iter().rev().map(|x| (x, p)));
-            }
-            stack.extend(children.into_iter().rev().map(|c| (c, me)));
-            if let Some(es) = first {
-                *pending -= 1;
-                stack.extend(es.into_iter().rev().map(|x| (x, me)));
-            }
-        }
-        Ok(())
-    };
-    if let Some(es) = inserts.remove(&Anchor::Top) {
-        push_subtrees(
-            &mut out,
-            es,
-            usize::MAX,
-            &mut changed,
-            &mut flipped,
-            &mut cut,
-            &mut inserts,
-            &mut pending,
-        )?;
-        pending -= 1;
+    if let Some(es) = left.inserts.remove(&Anchor::Top) {
+        left.push_subtrees(&mut out, es, usize::MAX)?;
+        left.pending -= 1;
     }
     // The old tree is taken apart, not copied: each element moves into
     // `out` without its children, which follow it.
@@ -275,11 +218,11 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         };
         let r = e.aria_ref.take();
         if r.as_deref().is_some_and(|r| removed.remove(r)) {
-            pending -= 1;
+            left.pending -= 1;
             continue;
         }
         if r.as_deref()
-            .is_some_and(|r| moved.contains(r) && !changed.contains_key(r))
+            .is_some_and(|r| moved.contains(r) && !left.changed.contains_key(r))
         {
             continue;
         }
@@ -288,7 +231,7 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
             if r.is_some() && r == focus_target {
                 add_focus(dialect, &mut e.states);
                 focus_target = None;
-                pending -= 1;
+                left.pending -= 1;
             }
         } else if takes_focus {
             e.states.retain(|s| !dialect.is_focus_state(&s.name));
@@ -296,9 +239,9 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         let children = core::mem::take(&mut e.children);
         // A `~` element printed with children has them instead of its own.
         let mut new_children: Vec<Element> = Vec::new();
-        let mut own = match r.as_deref().and_then(|r| changed.remove(r)) {
+        let mut own = match r.as_deref().and_then(|r| left.changed.remove(r)) {
             Some(mut c) => {
-                pending -= 1;
+                left.pending -= 1;
                 new_children = core::mem::take(&mut c.children);
                 if c.props.is_empty() {
                     c.props = core::mem::take(&mut e.props);
@@ -310,60 +253,33 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
                 e
             }
         };
-        flip(&mut own, &mut flipped, &mut pending, dialect)?;
+        flip(&mut own, &mut left.flipped, &mut left.pending, dialect)?;
         out.push((own, parent));
         let me = out.len() - 1;
         if let Some(r) = r {
-            if let Some(es) = inserts.remove(&Anchor::After(r.clone())) {
-                push_subtrees(
-                    &mut out,
-                    es,
-                    parent,
-                    &mut changed,
-                    &mut flipped,
-                    &mut cut,
-                    &mut inserts,
-                    &mut pending,
-                )?;
-                pending -= 1;
+            if let Some(es) = left.inserts.remove(&Anchor::After(r.clone())) {
+                left.push_subtrees(&mut out, es, parent)?;
+                left.pending -= 1;
             }
-            if let Some(es) = inserts.remove(&Anchor::FirstIn(r)) {
-                push_subtrees(
-                    &mut out,
-                    es,
-                    me,
-                    &mut changed,
-                    &mut flipped,
-                    &mut cut,
-                    &mut inserts,
-                    &mut pending,
-                )?;
-                pending -= 1;
+            if let Some(es) = left.inserts.remove(&Anchor::FirstIn(r)) {
+                left.push_subtrees(&mut out, es, me)?;
+                left.pending -= 1;
             }
         }
         if !new_children.is_empty() {
-            push_subtrees(
-                &mut out,
-                new_children,
-                me,
-                &mut changed,
-                &mut flipped,
-                &mut cut,
-                &mut inserts,
-                &mut pending,
-            )?;
+            left.push_subtrees(&mut out, new_children, me)?;
         } else if !children.is_empty() {
             stack.push((children.into_iter(), me));
         }
     }
-    if pending > 0 {
+    if left.pending > 0 {
         let missing: FxHashSet<String> = removed
             .into_iter()
-            .chain(cut)
-            .chain(changed.into_keys())
-            .chain(flipped.into_keys())
+            .chain(left.cut)
+            .chain(left.changed.into_keys())
+            .chain(left.flipped.into_keys())
             .chain(focus_target)
-            .chain(inserts.into_keys().map(|a| match a {
+            .chain(left.inserts.into_keys().map(|a| match a {
                 Anchor::After(r) | Anchor::FirstIn(r) => r,
                 Anchor::Top => String::new(),
             }))
@@ -391,6 +307,73 @@ pub(super) fn apply_to(mut old: Tree, patch: &str, seen: Option<&Seen>) -> Resul
         crate::tree::devtools::settle_uids(&mut tree.roots);
     }
     Ok(tree)
+}
+
+/// What a patch has left to do while the new tree is put together: its
+/// changes, flips, removals inside restored elements and insertions by
+/// anchor, and how many of those are not done yet.
+struct Left {
+    changed: FxHashMap<String, Element>,
+    /// `~ [ref] -state +state` lines, with their line numbers for errors.
+    flipped: FxHashMap<String, (usize, Vec<Flip>)>,
+    /// Refs removed from inside restored elements.
+    cut: FxHashSet<String>,
+    inserts: FxHashMap<Anchor, Vec<Element>>,
+    pending: usize,
+    dialect: Dialect,
+}
+
+impl Left {
+    /// Inserted subtrees (and a `~` element's new children) go in whole,
+    /// under `parent`; a `~` or flip line for an element among them
+    /// (restored with its line changed) applies there, as do a removal
+    /// and insertions inside it (what went and came since it was shown).
+    fn push_subtrees(
+        &mut self,
+        out: &mut Vec<(Element, usize)>,
+        es: Vec<Element>,
+        parent: usize,
+    ) -> Result<()> {
+        let mut stack: Vec<(Element, usize)> = es.into_iter().rev().map(|e| (e, parent)).collect();
+        while let Some((mut e, p)) = stack.pop() {
+            if e.aria_ref.as_deref().is_some_and(|r| self.cut.remove(r)) {
+                self.pending -= 1;
+                continue;
+            }
+            let mut children = core::mem::take(&mut e.children);
+            if let Some(mut c) = e.aria_ref.as_deref().and_then(|r| self.changed.remove(r)) {
+                self.pending -= 1;
+                let theirs = core::mem::take(&mut c.children);
+                if c.props.is_empty() {
+                    c.props = core::mem::take(&mut e.props);
+                }
+                if !theirs.is_empty() {
+                    children = theirs;
+                }
+                e = c;
+            }
+            flip(&mut e, &mut self.flipped, &mut self.pending, self.dialect)?;
+            let (after, first) = match e.aria_ref.as_deref() {
+                Some(r) if !self.inserts.is_empty() => (
+                    self.inserts.remove(&Anchor::After(r.to_owned())),
+                    self.inserts.remove(&Anchor::FirstIn(r.to_owned())),
+                ),
+                _ => (None, None),
+            };
+            out.push((e, p));
+            let me = out.len() - 1;
+            if let Some(es) = after {
+                self.pending -= 1;
+                stack.extend(es.into_iter().rev().map(|x| (x, p)));
+            }
+            stack.extend(children.into_iter().rev().map(|c| (c, me)));
+            if let Some(es) = first {
+                self.pending -= 1;
+                stack.extend(es.into_iter().rev().map(|x| (x, me)));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Applies the `~ [ref] -state +state` line for `e`, if there is one.
