@@ -55,6 +55,33 @@ fn the_focus_comes_and_goes_with_the_states() {
 }
 
 #[test]
+fn a_playwright_field_emptied_loses_its_value_by_name() {
+    // The data grid's search cleared: the text after the colon goes.
+    let typed = "- generic [ref=e1]:\n  - searchbox \"Type a keyword...\" [active] [ref=e12]: Engineering\n  - button \"Add Zoe Quinn\" [ref=e90]";
+    let cleared = typed.replace(": Engineering", "");
+    assert_eq!(patch(typed, &cleared), "~ [e12] -value");
+    // With a state lost too, and the focus gone elsewhere.
+    let left = cleared
+        .replace(" [active] [ref=e12]", " [ref=e12]")
+        .replace("[ref=e90]", "[active] [ref=e90]");
+    assert_eq!(patch(typed, &left), "~ [e12] -value -active\n~ focus [e90]");
+    // A value typed is the whole line; so is one that changed.
+    assert_eq!(
+        patch(&cleared, typed),
+        "~ searchbox \"Type a keyword...\" [active] [ref=e12]: Engineering"
+    );
+    assert_eq!(
+        patch(typed, &typed.replace("Engineering", "Sales")),
+        "~ searchbox \"Type a keyword...\" [active] [ref=e12]: Sales"
+    );
+    // The applier says what is wrong with a value that is not there.
+    let e = apply_patch(&cleared, "~ [e12] -value")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`-value`: the element has no value"), "{e}");
+}
+
+#[test]
 fn a_name_or_a_value_that_changed_is_the_whole_line() {
     let renamed = OPS.replace(
         "\"POST /pets.json Create a pet\" [ref=e3]",

@@ -387,7 +387,7 @@ fn flip(
         return Ok(());
     };
     *pending -= 1;
-    apply_flips(dialect, &mut e.states, &flips).map_err(|why| {
+    apply_flips(dialect, e, &flips).map_err(|why| {
         bad(
             n,
             format!(

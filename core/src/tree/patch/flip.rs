@@ -17,12 +17,20 @@
 //! that carries it; lost (`~ [1_16] -focused`: restored as last shown,
 //! the focus since gone elsewhere), it is taken off the element. Gained
 //! alone it is `~ focus [ref]`, which a flip never replaces (an element
-//! whose line changed in nothing else is not a changed line).
+//! whose line changed in nothing else is not a changed line). A field
+//! emptied loses its value by name, `-value`: chrome-devtools-mcp's
+//! `value="…"` state, or the text after the colon of Playwright's line
+//! (`~ [e12] -value` for `~ searchbox "Type a keyword..." [active]
+//! [ref=e12]`).
 
 use crate::prelude::*;
 use crate::tree::Dialect;
 use crate::tree::devtools::SELECTED;
 use crate::tree::model::{Element, State, playwright_rank};
+
+/// The name a field's value is lost by: chrome-devtools-mcp's `value="…"`
+/// state, or Playwright's text after the colon (`textbox "Q": tea`).
+const VALUE: &str = "value";
 
 /// One state gained (`+name`) or lost (`-name`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,12 +101,20 @@ fn one_word(name: &str) -> bool {
 
 /// Applies `flips` to `states`, each gained state where the printer puts
 /// it; the error says which flip does not fit the element's line.
-pub(super) fn apply_flips(
-    dialect: Dialect,
-    states: &mut Vec<State>,
-    flips: &[Flip],
-) -> Result<(), String> {
+pub(super) fn apply_flips(dialect: Dialect, e: &mut Element, flips: &[Flip]) -> Result<(), String> {
+    let states = &mut e.states;
     for f in flips {
+        // Playwright's field emptied: its value, the text after the colon.
+        if f.name == VALUE
+            && !f.gained
+            && dialect == Dialect::Playwright
+            && !states.iter().any(|s| s.name == VALUE)
+        {
+            if e.value.take().is_none() {
+                return Err(format!("`-{VALUE}`: the element has no value"));
+            }
+            continue;
+        }
         if f.name == dialect.focus_state() {
             // Lost: whatever focus state is left goes (a line that took
             // the focus elsewhere may have stripped it already).
@@ -135,11 +151,26 @@ pub(super) fn apply_flips(
 /// all that changed (same role, name, value, properties and the rest,
 /// the focus included) and applying them gives `now`'s states exactly.
 pub(super) fn flips(before: &Element, now: &Element, dialect: Dialect) -> Option<Vec<Flip>> {
-    let same_rest = before.eq_but_states(now) && before.layout == now.layout;
-    if !same_rest || before.states == now.states {
+    // Playwright's value (the text after the colon) may be lost too.
+    let emptied = dialect == Dialect::Playwright && before.value.is_some() && now.value.is_none();
+    let same_rest = before.layout == now.layout
+        && if emptied {
+            let mut b = before.shallow_clone();
+            b.value = None;
+            b.eq_but_states(now)
+        } else {
+            before.eq_but_states(now)
+        };
+    if !same_rest || (before.states == now.states && !emptied) {
         return None;
     }
     let mut out: Vec<Flip> = Vec::new();
+    if emptied {
+        out.push(Flip {
+            gained: false,
+            name: VALUE.to_owned(),
+        });
+    }
     let focus = dialect.focus_state();
     for s in &before.states {
         if !now.states.contains(s) {
@@ -191,8 +222,11 @@ pub(super) fn flips(before: &Element, now: &Element, dialect: Dialect) -> Option
             });
         }
     }
-    let mut states = before.states.clone();
-    (apply_flips(dialect, &mut states, &out).is_ok() && states == now.states).then_some(out)
+    let mut after = before.shallow_clone();
+    (apply_flips(dialect, &mut after, &out).is_ok()
+        && after.states == now.states
+        && after.value == now.value)
+        .then_some(out)
 }
 
 /// The flip line: `~ [ref] -lost +gained`.

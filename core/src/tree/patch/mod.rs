@@ -63,8 +63,9 @@
 //!   line (`~ [1_16] -expanded` for `~ uid=1_16 button "POST /pets.json
 //!   Create a pet" expandable focusable focused`); like a `~` line, it
 //!   applies where the element stands after the patch, restored ones
-//!   included. A state the element does not have (`-`) or has (`+`) is an
-//!   error naming the line.
+//!   included. A field emptied loses its value by name, `-value` (in
+//!   Playwright's dialect the text after the colon). A state the element
+//!   does not have (`-`) or has (`+`) is an error naming the line.
 //! - `+ first in [ref]:` / `+ after [ref]:` / `+ first:` (top level): the
 //!   indented snapshot lines that follow are inserted there, subtrees whole.
 //!   Among them (or right after the colon), `[e41 e42] as last shown`
