@@ -76,11 +76,14 @@ export function told(text, page) {
  * address (a removal, an insertion's anchor, a restore `as last shown`,
  * a focus, order or state line). The rest is the answer's content: new
  * lines (the floor) and any line sent again. Tokens of each kind's lines,
- * joined, over `texts` (one step's answers).
+ * joined, over `texts` (one step's answers); and *refs*, the tokens of
+ * what the naming lines' brackets hold, alone (`e228 e278 e227 e228`):
+ * what no lossless answer can leave out of them.
  */
 export function answerParts(texts) {
   const framing = [];
   const naming = [];
+  const refs = [];
   const NAMING = [
     /^- \[[^\]]+\]( .*)?$/, // a removal (its role and name follow for the reader)
     /^\+ (after \[[^\]]+\]|first in \[[^\]]+\]|first):( \[[^\]]+\] as last shown)?$/, // an anchor, a restore
@@ -98,11 +101,12 @@ export function answerParts(texts) {
         framing.push(l);
       } else if (inPatch && NAMING.some((re) => re.test(l))) {
         naming.push(l);
+        refs.push(...[...l.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]));
       }
     }
   }
   const tok = (ls) => (ls.length ? countTokens(ls.join('\n')) : 0);
-  return { framing: tok(framing), naming: tok(naming) };
+  return { framing: tok(framing), naming: tok(naming), refs: refs.length ? countTokens(refs.join(' ')) : 0 };
 }
 
 /** `floor 1,234 tokens, 1.23× the floor` for a run's rows and per-step floor, or ''. */

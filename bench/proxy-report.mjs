@@ -86,7 +86,7 @@ export function summarize(name, runs, pwId, pagediff = null) {
   time.calls = own.length;
   // Where our tokens go that the floor prices at zero (harness.mjs answerParts).
   const parts = ours.rows.every((x) => x.parts)
-    ? { framing: sum(ours.rows.map((x) => x.parts.framing)), naming: sum(ours.rows.map((x) => x.parts.naming)) }
+    ? { framing: sum(ours.rows.map((x) => x.parts.framing)), naming: sum(ours.rows.map((x) => x.parts.naming)), refs: sum(ours.rows.map((x) => x.parts.refs ?? 0)) }
     : null;
   return {
     name,
@@ -213,13 +213,17 @@ export function render({ sessions, verdict, notRun = [], versions = {}, wall = n
       + 'patch lines that only name elements the agent knows, by ref or address: a removal (`- [e228 e278]`), an insertion\'s anchor and a restore '
       + '(`+ first in [e227]: [e228] as last shown`), a focus, order or state line (`~ focus [e242]`, `~ [e267] +checked`). *The rest* is what the answers '
       + 'say of the page and the call: the lines new to the agent, which the floor counts, and any line sent again. A lossless answer names what went '
-      + 'and where a change goes; a rest at the floor means nothing the agent was shown is sent again.\n');
-    md.push('| session | steps | our server | floor (D44) | framing | naming | the rest | the rest / floor | ours / floor |');
-    md.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+      + 'and where a change goes; a rest at the floor means nothing the agent was shown is sent again. *Refs alone*: the tokens of what the naming '
+      + 'lines\' brackets hold, without their words and anchors (`e228 e278`); *least in this format*: the floor, the framing and those refs, which '
+      + 'no lossless answer in this sectioned format leaves out, over the floor.\n');
+    md.push('| session | steps | our server | floor (D44) | framing | naming | refs alone | the rest | the rest / floor | least in this format | ours / floor |');
+    md.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const s of sessions) {
       const p = s.parts;
       const rest = p ? s.tokens.ours - p.framing - p.naming : null;
-      md.push(`| ${s.name} | ${s.steps.length} | ${n(s.tokens.ours)} | ${n(s.tokens.floor)} | ${n(p?.framing)} | ${n(p?.naming)} | ${n(rest)} | ${x2(rest === null ? null : rest / s.tokens.floor)} | ${x2(s.ratios.oursVsFloor)} |`);
+      const least = p ? (s.tokens.floor + p.framing + p.refs) / s.tokens.floor : null;
+      md.push(`| ${s.name} | ${s.steps.length} | ${n(s.tokens.ours)} | ${n(s.tokens.floor)} | ${n(p?.framing)} | ${n(p?.naming)} | ${n(p?.refs)} | ${n(rest)} | `
+        + `${x2(rest === null ? null : rest / s.tokens.floor)} | ${least === null ? '–' : `${least.toFixed(3)}×`} | ${x2(s.ratios.oursVsFloor)} |`);
     }
     md.push('');
   }

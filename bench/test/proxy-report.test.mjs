@@ -113,18 +113,20 @@ test('answerParts: framing and naming lines, the rest left to the content', asyn
   const p = answerParts([answer]);
   assert.equal(p.framing, countTokens('### Result\n### Page snapshot (patch)\n```\n```'));
   assert.equal(p.naming, countTokens('- [e228 e278]\n+ first in [e227]: [e228] as last shown\n+ after [e4]:\n  [e6] as last shown\n~ [e267] +checked +active\n~ focus [e242]'));
+  assert.equal(p.refs, countTokens('e228 e278 e227 e228 e4 e6 e267 e242'));
   // A removal-like line outside a patch is content.
   assert.equal(answerParts(['### Console messages\n- [e1] x']).naming, 0);
 });
 
 test('render: our server against the floor, line by line, where the rows have parts', () => {
   const r = runs();
-  r[2].rows[0].parts = { framing: 12, naming: 8 };
-  r[2].rows[1].parts = { framing: 12, naming: 10 };
+  r[2].rows[0].parts = { framing: 12, naming: 8, refs: 3 };
+  r[2].rows[1].parts = { framing: 12, naming: 10, refs: 4 };
   const s = summarize('s', r, 'playwright-mcp-read', pagediff());
-  assert.deepEqual(s.parts, { framing: 24, naming: 18 });
+  assert.deepEqual(s.parts, { framing: 24, naming: 18, refs: 7 });
   const md = render({ sessions: [s], verdict: judge([s]) });
-  // 920 − 24 − 18 = 878 of the rest, against a floor of 880.
-  assert.match(md, /\| s \| 2 \| 920 \| 880 \| 24 \| 18 \| 878 \| 1\.00× \| 1\.05× \|/);
+  // 920 − 24 − 18 = 878 of the rest, against a floor of 880; at least
+  // (880 + 24 + 7) / 880 = 1.035× in this format.
+  assert.match(md, /\| s \| 2 \| 920 \| 880 \| 24 \| 18 \| 7 \| 878 \| 1\.00× \| 1\.035× \| 1\.05× \|/);
   assert.equal(summarize('s', runs(), 'playwright-mcp-read').parts, null);
 });
