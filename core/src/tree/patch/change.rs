@@ -77,8 +77,19 @@ pub(super) fn line_changes<'n>(shown: &Element, now: &'n Element) -> Option<Vec<
 /// [`line_changes`] however many changed: for an element whose restore
 /// keeps a run of restored siblings whole.
 pub(super) fn changed_lines<'n>(shown: &Element, now: &'n Element) -> Option<Vec<&'n Element>> {
-    trimmed_changes(shown, now)
-        .and_then(|t| (t.cut.is_empty() && t.added.is_empty()).then_some(t.changed))
+    let mut out = Vec::new();
+    let mut stack = vec![(shown, now)];
+    while let Some((s, n)) = stack.pop() {
+        if s.aria_ref != n.aria_ref || s.children.len() != n.children.len() {
+            return None;
+        }
+        if !s.shallow_eq(n) {
+            n.aria_ref.as_ref()?;
+            out.push(n);
+        }
+        stack.extend(s.children.iter().zip(&n.children).rev());
+    }
+    Some(out)
 }
 
 /// What changed inside an element restored `as last shown`, against the
@@ -115,8 +126,9 @@ pub(super) enum Place<'n> {
     FirstIn(&'n str),
 }
 
-/// As [`changed_lines`], with children gone from `now` or come to it
-/// since `shown`: the two subtrees keep their shape otherwise. `now`'s
+/// As [`changed_lines`] (which the writer tries first: it is cheaper),
+/// with children gone from `now` or come to it since `shown`: the two
+/// subtrees keep their shape otherwise. `now`'s
 /// children are `shown`'s in order, less those gone (each with a ref) and
 /// with runs come in between (each after a sibling with a ref, or first
 /// in its parent); a child without a ref stands where one stood, or comes.
@@ -145,10 +157,21 @@ pub(super) fn trimmed_changes<'n, 's>(
         let mut run: Vec<&'n Element> = Vec::new();
         let mut before: Option<&'n Element> = None;
         let parent = n.aria_ref.as_deref();
+        // The refs of the children shown (a set where there are many).
+        let many = (s.children.len() > 16).then(|| {
+            s.children
+                .iter()
+                .filter_map(|c| c.aria_ref.as_deref())
+                .collect::<FxHashSet<&str>>()
+        });
+        let shown_here = |r: &str| match &many {
+            Some(set) => set.contains(r),
+            None => s.children.iter().any(|c| c.aria_ref.as_deref() == Some(r)),
+        };
         for m in &n.children {
             let mine = match m.aria_ref.as_deref() {
                 // A child with a ref the agent saw here: those before it went.
-                Some(r) if s.children.iter().any(|c| c.aria_ref.as_deref() == Some(r)) => loop {
+                Some(r) if shown_here(r) => loop {
                     let c = theirs.next()?;
                     if c.aria_ref.as_deref() == Some(r) {
                         break Some(c);
