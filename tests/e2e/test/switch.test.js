@@ -91,7 +91,11 @@ describe('@playwright/mcp flags at work', () => {
       assert.equal(await evaluate(server, '() => new URLSearchParams(location.search).get("user") === "ada-lovelace-7"'), true);
       // A name that is not a secret is typed as it is.
       const back = await server.call('browser_navigate', { url: site.url('/login.html') });
-      const plain = await server.call('browser_type', { ref: refOf(back.text, 'textbox "User"'), text: 'NOT_A_SECRET' });
+      // The form comes back as the agent last saw it, its fields emptied
+      // (`~ [e3] -value`): the field keeps the ref the agent has.
+      const field = refOf(nav.text, 'textbox "User"');
+      assert.match(back.text, new RegExp(`~ \\[${field}\\] -value`), back.text);
+      const plain = await server.call('browser_type', { ref: field, text: 'NOT_A_SECRET' });
       assert.match(plain.text, /Typed "NOT_A_SECRET"/);
     } finally {
       await server.close();
