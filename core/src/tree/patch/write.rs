@@ -633,24 +633,20 @@ pub(super) fn write(
             }
         }
         for (&j, back) in run.iter().zip(backs) {
-            if back.is_some() {
-                restored += new_nodes[j].e.count();
-            }
+            let e = new_nodes[j].e;
             match (back, segments.last_mut()) {
-                (Some((r, t)), Some(Segment::Restored(rs))) => {
-                    rs.push(r);
+                (Some((r, t)), last) => {
+                    restored += e.count();
                     again.extend(t.changed);
                     cut.extend(t.cut);
                     came.extend(t.added);
+                    match last {
+                        Some(Segment::Restored(rs)) => rs.push(r),
+                        _ => segments.push(Segment::Restored(vec![r])),
+                    }
                 }
-                (Some((r, t)), _) => {
-                    segments.push(Segment::Restored(vec![r]));
-                    again.extend(t.changed);
-                    cut.extend(t.cut);
-                    came.extend(t.added);
-                }
-                (None, Some(Segment::Printed(es))) => es.push(new_nodes[j].e),
-                (None, _) => segments.push(Segment::Printed(vec![new_nodes[j].e])),
+                (None, Some(Segment::Printed(es))) => es.push(e),
+                (None, _) => segments.push(Segment::Printed(vec![e])),
             }
         }
         let mut header = match (node.prev, node.parent) {
